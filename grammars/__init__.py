@@ -1,0 +1,1 @@
+"""Fallback grammar manifest and the corpus that qualifies each grammar."""

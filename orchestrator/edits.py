@@ -1,0 +1,200 @@
+"""The one edit model shared by lint fixes and repository hygiene.
+
+`exact_edit` is a closed set of seven kinds, each with its required sub-fields
+(seed 000, "Exact-Edit Kind Is a Closed Enum"). `derive_safety_tier` is the one
+and only place a safety tier is computed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+OpType = Literal["deterministic", "generative"]
+SafetyTier = Literal["auto", "confirm"]
+Lifetime = Literal["keep", "temporary", "delete-once-served"]
+
+EDIT_KINDS = (
+    "delete-range",
+    "move-to-archive",
+    "insert-frontmatter",
+    "replace-text",
+    "dedupe",
+    "delete",
+    "extract-then-delete",
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Anchor(_Strict):
+    """A 1-based inclusive line span. `whole` marks a full-file / whole-directory anchor."""
+
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+    whole: bool = False
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Anchor:
+        if self.end_line < self.start_line:
+            raise ValueError("anchor end_line is before start_line")
+        return self
+
+
+class Lifecycle(_Strict):
+    """Why a path may go: which rule matched, its lifetime, and what proves it is served."""
+
+    rule_ref: str = Field(min_length=1)
+    lifetime: Lifetime
+    served_when_path: str | None = None
+    served_when: str | None = None
+
+    @model_validator(mode="after")
+    def _served_fields(self) -> Lifecycle:
+        both = self.served_when_path is not None and self.served_when is not None
+        if both:
+            raise ValueError("lifecycle carries both served_when_path and served_when")
+        if self.lifetime == "delete-once-served" and (
+            self.served_when_path is None and self.served_when is None
+        ):
+            raise ValueError("delete-once-served lifecycle needs served_when_path or served_when")
+        if self.lifetime != "delete-once-served" and not (
+            self.served_when_path is None and self.served_when is None
+        ):
+            raise ValueError(f"a {self.lifetime} lifecycle carries no served field")
+        return self
+
+
+class DeleteRange(_Strict):
+    kind: Literal["delete-range"]
+    anchor: Anchor
+
+
+class MoveToArchive(_Strict):
+    kind: Literal["move-to-archive"]
+    anchor: Anchor
+    dest_path: str = Field(min_length=1)
+
+
+class InsertFrontmatter(_Strict):
+    kind: Literal["insert-frontmatter"]
+    key: str = Field(min_length=1)
+    value: str
+
+
+class ReplaceText(_Strict):
+    """Replace `match` (the exact text of the anchored span, or a substring of it)."""
+
+    kind: Literal["replace-text"]
+    anchor: Anchor
+    match: str
+    replacement: str
+    # Optional precise columns (1-based, end exclusive) for lint fixes.
+    start_column: int | None = Field(default=None, ge=1)
+    end_column: int | None = Field(default=None, ge=1)
+
+
+class Dedupe(_Strict):
+    kind: Literal["dedupe"]
+    anchor: Anchor
+    canonical_ref: str = Field(min_length=1)
+
+
+class Delete(_Strict):
+    kind: Literal["delete"]
+    anchor: Anchor
+    lifecycle: Lifecycle
+
+
+class ExtractThenDelete(_Strict):
+    kind: Literal["extract-then-delete"]
+    anchor: Anchor
+    lifecycle: Lifecycle
+    extraction_target: Literal["repo-durable", "cross-repo"]
+    target_document: str | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> ExtractThenDelete:
+        if self.extraction_target == "repo-durable" and not self.target_document:
+            raise ValueError("repo-durable extraction needs a target_document")
+        return self
+
+
+ExactEdit = Annotated[
+    DeleteRange
+    | MoveToArchive
+    | InsertFrontmatter
+    | ReplaceText
+    | Dedupe
+    | Delete
+    | ExtractThenDelete,
+    Field(discriminator="kind"),
+]
+
+#: Inherent (is_destructive, is_reversible) per kind. Lifecycle kinds are
+#: destructive; their reversibility depends on git history, so their tier comes
+#: from the lifecycle evidence and the live git state instead.
+KIND_CHARACTER: dict[str, tuple[bool, bool]] = {
+    "delete-range": (True, False),
+    "move-to-archive": (False, True),
+    "insert-frontmatter": (False, True),
+    "replace-text": (False, True),
+    "dedupe": (False, True),
+    "delete": (True, False),
+    "extract-then-delete": (True, False),
+}
+
+LIFECYCLE_KINDS = frozenset({"delete", "extract-then-delete"})
+
+
+@dataclass(frozen=True)
+class LifecycleEvidence:
+    """What the tier derivation needs to know about a lifecycle op.
+
+    `scanner_proven` is true only for a satisfied served_when_path or a temporary-tier
+    age / retain-recent computation; a served_when (free text) is classifier-judged.
+    """
+
+    scanner_proven: bool
+    tracked: bool
+    clean: bool
+
+
+def derive_safety_tier(
+    op_type: str,
+    is_destructive: bool,
+    is_reversible: bool,
+    lifecycle: LifecycleEvidence | None = None,
+) -> SafetyTier:
+    """Return the safety tier of an op. The single source of truth for tiers.
+
+    Never returns "auto" for a generative op, for a destructive or irreversible
+    non-lifecycle op, or for a lifecycle op that is not scanner-proven on a tracked,
+    clean path. Unknown op types derive to "confirm".
+    """
+    if op_type != "deterministic":
+        return "confirm"
+    if lifecycle is not None:
+        if lifecycle.scanner_proven and lifecycle.tracked and lifecycle.clean:
+            return "auto"
+        return "confirm"
+    if is_destructive or not is_reversible:
+        return "confirm"
+    return "auto"
+
+
+def tier_for_edit(
+    op_type: str, kind: str, lifecycle: LifecycleEvidence | None = None
+) -> SafetyTier:
+    """Derive the tier of an exact edit from its kind's inherent character."""
+    destructive, reversible = KIND_CHARACTER[kind]
+    if kind in LIFECYCLE_KINDS:
+        # A lifecycle op without evidence can never be auto.
+        lifecycle = lifecycle or LifecycleEvidence(scanner_proven=False, tracked=False, clean=False)
+    else:
+        lifecycle = None
+    return derive_safety_tier(op_type, destructive, reversible, lifecycle)

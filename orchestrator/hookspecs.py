@@ -1,0 +1,65 @@
+"""Every hook a plugin can implement, in one module, grouped by phase.
+
+All hook names start with ``orchestrate_``; the plugin manager refuses unknown ones
+(`check_pending`), so a misspelt hook fails loudly. Plugins register through the
+``orchestrate`` entry-point group, built-ins included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+PROJECT = "orchestrate"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+# ---------------------------------------------------------------------------
+# Discovery: what a plugin offers
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def orchestrate_checkers() -> list[Any]:
+    """Return the checkers this plugin provides.
+
+    Called once per run when the plugin host builds its checker set. Each element
+    must satisfy `orchestrator.checker.Checker`. Every plugin's list is collected
+    (not firstresult). Returning None or [] means "no checkers from this plugin".
+    An element that does not satisfy the protocol is reported as a plugin failure.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Hygiene: judgement and generation for `orchestrate check` / `orchestrate clean`
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def orchestrate_hygiene_rules() -> list[dict[str, Any]]:
+    """Return extra hygiene rules (same shape as the rulebook's entries).
+
+    Called when `orchestrate check` loads its rulebook; all lists are concatenated
+    after the project's own rules. None means no extra rules.
+    """
+
+
+@hookspec(firstresult=True)
+def orchestrate_classify(entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
+    """Judge a shortlist entry whose lifecycle needs judgement (a `served_when` text).
+
+    Called once per classifier-pending entry during `orchestrate check`. The first
+    non-None result wins: a dict with ``served`` (bool) and ``rationale`` (str).
+    None means "no opinion": the entry stays classifier-pending and derives to confirm.
+    """
+
+
+@hookspec(firstresult=True)
+def orchestrate_generate(entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
+    """Carry out a generative op at clean time (a prose transformation).
+
+    Called by `orchestrate clean` for an approved generative entry. The first
+    non-None result wins: a dict with ``path`` and ``content`` (the new text).
+    None means no generator is configured: the op is reported "not applied".
+    """

@@ -1,0 +1,1 @@
+"""Agent host adapters and the host-neutral event router."""

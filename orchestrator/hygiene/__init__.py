@@ -1,0 +1,1 @@
+"""Repository hygiene: `orchestrate check` and `orchestrate clean`."""

@@ -1,0 +1,170 @@
+"""Discover, load and classify plugins; a typed facade over the pluggy hooks.
+
+Discover: entry points of the ``orchestrate`` group. Load: import each, record a
+failure (name, reason) instead of crashing. Classify: collect the checkers each
+plugin provides. Every stage is a small immutable record, sorted for determinism.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+import pluggy
+
+from orchestrator import hookspecs
+from orchestrator.checker import Checker
+
+GROUP = "orchestrate"
+#: Plugins that cannot be blocked: the secret scan has no global skip.
+ESSENTIAL = ("secrets",)
+DISABLE_ENV = "ORCHESTRATE_DISABLE_PLUGINS"
+
+
+@dataclass(frozen=True)
+class FoundPlugin:
+    name: str
+    value: str
+    dist: str | None
+    version: str | None
+
+
+@dataclass(frozen=True)
+class LoadedPlugin:
+    name: str
+    source: str  # the entry point's module path
+    dist: str | None
+    version: str | None
+    checkers: tuple[str, ...] = ()
+
+    @property
+    def display(self) -> str:
+        return f"{self.dist or '?'}[{self.name}]"
+
+
+@dataclass(frozen=True)
+class FailedPlugin:
+    name: str
+    source: str
+    reason: str
+
+
+@dataclass
+class PluginSet:
+    """The final set: a plugin manager, its checkers, and what failed or was blocked."""
+
+    pm: pluggy.PluginManager
+    loaded: list[LoadedPlugin] = field(default_factory=list)
+    failed: list[FailedPlugin] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    checker_list: list[Checker] = field(default_factory=list)
+
+    def checkers(self) -> list[Checker]:
+        """Checkers of every loaded plugin, sorted by (tier, name)."""
+        return list(self.checker_list)
+
+    def classify(self, entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
+        return self.pm.hook.orchestrate_classify(entry=entry, project_root=project_root)
+
+    def generate(self, entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
+        return self.pm.hook.orchestrate_generate(entry=entry, project_root=project_root)
+
+    def hygiene_rules(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for rules in self.pm.hook.orchestrate_hygiene_rules():
+            out.extend(rules or [])
+        return out
+
+
+def discover() -> list[FoundPlugin]:
+    """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped."""
+    found: dict[str, FoundPlugin] = {}
+    for ep in metadata.entry_points(group=GROUP):
+        dist = getattr(ep, "dist", None)
+        found.setdefault(
+            ep.name,
+            FoundPlugin(
+                name=ep.name,
+                value=ep.value,
+                dist=dist.metadata["Name"] if dist is not None else None,
+                version=dist.version if dist is not None else None,
+            ),
+        )
+    return [found[k] for k in sorted(found)]
+
+
+def blocked_names(config_block: Iterable[str] = ()) -> set[str]:
+    names = {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+    names |= {n for n in config_block if n}
+    return names - set(ESSENTIAL)
+
+
+def _is_checker(obj: object) -> bool:
+    return (
+        isinstance(getattr(obj, "name", None), str)
+        and getattr(obj, "tier", None) is not None
+        and all(callable(getattr(obj, m, None)) for m in ("claims", "plan", "run"))
+    )
+
+
+def load(
+    block: Sequence[str] = (),
+    extra_modules: Sequence[tuple[str, object]] = (),
+) -> PluginSet:
+    """Load every discovered plugin; a plugin that fails is recorded, never raised.
+
+    `extra_modules` registers in-process plugins (name, module-or-object), for tests
+    and embedders; they go through the same classification as entry points.
+    """
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    ps = PluginSet(pm=pm)
+    skip = blocked_names(block)
+    candidates: list[tuple[FoundPlugin, Any]] = []
+    for fp in discover():
+        if fp.name in skip:
+            ps.blocked.append(fp.name)
+            continue
+        try:
+            ep = next(e for e in metadata.entry_points(group=GROUP, name=fp.name))
+            module = ep.load()
+        except BaseException as exc:  # noqa: BLE001 - a plugin must never crash the host
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+            continue
+        candidates.append((fp, module))
+    for name, module in extra_modules:
+        candidates.append((FoundPlugin(name, repr(module), None, None), module))
+
+    for fp, module in candidates:
+        try:
+            pm.register(module, name=fp.name)
+            pm.check_pending()
+        except Exception as exc:  # noqa: BLE001
+            if pm.is_registered(module):
+                pm.unregister(module)
+            ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+            continue
+        names: list[str] = []
+        impl = getattr(module, "orchestrate_checkers", None)
+        if impl is not None:
+            try:
+                provided = impl() or []
+                bad = [c for c in provided if not _is_checker(c)]
+                if bad:
+                    raise TypeError(f"not a checker: {type(bad[0]).__name__}")
+            except Exception as exc:  # noqa: BLE001
+                pm.unregister(module)
+                ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+                continue
+            ps.checker_list.extend(provided)
+            names = [c.name for c in provided]
+        ps.loaded.append(LoadedPlugin(fp.name, fp.value, fp.dist, fp.version, tuple(names)))
+
+    tier_order = {"policy": 0, "native": 1, "fallback": 2}
+    ps.checker_list.sort(key=lambda c: (tier_order.get(str(c.tier), 9), c.name))
+    return ps

@@ -1,0 +1,172 @@
+"""The standard report: pydantic models, their JSON Schema, deterministic ordering.
+
+One report for every entry (CLI, git hooks, agent hosts, MCP). Presentation layers
+read it; none of them rewrites it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from orchestrator import __version__
+from orchestrator.edits import ExactEdit, OpType, SafetyTier
+from orchestrator.vocab import GateDecision, Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
+
+SCHEMA_VERSION = "1.0"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolIdentity(_Model):
+    """Which tool produced the evidence: resolved path and version."""
+
+    path: str | None = None
+    version: str | None = None
+
+
+class ScanInfo(_Model):
+    project_root: str
+    scope_globs: list[str] = Field(default_factory=list)
+    excluded_dirs: list[str] = Field(default_factory=list)
+    files_scanned: int = 0
+
+
+class RequestInfo(_Model):
+    """What was asked: the entry, the purpose, the paths or git surface, the budgets."""
+
+    entry: str = "lint"  # lint | feedback | gate-commit | gate-push | gate-ci | hook | mcp | verify
+    purpose: Purpose = Purpose.FEEDBACK
+    paths: list[str] = Field(default_factory=list)
+    surface: str = "worktree"  # worktree | index | push-range | revision
+    revision: str | None = None
+    require: list[str] = Field(default_factory=list)
+    timeout_s: float | None = None
+    jobs: int | None = None
+
+
+class Scope(_Model):
+    """One file x checker row: what was checked and what was not, with the reason."""
+
+    path: str
+    checker: str
+    tier: Tier | None = None
+    language: str | None = None
+    status: ScopeStatus
+    reason: str | None = None
+    syntax: SyntaxStatus | None = None
+    tool: ToolIdentity | None = None
+    config_digest: str | None = None
+    config_files: list[str] = Field(default_factory=list)
+    exit_code: int | None = None
+    duration_ms: int | None = None
+    reused: str | None = None
+    hint: str | None = None
+
+
+class Finding(_Model):
+    """One diagnostic. `message` is the tool's free text: untrusted, never forwarded to agents."""
+
+    checker: str
+    rule: str
+    severity: Severity
+    tool_severity: str | None = None
+    path: str
+    line: int | None = Field(default=None, ge=1)
+    column: int | None = Field(default=None, ge=1)
+    end_line: int | None = Field(default=None, ge=1)
+    end_column: int | None = Field(default=None, ge=1)
+    message: str = ""
+    candidate: bool = False  # a syntax-fallback candidate, not a native verdict
+    blocking: bool = False
+    fingerprint: str = ""
+    exact_edit: ExactEdit | None = None
+    op_type: OpType | None = None
+    is_destructive: bool | None = None
+    is_reversible: bool | None = None
+    safety_tier: SafetyTier | None = None
+    fix_applicability: str | None = None
+
+
+class Coverage(_Model):
+    """Counts per scope status plus which files had native evidence and which only syntax."""
+
+    by_status: dict[str, int] = Field(default_factory=dict)
+    native_files: int = 0
+    syntax_only_files: int = 0
+    uncovered_files: int = 0
+    complete: bool = False
+
+
+class Gate(_Model):
+    decision: GateDecision = GateDecision.NOT_EVALUATED
+    reasons: list[str] = Field(default_factory=list)
+    recovery: list[str] = Field(default_factory=list)
+
+
+class PluginFailure(_Model):
+    name: str
+    reason: str
+
+
+class Report(_Model):
+    schema_version: str = SCHEMA_VERSION
+    tool_version: str = __version__
+    generated_at: str = Field(default_factory=lambda: utc_now())
+    scan: ScanInfo
+    request: RequestInfo = Field(default_factory=RequestInfo)
+    scopes: list[Scope] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    coverage: Coverage = Field(default_factory=Coverage)
+    gate: Gate = Field(default_factory=Gate)
+    plugin_failures: list[PluginFailure] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+def utc_now() -> str:
+    """ISO-8601 UTC timestamp with a trailing Z, second precision plus microseconds."""
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+
+def fingerprint(checker: str, rule: str, path: str, anchor: str) -> str:
+    """A stable digest of what a finding is about (not where exactly it sits)."""
+    raw = "\x1f".join((checker, rule, path, anchor)).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def _finding_key(f: Finding) -> tuple[Any, ...]:
+    return (f.path, f.line or 0, f.column or 0, f.checker, f.rule, f.message)
+
+
+def _scope_key(s: Scope) -> tuple[Any, ...]:
+    return (s.path, s.checker)
+
+
+def normalize(report: Report) -> Report:
+    """Sort scopes and findings deterministically (path, line, column, checker)."""
+    report.scopes.sort(key=_scope_key)
+    report.findings.sort(key=_finding_key)
+    report.plugin_failures.sort(key=lambda p: p.name)
+    return report
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the report, as printed by `orchestrate schema`."""
+    schema = Report.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "orchestrate report"
+    return schema
+
+
+def core_view(report: Report) -> dict[str, Any]:
+    """The presentation-free core of a report: findings, scopes, gate (for CG-12)."""
+    data = report.model_dump(mode="json")
+    for scope in data["scopes"]:
+        scope.pop("duration_ms", None)
+        scope.pop("reused", None)
+    return {"findings": data["findings"], "scopes": data["scopes"], "gate": data["gate"]}

@@ -1,0 +1,91 @@
+"""The product vocabularies: scope statuses, syntax statuses, gate decisions, exit codes.
+
+These strings are contract (users, hosts and CI depend on them); see DESIGN.md.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class ScopeStatus(StrEnum):
+    """Status of one file x checker scope."""
+
+    CHECKED = "checked"
+    PARTIAL = "partial"
+    MISSING = "missing"
+    CONFIGURATION_REQUIRED = "configuration_required"
+    TOOL_ERROR = "tool_error"
+    TIMED_OUT = "timed_out"
+    UNSUPPORTED = "unsupported"
+    UNQUALIFIED = "unqualified"
+    UNSAFE = "unsafe"
+    NOT_RUN = "not_run"
+
+
+#: Statuses that mean "this scope's evidence is incomplete".
+INCOMPLETE_STATUSES = frozenset(
+    {
+        ScopeStatus.PARTIAL,
+        ScopeStatus.MISSING,
+        ScopeStatus.CONFIGURATION_REQUIRED,
+        ScopeStatus.TOOL_ERROR,
+        ScopeStatus.TIMED_OUT,
+        ScopeStatus.UNQUALIFIED,
+        ScopeStatus.UNSAFE,
+        ScopeStatus.NOT_RUN,
+    }
+)
+
+
+class SyntaxStatus(StrEnum):
+    """Per-file result of the tree-sitter syntax fallback."""
+
+    CLEAN = "clean"
+    SUSPECTED_ISSUE = "suspected_issue"
+    INCOMPLETE = "incomplete"
+    UNSUPPORTED = "unsupported"
+
+
+class GateDecision(StrEnum):
+    """Decision of a delivery gate. Only strict delivery entries evaluate one."""
+
+    ALLOW = "allow"
+    DENY = "deny"
+    INCOMPLETE = "incomplete"
+    NOT_APPLICABLE = "not_applicable"
+    NOT_EVALUATED = "not_evaluated"
+
+
+class Severity(StrEnum):
+    """Normalized finding severity; the tool's own value is kept beside it."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Tier(StrEnum):
+    """Where a checker stands in the plan."""
+
+    NATIVE = "native"  # the language's own tool (Ruff, ESLint, the Ruby parser)
+    FALLBACK = "fallback"  # syntax-only tree-sitter grammars
+    POLICY = "policy"  # language-independent checks (secrets) that run beside the others
+
+
+class Purpose(StrEnum):
+    """Why a report was requested."""
+
+    FEEDBACK = "feedback"
+    DELIVERY = "delivery"
+
+
+class ExitCode(IntEnum):
+    """CLI exit codes; precedence cancelled > internal > incomplete > findings > pass."""
+
+    PASS = 0
+    FINDINGS = 1
+    USAGE = 2
+    INCOMPLETE = 3
+    INTERNAL = 4
+    CANCELLED = 130
