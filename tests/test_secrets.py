@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from orchestrate_plugins import secrets_checker as sc
+
 from orchestrator.checker import FileTarget, RunContext
 from orchestrator.deadline import Deadline
 from orchestrator.vocab import ScopeStatus, Severity, Tier
@@ -23,7 +23,9 @@ OPENSSH = "-----BEGIN " + "OPENSSH PRIVATE KEY-----\nb3Bl\n"
 
 def _run(files: dict[str, bytes], seconds: float = 30.0) -> list:
     checker = sc.SecretsChecker()
-    targets = [FileTarget(path=p, abs_path=Path("/nonexistent") / p, content=c) for p, c in files.items()]
+    targets = [
+        FileTarget(path=p, abs_path=Path("/nonexistent") / p, content=c) for p, c in files.items()
+    ]
     ctx = RunContext(project_root=Path("/nonexistent"), deadline=Deadline.after(seconds))
     plan = checker.plan(targets, ctx)
     out = []
