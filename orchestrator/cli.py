@@ -1,0 +1,238 @@
+"""The `orchestrate` command line: one function per subcommand, each returning an exit code.
+
+Exit codes (DESIGN.md): 0 pass, 1 findings, 2 usage error, 3 required coverage
+incomplete, 4 internal fault, 130 cancelled. Errors map to exit codes only in `main`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from orchestrator import __version__
+from orchestrator.errors import OrchestrateError, UsageError
+from orchestrator.report import Report
+from orchestrator.vocab import ExitCode, Purpose, Severity
+from orchestrator.workspace import atomic_write
+
+#: Modules that add subcommands (each has `add_parser(subparsers)`).
+SUBCOMMAND_MODULES = (
+    "orchestrator.hygiene.commands",
+    "orchestrator.task_commands",
+    "orchestrator.gate_commands",
+    "orchestrator.hosts.commands",
+)
+FORMATS = ("human", "json", "sarif")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"orchestrate: error: {message}", file=sys.stderr)
+        raise SystemExit(ExitCode.USAGE)
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    """--format and --output, shared by every command that prints a report."""
+    p.add_argument("--format", choices=FORMATS, default="human", help="output format")
+    p.add_argument("--output", "-o", metavar="PATH", help="write the report here (atomically)")
+
+
+def emit_report(report: Report, fmt: str, output: str | None) -> None:
+    """Present the report in `fmt`, on stdout or atomically into `output`."""
+    if fmt == "human" and output is None:
+        from rich.console import Console
+
+        from orchestrator.render_human import render
+
+        render(report, Console(highlight=False, soft_wrap=True))
+        return
+    if fmt == "sarif":
+        from orchestrator.render_sarif import to_sarif
+
+        text = json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
+    elif fmt == "human":
+        from io import StringIO
+
+        from rich.console import Console
+
+        from orchestrator.render_human import render
+
+        buf = StringIO()
+        render(report, Console(file=buf, no_color=True, width=120))
+        text = buf.getvalue()
+    else:
+        text = report.model_dump_json(indent=2)
+    if output:
+        atomic_write(Path(output), (text.rstrip("\n") + "\n").encode("utf-8"))
+    else:
+        sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def lint_exit_code(report: Report, required_gaps: Sequence[str]) -> int:
+    """The exit code of a lint run: incomplete required coverage > findings > pass."""
+    if required_gaps:
+        return ExitCode.INCOMPLETE
+    if any(f.severity in (Severity.ERROR, Severity.WARNING) for f in report.findings):
+        return ExitCode.FINDINGS
+    return ExitCode.PASS
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from orchestrator.config import find_project_root
+    from orchestrator.engine import LintRequest, missing_required, run_lint
+
+    if args.jobs is not None and not 1 <= args.jobs <= 64:
+        raise UsageError("--jobs must be between 1 and 64")
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    cwd = Path.cwd()
+    root = Path(args.root).resolve() if args.root else find_project_root(cwd)
+    if not root.is_dir():
+        raise UsageError(f"project root {root} is not a directory")
+    for raw in args.paths:
+        p = Path(raw)
+        if not (p if p.is_absolute() else cwd / p).exists() and not p.is_symlink():
+            raise UsageError(f"path does not exist: {raw}")
+    timeout = args.timeout or (20.0 if args.feedback else 1800.0)
+    req = LintRequest(
+        project_root=root,
+        paths=tuple(args.paths),
+        entry="feedback" if args.feedback else "lint",
+        purpose=Purpose.FEEDBACK,
+        timeout=timeout,
+        jobs=args.jobs,
+        only_checkers=frozenset(args.only) if args.only else None,
+        require=tuple(args.require or ()),
+        cwd=cwd,
+    )
+    report = _with_progress(req, run_lint)
+    gaps = missing_required(report, req.require)
+    for gap in gaps:
+        report.notes.append(f"required coverage missing: {gap}")
+    emit_report(report, args.format, args.output)
+    return lint_exit_code(report, gaps)
+
+
+def _with_progress(req, run):  # type: ignore[no-untyped-def]
+    """Show a spinner on stderr when attached to a terminal; plain run otherwise."""
+    if not sys.stderr.isatty():
+        return run(req)
+    from rich.console import Console
+
+    with Console(stderr=True).status("orchestrate: checking…", spinner="dots"):
+        return run(req)
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from orchestrator import plugin_host
+
+    ps = plugin_host.load()
+    rows = [
+        {
+            "name": p.name,
+            "display": p.display,
+            "source": p.source,
+            "version": p.version,
+            "checkers": list(p.checkers),
+            "status": "loaded",
+        }
+        for p in ps.loaded
+    ]
+    rows += [
+        {"name": f.name, "source": f.source, "status": "failed", "reason": f.reason}
+        for f in ps.failed
+    ]
+    rows += [{"name": n, "status": "blocked"} for n in ps.blocked]
+    rows.sort(key=lambda r: str(r["name"]))
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            extra = (
+                f"{r.get('display')} {r.get('version') or ''} checkers={','.join(r['checkers'])}"
+                if r["status"] == "loaded"
+                else r.get("reason", "")
+            )
+            print(f"{r['name']:<14} {r['status']:<8} {r.get('source', '')}  {extra}".rstrip())
+    return ExitCode.PASS
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from orchestrator.report import json_schema
+
+    print(json.dumps(json_schema(), indent=2))
+    return ExitCode.PASS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="orchestrate", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"orchestrate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    lint = sub.add_parser("lint", help="check files and directories, print the report")
+    lint.add_argument("paths", nargs="*", help="files or directories (default: the project)")
+    lint.add_argument("--root", help="project root (default: git top level, else cwd)")
+    lint.add_argument("--timeout", type=float, help="one overall deadline in seconds")
+    lint.add_argument("--jobs", type=int, help="parallel batches, 1..64 (default min(4, CPUs))")
+    lint.add_argument(
+        "--require",
+        action="append",
+        choices=("native", "syntax", "complete"),
+        help="coverage the caller needs; exit 3 when it is missing",
+    )
+    lint.add_argument("--only", action="append", metavar="CHECKER", help="run only this checker")
+    lint.add_argument(
+        "--feedback", action="store_true", help="fast save-feedback route (short deadline)"
+    )
+    add_output_options(lint)
+    lint.set_defaults(func=cmd_lint)
+
+    plugins = sub.add_parser("plugins", help="list loaded plugins, their source and version")
+    plugins.add_argument("--format", choices=("human", "json"), default="human")
+    plugins.set_defaults(func=cmd_plugins)
+
+    schema = sub.add_parser("schema", help="print the JSON Schema of the report")
+    schema.set_defaults(func=cmd_schema)
+
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # that part is not installed in this build
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script. Returns the process exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return ExitCode.USAGE
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("orchestrate: cancelled", file=sys.stderr)
+        return ExitCode.CANCELLED
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE
+    except OrchestrateError as exc:
+        print(f"orchestrate: error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    except BrokenPipeError:
+        return ExitCode.PASS
+    except Exception as exc:
+        print(f"orchestrate: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return ExitCode.INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

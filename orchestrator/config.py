@@ -1,0 +1,65 @@
+"""Project configuration: `orchestrate.toml`, else `[tool.orchestrate]` in pyproject.toml."""
+
+from __future__ import annotations
+
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from orchestrator.errors import UsageError
+
+CONFIG_FILES = ("orchestrate.toml", "pyproject.toml")
+
+
+def find_project_root(start: Path) -> Path:
+    """The git top level containing `start`, else `start` itself (resolved)."""
+    start = start.resolve()
+    base = start if start.is_dir() else start.parent
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=base,
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return base
+    if out.returncode == 0 and out.stdout.strip():
+        return Path(out.stdout.decode().strip()).resolve()
+    return base
+
+
+def load_config(project_root: Path) -> dict[str, Any]:
+    """The project's orchestrate settings as a dict ({} when none).
+
+    `orchestrate.toml` (top-level keys, or a `[tool.orchestrate]` table) wins over
+    pyproject.toml's `[tool.orchestrate]`. A file that does not parse is a usage error.
+    """
+    for name in CONFIG_FILES:
+        path = project_root / name
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise UsageError(f"{path}: cannot read configuration: {exc}") from exc
+        section = data.get("tool", {}).get("orchestrate")
+        if name == "orchestrate.toml":
+            cfg = section if isinstance(section, dict) else data
+            cfg = {k: v for k, v in cfg.items() if k != "tool"} if section is None else cfg
+            return dict(cfg)
+        if isinstance(section, dict):
+            return dict(section)
+    return {}
+
+
+def tool_overrides(config: dict[str, Any]) -> dict[str, str]:
+    """Explicit tool paths from `[tool.orchestrate.tools]`; only absolute paths count."""
+    tools = config.get("tools", {})
+    if not isinstance(tools, dict):
+        return {}
+    return {
+        str(k): str(v) for k, v in tools.items() if isinstance(v, str) and Path(v).is_absolute()
+    }

@@ -1,0 +1,105 @@
+"""Human presentation: a status summary, findings grouped by file, a one-line verdict.
+
+The verdict never says everything passed when any scope was not `checked`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from orchestrator.report import Report
+from orchestrator.vocab import GateDecision, ScopeStatus
+
+_STYLE = {
+    ScopeStatus.CHECKED: "green",
+    ScopeStatus.UNSUPPORTED: "dim",
+    ScopeStatus.UNSAFE: "red",
+    ScopeStatus.TOOL_ERROR: "red",
+    ScopeStatus.TIMED_OUT: "red",
+}
+
+
+def verdict(report: Report) -> str:
+    """One honest line: findings, then coverage, then the gate when one was evaluated."""
+    not_checked = sum(1 for s in report.scopes if s.status != ScopeStatus.CHECKED)
+    checked = len(report.scopes) - not_checked
+    files = len({f.path for f in report.findings})
+    parts = []
+    if report.findings:
+        cands = sum(1 for f in report.findings if f.candidate)
+        parts.append(
+            f"{len(report.findings)} finding(s) in {files} file(s)"
+            + (f", {cands} of them syntax candidates" if cands else "")
+        )
+    else:
+        parts.append(f"no findings in {checked} checked scope(s)")
+    if not_checked:
+        parts.append(f"{not_checked} scope(s) NOT checked (see coverage)")
+    if report.coverage.syntax_only_files:
+        parts.append(f"{report.coverage.syntax_only_files} file(s) had syntax checks only")
+    if report.plugin_failures:
+        parts.append(f"{len(report.plugin_failures)} plugin(s) failed to load")
+    if report.gate.decision != GateDecision.NOT_EVALUATED:
+        parts.append(f"gate: {report.gate.decision}")
+    else:
+        parts.append("delivery gate not evaluated")
+    return "; ".join(parts)
+
+
+def render(report: Report, console: Console) -> None:
+    """Print the report for a person."""
+    counts: dict[str, int] = defaultdict(int)
+    for s in report.scopes:
+        counts[str(s.status)] += 1
+    table = Table(title="coverage", show_edge=False)
+    table.add_column("status")
+    table.add_column("scopes", justify="right")
+    for status in ScopeStatus:
+        if counts.get(str(status)):
+            table.add_row(
+                Text(str(status), style=_STYLE.get(status, "yellow")), str(counts[str(status)])
+            )
+    console.print(table)
+
+    gaps = [s for s in report.scopes if s.status != ScopeStatus.CHECKED]
+    if gaps:
+        console.print(Text("not checked:", style="bold"))
+        for s in gaps[:200]:
+            line = Text(f"  {s.path}  ")
+            line.append(f"{s.checker} {s.status}", style=_STYLE.get(s.status, "yellow"))
+            if s.reason:
+                line.append(f"  {s.reason}", style="dim")
+            if s.hint:
+                line.append(f"  hint: {s.hint}", style="cyan")
+            console.print(line)
+        if len(gaps) > 200:
+            console.print(f"  ... and {len(gaps) - 200} more (use --format json for all)")
+
+    by_file = defaultdict(list)
+    for f in report.findings:
+        by_file[f.path].append(f)
+    for path in sorted(by_file):
+        console.print(Text(path, style="bold underline"))
+        for f in by_file[path]:
+            pos = f"{f.line or '-'}:{f.column or '-'}" if f.column else f"{f.line or '-'}"
+            line = Text(f"  {pos:>8}  ")
+            line.append(f"{f.checker}/{f.rule}", style="red" if f.severity == "error" else "yellow")
+            if f.candidate:
+                line.append(" (candidate)", style="dim")
+            line.append(f"  {f.message}")
+            if f.safety_tier:
+                line.append(f"  [fix: {f.safety_tier}]", style="cyan")
+            console.print(line)
+    for pf in report.plugin_failures:
+        console.print(Text(f"plugin {pf.name} failed to load: {pf.reason}", style="red"))
+    for note in report.notes:
+        console.print(Text(f"note: {note}", style="dim"))
+    for r in report.gate.reasons:
+        console.print(Text(f"gate: {r}", style="bold"))
+    for r in report.gate.recovery:
+        console.print(Text(f"to recover: {r}", style="cyan"))
+    console.print(Text(verdict(report), style="bold"))
