@@ -1,0 +1,6 @@
+"""Make tests/conftest.py helpers importable from conformance/ too."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "tests"))
