@@ -1,0 +1,4 @@
+#!/bin/bash
+if [ -f /etc/passwd ]; then
+    echo "exists"
+echo done

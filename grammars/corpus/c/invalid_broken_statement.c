@@ -1,0 +1,5 @@
+int sum(int a, int b)
+{
+    int c = a + ;
+    return c b;
+}

@@ -1,0 +1,4 @@
+class A {
+public:
+    int f(int x) { return x * ; }
+};

@@ -1,0 +1,6 @@
+#include <iostream>
+
+int main() {
+    std::cout << "oops << std::endl;
+    return 0;
+}

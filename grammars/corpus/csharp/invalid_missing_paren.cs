@@ -1,0 +1,7 @@
+public class Program
+{
+    public static void Main()
+    {
+        System.Console.WriteLine("hi";
+    }
+}

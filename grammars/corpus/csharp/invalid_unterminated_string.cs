@@ -1,0 +1,5 @@
+public class Program
+{
+    private string s = "never closed;
+    private int n = 1;
+}

@@ -1,0 +1,8 @@
+package main
+
+import "fmt"
+
+func main() {
+	name := "world
+	fmt.Println("hello", name)
+}

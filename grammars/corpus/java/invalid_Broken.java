@@ -1,0 +1,5 @@
+public class Broken {
+    int f(int x) {
+        return x + * 2;
+    }
+}

@@ -1,0 +1,5 @@
+public class MissingParen {
+    public static void main(String[] args) {
+        System.out.println("hi";
+    }
+}

@@ -1,0 +1,4 @@
+public class Unterminated {
+    String s = "oops;
+    int n = 3;
+}

@@ -1,0 +1,5 @@
+function f(x) {
+  if (x > ) {
+    return 1;
+  }
+}

@@ -1,0 +1,4 @@
+function greet(name) {
+  console.log("hello", name;
+}
+greet("x");

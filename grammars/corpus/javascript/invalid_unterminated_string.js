@@ -1,0 +1,2 @@
+const s = 'never closed;
+const t = 2;

@@ -1,0 +1,3 @@
+class A {
+    fun f(x: Int): Int {
+        return x * 2

@@ -1,0 +1,4 @@
+fun main() {
+    val s = "never closed
+    println(s)
+}

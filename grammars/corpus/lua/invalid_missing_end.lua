@@ -1,0 +1,4 @@
+local function f(x)
+  if x > 1 then
+    return x
+end

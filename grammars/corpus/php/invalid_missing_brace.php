@@ -1,0 +1,5 @@
+<?php
+function f($x) {
+    if ($x > 1) {
+        return $x;
+}

@@ -1,0 +1,3 @@
+<?php
+$name = "never closed;
+echo $name;

@@ -1,0 +1,3 @@
+def main():
+    print("hello"
+    return 0

@@ -1,0 +1,2 @@
+name = "never closed
+print(name)

@@ -1,0 +1,4 @@
+def add(a, b)
+  c = a + * b
+  c
+end

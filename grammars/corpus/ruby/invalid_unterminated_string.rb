@@ -1,0 +1,2 @@
+name = "never closed
+puts name

@@ -1,0 +1,4 @@
+fn greet() -> String {
+    let s = "hello;
+    s.to_string()
+}

@@ -1,0 +1,5 @@
+object A {
+  def main(args: Array[String]): Unit = {
+    println("hi"
+  }
+}

@@ -1,0 +1,4 @@
+object A {
+  val s = "never closed
+  val n = 1
+}

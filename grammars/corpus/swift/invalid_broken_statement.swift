@@ -1,0 +1,4 @@
+func add(_ a: Int, _ b: Int) -> Int {
+    let c = a + * b
+    return c
+}

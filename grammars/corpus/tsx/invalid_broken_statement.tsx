@@ -1,0 +1,4 @@
+export function f(x: number) {
+  const y = x * ;
+  return <p>{y}</p>;
+}

@@ -1,0 +1,6 @@
+export function Broken() {
+  return (
+    <div>
+      <span>hello</span>
+  );
+}

@@ -1,0 +1,1 @@
+export const Title = () => <h1 className="title>Hi</h1>;

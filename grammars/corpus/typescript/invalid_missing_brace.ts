@@ -1,0 +1,4 @@
+export function f(x: number): number {
+  if (x > 1) {
+    return x * 2;
+  

@@ -1,0 +1,280 @@
+"""Syntax-only fallback: bundled tree-sitter grammars, candidates not verdicts.
+
+For files no native checker judged, parse with the manifest's grammar and report one
+candidate per recovery region (ERROR / MISSING node). A grammar recovers rather than
+validates, so zero recovery nodes means "no syntax problem seen", never "valid", and
+an unqualified grammar never yields `checked`. Parses are cancellable at the shared
+deadline (the read-callback form with `progress_callback`).
+
+tree-sitter is imported lazily inside `run` so loading the plugin costs nothing.
+Messages are fixed phrases: they never quote the source.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from orchestrator.checker import (
+    Batch,
+    CheckerPlan,
+    FileOutcome,
+    FileTarget,
+    RunContext,
+    one_line,
+)
+from orchestrator.hookspecs import hookimpl
+from orchestrator.languages import HEAD_BYTES, detect, grammar_info, needs_head
+from orchestrator.report import Finding, ToolIdentity, fingerprint
+from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
+
+NAME = "treesitter"
+BATCH_SIZE = 64
+#: Candidates reported per file; the rest are counted in the outcome's reason.
+MAX_CANDIDATES = 20
+#: Bytes handed to the parser per read callback.
+CHUNK = 65536
+
+HINT_CLEAN = "only syntax was checked; native lint recommended for {language}"
+HINT_SUSPECT = "candidates: install or repair native lint/compiler and confirm"
+REASON_UNQUALIFIED = "grammar not qualified: candidates only"
+
+
+@dataclass(frozen=True)
+class Region:
+    """One recovery region: ERROR or MISSING, 0-based rows, byte columns."""
+
+    kind: str  # "error" | "missing"
+    node_type: str
+    start_row: int
+    start_col: int
+    end_row: int
+    end_col: int
+    start_byte: int
+
+
+def recovery_regions(tree: Any) -> Iterator[Region]:
+    """ERROR and MISSING nodes of `tree` in document order; an ERROR's subtree is not entered.
+
+    Walks with a TreeCursor and only descends into nodes whose subtree holds an error
+    (`has_error`), so a clean tree costs one check.
+    """
+    cursor = tree.walk()
+    if not cursor.node.has_error:
+        return
+    while True:
+        node = cursor.node
+        descend = False
+        if node.is_missing:
+            yield Region("missing", node.type, *node.start_point, *node.end_point, node.start_byte)
+        elif node.is_error:
+            yield Region("error", node.type, *node.start_point, *node.end_point, node.start_byte)
+        elif node.has_error:
+            # A MISSING token hidden behind an alias (e.g. C#'s `identifier`) is not
+            # visible as a child: the innermost node carrying the error stands for it.
+            if any(c.has_error or c.is_missing or c.is_error for c in node.children):
+                descend = True
+            else:
+                yield Region(
+                    "missing", node.type, *node.start_point, *node.end_point, node.start_byte
+                )
+        if descend and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return
+
+
+_local = threading.local()
+
+
+def _parser(grammar: str) -> Any:
+    """A parser for `grammar`, one per thread (tree-sitter parsers are not thread-safe)."""
+    cache: dict[str, Any] | None = getattr(_local, "parsers", None)
+    if cache is None:
+        cache = _local.parsers = {}
+    parser = cache.get(grammar)
+    if parser is None:
+        from tree_sitter_language_pack import get_parser
+
+        parser = cache[grammar] = get_parser(grammar)  # type: ignore[arg-type]
+    return parser
+
+
+class DeadlineHit(Exception):
+    """The parse was cancelled at the deadline."""
+
+
+def parse(grammar: str, src: bytes, deadline_at: float) -> Any:
+    """Parse `src` with cancellation at `deadline_at` (monotonic); raises DeadlineHit."""
+    parser = _parser(grammar)
+    if time.monotonic() > deadline_at:
+        raise DeadlineHit
+    try:
+        return parser.parse(
+            lambda byte, _point: src[byte : byte + CHUNK],
+            progress_callback=lambda _offset, _has_error: time.monotonic() > deadline_at,
+        )
+    except ValueError:
+        parser.reset()
+        if time.monotonic() > deadline_at:
+            raise DeadlineHit from None
+        raise
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def tool_identity() -> ToolIdentity:
+    """The bundled grammars' identity: the language pack and tree-sitter versions."""
+    return ToolIdentity(
+        path="tree-sitter-language-pack",
+        version=f"tree-sitter-language-pack {_version('tree-sitter-language-pack')}; "
+        f"tree-sitter {_version('tree-sitter')}",
+    )
+
+
+def _language(target: FileTarget) -> str | None:
+    if target.language:
+        return target.language
+    head = b""
+    if needs_head(target.path):
+        try:
+            head = target.read_bytes(HEAD_BYTES)
+        except OSError:
+            return None
+    return detect(target.path, head)
+
+
+def _is_text(src: bytes) -> str | None:
+    """None when `src` looks like text; else why not."""
+    if b"\x00" in src:
+        return "binary file (NUL bytes): not text"
+    try:
+        src.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not valid UTF-8 text"
+    return None
+
+
+def _finding(path: str, region: Region, severity: Severity) -> Finding:
+    rule = f"syntax/{region.kind}"
+    message = (
+        "syntax error (tree-sitter recovery node)"
+        if region.kind == "error"
+        # MISSING node types are grammar symbols (e.g. ")" or "identifier"), not source text.
+        else f"missing {one_line(region.node_type, 40)}"
+    )
+    return Finding(
+        checker=NAME,
+        rule=rule,
+        severity=severity,
+        tool_severity="candidate",
+        path=path,
+        # Columns are byte offsets + 1 (tree-sitter points count bytes).
+        line=region.start_row + 1,
+        column=region.start_col + 1,
+        end_line=region.end_row + 1,
+        end_column=region.end_col + 1,
+        message=message,
+        candidate=True,
+        fingerprint=fingerprint(NAME, rule, path, f"{region.node_type}@{region.start_byte}"),
+    )
+
+
+class TreeSitterChecker:
+    """Tier FALLBACK: parse with a bundled grammar, report recovery regions as candidates."""
+
+    name = NAME
+    tier = Tier.FALLBACK
+
+    def claims(self, target: FileTarget) -> bool:
+        """True when the file's language has a grammar in the manifest."""
+        return grammar_info(_language(target)) is not None
+
+    def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
+        """Chunks of `BATCH_SIZE` files; nothing to resolve up front (grammars are bundled)."""
+        ordered = tuple(sorted(targets, key=lambda t: t.path))
+        batches = tuple(
+            Batch(targets=ordered[i : i + BATCH_SIZE], label=f"{NAME}[{i // BATCH_SIZE}]")
+            for i in range(0, len(ordered), BATCH_SIZE)
+        )
+        return CheckerPlan(batches=batches)
+
+    def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        """One outcome per file; faults and the deadline become outcomes, never exceptions."""
+        tool = tool_identity()
+        return [self._one(t, ctx, tool) for t in batch.targets]
+
+    def _one(self, target: FileTarget, ctx: RunContext, tool: ToolIdentity) -> FileOutcome:
+        started = time.monotonic()
+        language = _language(target)
+        info = grammar_info(language)
+
+        def out(status: ScopeStatus, **kw: Any) -> FileOutcome:
+            return FileOutcome(
+                path=target.path,
+                checker=NAME,
+                status=status,
+                tool=tool,
+                language=language,
+                duration_ms=int((time.monotonic() - started) * 1000),
+                **kw,
+            )
+
+        if info is None:
+            return out(ScopeStatus.UNSUPPORTED, reason="no bundled grammar for this file")
+        if ctx.deadline.expired():
+            return out(
+                ScopeStatus.TIMED_OUT,
+                reason="deadline reached before parsing",
+                syntax=SyntaxStatus.INCOMPLETE,
+            )
+        try:
+            src = target.read_bytes()
+            why = _is_text(src)
+            if why:
+                return out(ScopeStatus.NOT_RUN, reason=why)
+            tree = parse(info.grammar, src, ctx.deadline.at)
+            regions = list(recovery_regions(tree))
+        except DeadlineHit:
+            return out(
+                ScopeStatus.TIMED_OUT,
+                reason="parse cancelled at the deadline",
+                syntax=SyntaxStatus.INCOMPLETE,
+            )
+        except Exception as exc:  # a broken grammar or unreadable file is an outcome
+            return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
+
+        severity = Severity.ERROR if info.qualified else Severity.WARNING
+        findings = tuple(_finding(target.path, r, severity) for r in regions[:MAX_CANDIDATES])
+        omitted = len(regions) - len(findings)
+        syntax = SyntaxStatus.SUSPECTED_ISSUE if regions else SyntaxStatus.CLEAN
+        reasons = []
+        if not info.qualified:
+            reasons.append(REASON_UNQUALIFIED)
+        if omitted:
+            reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
+        status = ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED
+        hint = HINT_SUSPECT if regions else HINT_CLEAN.format(language=info.language)
+        return out(
+            status,
+            reason="; ".join(reasons) or None,
+            findings=findings,
+            syntax=syntax,
+            hint=hint,
+        )
+
+
+@hookimpl
+def orchestrate_checkers() -> list[TreeSitterChecker]:
+    """The tree-sitter fallback checker."""
+    return [TreeSitterChecker()]
