@@ -1,0 +1,240 @@
+"""Ruby: native syntax evidence from the Ruby parser (`ruby -c`), line positions only.
+
+`ruby -c` checks only its first file, so each file gets its own process with the
+source on stdin (`ruby --disable=gems -c -`). The source is compiled, never run; gems
+are not loaded and RUBYOPT / RUBYLIB / BUNDLE_GEMFILE / GEM_* are scrubbed. The tool is
+an explicit absolute path or the first absolute PATH entry holding `ruby`.
+
+Findings carry the line only (Ruby reports no column). The outcome says which Ruby
+version's parser produced the evidence, and when the project pins another version
+(`.ruby-version`, `.tool-versions`), that they differ. A selected file whose check
+times out or crashes stays `timed_out` / `tool_error`: it never falls back to the
+grammar. Only a missing Ruby hands the files to the fallback tier.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from orchestrate_plugins._common import tool_version
+
+from orchestrator.checker import (
+    Batch,
+    CheckerPlan,
+    FileOutcome,
+    FileTarget,
+    RunContext,
+    one_line,
+    outcome_for_all,
+)
+from orchestrator.hookspecs import hookimpl
+from orchestrator.procs import run_bounded
+from orchestrator.report import Finding, ToolIdentity, fingerprint
+from orchestrator.vocab import ScopeStatus, Severity, Tier
+
+NAME = "ruby"
+SUFFIXES = (".rb", ".rake", ".gemspec", ".ru")
+FILENAMES = frozenset({"Gemfile", "Rakefile", "Guardfile", "Capfile", "Vagrantfile"})
+SCRUBBED = (
+    "RUBYOPT",
+    "RUBYLIB",
+    "BUNDLE_GEMFILE",
+    "BUNDLE_BIN_PATH",
+    "GEM_HOME",
+    "GEM_PATH",
+    "RUBYGEMS_GEMDEPS",
+)
+INSTALL_HINT = "install ruby (Debian: apt-get install ruby)"
+MAX_MESSAGE = 300
+_DIAG = re.compile(r"^-:(\d+):\s?(.*)$")
+_VERSION = re.compile(r"ruby (\d+(?:\.\d+)*)")
+
+
+def find_ruby(ctx: RunContext) -> str | None:
+    """The explicit absolute tool path, else the first ABSOLUTE PATH entry with `ruby`."""
+    explicit = ctx.tool_overrides.get(NAME)
+    if explicit is not None:
+        p = Path(explicit)
+        ok = p.is_absolute() and p.is_file() and os.access(p, os.X_OK)
+        return str(p) if ok else None
+    env: Mapping[str, str] = ctx.env if ctx.env is not None else os.environ
+    for entry in env.get("PATH", "").split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue  # a relative entry would run whatever the current folder holds
+        cand = Path(entry) / NAME
+        if cand.is_file() and os.access(cand, os.X_OK):
+            return str(cand)
+    return None
+
+
+def pinned_version(root: Path, rel_path: str) -> tuple[str, str] | None:
+    """(version, file) the project pins nearest to the file, or None."""
+    folder = (root / rel_path).parent
+    while folder.is_relative_to(root):
+        for name in (".ruby-version", ".tool-versions"):
+            try:
+                text = (folder / name).read_text("utf-8", "replace")[:4096]
+            except OSError:
+                continue
+            for line in text.splitlines():
+                words = line.split()
+                if name == ".tool-versions":
+                    words = words[1:] if words[:1] == ["ruby"] else []
+                if words:
+                    version = words[0].removeprefix("ruby-")
+                    return version, (folder / name).relative_to(root).as_posix()
+        if folder == root:
+            break
+        folder = folder.parent
+    return None
+
+
+def _differs(pinned: str, actual: str | None) -> bool:
+    """True unless every dotted part of the pin matches the running version's."""
+    if actual is None:
+        return True
+    want, have = pinned.split("."), actual.split(".")
+    return want != have[: len(want)]
+
+
+class RubyChecker:
+    """Line-only native syntax evidence for Ruby from `ruby -c`."""
+
+    name = NAME
+    tier = Tier.NATIVE
+
+    def claims(self, target: FileTarget) -> bool:
+        p = PurePosixPath(target.path)
+        return target.language == "ruby" or p.suffix in SUFFIXES or p.name in FILENAMES
+
+    def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
+        if not targets:
+            return CheckerPlan()
+        tool = find_ruby(ctx)
+        if tool is None:
+            return CheckerPlan(
+                settled=tuple(
+                    outcome_for_all(
+                        self,
+                        targets,
+                        ScopeStatus.MISSING,
+                        "ruby not found (explicit path or an absolute PATH entry)",
+                        hint=INSTALL_HINT,
+                        falls_back=True,
+                    )
+                )
+            )
+        banner = tool_version(tool)
+        ident = ToolIdentity(path=tool, version=banner)
+        if banner is None:
+            reason = "ruby --version failed: the tool cannot run"
+            return CheckerPlan(
+                settled=tuple(
+                    outcome_for_all(self, targets, ScopeStatus.TOOL_ERROR, reason, tool=ident)
+                )
+            )
+        return CheckerPlan(batches=(Batch(tuple(targets), ident, label="ruby -c"),))
+
+    def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        ident: ToolIdentity = batch.data
+        base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
+        env = {k: v for k, v in base.items() if k not in SCRUBBED}
+        workers = max(1, min(ctx.jobs, len(batch.targets)))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(lambda t: self._one(t, ident, env, ctx), batch.targets))
+
+    def _one(
+        self, t: FileTarget, ident: ToolIdentity, env: dict[str, str], ctx: RunContext
+    ) -> FileOutcome:
+        m = _VERSION.search(ident.version or "")
+        version = m.group(1) if m else None
+        note = f"evidence: the parser of ruby {version or '?'} (ruby -c, source on stdin)"
+        pin = pinned_version(ctx.project_root, t.path)
+        hint = None
+        if pin is not None and _differs(pin[0], version):
+            note += f"; the project pins ruby {pin[0]} in {pin[1]}: they differ"
+            hint = f"confirm with ruby {pin[0]} (the project's pinned version)"
+        base: dict[str, Any] = {
+            "path": t.path,
+            "checker": NAME,
+            "tool": ident,
+            "language": t.language,
+            "config_files": (pin[1],) if pin else (),
+        }
+        try:
+            source = t.read_bytes()
+        except OSError as exc:
+            reason = f"cannot read file: {exc.strerror}"
+            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
+        res = run_bounded(
+            [str(ident.path), "--disable=gems", "-c", "-"],
+            deadline=ctx.deadline,
+            stdin=source,
+            cwd=ctx.project_root,
+            env=env,
+            output_budget=min(ctx.output_budget, 1024 * 1024),
+        )
+        base.update(exit_code=res.returncode, duration_ms=res.duration_ms)
+        if res.spawn_error:
+            reason = one_line(f"ruby could not start: {res.spawn_error}")
+            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
+        if res.timed_out:
+            reason = "deadline reached; ruby -c killed (no fallback for a selected file)"
+            return FileOutcome(status=ScopeStatus.TIMED_OUT, reason=reason, **base)
+        if res.over_budget:
+            reason = "output over budget; ruby -c killed"
+            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
+        findings = self._findings(t, source, res.stderr)
+        errors = [f for f in findings if f.severity == Severity.ERROR]
+        sane = (res.returncode == 0 and b"Syntax OK" in res.stdout) or (
+            res.returncode == 1 and errors
+        )
+        if not sane:
+            cause = one_line(res.stderr) or "no diagnostics"
+            reason = one_line(f"ruby -c exit {res.returncode}: {cause}")
+            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
+        return FileOutcome(
+            status=ScopeStatus.CHECKED,
+            reason=note,
+            hint=hint,
+            findings=tuple(findings),
+            coherent=True,
+            **base,
+        )
+
+    def _findings(self, t: FileTarget, source: bytes, stderr: bytes) -> list[Finding]:
+        lines = source.decode("utf-8", "replace").splitlines()
+        out: list[Finding] = []
+        for raw in stderr.decode("utf-8", "replace").splitlines():
+            m = _DIAG.match(raw)
+            if m is None:
+                continue  # code excerpts and caret lines
+            line, text = int(m.group(1)), m.group(2)
+            warning = text.startswith("warning:")
+            rule = "ruby/warning" if warning else "ruby/syntax"
+            anchor = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+            out.append(
+                Finding(
+                    checker=NAME,
+                    rule=rule,
+                    severity=Severity.WARNING if warning else Severity.ERROR,
+                    path=t.path,
+                    line=max(1, line),
+                    # Ruby gives no column: none is invented.
+                    column=None,
+                    message=one_line(text, MAX_MESSAGE),
+                    blocking=not warning,
+                    fingerprint=fingerprint(NAME, rule, t.path, anchor),
+                )
+            )
+        return out
+
+
+@hookimpl
+def orchestrate_checkers() -> list[Any]:
+    return [RubyChecker()]
