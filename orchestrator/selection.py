@@ -118,7 +118,7 @@ def _git_files(root: Path, directory: Path) -> list[Path] | None:
 
 def _walk(root: Path, directory: Path, excluded: Sequence[str]) -> list[Path]:
     """Walk without git: skip excluded dirs, honour .gitignore files found on the way."""
-    specs: list[tuple[Path, pathspec.PathSpec]] = []
+    specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
         here = Path(dirpath)
@@ -126,7 +126,7 @@ def _walk(root: Path, directory: Path, excluded: Sequence[str]) -> list[Path]:
         if gi.is_file():
             try:
                 lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs.append((here, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                specs.append((here, pathspec.GitIgnoreSpec.from_lines(lines)))
             except OSError:
                 pass
 

@@ -44,7 +44,10 @@ def interpreter_bin_dir() -> Path:
 
 
 def tool_version(
-    path: str, args: tuple[str, ...] = ("--version",), timeout: float = 10.0
+    path: str,
+    args: tuple[str, ...] = ("--version",),
+    timeout: float = 10.0,
+    deadline: Deadline | None = None,
 ) -> str | None:
     """`TOOL --version`, first line, cached per (path, mtime). None when it fails."""
     try:
@@ -53,10 +56,12 @@ def tool_version(
         return None
     if key in _VERSION_CACHE:
         return _VERSION_CACHE[key]
-    res = run_bounded([path, *args], deadline=Deadline.after(timeout), output_budget=65536)
+    limit = min(timeout, deadline.remaining()) if deadline is not None else timeout
+    res = run_bounded([path, *args], deadline=Deadline.after(limit), output_budget=65536)
     text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
     version = text.splitlines()[0].strip() if res.ok and res.returncode == 0 and text else None
-    _VERSION_CACHE[key] = version
+    if version is not None:  # a failed probe is not remembered: it may be transient
+        _VERSION_CACHE[key] = version
     return version
 
 

@@ -194,7 +194,7 @@ class RuffChecker:
                     )
                 )
             )
-        ident = ToolIdentity(path=tool, version=tool_version(tool))
+        ident = ToolIdentity(path=tool, version=tool_version(tool, deadline=ctx.deadline))
         root = ctx.project_root
         cache: dict[Path, Path | None] = {}
         groups: dict[Path | None, list[FileTarget]] = defaultdict(list)

@@ -1,0 +1,5 @@
+"""Nothing to report here."""
+
+
+def double(x: int) -> int:
+    return x * 2

@@ -1,0 +1,2 @@
+def deploy(target)
+  puts "deploying #{target}"

@@ -1,0 +1,6 @@
+export default [
+  {
+    files: ["**/*.js"],
+    rules: { "no-unused-vars": "error", "prefer-const": "error" },
+  },
+];
