@@ -1,0 +1,322 @@
+"""Identity-keyed reuse of fast-feedback results (CG-17).
+
+A result for one file x checker may be reused only when its whole identity is
+equal: source bytes digest, effective config digest, tool identity (path and
+version), rule set, scope (path, checker, purpose) and completeness. Only complete
+`checked` results of feedback runs are stored; timed-out, partial or otherwise
+incomplete results never are, and delivery (commit, push, CI) never reuses.
+
+Entries live in `.orchestrate/cache/reuse/` (git-ignored). The cache is bounded
+(entry count and age) and safe to delete at any time: a missing, corrupt or
+mismatching entry is a miss.
+
+Engine hook: `partition(project_root, checker, batch, ctx)` before running a batch
+(returns reused outcomes and the batch of what is left to run) and
+`remember(project_root, checker, batch, ctx, outcomes, digests)` after. A checker
+opts in by providing `reuse_identity(batch, ctx) -> ReuseIdentity | None`; one
+without it is never reused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from orchestrator.checker import Batch, FileOutcome, FileTarget, RunContext
+from orchestrator.report import Finding, ToolIdentity
+from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus
+from orchestrator.workspace import atomic_write, workspace_dir
+
+CACHE_DIR = "cache/reuse"
+REUSE_REASON = "identity equal"
+MAX_ENTRIES = 512
+MAX_AGE_S = 24 * 3600.0
+MAX_ENTRY_BYTES = 1 << 20
+ENTRY_SCHEMA = "orchestrate.reuse/1"
+
+
+@dataclass(frozen=True)
+class ReuseIdentity:
+    """What a checker says fixes its result besides the file bytes."""
+
+    tool: ToolIdentity
+    config_digest: str
+    rules: str = ""
+
+
+@dataclass(frozen=True)
+class KeyParts:
+    """The full identity of one file x checker result."""
+
+    source_digest: str
+    config_digest: str
+    tool_path: str
+    tool_version: str
+    rules: str
+    path: str
+    checker: str
+    purpose: str
+    completeness: str = str(ScopeStatus.CHECKED)
+
+    def key(self) -> str:
+        raw = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Cached:
+    """A reused outcome and why it may stand in for a fresh run."""
+
+    outcome: FileOutcome
+    reason: str = REUSE_REASON
+
+
+def _dir(project_root: Path, create: bool) -> Path:
+    return workspace_dir(project_root, create=create) / CACHE_DIR
+
+
+def _entry_path(project_root: Path, key: str, create: bool) -> Path:
+    return _dir(project_root, create) / f"{key}.json"
+
+
+def _settings_digest(config: Mapping[str, Any]) -> str:
+    blob = json.dumps(config, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def key_parts(
+    target: FileTarget,
+    checker: str,
+    ident: ReuseIdentity,
+    ctx: RunContext,
+    source_digest: str | None = None,
+) -> KeyParts | None:
+    """The identity of `target` x `checker` now, or None when it cannot be established."""
+    if ident.tool.path is None or ident.tool.version is None:
+        return None
+    try:
+        digest = source_digest or target.digest()
+    except OSError:
+        return None
+    return KeyParts(
+        source_digest=digest,
+        # The orchestrate settings can change what a checker does (tool paths, jobs):
+        # fold them into the effective config identity.
+        config_digest=f"{ident.config_digest}+{_settings_digest(ctx.config)}",
+        tool_path=ident.tool.path,
+        tool_version=ident.tool.version,
+        rules=ident.rules,
+        path=target.path,
+        checker=checker,
+        purpose=str(ctx.purpose),
+    )
+
+
+def _encode(outcome: FileOutcome) -> dict[str, Any]:
+    return {
+        "status": str(outcome.status),
+        "reason": outcome.reason,
+        "findings": [f.model_dump(mode="json") for f in outcome.findings],
+        "syntax": str(outcome.syntax) if outcome.syntax else None,
+        "tool": outcome.tool.model_dump(mode="json") if outcome.tool else None,
+        "config_digest": outcome.config_digest,
+        "config_files": list(outcome.config_files),
+        "exit_code": outcome.exit_code,
+        "hint": outcome.hint,
+        "coherent": outcome.coherent,
+        "language": outcome.language,
+    }
+
+
+def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
+    return FileOutcome(
+        path=path,
+        checker=checker,
+        status=ScopeStatus(data["status"]),
+        reason=data.get("reason"),
+        findings=tuple(Finding.model_validate(f) for f in data.get("findings", [])),
+        syntax=SyntaxStatus(data["syntax"]) if data.get("syntax") else None,
+        tool=ToolIdentity.model_validate(data["tool"]) if data.get("tool") else None,
+        config_digest=data.get("config_digest"),
+        config_files=tuple(data.get("config_files", [])),
+        exit_code=data.get("exit_code"),
+        duration_ms=0,
+        hint=data.get("hint"),
+        coherent=bool(data.get("coherent")),
+        language=data.get("language"),
+    )
+
+
+def lookup(project_root: Path, parts: KeyParts, max_age_s: float = MAX_AGE_S) -> Cached | None:
+    """The stored complete outcome for exactly this identity, or None (a miss).
+
+    Delivery purposes never reuse. A corrupt, stale or mismatching entry is a miss
+    (and is removed).
+    """
+    if parts.purpose != str(Purpose.FEEDBACK) or parts.completeness != str(ScopeStatus.CHECKED):
+        return None
+    path = _entry_path(project_root, parts.key(), create=False)
+    try:
+        st = path.stat()
+        if st.st_size > MAX_ENTRY_BYTES or time.time() - st.st_mtime > max_age_s:
+            raise ValueError("stale or oversized")
+        data = json.loads(path.read_bytes())
+        if data.get("schema") != ENTRY_SCHEMA or data.get("parts") != asdict(parts):
+            raise ValueError("identity mismatch")
+        outcome = _decode(parts.path, parts.checker, data["outcome"])
+        if outcome.status != ScopeStatus.CHECKED:
+            raise ValueError("incomplete result in cache")
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError):
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    return Cached(outcome=outcome)
+
+
+def store(
+    project_root: Path, parts: KeyParts, outcome: FileOutcome, max_entries: int = MAX_ENTRIES
+) -> bool:
+    """Keep a complete feedback outcome under its identity; False when not storable."""
+    if (
+        parts.purpose != str(Purpose.FEEDBACK)
+        or outcome.status != ScopeStatus.CHECKED
+        or outcome.path != parts.path
+        or outcome.checker != parts.checker
+    ):
+        return False
+    blob = json.dumps(
+        {"schema": ENTRY_SCHEMA, "parts": asdict(parts), "outcome": _encode(outcome)},
+        separators=(",", ":"),
+    ).encode()
+    if len(blob) > MAX_ENTRY_BYTES:
+        return False
+    try:
+        atomic_write(_entry_path(project_root, parts.key(), create=True), blob)
+        prune(project_root, max_entries=max_entries)
+    except OSError:
+        return False
+    return True
+
+
+def prune(project_root: Path, max_entries: int = MAX_ENTRIES, max_age_s: float = MAX_AGE_S) -> int:
+    """Drop entries past the age limit, then the oldest past the count limit."""
+    folder = _dir(project_root, create=False)
+    if not folder.is_dir():
+        return 0
+    now = time.time()
+    entries: list[tuple[float, Path]] = []
+    removed = 0
+    with os.scandir(folder) as it:
+        for e in it:
+            if not e.name.endswith(".json"):
+                continue
+            try:
+                mtime = e.stat().st_mtime
+            except OSError:
+                continue
+            entries.append((mtime, Path(e.path)))
+    entries.sort()
+    excess = max(0, len(entries) - max_entries)
+    for i, (mtime, p) in enumerate(entries):
+        if i < excess or now - mtime > max_age_s:
+            with contextlib.suppress(OSError):
+                p.unlink()
+                removed += 1
+    return removed
+
+
+# --- engine hook -----------------------------------------------------------------
+
+
+def _identity(checker: object, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
+    fn = getattr(checker, "reuse_identity", None)
+    if fn is None:
+        return None
+    try:
+        ident = fn(batch, ctx)
+    except Exception:  # noqa: BLE001 - a plugin fault means "no reuse", never a crash
+        return None
+    return ident if isinstance(ident, ReuseIdentity) else None
+
+
+def partition(
+    project_root: Path, checker: object, batch: Batch, ctx: RunContext
+) -> tuple[list[Cached], Batch | None, dict[str, str]]:
+    """Split a batch into reused outcomes and what still has to run.
+
+    Returns (reused, batch_to_run or None, source digests of the targets to run, to
+    pass to `remember`). Only feedback runs reuse.
+    """
+    if ctx.purpose != Purpose.FEEDBACK:
+        return [], batch, {}
+    ident = _identity(checker, batch, ctx)
+    if ident is None:
+        return [], batch, {}
+    name = str(getattr(checker, "name", ""))
+    reused: list[Cached] = []
+    rest: list[FileTarget] = []
+    digests: dict[str, str] = {}
+    for t in batch.targets:
+        parts = key_parts(t, name, ident, ctx)
+        hit = lookup(project_root, parts) if parts else None
+        if hit is not None:
+            reused.append(hit)
+            continue
+        rest.append(t)
+        if parts is not None:
+            digests[t.path] = parts.source_digest
+    if not rest:
+        return reused, None, digests
+    if len(rest) == len(batch.targets):
+        return reused, batch, digests
+    return reused, Batch(tuple(rest), batch.data, batch.label), digests
+
+
+def remember(
+    project_root: Path,
+    checker: object,
+    batch: Batch,
+    ctx: RunContext,
+    outcomes: Sequence[FileOutcome],
+    digests: Mapping[str, str],
+) -> int:
+    """Store the complete outcomes of a batch that just ran; returns how many were kept.
+
+    A file whose bytes changed while it was being checked (digest before != after)
+    is not stored.
+    """
+    if ctx.purpose != Purpose.FEEDBACK or not digests:
+        return 0
+    ident = _identity(checker, batch, ctx)
+    if ident is None:
+        return 0
+    name = str(getattr(checker, "name", ""))
+    by_path = {t.path: t for t in batch.targets}
+    kept = 0
+    for o in outcomes:
+        t = by_path.get(o.path)
+        before = digests.get(o.path)
+        if t is None or before is None or o.status != ScopeStatus.CHECKED:
+            continue
+        # Identity reported by the run must be the identity we keyed on.
+        if o.tool is not None and (o.tool.path, o.tool.version) != (
+            ident.tool.path,
+            ident.tool.version,
+        ):
+            continue
+        if o.config_digest is not None and o.config_digest != ident.config_digest:
+            continue
+        parts = key_parts(t, name, ident, ctx)
+        if parts is None or parts.source_digest != before:
+            continue
+        kept += store(project_root, parts, o)
+    return kept
