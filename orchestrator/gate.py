@@ -1,0 +1,214 @@
+"""The gate decision: the one place a delivery verdict is computed from a report.
+
+``allow`` needs complete required coverage and no blocking finding. Missing,
+timed-out, partial, unsafe, errored, unconfigured or unqualified evidence on a
+required scope makes the gate ``incomplete``; blocking findings make it ``deny``.
+When both hold the decision is ``incomplete`` (the exit-code precedence: incomplete
+over findings) and the reasons name both. An incomplete gate says what to do to
+restore the evidence and never claims the code has errors (CG-08).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from orchestrator.report import Finding, Gate, Report, Scope
+from orchestrator.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.vocab import ExitCode, GateDecision, ScopeStatus, Severity, SyntaxStatus, Tier
+
+#: The policy checker every delivered file must pass through.
+SECRETS = "secrets"
+#: Reasons listed one by one before they are summarised.
+MAX_LISTED = 12
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One required scope without sufficient evidence."""
+
+    path: str
+    what: str  # "ruff: missing", "secret scan: timed_out", ...
+    recovery: str
+
+
+def is_blocking(f: Finding) -> bool:
+    """A finding blocks delivery when its checker says so or it is a native error.
+
+    Syntax-fallback candidates never block by themselves: they are unconfirmed.
+    """
+    if f.candidate:
+        return False
+    return f.blocking or f.severity == Severity.ERROR
+
+
+def _recovery(s: Scope, language: str | None) -> str:
+    """What a user does to turn this scope's status into evidence."""
+    tool = s.checker
+    if s.status == ScopeStatus.MISSING:
+        return (
+            s.hint
+            or f"install {tool} (or set [tool.orchestrate.tools] {tool} = '/abs/path'), then re-run"
+        )
+    if s.status == ScopeStatus.CONFIGURATION_REQUIRED:
+        return s.hint or f"configure {tool} for this project, then re-run"
+    if s.status == ScopeStatus.TOOL_ERROR:
+        return s.hint or f"repair the {tool} installation or its configuration, then re-run"
+    if s.status == ScopeStatus.TIMED_OUT:
+        return "re-run with a longer --timeout (or fewer files at once)"
+    if s.status == ScopeStatus.PARTIAL:
+        return f"re-run; {tool} produced only part of its output"
+    if s.status == ScopeStatus.UNSAFE:
+        return "the path was refused (outside the project, symlink escape, not a regular file or too large): fix or exclude it"
+    if s.status == ScopeStatus.UNQUALIFIED:
+        lang = language or "this language"
+        return (
+            f"no qualified grammar for {lang}: add a native checker, or accept the gap with "
+            f'[tool.orchestrate.required] {lang} = "none"'
+        )
+    return "re-run the gate"
+
+
+def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> list[Gap]:
+    gaps: list[Gap] = []
+    language = next((s.language for s in scopes if s.language), None)
+    policy = [s for s in scopes if s.checker == SECRETS or s.tier == Tier.POLICY]
+    lang_scopes = [s for s in scopes if s not in policy]
+
+    secrets = [s for s in policy if s.checker == SECRETS]
+    if not secrets:
+        gaps.append(
+            Gap(
+                path,
+                "secret scan: did not run",
+                "make sure the secrets plugin loads (orchestrate plugins), then re-run",
+            )
+        )
+    for s in policy:
+        if s.status != ScopeStatus.CHECKED:
+            gaps.append(Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)))
+    for s in lang_scopes:
+        if s.status == ScopeStatus.UNSAFE:
+            gaps.append(Gap(path, f"{s.checker}: unsafe", _recovery(s, language)))
+
+    level = level_for(language, required)
+    if level == NONE:
+        return gaps
+    native_ok = any(s.tier == Tier.NATIVE and s.status == ScopeStatus.CHECKED for s in lang_scopes)
+    if native_ok:
+        return gaps
+    short = [
+        s for s in lang_scopes if s.status != ScopeStatus.CHECKED and s.status != ScopeStatus.UNSAFE
+    ]
+    if level == NATIVE:
+        natives = [s for s in short if s.tier == Tier.NATIVE]
+        if natives:
+            gaps += [Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in natives]
+        else:
+            gaps.append(
+                Gap(
+                    path,
+                    f"no native checker for {language}",
+                    f"install a native checker plugin for {language}, or set "
+                    f'[tool.orchestrate.required] {language} = "syntax"',
+                )
+            )
+        return gaps
+    # SYNTAX: a complete syntax check without recovery nodes is enough.
+    fallback = [
+        s for s in lang_scopes if s.tier == Tier.FALLBACK and s.status == ScopeStatus.CHECKED
+    ]
+    if any(s.syntax == SyntaxStatus.SUSPECTED_ISSUE for s in fallback):
+        gaps.append(
+            Gap(
+                path,
+                "suspected syntax issue (unconfirmed candidate)",
+                f"confirm with the native compiler or linter for {language}, repair, then re-run",
+            )
+        )
+    elif not fallback:
+        if short:
+            gaps += [Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in short]
+        else:
+            gaps.append(Gap(path, f"no {SYNTAX} evidence", "re-run the gate"))
+    return gaps
+
+
+def coverage_gaps(report: Report, required: Mapping[str, str]) -> list[Gap]:
+    """Every required scope of `report` that lacks complete evidence."""
+    by_file: dict[str, list[Scope]] = defaultdict(list)
+    for s in report.scopes:
+        by_file[s.path].append(s)
+    gaps: list[Gap] = []
+    for path in sorted(by_file):
+        gaps += _file_gaps(path, by_file[path], required)
+    return gaps
+
+
+def evaluate_gate(report: Report, required: Mapping[str, str]) -> Gate:
+    """The delivery decision for `report` under `required` coverage, with reasons and recovery."""
+    blocking = [f for f in report.findings if is_blocking(f)]
+    gaps = coverage_gaps(report, required)
+    failed_plugins = [p.name for p in report.plugin_failures]
+    reasons: list[str] = []
+    recovery: list[str] = []
+    if not report.scopes and not failed_plugins:
+        return Gate(
+            decision=GateDecision.NOT_APPLICABLE,
+            reasons=["nothing to check on this surface"],
+        )
+    if blocking:
+        files = len({f.path for f in blocking})
+        reasons.append(f"{len(blocking)} blocking finding(s) in {files} file(s)")
+        for f in blocking[:MAX_LISTED]:
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            reasons.append(f"finding: {where} {f.checker}/{f.rule}")
+        if len(blocking) > MAX_LISTED:
+            reasons.append(f"... and {len(blocking) - MAX_LISTED} more finding(s)")
+        recovery.append(
+            "fix the findings (orchestrate lint <paths> shows them), stage the fixes, re-run"
+        )
+    if failed_plugins:
+        reasons.append(f"plugin(s) failed to load: {', '.join(sorted(failed_plugins))}")
+        recovery.append("run `orchestrate plugins` and repair the failing plugin, then re-run")
+    if gaps:
+        reasons.append(
+            f"required coverage incomplete for {len({g.path for g in gaps})} file(s): "
+            "evidence is missing, this does not mean the code has errors"
+        )
+        for g in gaps[:MAX_LISTED]:
+            reasons.append(f"not verified: {g.path} ({g.what})")
+        if len(gaps) > MAX_LISTED:
+            reasons.append(f"... and {len(gaps) - MAX_LISTED} more unverified scope(s)")
+        for g in gaps:
+            if g.recovery not in recovery:
+                recovery.append(g.recovery)
+    if gaps or failed_plugins:
+        decision = GateDecision.INCOMPLETE
+    elif blocking:
+        decision = GateDecision.DENY
+    else:
+        decision = GateDecision.ALLOW
+        reasons.append("required coverage complete and no blocking finding")
+    return Gate(decision=decision, reasons=reasons, recovery=recovery)
+
+
+def exit_code_for(decision: GateDecision) -> int:
+    """CLI exit code of a strict gate: allow/not_applicable 0, deny 1, incomplete 3."""
+    if decision == GateDecision.DENY:
+        return ExitCode.FINDINGS
+    if decision in (GateDecision.INCOMPLETE, GateDecision.NOT_EVALUATED):
+        return ExitCode.INCOMPLETE
+    return ExitCode.PASS
+
+
+__all__ = [
+    "NATIVE",
+    "SYNTAX",
+    "Gap",
+    "coverage_gaps",
+    "evaluate_gate",
+    "exit_code_for",
+    "is_blocking",
+]

@@ -1,0 +1,115 @@
+"""legacy-v1: the old hook protocol, kept for existing installs behind an explicit flag.
+
+Only here are the old escape hatches honoured: ``git config codeguard.skipGate``
+(``git -c`` and included/chained config files count, because git resolves them)
+and ``CODEGUARD_SKIP_GATE`` (only ``1``, ``true``, ``yes`` in any case). A skip is
+audited in ``.orchestrate/audit/`` and reported as "skipped, not certified". The
+secret scan is never skipped. Strict entries call `legacy_skip_sources` only to say
+that a skip was present and ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from orchestrator.gitsurface import Git
+from orchestrator.report import utc_now
+from orchestrator.workspace import atomic_write, locked, workspace_dir
+
+ENV_VAR = "CODEGUARD_SKIP_GATE"
+CONFIG_KEY = "codeguard.skipGate"
+ACCEPTED_ENV_VALUES = frozenset({"1", "true", "yes"})
+AUDIT_FILE = "audit/skips.jsonl"
+#: Audit log size past which the oldest records are dropped (the count is kept).
+AUDIT_MAX_BYTES = 1024 * 1024
+NOT_CERTIFIED = "skipped, not certified"
+
+
+@dataclass(frozen=True)
+class Skip:
+    """An accepted legacy skip: where it came from and the value seen (bounded)."""
+
+    source: str  # "git config codeguard.skipGate" | "CODEGUARD_SKIP_GATE"
+    value: str
+
+
+def env_skip(env: Mapping[str, str]) -> Skip | None:
+    """The environment skip, accepted only for 1/true/yes (any case, surrounding blanks ignored)."""
+    raw = env.get(ENV_VAR)
+    if raw is None:
+        return None
+    if raw.strip().lower() in ACCEPTED_ENV_VALUES:
+        return Skip(ENV_VAR, raw.strip()[:16])
+    return None
+
+
+def config_skip(git: Git) -> Skip | None:
+    """The git-config skip as git resolves it (``-c``, includes, every config level).
+
+    Git's own boolean parsing decides; a value git cannot parse as a boolean skips nothing.
+    """
+    res = git.run("config", "--type=bool", "--get", CONFIG_KEY, check=False, budget=4096)
+    if res.ok and res.returncode == 0 and res.stdout.strip() == b"true":
+        return Skip(f"git config {CONFIG_KEY}", "true")
+    return None
+
+
+def legacy_skip(git: Git, env: Mapping[str, str] | None = None) -> Skip | None:
+    """The legacy skip that applies (git config first, then the environment), or None."""
+    return config_skip(git) or env_skip(os.environ if env is None else env)
+
+
+def legacy_skip_sources(git: Git | None, env: Mapping[str, str] | None = None) -> list[str]:
+    """Every legacy skip setting present at all (any value): for strict entries to report."""
+    env = os.environ if env is None else env
+    found: list[str] = []
+    if git is not None:
+        res = git.run("config", "--get", CONFIG_KEY, check=False, budget=4096)
+        if res.ok and res.returncode == 0:
+            found.append(f"git config {CONFIG_KEY}")
+    if ENV_VAR in env:
+        found.append(ENV_VAR)
+    return found
+
+
+def audit_skip(root: Path, event: str, skip: Skip, secrets_found: int) -> int:
+    """Append one skip record to the audit log (atomic rewrite under the lock).
+
+    Returns how many skips the log now records (the old protocol's counter).
+    """
+    with locked(root, "audit"):
+        path = workspace_dir(root) / AUDIT_FILE
+        try:
+            old = path.read_bytes()
+        except FileNotFoundError:
+            old = b""
+        lines = old.splitlines()
+        count = 1
+        if lines:
+            try:
+                count = int(json.loads(lines[-1]).get("count", len(lines))) + 1
+            except (ValueError, AttributeError):
+                count = len(lines) + 1
+        record = {
+            "time": utc_now(),
+            "event": event,
+            "protocol": "legacy-v1",
+            "source": skip.source,
+            "value": skip.value,
+            "skipped": "language gate",
+            "secret_scan": "ran",
+            "secret_findings": secrets_found,
+            "certified": False,
+            "count": count,
+        }
+        lines.append(json.dumps(record, sort_keys=True).encode())
+        data = b"\n".join(lines) + b"\n"
+        while len(data) > AUDIT_MAX_BYTES and len(lines) > 1:
+            lines.pop(0)
+            data = b"\n".join(lines) + b"\n"
+        atomic_write(path, data)
+        return count

@@ -1,0 +1,51 @@
+"""Required coverage per language for delivery gates.
+
+Configured in ``[tool.orchestrate.required]`` (pyproject.toml) or ``[required]``
+(orchestrate.toml), e.g. ``python = "native"``, ``go = "syntax"``, ``markdown = "none"``,
+plus an optional ``default`` for every language not named. Without configuration:
+``native`` where a built-in native checker exists for the language, ``syntax`` for
+any other recognised language, nothing for files no language was recognised for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from orchestrator.errors import UsageError
+
+NATIVE = "native"
+SYNTAX = "syntax"
+NONE = "none"
+LEVELS = (NATIVE, SYNTAX, NONE)
+#: Languages a built-in native checker covers (Ruff, ESLint, the Ruby parser).
+NATIVE_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "ruby"})
+
+
+def required_coverage(config: Mapping[str, Any]) -> dict[str, str]:
+    """The validated ``required`` table of the project config (language -> level).
+
+    An unknown level is a usage error: a typo must not silently weaken a gate.
+    """
+    table = config.get("required", {})
+    if not isinstance(table, Mapping):
+        raise UsageError("[tool.orchestrate.required] must be a table of language = level")
+    out: dict[str, str] = {}
+    for lang, level in table.items():
+        if level not in LEVELS:
+            raise UsageError(
+                f"[tool.orchestrate.required] {lang} = {level!r}: want one of {', '.join(LEVELS)}"
+            )
+        out[str(lang)] = str(level)
+    return out
+
+
+def level_for(language: str | None, required: Mapping[str, str]) -> str:
+    """The coverage level a file of `language` needs before a gate may allow it."""
+    if language and language in required:
+        return required[language]
+    if "default" in required and language:
+        return required["default"]
+    if language in NATIVE_LANGUAGES:
+        return NATIVE
+    return SYNTAX if language else NONE
