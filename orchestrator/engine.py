@@ -88,7 +88,7 @@ def _contained_plan(checker: Checker, targets: list[FileTarget], ctx: RunContext
         if not isinstance(plan, CheckerPlan):
             raise TypeError(f"plan() returned {type(plan).__name__}, not CheckerPlan")
         return plan
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - contain plugin faults
         reason = one_line(f"checker plan failed: {type(exc).__name__}: {exc}")
         return CheckerPlan(
             settled=tuple(outcome_for_all(checker, targets, ScopeStatus.TOOL_ERROR, reason))
@@ -150,7 +150,7 @@ def _run_batches(
                 else:
                     try:
                         outs = _validated(checker, batch, checker.run(batch, ctx))
-                    except Exception as exc:
+                    except Exception as exc:  # noqa: BLE001 - contain plugin faults
                         outs = outcome_for_all(
                             checker,
                             batch.targets,
@@ -270,7 +270,7 @@ def run_lint(req: LintRequest) -> Report:
             try:
                 if checker.claims(t):
                     mine.append(t)
-            except Exception:
+            except Exception:  # noqa: BLE001 - a faulty claims() claims nothing
                 continue
         return mine
 

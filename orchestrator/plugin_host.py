@@ -131,7 +131,7 @@ def load(
         try:
             ep = next(e for e in metadata.entry_points(group=GROUP, name=fp.name))
             module = ep.load()
-        except BaseException as exc:  # noqa: BLE001 - a plugin must never crash the host
+        except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
@@ -144,7 +144,7 @@ def load(
         try:
             pm.register(module, name=fp.name)
             pm.check_pending()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
             if pm.is_registered(module):
                 pm.unregister(module)
             ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
@@ -157,7 +157,7 @@ def load(
                 bad = [c for c in provided if not _is_checker(c)]
                 if bad:
                     raise TypeError(f"not a checker: {type(bad[0]).__name__}")
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
                 pm.unregister(module)
                 ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
                 continue

@@ -102,3 +102,20 @@ def write_files() -> Callable[[Path, dict[str, str | bytes]], None]:
                 p.write_text(content)
 
     return _write
+
+
+SHARED = REPO.parent / "shared"
+
+
+def sarif_schema() -> dict:
+    """The OASIS SARIF 2.1.0 schema with its one known-bad pattern fixed.
+
+    The upstream `run.language` pattern uses an inline `(?i)` flag Python's `re` refuses
+    (see ../shared/schemas/SOURCE.md); the copy uses the fix proposed upstream.
+    """
+    import json
+
+    text = (SHARED / "schemas" / "sarif-schema-2.1.0.json").read_text()
+    text = text.replace("^(?i)[a-zA]{2}(-[a-z]{2})?$", "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$")
+    schema = json.loads(text)
+    return schema
