@@ -251,7 +251,7 @@ class TreeSitterChecker:
                 reason="parse cancelled at the deadline",
                 syntax=SyntaxStatus.INCOMPLETE,
             )
-        except Exception as exc:  # a broken grammar or unreadable file is an outcome
+        except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
 
         severity = Severity.ERROR if info.qualified else Severity.WARNING

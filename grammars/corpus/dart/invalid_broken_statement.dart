@@ -1,0 +1,4 @@
+int f(int x) {
+  var y = x + * 2;
+  return y;
+}

@@ -1,0 +1,4 @@
+void main() {
+  var s = 'never closed;
+  print(s);
+}

@@ -1,0 +1,2 @@
+FROM alpine AS
+RUN echo hi

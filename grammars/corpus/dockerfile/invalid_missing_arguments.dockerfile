@@ -1,0 +1,3 @@
+FROM alpine
+WORKDIR /app
+COPY

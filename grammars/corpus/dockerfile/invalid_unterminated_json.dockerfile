@@ -1,0 +1,2 @@
+FROM alpine
+CMD ["sh", "-c"

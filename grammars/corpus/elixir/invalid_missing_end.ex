@@ -1,0 +1,5 @@
+defmodule Broken do
+  def f(x) do
+    if x > 1 do
+      x
+  end

@@ -1,0 +1,3 @@
+defmodule Broken do
+  def f, do: "never closed
+end

@@ -1,0 +1,4 @@
+-module(bad).
+-export([f/1]).
+
+f(X) -> X + * 2.

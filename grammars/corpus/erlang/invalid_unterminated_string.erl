@@ -1,0 +1,4 @@
+-module(bad).
+-export([f/0]).
+
+f() -> io:format("never closed).

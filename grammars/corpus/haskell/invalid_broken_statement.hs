@@ -1,0 +1,4 @@
+module Main where
+
+f :: Int -> Int
+f x = x + * 2

@@ -1,0 +1,4 @@
+module Main where
+
+main :: IO ()
+main = print (1 + 2

@@ -1,0 +1,4 @@
+module Main where
+
+main :: IO ()
+main = putStrLn "never closed

@@ -1,0 +1,5 @@
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+  tags = {
+    a = "b"
+}

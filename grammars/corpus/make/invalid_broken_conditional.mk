@@ -1,0 +1,3 @@
+ifeq ($(A),1
+X = 1
+endif

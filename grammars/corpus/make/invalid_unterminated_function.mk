@@ -1,0 +1,3 @@
+SRCS := $(wildcard src/*.c
+all:
+	echo $(SRCS)

@@ -1,0 +1,3 @@
+let f x =
+  let y = x + in
+  y * 2

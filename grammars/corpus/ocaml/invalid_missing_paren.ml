@@ -1,0 +1,2 @@
+let f x = (x + 1
+let g = 2

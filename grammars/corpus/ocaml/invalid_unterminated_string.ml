@@ -1,0 +1,2 @@
+let s = "never closed
+let () = print_endline s

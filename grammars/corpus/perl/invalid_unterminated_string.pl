@@ -1,0 +1,3 @@
+use strict;
+my $s = "never closed;
+print $s;

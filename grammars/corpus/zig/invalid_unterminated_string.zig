@@ -1,0 +1,2 @@
+const s = "never closed;
+pub fn main() void {}

@@ -1,0 +1,115 @@
+"""The grammar manifest claims only what the corpus proves.
+
+A language is qualified exactly when its corpus has >= 3 valid and >= 2 invalid
+files, every valid file parses with zero ERROR/MISSING nodes and every invalid file
+shows at least one. The test parses every corpus file with the real bundled grammar.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from orchestrate_plugins.treesitter_checker import parse, recovery_regions
+from orchestrator.languages import SNIFFED, detect, manifest
+
+CORPUS = Path(str(resources.files("orchestrate_grammars").joinpath("corpus")))
+MIN_VALID = 3
+MIN_INVALID = 2
+MAX_LINES = 60
+
+
+def _corpus_files(language: str) -> tuple[list[Path], list[Path]]:
+    folder = CORPUS / language
+    if not folder.is_dir():
+        return [], []
+    files = sorted(p for p in folder.iterdir() if p.is_file())
+    return (
+        [p for p in files if p.name.startswith("valid_")],
+        [p for p in files if p.name.startswith("invalid_")],
+    )
+
+
+def _regions(grammar: str, path: Path) -> int:
+    src = path.read_bytes()
+    tree = parse(grammar, src, time.monotonic() + 30)
+    found = list(recovery_regions(tree))
+    # The walker must agree with tree-sitter's own error flag.
+    assert bool(found) == tree.root_node.has_error, path.name
+    return len(found)
+
+
+def _proven(language: str) -> tuple[bool, list[str]]:
+    info = manifest()[language]
+    valid, invalid = _corpus_files(language)
+    problems = [f"{p.name}: recovery nodes in a valid file" for p in valid if _regions(info.grammar, p)]
+    problems += [f"{p.name}: invalid file parses clean" for p in invalid if not _regions(info.grammar, p)]
+    if len(valid) < MIN_VALID or len(invalid) < MIN_INVALID:
+        problems.append(f"corpus too small ({len(valid)} valid, {len(invalid)} invalid)")
+    return not problems, problems
+
+
+@pytest.mark.parametrize("language", sorted(manifest()))
+def test_qualified_flag_equals_corpus_proof(language: str) -> None:
+    proven, problems = _proven(language)
+    claimed = manifest()[language].qualified
+    assert claimed == proven, (
+        f"{language}: manifest says qualified={claimed}, corpus proves {proven}: {problems}"
+    )
+
+
+def test_at_least_thirty_qualified_including_the_required_ones() -> None:
+    qualified = {lang for lang, info in manifest().items() if info.qualified}
+    required = {
+        "go", "rust", "java", "c", "cpp", "csharp", "typescript", "tsx", "javascript",
+        "json", "yaml", "toml", "bash", "lua", "php", "kotlin", "swift", "scala", "css",
+        "html", "python", "ruby",
+    }  # fmt: skip
+    assert required <= qualified, sorted(required - qualified)
+    assert len(qualified) >= 30, len(qualified)
+
+
+def test_every_qualified_language_has_enough_small_corpus_files() -> None:
+    for language, info in manifest().items():
+        valid, invalid = _corpus_files(language)
+        for p in valid + invalid:
+            assert len(p.read_bytes().splitlines()) < MAX_LINES, p
+        if info.qualified:
+            assert len(valid) >= MIN_VALID and len(invalid) >= MIN_INVALID, language
+
+
+def test_corpus_folders_name_manifest_languages_and_files_follow_the_naming() -> None:
+    for folder in CORPUS.iterdir():
+        assert folder.name in manifest(), folder.name
+        for p in folder.iterdir():
+            assert p.name.startswith(("valid_", "invalid_")), p
+
+
+def test_every_grammar_loads_offline() -> None:
+    from tree_sitter_language_pack import get_parser
+
+    for info in manifest().values():
+        assert get_parser(info.grammar) is not None  # type: ignore[arg-type]
+
+
+def test_shared_extensions_are_sniffed() -> None:
+    """An extension two manifest languages list must be settled by content."""
+    owners: dict[str, set[str]] = {}
+    for info in manifest().values():
+        for ext in info.extensions:
+            owners.setdefault(ext, set()).add(info.language)
+    shared = {ext for ext, langs in owners.items() if len(langs) > 1}
+    assert shared <= set(SNIFFED), sorted(shared - set(SNIFFED))
+
+
+def test_corpus_files_are_detected_as_their_language_where_the_name_decides() -> None:
+    """Files whose extension belongs to their folder's language detect to it."""
+    for language, info in manifest().items():
+        valid, invalid = _corpus_files(language)
+        for p in valid + invalid:
+            ext = p.suffix.lower()
+            if ext in info.extensions:
+                assert detect(p.name, p.read_bytes()) == language, p
