@@ -1,0 +1,130 @@
+"""Budgets of the host entries and the helpers that enforce them.
+
+Numbers are product contract (DESIGN.md, "Budgets"). Everything that goes back into
+an agent's context passes through these helpers: rule ids, task ids and path labels
+are filtered to a safe alphabet and bounded; the whole text is clamped. A value that
+does not fit is dropped or replaced by a fixed marker, never partially echoed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: Bytes of a host event read from stdin.
+MAX_EVENT_BYTES = 1024 * 1024
+#: Fast edit feedback: files, bytes of paths, bytes of scope.
+FAST_MAX_FILES = 8
+FAST_MAX_PATH_BYTES = 512
+FAST_MAX_SCOPE_BYTES = 2048
+#: Over the fast budget, one batch check; past this many files even that is not run.
+BATCH_MAX_FILES = 256
+#: Text returned into an agent's context.
+CONTEXT_MAX_CHARS = 1200
+MAX_RULE_IDS = 3
+RULE_ID_MAX_CHARS = 32
+MAX_LANGUAGES = 8
+PATH_LABEL_MAX_CHARS = 128
+MAX_TASK_IDS = 5
+#: The human line (systemMessage) is shorter still.
+MESSAGE_MAX_CHARS = 300
+#: Seconds: the router's own deadlines, below the host timeouts in hooks/.
+FAST_DEADLINE_S = 20.0
+GATE_DEADLINE_S = 100.0
+VERIFY_DEADLINE_S = 20.0
+STOP_DEADLINE_S = 5.0
+#: A raw path field longer than this is refused before it is looked at.
+RAW_PATH_MAX_BYTES = 4096
+
+FAST_SCOPE_BUDGET_EXCEEDED = "fast_scope_budget_exceeded"
+
+_RULE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:@-]*$")
+_TASK_RE = re.compile(r"^T-[0-9a-f]{12}$")
+_CHECKER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+_LANG_RE = re.compile(r"^[a-z0-9][a-z0-9_+#.-]{0,31}$")
+# Path labels keep ordinary file-name characters; anything else becomes "?".
+_LABEL_UNSAFE = re.compile(r"[^A-Za-z0-9._/+@=,-]")
+
+
+@dataclass(frozen=True)
+class FastPlan:
+    """How a confirmed edit is checked: per file, or one batch with a stated reason."""
+
+    paths: tuple[str, ...]
+    per_file: bool
+    reason: str | None = None
+    path_bytes: int = 0
+    scope_bytes: int = 0
+
+
+def scope_bytes(paths: Sequence[str]) -> int:
+    """Bytes of the scope description: every path plus its separator."""
+    return sum(len(p.encode("utf-8", "surrogateescape")) + 1 for p in paths)
+
+
+def plan_fast_scope(paths: Iterable[str]) -> FastPlan:
+    """Per-file fast check when within budget; else the whole set as ONE batch.
+
+    Never truncates: the batch holds every path; the reason says why it is a batch.
+    """
+    unique = tuple(sorted(set(paths)))
+    pbytes = sum(len(p.encode("utf-8", "surrogateescape")) for p in unique)
+    sbytes = scope_bytes(unique)
+    within = (
+        len(unique) <= FAST_MAX_FILES
+        and pbytes <= FAST_MAX_PATH_BYTES
+        and sbytes <= FAST_MAX_SCOPE_BYTES
+    )
+    return FastPlan(
+        paths=unique,
+        per_file=within,
+        reason=None if within else FAST_SCOPE_BUDGET_EXCEEDED,
+        path_bytes=pbytes,
+        scope_bytes=sbytes,
+    )
+
+
+def safe_rule_id(rule: object) -> str | None:
+    """The rule id when it is short and of a rule-id alphabet, else None."""
+    if isinstance(rule, str) and len(rule) <= RULE_ID_MAX_CHARS and _RULE_RE.match(rule):
+        return rule
+    return None
+
+
+def safe_rule_ids(rules: Iterable[object]) -> list[str]:
+    """At most MAX_RULE_IDS distinct safe rule ids, sorted."""
+    out = sorted({r for r in (safe_rule_id(x) for x in rules) if r})
+    return out[:MAX_RULE_IDS]
+
+
+def safe_task_id(value: object) -> str | None:
+    """A task id of the store's form (T- plus 12 hex), else None."""
+    return value if isinstance(value, str) and _TASK_RE.match(value) else None
+
+
+def safe_checker(value: object) -> str:
+    """A checker name of the plugin alphabet, else a fixed marker."""
+    return value if isinstance(value, str) and _CHECKER_RE.match(value) else "checker?"
+
+
+def safe_language(value: object) -> str | None:
+    return value if isinstance(value, str) and _LANG_RE.match(value) else None
+
+
+def path_label(rel_path: str) -> str:
+    """A bounded label for a validated project-relative path.
+
+    Characters outside an ordinary file-name alphabet become "?"; a label over
+    PATH_LABEL_MAX_CHARS keeps its head and tail around an ellipsis.
+    """
+    label = _LABEL_UNSAFE.sub("?", rel_path)
+    if len(label) > PATH_LABEL_MAX_CHARS:
+        keep = PATH_LABEL_MAX_CHARS - 1
+        label = label[: keep // 2] + "…" + label[-(keep - keep // 2) :]
+    return label
+
+
+def clamp(text: str, limit: int = CONTEXT_MAX_CHARS) -> str:
+    """`text` cut to `limit` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

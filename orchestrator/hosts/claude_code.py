@@ -1,0 +1,104 @@
+"""Claude Code adapter: `orchestrate hook claude-code`, the event JSON on stdin.
+
+Trusted: the event name, `cwd`, `tool_name`, the file path field of file tools,
+`stop_hook_active`, and the Bash command only to classify git commit / push. Never
+read: prompts, tool output, error text, file contents, last messages.
+
+Output (exit 0, JSON): `hookSpecificOutput.additionalContext` for the agent plus
+`systemMessage` for the person; PreToolUse refuses with `permissionDecision: deny`;
+the first Stop with open tasks asks for one continuation with `decision: block`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from orchestrator.hosts.common import HostSpec, event_name, handle, root_of
+from orchestrator.hosts.events import Kind, RouterEvent, bool_field, resolve_target, str_field
+from orchestrator.hosts.router import RouteResult, Services
+
+HOST = "claude-code"
+FILE_TOOLS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+SHELL_TOOLS = ("Bash",)
+SESSION_SOURCES = ("startup", "resume", "clear", "compact")
+PROJECT_ENV = ("CLAUDE_PROJECT_DIR",)
+CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure")
+
+
+def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
+    """Map a Claude Code event to the router's vocabulary."""
+    name = event_name(obj)
+    root = root_of(obj, env, PROJECT_ENV)
+    tool = str_field(obj, "tool_name", 64)
+    tool_input = obj.get("tool_input")
+    if name == "SessionStart":
+        source = str_field(obj, "source", 16)
+        if source is not None and source not in SESSION_SOURCES:
+            return RouterEvent(Kind.INVALID, root, scope_reason="session_source_unknown", host=HOST)
+        return RouterEvent(Kind.SESSION_START, root, host=HOST)
+    if name == "UserPromptSubmit":
+        return RouterEvent(Kind.PROMPT_SUBMITTED, root, host=HOST)
+    if name == "PostToolUse" and tool in FILE_TOOLS:
+        if root is None:
+            return RouterEvent(
+                Kind.INVALID, None, scope_reason="project_root_undetermined", host=HOST
+            )
+        if not isinstance(tool_input, dict):
+            return RouterEvent(Kind.INVALID, root, scope_reason="tool_input_wrong_type", host=HOST)
+        target = resolve_target(tool_input.get(FILE_TOOLS[tool]), root)
+        if target.rel_path is None:
+            return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=HOST)
+        return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=HOST)
+    if name == "PostToolUseFailure" and tool in FILE_TOOLS:
+        return RouterEvent(Kind.WRITE_FAILED, root, host=HOST)
+    if name == "PreToolUse" and tool in SHELL_TOOLS:
+        command = (
+            str_field(tool_input, "command", 1024 * 1024) if isinstance(tool_input, dict) else None
+        )
+        return RouterEvent(Kind.SHELL_COMMAND, root, command=command or "", host=HOST)
+    if name in ("Stop", "SubagentStop"):
+        return RouterEvent(
+            Kind.STOP, root, stop_hook_active=bool_field(obj, "stop_hook_active"), host=HOST
+        )
+    return RouterEvent(Kind.IGNORED, root, host=HOST)
+
+
+def to_output(name: str, res: RouteResult) -> dict[str, Any]:
+    """The Claude Code hook output for `res` (the SDK's SyncHookJSONOutput shape)."""
+    out: dict[str, Any] = {}
+    if res.action == "ignored":
+        return out
+    if res.message:
+        out["systemMessage"] = res.message
+    if name == "PreToolUse":
+        hso: dict[str, Any] = {"hookEventName": "PreToolUse"}
+        if res.block:
+            hso["permissionDecision"] = "deny"
+            hso["permissionDecisionReason"] = res.context or "orchestrate strict gate refused"
+        elif res.context:
+            hso["additionalContext"] = res.context
+        out["hookSpecificOutput"] = hso
+    elif name in ("Stop", "SubagentStop"):
+        # Only a block continues the turn; status-only results go to the person.
+        if res.continue_once and res.context:
+            out["decision"] = "block"
+            out["reason"] = res.context
+    elif name in CONTEXT_EVENTS and res.context:
+        out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}
+    return out
+
+
+SPEC = HostSpec(HOST, "PreToolUse", to_event, to_output, PROJECT_ENV)
+
+
+def run(
+    data: bytes, env: Mapping[str, str] | None = None, services: Services | None = None
+) -> tuple[int, bytes]:
+    """Handle one Claude Code event (bytes as read from stdin): (exit code, stdout)."""
+    return handle(SPEC, data, env, services)

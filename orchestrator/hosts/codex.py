@@ -1,0 +1,103 @@
+"""Codex CLI adapter: `orchestrate hook codex`, the event JSON on stdin.
+
+Same router as the other hosts; Codex's own output shape, kept valid under both the
+strict published schemas and older releases: no null values, no `ask`, a non-blank
+`reason` with every `decision: block`, never `suppressOutput: true` on PostToolUse.
+
+Codex edits files through shell commands and `apply_patch`, whose target paths are
+free text: those writes have an undeterminable path, so the changed scope is
+re-determined from git and the result is marked incomplete (CG-18).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from orchestrator.hosts.common import HostSpec, event_name, handle, root_of
+from orchestrator.hosts.events import Kind, RouterEvent, bool_field, resolve_target, str_field
+from orchestrator.hosts.router import RouteResult, Services
+
+HOST = "codex"
+FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path"}
+UNKNOWN_WRITE_TOOLS = ("apply_patch", "Bash", "exec_command", "shell")
+SHELL_TOOLS = ("Bash", "exec_command", "shell")
+CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse")
+
+
+def _command(tool_input: object) -> str:
+    if not isinstance(tool_input, dict):
+        return ""
+    for key in ("command", "cmd"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and len(value) <= 1024 * 1024:
+            return value
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            # An argv list: joined only to classify, never echoed or executed.
+            return " ".join(value)[: 1024 * 1024]
+    return ""
+
+
+def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
+    """Map a Codex event to the router's vocabulary."""
+    name = event_name(obj)
+    root = root_of(obj, env, ())
+    tool = str_field(obj, "tool_name", 64)
+    tool_input = obj.get("tool_input")
+    if name == "SessionStart":
+        return RouterEvent(Kind.SESSION_START, root, host=HOST)
+    if name == "UserPromptSubmit":
+        return RouterEvent(Kind.PROMPT_SUBMITTED, root, host=HOST)
+    if name == "PostToolUse" and tool in FILE_TOOLS:
+        if root is None or not isinstance(tool_input, dict):
+            return RouterEvent(Kind.INVALID, root, scope_reason="event_fields_invalid", host=HOST)
+        target = resolve_target(tool_input.get(FILE_TOOLS[tool]), root)
+        if target.rel_path is None:
+            return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=HOST)
+        return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=HOST)
+    if name == "PostToolUse" and tool in UNKNOWN_WRITE_TOOLS:
+        if tool in SHELL_TOOLS and not _command(tool_input):
+            return RouterEvent(Kind.IGNORED, root, host=HOST)
+        return RouterEvent(
+            Kind.WRITE_UNKNOWN, root, scope_reason="write_path_undeterminable", host=HOST
+        )
+    if name == "PreToolUse" and tool in SHELL_TOOLS:
+        return RouterEvent(Kind.SHELL_COMMAND, root, command=_command(tool_input), host=HOST)
+    if name == "Stop":
+        return RouterEvent(
+            Kind.STOP, root, stop_hook_active=bool_field(obj, "stop_hook_active"), host=HOST
+        )
+    return RouterEvent(Kind.IGNORED, root, host=HOST)
+
+
+def to_output(name: str, res: RouteResult) -> dict[str, Any]:
+    """The Codex hook output for `res` (valid against the published output schemas)."""
+    out: dict[str, Any] = {}
+    if res.action == "ignored":
+        return out
+    if res.message:
+        out["systemMessage"] = res.message
+    if name == "PreToolUse":
+        if res.block:
+            out["hookSpecificOutput"] = {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": res.context or "orchestrate strict gate refused",
+            }
+    elif name == "Stop":
+        if res.continue_once and res.context:
+            out["decision"] = "block"
+            out["reason"] = res.context
+    elif name in CONTEXT_EVENTS and res.context:
+        out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}
+    return out
+
+
+SPEC = HostSpec(HOST, "PreToolUse", to_event, to_output)
+
+
+def run(
+    data: bytes, env: Mapping[str, str] | None = None, services: Services | None = None
+) -> tuple[int, bytes]:
+    """Handle one Codex event (bytes as read from stdin): (exit code, stdout)."""
+    return handle(SPEC, data, env, services)

@@ -1,0 +1,114 @@
+"""The adapter skeleton every host shares: bytes in, (exit code, JSON bytes) out.
+
+A host module supplies two functions: `to_event(obj, env)` that maps a decoded event
+to a RouterEvent (trusting only the event name and bounded path fields), and
+`to_output(name, result)` that maps the router's result to the host's output shape.
+Undecodable input never reaches a checker; when it may be a strict delivery event
+(the host's before-tool event), it is refused rather than let through.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from orchestrator.hosts.events import Kind, RouterEvent, decode_event, project_root_for, str_field
+from orchestrator.hosts.router import RouteResult, Services, route
+from orchestrator.vocab import GateDecision
+
+ToEvent = Callable[[dict[str, Any], Mapping[str, str]], RouterEvent]
+ToOutput = Callable[[str, RouteResult], dict[str, Any]]
+
+UNREADABLE = (
+    "orchestrate: the hook event could not be read (oversized, not JSON, or wrong types); "
+    "scope undetermined, check not run. Delivery not_evaluated."
+)
+UNREADABLE_GATE = (
+    "orchestrate strict gate: incomplete. The hook event could not be read, so the command "
+    "could not be checked; it is refused. Run: orchestrate gate commit"
+)
+
+
+@dataclass(frozen=True)
+class HostSpec:
+    """One host: its name, its before-tool event, and its two mapping functions."""
+
+    name: str
+    before_tool_event: str
+    to_event: ToEvent
+    to_output: ToOutput
+    project_env: tuple[str, ...] = ()
+
+
+def event_name(obj: dict[str, Any]) -> str:
+    """The event name if it is a short identifier, else ""."""
+    name = str_field(obj, "hook_event_name", 64) or ""
+    return name if re.fullmatch(r"[A-Za-z]{1,64}", name) else ""
+
+
+def root_of(obj: dict[str, Any], env: Mapping[str, str], names: tuple[str, ...]) -> Path | None:
+    env_value = next((env[n] for n in names if env.get(n)), None)
+    return project_root_for(env_value, str_field(obj, "cwd", 4096))
+
+
+def dump(obj: dict[str, Any]) -> bytes:
+    return (json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n").encode()
+
+
+def _names_before_tool(data: bytes, before_tool: str) -> bool:
+    """Whether undecodable bytes still name the host's before-tool event.
+
+    Only this fixed token is looked for; nothing else of the bytes is used.
+    """
+    head = bytes(data[: 2 * 1024 * 1024])
+    return re.search(rb'"hook_event_name"\s*:\s*"' + before_tool.encode() + rb'"', head) is not None
+
+
+def handle(
+    spec: HostSpec,
+    data: bytes,
+    env: Mapping[str, str] | None = None,
+    services: Services | None = None,
+) -> tuple[int, bytes]:
+    """Run one host event through the router. Returns (exit code, stdout bytes).
+
+    Exit code is always 0: each host reads its JSON on exit 0, and a block is
+    expressed in the JSON (never by passing our CLI exit codes through).
+    """
+    env = env or {}
+    obj = decode_event(data)
+    if obj is None:
+        if _names_before_tool(data, spec.before_tool_event):
+            result = RouteResult(
+                "gate",
+                context=UNREADABLE_GATE,
+                message="orchestrate gate: event unreadable, command refused",
+                block=True,
+                gate=GateDecision.INCOMPLETE,
+            ).bounded()
+            return 0, dump(spec.to_output(spec.before_tool_event, result))
+        return 0, dump({"systemMessage": UNREADABLE[:300]})
+    name = event_name(obj)
+    try:
+        ev = spec.to_event(obj, env)
+    except Exception:  # noqa: BLE001 - a malformed event is a result, never a crash
+        ev = RouterEvent(Kind.INVALID, scope_reason="event_fields_invalid", host=spec.name)
+        if name == spec.before_tool_event:
+            result = RouteResult(
+                "gate",
+                context=UNREADABLE_GATE,
+                message="orchestrate gate: event unreadable, command refused",
+                block=True,
+                gate=GateDecision.INCOMPLETE,
+            ).bounded()
+            return 0, dump(spec.to_output(name, result))
+    result = route(ev, services)
+    try:
+        out = spec.to_output(name, result)
+    except Exception:  # noqa: BLE001 - the hook must still answer its host
+        out = {"systemMessage": "orchestrate: internal fault while rendering; check status unknown"}
+    return 0, dump(out)

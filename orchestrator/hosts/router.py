@@ -1,0 +1,518 @@
+"""The host-neutral event router: one event in, one bounded action out.
+
+session_start -> read-only discovery (no lint); prompt_submitted -> fixed advice (the
+prompt is never read); file_changed -> fast check of those files only; write_unknown
+-> scope re-determined from git, marked incomplete; write_failed -> no checker;
+repair_ready -> `task verify` of that id; shell_command on git commit / push -> the
+strict gate on the real index / ref; stop -> bounded summary from local task facts.
+
+Routing itself never issues a quality or delivery pass: only a strict gate decides
+delivery, and a fast check always says "feedback only, delivery not evaluated".
+Every text this module returns is built from fixed phrases, counts, vocabulary
+words, safe rule / task ids and validated path labels; nothing from the event or a
+tool's free text is copied in.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from orchestrator.deadline import Deadline
+from orchestrator.hosts import budgets as B
+from orchestrator.hosts import shell
+from orchestrator.hosts.events import Kind, RouterEvent
+from orchestrator.report import Report
+from orchestrator.vocab import INCOMPLETE_STATUSES, GateDecision, Purpose, ScopeStatus
+
+FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
+PROMPT_ADVICE = (
+    "orchestrate: prompt received; no check ran for it (source check not_run, delivery "
+    "not_evaluated). Fast feedback runs after each confirmed file edit; the strict gate "
+    "runs when a real `git commit` or `git push` is executed, on the real index or ref. "
+    "For a full check run: orchestrate lint"
+)
+
+
+@dataclass
+class RouteResult:
+    """The host-neutral outcome an adapter turns into its host's output shape."""
+
+    action: str
+    context: str = ""
+    message: str = ""
+    #: Strict gate: the tool call must be refused.
+    block: bool = False
+    #: Stop: ask the host for one continuation with `context` as the reason.
+    continue_once: bool = False
+    gate: GateDecision = GateDecision.NOT_EVALUATED
+    source_check: str = "not_run"  # checked | incomplete | not_run
+    report: Report | None = None
+    task_ids: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+
+    def bounded(self) -> RouteResult:
+        self.context = B.clamp(self.context)
+        self.message = B.clamp(self.message, B.MESSAGE_MAX_CHARS)
+        return self
+
+
+# --- services (the engine, gates, verify, next): real by default -------------------
+
+
+def _lint(root: Path, paths: Sequence[str], timeout: float) -> Report:
+    from orchestrator.engine import LintRequest, run_lint
+
+    return run_lint(
+        LintRequest(
+            project_root=root,
+            paths=tuple(paths),
+            entry="hook",
+            purpose=Purpose.FEEDBACK,
+            timeout=timeout,
+            cwd=root,
+        )
+    )
+
+
+def _gate(kind: str, root: Path, timeout: float) -> Report:
+    from orchestrator.hosts import gate_bridge
+
+    return gate_bridge.run_gate(kind, root, timeout)
+
+
+def _verify(root: Path, task_id: str, timeout: float) -> object:
+    from orchestrator.hosts import gate_bridge
+
+    return gate_bridge.verify(root, task_id, timeout)
+
+
+def _sync(report: Report, root: Path) -> tuple[str, ...]:
+    from orchestrator.tasks import sync_tasks
+
+    return sync_tasks(report, root).task_ids
+
+
+@dataclass
+class Services:
+    """What the router calls. Tests replace one only to inject a fault."""
+
+    lint: Callable[[Path, Sequence[str], float], Report] = _lint
+    gate: Callable[[str, Path, float], Report] = _gate
+    verify: Callable[[Path, str, float], object] = _verify
+    sync_tasks: Callable[[Report, Path], tuple[str, ...]] = _sync
+    git_changed: Callable[[Path, Deadline], list[str] | None] = field(
+        default_factory=lambda: shell.git_changed_paths
+    )
+
+
+# --- report -> bounded text ---------------------------------------------------------
+
+
+def scope_counts(report: Report) -> dict[str, Counter[str]]:
+    """checker -> status -> count."""
+    out: dict[str, Counter[str]] = {}
+    for s in report.scopes:
+        out.setdefault(B.safe_checker(s.checker), Counter())[str(s.status)] += 1
+    return out
+
+
+def describe_scopes(report: Report) -> str:
+    parts = []
+    for checker, counts in sorted(scope_counts(report).items()):
+        inner = ", ".join(f"{st} {n}" for st, n in sorted(counts.items()))
+        parts.append(f"{checker}: {inner}")
+    return "; ".join(parts) or "no scopes"
+
+
+def is_incomplete(report: Report) -> bool:
+    return any(s.status in INCOMPLETE_STATUSES for s in report.scopes)
+
+
+def _findings_line(report: Report) -> str:
+    n = len(report.findings)
+    blocking = sum(1 for f in report.findings if f.blocking)
+    candidates = sum(1 for f in report.findings if f.candidate)
+    rules = B.safe_rule_ids(f.rule for f in report.findings)
+    line = f"findings {n} (blocking {blocking}, syntax candidates {candidates})"
+    return line + (f"; rules {', '.join(rules)}" if rules else "")
+
+
+def _languages(report: Report) -> str:
+    langs = sorted({lang for s in report.scopes if (lang := B.safe_language(s.language))})
+    return ", ".join(langs[: B.MAX_LANGUAGES])
+
+
+def _hints(report: Report) -> list[str]:
+    """Recovery hints for missing / unconfigured tools: fixed plugin text, bounded."""
+    seen: list[str] = []
+    for s in report.scopes:
+        if s.status in (ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED) and s.hint:
+            hint = "".join(ch for ch in s.hint if ch.isprintable() and ch.isascii())[:120]
+            if hint and hint not in seen:
+                seen.append(hint)
+    return seen[:2]
+
+
+def _tasks_line(task_ids: Sequence[str]) -> str:
+    ids = [t for t in (B.safe_task_id(x) for x in task_ids) if t][: B.MAX_TASK_IDS]
+    if not ids:
+        return ""
+    more = len(task_ids) - len(ids)
+    return "tasks " + ", ".join(ids) + (f" (+{more} more)" if more > 0 else "")
+
+
+# --- routes -------------------------------------------------------------------------
+
+
+def _session_start(ev: RouterEvent) -> RouteResult:
+    from orchestrator.hosts.discovery import discover, loaded_checker_names
+
+    root = ev.project_root
+    if root is None:
+        return RouteResult(
+            "discovery",
+            context="orchestrate: session start; project root undetermined, discovery not run. "
+            "Delivery not_evaluated.",
+            message="orchestrate: project root undetermined",
+        )
+    names, failed = loaded_checker_names()
+    states = discover(root, names)
+    listing = ", ".join(f"{s.name} {s.state}" for s in states) or "none loaded"
+    advice = []
+    if any(s.state == "missing" for s in states):
+        advice.append("install the missing tools for native lint")
+    if any(s.state == "configuration_required" for s in states):
+        advice.append("configure the checkers that need configuration")
+    text = (
+        f"orchestrate: session start, read-only discovery (no lint ran). checkers: {listing}"
+        + (f"; {failed} plugin(s) failed to load" if failed else "")
+        + (f". Advice: {'; '.join(advice)}" if advice else "")
+        + ". Fast feedback runs after confirmed edits; strict gates run on real git "
+        "commit / push. Source check not_run, delivery not_evaluated."
+    )
+    return RouteResult(
+        "discovery",
+        context=text,
+        message=f"orchestrate: checkers {listing}",
+        source_check="not_run",
+    )
+
+
+def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
+    root = ev.project_root
+    assert root is not None
+    plan = B.plan_fast_scope(ev.paths)
+    reasons: list[str] = []
+    if rescoped:
+        reasons.append(ev.scope_reason or "scope_redetermined_from_git")
+    if not plan.per_file:
+        reasons.append(B.FAST_SCOPE_BUDGET_EXCEEDED)
+    if len(plan.paths) > B.BATCH_MAX_FILES:
+        text = (
+            f"orchestrate: {B.FAST_SCOPE_BUDGET_EXCEEDED}: {len(plan.paths)} changed files is "
+            f"over the batch limit of {B.BATCH_MAX_FILES}; check not run. Run: orchestrate lint "
+            f"({FEEDBACK_ONLY})."
+        )
+        return RouteResult(
+            "batch_check",
+            context=text,
+            message="orchestrate: too many changed files for edit feedback; check not run",
+            source_check="not_run",
+            reasons=tuple(reasons),
+        )
+    report = svc.lint(root, plan.paths, B.FAST_DEADLINE_S)
+    try:
+        task_ids = svc.sync_tasks(report, root)
+    except Exception:  # noqa: BLE001 - task ids are optional in feedback
+        task_ids = ()
+        reasons.append("task_store_unavailable")
+    incomplete = rescoped or is_incomplete(report)
+    head = "orchestrate fast check" if plan.per_file else "orchestrate batch check"
+    if plan.per_file:
+        labels = " ".join(B.path_label(p) for p in plan.paths)
+        scope_text = f"files {len(plan.paths)}: {labels}"
+        recheck = f"orchestrate lint --feedback {labels}"
+    else:
+        # One batch: counts only, never a truncated per-file list.
+        scope_text = f"files {len(plan.paths)} ({B.FAST_SCOPE_BUDGET_EXCEEDED}, one batch check)"
+        recheck = "orchestrate lint"
+    pieces = [
+        f"{head} ({FEEDBACK_ONLY})",
+        scope_text,
+        f"scopes: {describe_scopes(report)}",
+        _findings_line(report),
+    ]
+    if langs := _languages(report):
+        pieces.append(f"languages {langs}")
+    if incomplete:
+        why = ", ".join(r for r in reasons if r != B.FAST_SCOPE_BUDGET_EXCEEDED)
+        pieces.append("coverage incomplete" + (f" ({why})" if why else ""))
+    if hints := _hints(report):
+        pieces.append("recovery: " + " / ".join(hints))
+    if t := _tasks_line(task_ids):
+        pieces.append(t)
+    pieces.append(f"re-check: {recheck}")
+    context = ". ".join(pieces) + "."
+    rules = B.safe_rule_ids(f.rule for f in report.findings)
+    message = (
+        f"orchestrate: {len(report.findings)} finding(s)"
+        + (f" [{', '.join(rules)}]" if rules else "")
+        + (", coverage incomplete" if incomplete else "")
+        + " (edit feedback, not a delivery pass)"
+    )
+    return RouteResult(
+        "fast_check" if plan.per_file else "batch_check",
+        context=context,
+        message=message,
+        source_check="incomplete" if incomplete else "checked",
+        report=report,
+        task_ids=tuple(task_ids),
+        reasons=tuple(reasons),
+    )
+
+
+def _undetermined(ev: RouterEvent) -> RouteResult:
+    reason = ev.scope_reason or "scope_undetermined"
+    return RouteResult(
+        "not_run",
+        context=f"orchestrate: scope undetermined ({reason}); source check not run. "
+        "Delivery not_evaluated. Run: orchestrate lint",
+        message="orchestrate: scope undetermined, check not run",
+        reasons=(reason,),
+    )
+
+
+def _write_unknown(ev: RouterEvent, svc: Services) -> RouteResult:
+    root = ev.project_root
+    if root is None:
+        return _undetermined(ev)
+    changed = svc.git_changed(root, Deadline.after(5.0))
+    if changed is None:
+        return RouteResult(
+            "not_run",
+            context="orchestrate: write outcome unknown and the changed scope cannot be "
+            "re-determined (no git repository); source check not run, coverage incomplete. "
+            "Delivery not_evaluated. Run: orchestrate lint",
+            message="orchestrate: changed scope undetermined, check not run",
+            source_check="not_run",
+            reasons=(ev.scope_reason or "write_outcome_unknown", "no_git_repository"),
+        )
+    if not changed:
+        return RouteResult(
+            "rescope",
+            context="orchestrate: write outcome unknown; git shows no changed files. Source "
+            "check not run, coverage incomplete (the write was not confirmed). Delivery "
+            "not_evaluated.",
+            message="orchestrate: no changed files found",
+            source_check="not_run",
+            reasons=(ev.scope_reason or "write_outcome_unknown",),
+        )
+    return _fast(
+        RouterEvent(
+            Kind.FILE_CHANGED,
+            project_root=root,
+            paths=tuple(changed),
+            scope_reason=ev.scope_reason or "write_outcome_unknown",
+        ),
+        svc,
+        rescoped=True,
+    )
+
+
+def _write_failed(ev: RouterEvent) -> RouteResult:
+    return RouteResult(
+        "not_run",
+        context="orchestrate: the write failed; no checker ran (not_run/write_failed). "
+        "Existing delivery obligations still apply. Delivery not_evaluated.",
+        message="orchestrate: write failed, no check",
+        reasons=("write_failed",),
+    )
+
+
+def _gate_text(kind: str, report: Report) -> tuple[str, str]:
+    decision = str(report.gate.decision)
+    what = "commit" if kind == "commit" else "push"
+    pieces = [f"orchestrate strict {what} gate: {decision}"]
+    pieces.append(_findings_line(report))
+    pieces.append(f"scopes: {describe_scopes(report)}")
+    if report.gate.decision == GateDecision.INCOMPLETE:
+        pieces.append(
+            "required coverage incomplete: this does not mean the code has errors; restore "
+            "the toolchain"
+        )
+    if hints := _hints(report):
+        pieces.append("recovery: " + " / ".join(hints))
+    if report.gate.decision in (GateDecision.DENY, GateDecision.INCOMPLETE):
+        pieces.append(f"the {what} was refused. Fix, then re-run: orchestrate gate {what}")
+    return ". ".join(pieces) + ".", f"orchestrate {what} gate: {decision}"
+
+
+def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
+    kind = shell.git_delivery_kind(ev.command or "")
+    if kind is None:
+        return RouteResult("ignored")
+    root = ev.project_root
+    if root is None or not shell.in_git_repo(root):
+        # No target repository: refuse rather than scan a workspace (CG-06, CG-02).
+        return RouteResult(
+            "gate",
+            context=f"orchestrate strict {kind} gate: incomplete. No git repository was found "
+            "for this command's project; nothing was scanned and delivery did not pass.",
+            message=f"orchestrate {kind} gate: incomplete (no repository)",
+            block=True,
+            gate=GateDecision.INCOMPLETE,
+            reasons=("no_git_repository",),
+        )
+    report = svc.gate(kind, root, B.GATE_DEADLINE_S)
+    context, message = _gate_text(kind, report)
+    decision = report.gate.decision
+    return RouteResult(
+        "gate",
+        context=context,
+        message=message,
+        block=decision in (GateDecision.DENY, GateDecision.INCOMPLETE),
+        gate=decision,
+        source_check="incomplete" if is_incomplete(report) else "checked",
+        report=report,
+    )
+
+
+def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
+    tid = B.safe_task_id(ev.task_id)
+    if ev.project_root is None or tid is None:
+        return RouteResult(
+            "not_run",
+            context="orchestrate: repair_ready without a valid task id; recheck not run. Run: "
+            "orchestrate next",
+            message="orchestrate: no valid task id, recheck not run",
+            reasons=("task_id_invalid",),
+        )
+    outcome = svc.verify(ev.project_root, tid, B.VERIFY_DEADLINE_S)
+    observation = _word(getattr(outcome, "outcome", None)) or "unknown"
+    reason = _word(getattr(outcome, "reason", None))
+    complete = observation in ("still_present", "absent_unverified")
+    return RouteResult(
+        "verify",
+        context=f"orchestrate: task verify {tid}: {observation}"
+        + (f" ({reason})" if reason else "")
+        + ". The task is not closed by this hook and no recheck is claimed beyond this "
+        f"observation; delivery not_evaluated. Details: orchestrate task verify {tid}",
+        message=f"orchestrate: task {tid} recheck {observation}",
+        source_check="checked" if complete else "incomplete",
+        task_ids=(tid,),
+        reasons=(reason,) if reason else (),
+    )
+
+
+def _word(value: object) -> str | None:
+    """A short snake_case vocabulary word, else None."""
+    if isinstance(value, str) and 0 < len(value) <= 40 and value.replace("_", "a").isalnum():
+        return value if value.isascii() else None
+    return None
+
+
+def _stop(ev: RouterEvent) -> RouteResult:
+    from orchestrator.hosts.stopsummary import open_task_ids
+
+    root = ev.project_root
+    if root is None:
+        ids, why = None, "project_root_undetermined"
+    else:
+        ids, why = open_task_ids(root)
+    if ids is None:
+        return RouteResult(
+            "summary",
+            context=f"orchestrate: task facts not read ({why}); native checks not run, delivery "
+            "not_evaluated. Run: orchestrate next",
+            message="orchestrate: stop summary not available",
+            reasons=(why or "unavailable",),
+        )
+    if not ids:
+        return RouteResult(
+            "summary",
+            context="orchestrate: no open tasks recorded. That is not a pass: native checks did "
+            "not run here and delivery is not_evaluated. Recommended: a fresh full check, "
+            "orchestrate lint",
+            message="orchestrate: no open tasks; run a full check before delivery",
+        )
+    tasks = _tasks_line(ids)
+    first = ids[0]
+    if ev.stop_hook_active:
+        return RouteResult(
+            "summary",
+            context=f"orchestrate: {len(ids)} open task(s) remain ({tasks}). Status only; "
+            "delivery not_evaluated.",
+            message=f"orchestrate: {len(ids)} open task(s) remain",
+            task_ids=tuple(ids),
+        )
+    return RouteResult(
+        "summary",
+        context=f"orchestrate: {len(ids)} open task(s): {tasks}. Next: repair, then run "
+        f"orchestrate task verify {first} (list: orchestrate next). Native checks not run by "
+        "this hook; delivery not_evaluated.",
+        message=f"orchestrate: {len(ids)} open task(s); one continuation requested",
+        continue_once=True,
+        task_ids=tuple(ids),
+    )
+
+
+def _fault(ev: RouterEvent, exc: BaseException) -> RouteResult:
+    if os.environ.get("ORCHESTRATE_DEBUG"):
+        traceback.print_exception(exc)
+    name = type(exc).__name__
+    if ev.kind == Kind.SHELL_COMMAND and shell.git_delivery_kind(ev.command or "") is not None:
+        return RouteResult(
+            "gate",
+            context="orchestrate strict gate: incomplete. An internal fault stopped the gate "
+            f"({name[:40]}); delivery is refused until it runs. Run: orchestrate gate commit",
+            message="orchestrate gate: internal fault, delivery refused",
+            block=True,
+            gate=GateDecision.INCOMPLETE,
+            reasons=("internal_fault",),
+        )
+    return RouteResult(
+        "not_run",
+        context=f"orchestrate: internal fault ({name[:40]}); check not run, nothing verified. "
+        "Delivery not_evaluated.",
+        message="orchestrate: internal fault, check not run",
+        reasons=("internal_fault",),
+    )
+
+
+def route(ev: RouterEvent, services: Services | None = None) -> RouteResult:
+    """Map one event to its bounded action. Never raises: a fault is a result (and a
+    strict delivery gate that faults still blocks)."""
+    svc = services or Services()
+    try:
+        if ev.kind == Kind.SESSION_START:
+            res = _session_start(ev)
+        elif ev.kind == Kind.PROMPT_SUBMITTED:
+            res = RouteResult("advice", context=PROMPT_ADVICE, message="orchestrate: no check ran")
+        elif ev.kind == Kind.FILE_CHANGED:
+            res = (
+                _fast(ev, svc, rescoped=False)
+                if ev.paths and ev.project_root
+                else _undetermined(ev)
+            )
+        elif ev.kind == Kind.WRITE_UNKNOWN:
+            res = _write_unknown(ev, svc)
+        elif ev.kind == Kind.WRITE_FAILED:
+            res = _write_failed(ev)
+        elif ev.kind == Kind.REPAIR_READY:
+            res = _repair_ready(ev, svc)
+        elif ev.kind == Kind.SHELL_COMMAND:
+            res = _shell(ev, svc)
+        elif ev.kind == Kind.STOP:
+            res = _stop(ev)
+        elif ev.kind == Kind.INVALID:
+            res = _undetermined(ev)
+        else:
+            res = RouteResult("ignored")
+    except Exception as exc:  # noqa: BLE001 - CG-02: a fault is a result; gates still block
+        res = _fault(ev, exc)
+    return res.bounded()
