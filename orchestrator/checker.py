@@ -146,7 +146,9 @@ def outcome_for_all(
     """The same outcome (e.g. timed_out) for every target of a batch."""
     name = checker if isinstance(checker, str) else checker.name
     return [
-        FileOutcome(path=t.path, checker=name, status=status, reason=reason, language=t.language, **extra)
+        FileOutcome(
+            path=t.path, checker=name, status=status, reason=reason, language=t.language, **extra
+        )
         for t in targets
     ]
 

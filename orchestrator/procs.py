@@ -7,6 +7,7 @@ recorded, never passed through.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -40,14 +41,10 @@ class ProcResult:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         proc.kill()
-    except ProcessLookupError:
-        pass
 
 
 def run_bounded(
@@ -148,7 +145,9 @@ def run_bounded(
     )
 
 
-def scrubbed_env(drop: Sequence[str] = (), extra: Mapping[str, str] | None = None) -> dict[str, str]:
+def scrubbed_env(
+    drop: Sequence[str] = (), extra: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """A copy of the environment without `drop`, plus `extra`."""
     env = {k: v for k, v in os.environ.items() if k not in set(drop)}
     if extra:
