@@ -1,0 +1,214 @@
+"""The git surfaces read real repositories: index blobs, push ranges, whole commits."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import git
+
+from orchestrator.deadline import Deadline
+from orchestrator.gitsurface import (
+    Git,
+    GitError,
+    ci_surface,
+    commit_surface,
+    find_repo,
+    parse_push_lines,
+    push_surface,
+    split_rounds,
+)
+from orchestrator.vocab import ScopeStatus
+
+ZERO = "0" * 40
+
+
+def _git(repo: Path, env: dict[str, str] | None = None) -> Git:
+    return Git(repo, Deadline.after(60), env=env)
+
+
+def _contents(surface) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    return {t.path: t.content for t in surface.targets}
+
+
+def _commit(repo: Path, files: dict[str, str], msg: str = "c") -> str:
+    for rel, text in files.items():
+        p = repo / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        git(repo, "add", rel)
+    git(repo, "commit", "-q", "-m", msg)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_staged_bytes_win_over_the_worktree_both_ways(git_repo: Path) -> None:
+    _commit(git_repo, {"good.py": "x = 1\n", "bad.py": "x = 1\n"})
+    (git_repo / "good.py").write_text("import os\n")
+    git(git_repo, "add", "good.py")
+    (git_repo / "good.py").write_text("x = 2\n")  # worktree clean, index dirty
+    (git_repo / "bad.py").write_text("x = 3\n")
+    git(git_repo, "add", "bad.py")
+    (git_repo / "bad.py").write_text("import sys\n")  # index clean, worktree dirty
+    surface = commit_surface(_git(git_repo))
+    assert _contents(surface) == {"good.py": b"import os\n", "bad.py": b"x = 3\n"}
+    t = surface.targets[0]
+    assert t.abs_path == git_repo / t.path and t.language == "python"
+
+
+def test_partial_staging_with_a_partial_patch(git_repo: Path) -> None:
+    _commit(git_repo, {"m.py": "a = 1\n\n\n\n\n\n\n\nb = 2\n"})
+    (git_repo / "m.py").write_text("a = 10\n\n\n\n\n\n\n\nb = 20\n")
+    patch = git(git_repo, "diff", "-U0", "m.py")
+    # Keep only the first hunk: a `git add -p` that takes one change of two.
+    head, *hunks = patch.split("\n@@")
+    partial = head + "\n@@" + hunks[0] + "\n"
+    subprocess.run(
+        ["git", "apply", "--cached", "--unidiff-zero", "-"],
+        cwd=git_repo,
+        input=partial,
+        text=True,
+        check=True,
+    )
+    assert _contents(commit_surface(_git(git_repo))) == {"m.py": b"a = 10\n\n\n\n\n\n\n\nb = 2\n"}
+
+
+def test_deleted_not_checked_renamed_checked(git_repo: Path) -> None:
+    _commit(git_repo, {"old.py": "value = 1\n" * 20, "gone.py": "y = 1\n"})
+    git(git_repo, "mv", "old.py", "new.py")
+    git(git_repo, "rm", "-q", "gone.py")
+    surface = commit_surface(_git(git_repo))
+    assert list(_contents(surface)) == ["new.py"]
+    assert any("deleted" in n for n in surface.notes)
+
+
+def test_first_commit_and_empty_index(tmp_path: Path) -> None:
+    repo = tmp_path / "fresh"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", "a.py")
+    assert _contents(commit_surface(_git(repo))) == {"a.py": b"a = 1\n"}
+    git(repo, "rm", "-q", "--cached", "a.py")
+    surface = commit_surface(_git(repo))
+    assert surface.targets == [] and any("nothing staged" in n for n in surface.notes)
+
+
+def test_git_index_file_is_honoured(git_repo: Path) -> None:
+    _commit(git_repo, {"a.py": "a = 1\n"})
+    other = git_repo / ".git" / "other-index"
+    env = dict(os.environ, GIT_INDEX_FILE=str(other))
+    git(git_repo, "read-tree", "HEAD", env={"GIT_INDEX_FILE": str(other)})
+    (git_repo / "a.py").write_text("a = 'alt'\n")
+    git(git_repo, "add", "a.py", env={"GIT_INDEX_FILE": str(other)})
+    (git_repo / "a.py").write_text("a = 1\n")
+    assert commit_surface(_git(git_repo)).targets == []  # the default index is unchanged
+    assert _contents(commit_surface(_git(git_repo, env))) == {"a.py": b"a = 'alt'\n"}
+    # A relative GIT_INDEX_FILE (as git may export to hooks) is pinned to the cwd.
+    cwd = os.getcwd()
+    try:
+        os.chdir(git_repo)
+        rel_env = dict(os.environ, GIT_INDEX_FILE=".git/other-index")
+        assert _contents(commit_surface(_git(git_repo, rel_env))) == {"a.py": b"a = 'alt'\n"}
+    finally:
+        os.chdir(cwd)
+
+
+def test_symlinks_are_refused_not_followed(git_repo: Path) -> None:
+    (git_repo / "link.py").symlink_to("/etc/passwd")
+    git(git_repo, "add", "link.py")
+    surface = commit_surface(_git(git_repo))
+    assert surface.targets == []
+    [scope] = surface.refused
+    assert scope.path == "link.py" and scope.status is ScopeStatus.UNSUPPORTED
+
+
+def test_ci_surface_is_the_commit_not_the_worktree(git_repo: Path) -> None:
+    first = _commit(git_repo, {"a.py": "a = 1\n", "sub/b.rb": "puts 1\n"})
+    _commit(git_repo, {"a.py": "a = 2\n"})
+    (git_repo / "a.py").write_text("dirty\n")
+    surface = ci_surface(_git(git_repo), first[:10])
+    assert surface.revision == first
+    assert _contents(surface) == {
+        "README.md": b"test\n",
+        "a.py": b"a = 1\n",
+        "sub/b.rb": b"puts 1\n",
+    }
+    with pytest.raises(GitError):
+        ci_surface(_git(git_repo), "no-such-rev")
+    with pytest.raises(GitError):
+        ci_surface(_git(git_repo), "--output=/tmp/x")
+
+
+def test_find_repo(tmp_path: Path, git_repo: Path) -> None:
+    assert find_repo(git_repo / ".", Deadline.after(10)) == git_repo
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    assert find_repo(lone, Deadline.after(10)) is None
+
+
+def test_parse_push_lines() -> None:
+    a, b = "a" * 40, "b" * 40
+    [up] = parse_push_lines(f"refs/heads/x {a} refs/heads/x {b}\n\n".encode())
+    assert not up.deletes and not up.creates
+    [up] = parse_push_lines(f"(delete) {ZERO} refs/heads/x {b}\n".encode())
+    assert up.deletes
+    for bad in (b"nonsense\n", f"refs/heads/x {a} refs/heads/x\n".encode(), b"x " * 600000):
+        with pytest.raises(ValueError):
+            parse_push_lines(bad)
+
+
+@pytest.fixture
+def pushed(git_repo: Path, tmp_path: Path) -> tuple[Path, Path]:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(git_repo, "remote", "add", "origin", str(remote))
+    _commit(git_repo, {"base.py": "base = 1\n"})
+    git(git_repo, "push", "-q", "origin", "main")
+    git(git_repo, "remote", "set-head", "origin", "main")
+    return git_repo, remote
+
+
+def test_push_range_checks_changed_files_at_the_pushed_commit(pushed: tuple[Path, Path]) -> None:
+    repo, _ = pushed
+    old = git(repo, "rev-parse", "HEAD").strip()
+    _commit(repo, {"one.py": "one = 1\n"})
+    new = _commit(repo, {"two.py": "two = 2\n"})
+    (repo / "two.py").write_text("worktree\n")
+    line = f"refs/heads/main {new} refs/heads/main {old}\n".encode()
+    surface = push_surface(_git(repo), parse_push_lines(line), "origin")
+    assert _contents(surface) == {"one.py": b"one = 1\n", "two.py": b"two = 2\n"}
+
+
+def test_push_new_branch_uses_merge_base_with_default_branch(pushed: tuple[Path, Path]) -> None:
+    repo, _ = pushed
+    git(repo, "checkout", "-q", "-b", "feature")
+    tip = _commit(repo, {"feat.py": "feat = 1\n"})
+    line = f"refs/heads/feature {tip} refs/heads/feature {ZERO}\n".encode()
+    surface = push_surface(_git(repo), parse_push_lines(line), "origin")
+    assert list(_contents(surface)) == ["feat.py"]
+    assert any("merge base" in n for n in surface.notes)
+    # Without a remote default branch, the whole tree at the tip is checked.
+    surface = push_surface(_git(repo), parse_push_lines(line), None)
+    assert set(_contents(surface)) == {"README.md", "base.py", "feat.py"}
+
+
+def test_push_deleted_ref_checks_nothing(pushed: tuple[Path, Path]) -> None:
+    repo, _ = pushed
+    old = git(repo, "rev-parse", "HEAD").strip()
+    line = f"(delete) {ZERO} refs/heads/gone {old}\n".encode()
+    surface = push_surface(_git(repo), parse_push_lines(line), "origin")
+    assert surface.targets == [] and any("deletes" in n for n in surface.notes)
+
+
+def test_push_of_one_path_in_two_versions_checks_both(pushed: tuple[Path, Path]) -> None:
+    repo, _ = pushed
+    base = git(repo, "rev-parse", "HEAD").strip()
+    a = _commit(repo, {"x.py": "x = 'a'\n"})
+    git(repo, "checkout", "-q", "-b", "other", base)
+    b = _commit(repo, {"x.py": "x = 'b'\n"})
+    lines = f"refs/heads/main {a} refs/heads/main {base}\nrefs/heads/other {b} refs/heads/other {base}\n"
+    surface = push_surface(_git(repo), parse_push_lines(lines.encode()), "origin")
+    assert sorted(t.content for t in surface.targets) == [b"x = 'a'\n", b"x = 'b'\n"]
+    assert [len(r) for r in split_rounds(surface.targets)] == [1, 1]
