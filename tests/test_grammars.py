@@ -12,8 +12,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-
 from orchestrate_plugins.treesitter_checker import parse, recovery_regions
+
 from orchestrator.languages import SNIFFED, detect, manifest
 
 CORPUS = Path(str(resources.files("orchestrate_grammars").joinpath("corpus")))
@@ -45,8 +45,12 @@ def _regions(grammar: str, path: Path) -> int:
 def _proven(language: str) -> tuple[bool, list[str]]:
     info = manifest()[language]
     valid, invalid = _corpus_files(language)
-    problems = [f"{p.name}: recovery nodes in a valid file" for p in valid if _regions(info.grammar, p)]
-    problems += [f"{p.name}: invalid file parses clean" for p in invalid if not _regions(info.grammar, p)]
+    problems = [
+        f"{p.name}: recovery nodes in a valid file" for p in valid if _regions(info.grammar, p)
+    ]
+    problems += [
+        f"{p.name}: invalid file parses clean" for p in invalid if not _regions(info.grammar, p)
+    ]
     if len(valid) < MIN_VALID or len(invalid) < MIN_INVALID:
         problems.append(f"corpus too small ({len(valid)} valid, {len(invalid)} invalid)")
     return not problems, problems

@@ -1,0 +1,127 @@
+"""Language detection: extensions, special names, shebangs, sniffing of shared extensions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from orchestrator.languages import detect, grammar_info, manifest, needs_head, shebang_language
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("main.go", "go"),
+        ("src/lib.rs", "rust"),
+        ("App.java", "java"),
+        ("x.c", "c"),
+        ("x.cpp", "cpp"),
+        ("x.hpp", "cpp"),
+        ("a/b/Program.CS", None),  # shared extension and no content: undecided
+        ("index.js", "javascript"),
+        ("App.jsx", "javascript"),
+        ("mod.mjs", "javascript"),
+        ("comp.tsx", "tsx"),
+        ("types.mts", "typescript"),
+        ("data.json", "json"),
+        ("ci.yml", "yaml"),
+        ("Cargo.toml", "toml"),
+        ("run.sh", "bash"),
+        ("init.lua", "lua"),
+        ("index.php", "php"),
+        ("build.gradle.kts", "kotlin"),
+        ("View.swift", "swift"),
+        ("Main.scala", "scala"),
+        ("site.css", "css"),
+        ("index.html", "html"),
+        ("tool.py", "python"),
+        ("stubs.pyi", "python"),
+        ("model.rb", "ruby"),
+        ("Gemfile", "ruby"),
+        ("sub/Rakefile", "ruby"),
+        ("Makefile", "make"),
+        ("Dockerfile", "dockerfile"),
+        ("Dockerfile.prod", "dockerfile"),
+        ("CMakeLists.txt", "cmake"),
+        ("notes.xyz", None),
+        ("README", None),
+    ],
+)
+def test_detect_by_name(path: str, expected: str | None) -> None:
+    assert detect(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "head", "expected"),
+    [
+        ("x.h", b"#include <stdio.h>\nint f(void);\n", "c"),
+        ("x.h", b"#pragma once\nnamespace a {\nclass B {};\n}\n", "cpp"),
+        ("x.h", b"#include <vector>\nstd::vector<int> v;\n", "cpp"),
+        ("x.h", b"#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n", "objc"),
+        ("x.m", b"#import <Foundation/Foundation.h>\n@implementation A\n@end\n", "objc"),
+        ("x.m", b"function y = f(x)\n  y = x + 1;\nend\n", "matlab"),
+        ("x.m", b"(* Mathematica *)\nf[x_] := x^2\n", None),
+        ("app.ts", b"const x: number = 1;\n", "typescript"),
+        ("app_de.ts", b'<?xml version="1.0"?>\n<!DOCTYPE TS>\n<TS version="2.1">', "xml"),
+        ("app_de.ts", b"\xef\xbb\xbf<TS version='2.1'>", "xml"),
+        ("a.pl", b"use strict;\nmy $x = 1;\n", "perl"),
+        ("a.pl", b"#!/usr/bin/perl\nprint 1;\n", "perl"),
+        ("a.pl", b":- module(a, [f/1]).\nf(X) :- X > 1.\n", None),
+        ("a.pl", b"likes(mary, wine).\n", None),
+        ("A.cs", b"using System;\nclass A {}\n", "csharp"),
+        ("A.cs", b"!Object methodsFor: 'x'!\nfoo\n  ^1! !\n", None),
+        ("a.ex", b"defmodule A do\nend\n", "elixir"),
+        ("a.ex", b"include std/io.e\nprocedure p()\nend procedure\n", None),
+        ("a.R", b"x <- 1\n", "r"),
+        ("a.r", b"REBOL [Title: 'x']\nprint 1\n", None),
+        ("main.d", b"module app.main;\nimport std.stdio;\n", "d"),
+        ("main.d", b"main.o: main.c util.h \\\n util2.h\n", "make"),
+        ("main.d", b"whatever\n", None),
+    ],
+)
+def test_shared_extensions_sniff_content(path: str, head: bytes, expected: str | None) -> None:
+    assert needs_head(path)
+    assert detect(path, head) == expected
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b"#!/bin/sh\necho hi\n", "bash"),
+        (b"#!/usr/bin/env bash\n", "bash"),
+        (b"#!/usr/bin/env python3\n", "python"),
+        (b"#!/usr/bin/python3.12\n", "python"),
+        (b"#!/usr/bin/env -S node --no-warnings\n", "javascript"),
+        (b"#!/usr/bin/env ruby\n", "ruby"),
+        (b"#!/bin/zsh\n", None),
+        (b"#!\n", None),
+        (b"no shebang\n", None),
+    ],
+)
+def test_shebang(head: bytes, expected: str | None) -> None:
+    assert shebang_language(head) == expected
+    assert detect("bin/tool", head) == expected
+
+
+def test_extension_wins_over_shebang() -> None:
+    assert detect("x.rb", b"#!/usr/bin/env python3\n") == "ruby"
+
+
+def test_grammar_info() -> None:
+    tsx = grammar_info("tsx")
+    assert tsx is not None and tsx.grammar == "tsx" and tsx.qualified
+    assert ".tsx" in tsx.extensions
+    assert grammar_info(None) is None
+    assert grammar_info("no-such-language") is None
+    assert len(manifest()) >= 30
+
+
+def test_languages_module_does_not_import_tree_sitter() -> None:
+    code = (
+        "import sys; import orchestrator.languages as l; l.detect('a.go'); l.grammar_info('go');"
+        "print(any(m.startswith('tree_sitter') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
