@@ -1,0 +1,351 @@
+"""The apply engine shared by `orchestrate clean` (hygiene) and `orchestrate fix` (lint).
+
+Per op, at apply time: the path is safe, it has not changed since the report's
+generated_at (mtime guard) and its anchored content still matches; lifecycle auto
+verdicts are re-derived with live git state; other auto ops need a tracked, clean
+path; confirm ops need approval; generative ops need a generator. Every applied op
+is journaled first and every write is atomic.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from orchestrator.edits import LIFECYCLE_KINDS, SafetyTier
+from orchestrator.hygiene import content, dedupe, gitstate, journal
+from orchestrator.hygiene.finalize import entry_tier
+from orchestrator.hygiene.hygiene_report import Entry
+from orchestrator.hygiene.validate import safe_rel_path
+from orchestrator.workspace import atomic_write
+
+#: Test-only fault injection: exit the process right after this many applied ops.
+CRASH_ENV = "ORCHESTRATE_TEST_CRASH_AFTER_OPS"
+
+Status = Literal["applied", "would_apply", "pending", "skipped", "not_applied"]
+Change = tuple[str, bytes | None]  # (relative path, new bytes or None for "remove")
+CHANGED = "changed since check"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What happened to one op; `reason` is our own text, never file content."""
+
+    id: str
+    path: str
+    kind: str
+    tier: SafetyTier
+    status: Status
+    reason: str = ""
+    diff: str = ""
+
+
+@dataclass
+class Options:
+    approve: frozenset[str] = frozenset()
+    approve_all_confirm: bool = False
+    dry_run: bool = False
+    prompt: Callable[[Entry, str], bool] | None = None  # interactive approval
+    require_clean_git: bool = True  # non-lifecycle auto ops need a tracked, clean path
+
+
+@dataclass
+class Outcome:
+    results: list[Result] = field(default_factory=list)
+    run_id: str | None = None
+
+
+class _Skip(Exception):
+    def __init__(self, status: Status, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def resolve(root: Path, rel: str) -> Path:
+    """The absolute path of a safe relative path with no symlink on the way; else _Skip."""
+    why = safe_rel_path(rel)
+    if why is not None:
+        raise _Skip("skipped", f"unsafe path ({why})")
+    cur = root
+    for part in rel.split("/"):
+        cur = cur / part
+        if cur.is_symlink():
+            raise _Skip("skipped", "unsafe path (symlink)")
+    return cur
+
+
+def _read(path: Path) -> bytes:
+    if path.stat().st_size > content.MAX_EDIT_BYTES:
+        raise _Skip("skipped", "file too large to edit")
+    return path.read_bytes()
+
+
+def _cut(data: bytes, start: int, end: int) -> bytes:
+    lines = content.lines_of(data)
+    return b"".join(lines[: start - 1] + lines[end:])
+
+
+def _with_newline(data: bytes) -> bytes:
+    return data if not data or data.endswith(b"\n") else data + b"\n"
+
+
+def _frontmatter(data: bytes, key: str, value: str) -> bytes:
+    if "\n" in value or "\r" in value or "\n" in key or ":" in key:
+        raise _Skip("skipped", "frontmatter key/value must be one line")
+    line = f"{key}: {value}\n".encode()
+    if data.startswith(b"---\n"):
+        end = data.find(b"\n---", 3)
+        if end >= 0:
+            head = content.lines_of(data[4 : end + 1])
+            prefix = f"{key}:".encode()
+            if any(h.strip() == line.strip() for h in head):
+                raise _Skip("skipped", "frontmatter already present")
+            if any(h.startswith(prefix) for h in head):
+                raise _Skip("skipped", f"frontmatter already sets {key}")
+            return data[: end + 1] + line + data[end + 1 :]
+    return b"---\n" + line + b"---\n" + data
+
+
+def _replace(data: bytes, edit: Any) -> bytes:
+    lines = content.lines_of(data)
+    if edit.end_line > len(lines):
+        raise _Skip("skipped", CHANGED + " (anchor out of range)")
+    seg = b"".join(lines[edit.start_line - 1 : edit.end_line]).decode("utf-8", "surrogateescape")
+    head = b"".join(lines[: edit.start_line - 1])
+    tail = b"".join(lines[edit.end_line :])
+    if edit.start_column is not None and edit.end_column is not None:
+        first = lines[edit.start_line - 1].decode("utf-8", "surrogateescape")
+        last_start = len(seg) - len(lines[edit.end_line - 1].decode("utf-8", "surrogateescape"))
+        a = edit.start_column - 1
+        b = last_start + edit.end_column - 1
+        if a > len(first) or b > len(seg) or b < a or seg[a:b] != edit.match:
+            raise _Skip("skipped", CHANGED + " (text at the anchor differs)")
+        new = seg[:a] + edit.replacement + seg[b:]
+    else:
+        count = seg.count(edit.match)
+        if count != 1 or not edit.match:
+            raise _Skip("skipped", CHANGED + " (match not found exactly once)")
+        new = seg.replace(edit.match, edit.replacement, 1)
+    return head + new.encode("utf-8", "surrogateescape") + tail
+
+
+def plan_changes(root: Path, entry: Entry, extractor: Callable[[Entry], bool]) -> list[Change]:
+    """The writes an op makes, in order (durable copies first, removals last)."""
+    edit = entry.exact_edit
+    assert edit is not None
+    path = resolve(root, entry.path)
+    kind = edit.kind
+    if kind in ("delete", "extract-then-delete"):
+        changes: list[Change] = []
+        if kind == "extract-then-delete":
+            if not path.is_file():
+                raise _Skip("skipped", "extract-then-delete needs a file")
+            if edit.extraction_target == "repo-durable":
+                target = resolve(root, edit.target_document)
+                old = target.read_bytes() if target.is_file() else b""
+                note = f"\n<!-- extracted from {entry.path} by orchestrate clean -->\n".encode()
+                changes.append(
+                    (edit.target_document, _with_newline(old) + note + _with_newline(_read(path)))
+                )
+            elif not extractor(entry):
+                raise _Skip(
+                    "not_applied",
+                    "not applied: no cross-repo extractor configured; nothing deleted",
+                )
+        return [*changes, (entry.path, None)]
+    data = _read(path)
+    if kind == "insert-frontmatter":
+        return [(entry.path, _frontmatter(data, edit.key, edit.value))]
+    if kind == "replace-text":
+        return [(entry.path, _replace(data, edit))]
+    got = content.span(data, edit.anchor)
+    if got is None:
+        raise _Skip("skipped", CHANGED + " (anchor out of range)")
+    rest = _cut(data, edit.anchor.start_line, edit.anchor.end_line)
+    if kind == "delete-range":
+        return [(entry.path, rest)]
+    if kind == "move-to-archive":
+        dest = resolve(root, edit.dest_path)
+        old = dest.read_bytes() if dest.is_file() else b""
+        return [(edit.dest_path, _with_newline(old) + got), (entry.path, rest)]
+    if kind == "dedupe":
+        ref = dedupe.parse_ref(edit.canonical_ref)
+        canon = resolve(root, ref[0]) if ref else None
+        if canon is None or not canon.is_file() or content.span(_read(canon), ref[1]) != got:  # type: ignore[index]
+            raise _Skip("skipped", "canonical_ref no longer holds the identical text")
+        return [(entry.path, rest)]
+    raise _Skip("skipped", f"unknown kind {kind}")
+
+
+def _diff(root: Path, rel: str, new: bytes | None) -> str:
+    path = root / rel
+    if path.is_dir():
+        files = sorted(p.relative_to(root).as_posix() for p in path.rglob("*") if p.is_file())
+        return (
+            "".join(f"--- a/{f}\n+++ /dev/null\n@@ deleted @@\n" for f in files)
+            or f"deleted: {rel}/\n"
+        )
+    old = path.read_bytes() if path.is_file() else b""
+    if b"\0" in old or (new is not None and b"\0" in new):
+        return f"Binary file {rel} {'deleted' if new is None else 'changed'}\n"
+    a = old.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    b = [] if new is None else new.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    lines = difflib.unified_diff(a, b, f"a/{rel}", "/dev/null" if new is None else f"b/{rel}")
+    return "".join(
+        ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines
+    )
+
+
+def _guard(root: Path, entry: Entry, gen_ts: float, pre_mtime: dict[str, float]) -> None:
+    edit = entry.exact_edit
+    path = resolve(root, entry.path)
+    if not os.path.lexists(path):
+        raise _Skip("skipped", CHANGED + " (path is gone)")
+    mtime = pre_mtime.get(entry.path, content.newest_mtime(path))
+    if mtime > gen_ts:
+        raise _Skip("skipped", CHANGED + " (modified after the report's generated_at)")
+    anchor = getattr(edit, "anchor", None)
+    if entry.anchor_digest is not None and anchor is not None:
+        if content.path_digest(path, anchor) != entry.anchor_digest:
+            raise _Skip("skipped", CHANGED + " (anchored content differs)")
+    elif anchor is not None and edit is not None and edit.kind != "replace-text":
+        raise _Skip("skipped", "no anchor digest: content cannot be verified")
+
+
+def _effective_tier(root: Path, entry: Entry, opts: Options) -> tuple[SafetyTier, str]:
+    edit = entry.exact_edit
+    if edit is not None and edit.kind in LIFECYCLE_KINDS:
+        live = gitstate.path_state(root, entry.path)
+        ev = entry.evidence
+        if ev is not None:
+            ev = ev.model_copy(update={"tracked": live.tracked, "clean": live.clean})
+        tier = entry_tier(entry, ev)
+        if entry.safety_tier == "auto" and tier != "auto":
+            return tier, "downgraded to confirm: path is not tracked and clean now"
+        return tier, ""
+    if entry.safety_tier == "auto" and opts.require_clean_git:
+        live = gitstate.path_state(root, entry.path)
+        if not (live.tracked and live.clean):
+            return "confirm", "needs approval: path is not tracked and clean"
+    return entry.safety_tier, ""
+
+
+def _approved(entry: Entry, why: str, opts: Options) -> bool:
+    if entry.id in opts.approve or opts.approve_all_confirm:
+        return True
+    if opts.prompt is not None and not opts.dry_run:
+        return opts.prompt(entry, why)
+    return False
+
+
+def _order(entries: Sequence[Entry]) -> list[Entry]:
+    # Bottom-up within a file so earlier edits never shift later anchors.
+    def key(e: Entry) -> tuple[str, int]:
+        anchor = getattr(e.exact_edit, "anchor", None)
+        return (e.path, -(anchor.start_line if anchor is not None else 0))
+
+    return sorted(entries, key=key)
+
+
+def apply(
+    root: Path,
+    entries: Sequence[Entry],
+    generated_at_ts: float,
+    opts: Options,
+    plugins: Any = None,
+    report_generated_at: str = "",
+) -> Outcome:
+    """Apply what may be applied; one Result per entry, in apply order. Never half-writes."""
+    root = root.resolve()
+    out = Outcome()
+    jr: journal.Journal | None = None
+    pre_mtime: dict[str, float] = {}
+    crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
+    applied = 0
+    has_generator = plugins is not None and bool(
+        plugins.pm.hook.orchestrate_generate.get_hookimpls()
+    )
+
+    def extractor(entry: Entry) -> bool:
+        if not has_generator or opts.dry_run:
+            return has_generator
+        res = plugins.generate({"action": "extract", **entry.model_dump(mode="json")}, str(root))
+        return isinstance(res, dict) and res.get("extracted") is True
+
+    for entry in _order(entries):
+        kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
+        tier: SafetyTier = entry.safety_tier
+        try:
+            if entry.op_type == "generative":
+                if not has_generator:
+                    raise _Skip("not_applied", "not applied: no generator configured")
+                _guard(root, entry, generated_at_ts, pre_mtime)
+                if not _approved(entry, "generative op", opts):
+                    raise _Skip("pending", "awaiting approval (generative)")
+                changes = _generated(root, entry, plugins, opts)
+            else:
+                _guard(root, entry, generated_at_ts, pre_mtime)
+                tier, why = _effective_tier(root, entry, opts)
+                if tier == "confirm" and not _approved(entry, why or "confirm tier", opts):
+                    raise _Skip("pending", why or "awaiting approval")
+                changes = plan_changes(root, entry, extractor)
+        except _Skip as skip:
+            out.results.append(Result(entry.id, entry.path, kind, tier, skip.status, skip.reason))
+            continue
+        except OSError as exc:
+            reason = f"skipped: {exc.strerror or type(exc).__name__}"
+            out.results.append(Result(entry.id, entry.path, kind, tier, "skipped", reason))
+            continue
+        diff = "".join(_diff(root, rel, new) for rel, new in changes)
+        if opts.dry_run:
+            out.results.append(Result(entry.id, entry.path, kind, tier, "would_apply", "", diff))
+            continue
+        if jr is None:
+            jr = journal.Journal.create(root, report_generated_at)
+            out.run_id = jr.run_id
+        for rel, _new in changes:
+            pre_mtime.setdefault(
+                rel, content.newest_mtime(root / rel) if os.path.lexists(root / rel) else 0.0
+            )
+        _write(root, jr, entry.id, kind, changes)
+        out.results.append(Result(entry.id, entry.path, kind, tier, "applied", "", diff))
+        applied += 1
+        if crash_after and applied >= crash_after:
+            os._exit(70)
+    return out
+
+
+def _generated(root: Path, entry: Entry, plugins: Any, opts: Options) -> list[Change]:
+    path = resolve(root, entry.path)
+    if not path.is_file():
+        raise _Skip("skipped", CHANGED + " (path is gone)")
+    if opts.dry_run:
+        raise _Skip("pending", "generative op: the generator runs only on a real clean")
+    res = plugins.generate(entry.model_dump(mode="json"), str(root))
+    if (
+        not isinstance(res, dict)
+        or res.get("path") != entry.path
+        or not isinstance(res.get("content"), str)
+    ):
+        raise _Skip("not_applied", "not applied: the generator returned no usable result")
+    return [(entry.path, res["content"].encode("utf-8", "surrogateescape"))]
+
+
+def _write(root: Path, jr: journal.Journal, op_id: str, kind: str, changes: list[Change]) -> None:
+    images = []
+    for rel, new in changes:
+        before = journal.snapshot_path(root / rel, jr.blobs)
+        after = "absent" if new is None else "file:" + content.sha256(new)
+        images.append((rel, after, before))
+    index = jr.record(op_id, kind, images)
+    for rel, new in changes:
+        if new is None:
+            journal.remove_path(root / rel, jr.dir / "trash")
+        else:
+            atomic_write(root / rel, new)
+    jr.done(index)

@@ -1,0 +1,151 @@
+"""CLI: `orchestrate check`, `orchestrate clean`, `orchestrate report validate`.
+
+Exit codes: check 0 nothing to clean, 1 entries found; clean 0 every op applied (or
+nothing to do), 1 some op pending approval, skipped or not applied; report validate 0
+valid, 2 invalid; 2 for usage errors and invalid reports or rulebooks; 4 internal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from orchestrator.hygiene import apply as engine
+from orchestrator.hygiene import render, service, validate
+from orchestrator.hygiene.rulebook import RulebookError
+from orchestrator.vocab import ExitCode
+
+
+def _plugins() -> Any:
+    from orchestrator import plugin_host
+
+    return plugin_host.load()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Scan the project, write the report, print what clean would do."""
+    root = Path(args.root).resolve()
+    try:
+        res = service.check(root, _plugins())
+    except RulebookError as exc:
+        print(f"orchestrate check: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    out = Path(args.output) if args.output else service.default_report_path(root)
+    service.write_report(res.report, out)
+    if args.format == "json":
+        print(json.dumps(res.report.model_dump(mode="json"), indent=2))
+    else:
+        print(render.check_text(res.report, out, res.notes))
+    return ExitCode.FINDINGS if res.report.entries else ExitCode.PASS
+
+
+def _prompt(entry: Any, why: str) -> bool:
+    print(render.prompt_line(entry, why), end="", flush=True)
+    try:
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+    except (OSError, KeyboardInterrupt):
+        return False
+
+
+def cmd_clean(args: argparse.Namespace) -> int:
+    """Apply a hygiene report (or undo a run)."""
+    root = Path(args.root).resolve()
+    if args.undo:
+        try:
+            rows = service.undo(root, args.undo)
+        except (FileNotFoundError, json.JSONDecodeError):
+            print(f"orchestrate clean: no journal for run {args.undo}", file=sys.stderr)
+            return ExitCode.USAGE
+        print(render.undo_text(rows))
+        return (
+            ExitCode.FINDINGS
+            if any(r[2].startswith("not restored") for r in rows)
+            else ExitCode.PASS
+        )
+    report_path = Path(args.report) if args.report else service.default_report_path(root)
+    interactive = sys.stdin.isatty() and not args.dry_run and not args.no_input
+    opts = engine.Options(
+        approve=frozenset(args.approve or ()),
+        approve_all_confirm=args.approve_all_confirm,
+        dry_run=args.dry_run,
+        prompt=_prompt if interactive else None,
+    )
+    res = service.clean(root, report_path, opts, _plugins())
+    if res.outcome is None:
+        print(f"orchestrate clean: refusing an invalid report {report_path}:", file=sys.stderr)
+        for reason in res.reasons[:50]:
+            print(f"  - {reason}", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.format == "json":
+        print(json.dumps(render.clean_json(res.outcome), indent=2))
+    else:
+        print(render.clean_text(res.outcome, args.dry_run))
+    done = {"applied", "would_apply"}
+    return (
+        ExitCode.PASS if all(r.status in done for r in res.outcome.results) else ExitCode.FINDINGS
+    )
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Validate a hygiene or lint report; print the reasons it is invalid."""
+    data, reasons = validate.read_json(Path(args.file))
+    if not reasons:
+        _report, reasons = validate.validate_any(data)
+    if reasons:
+        print(f"invalid: {args.file}")
+        for reason in reasons[:100]:
+            print(f"  - {reason}")
+        return ExitCode.USAGE
+    print(f"valid: {args.file}")
+    return ExitCode.PASS
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `check`, `clean` and `report validate` on an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "check", help="find repository hygiene candidates (plans, scratch, leftovers)"
+    )
+    p.add_argument("--root", default=".", help="project root (default: .)")
+    p.add_argument(
+        "--output", "-o", help="report path (default: .orchestrate/runs/hygiene-report.json)"
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_check)
+
+    p = subparsers.add_parser(
+        "clean", help="apply a hygiene report: auto ops, approved confirm ops"
+    )
+    p.add_argument("report", nargs="?", help="report file (default: the last check's report)")
+    p.add_argument("--root", default=".", help="project root (default: .)")
+    p.add_argument(
+        "--dry-run", action="store_true", help="print the edits as a unified diff, change nothing"
+    )
+    p.add_argument("--approve", nargs="+", metavar="ID", help="approve these confirm-tier entries")
+    p.add_argument(
+        "--approve-all-confirm", action="store_true", help="approve every confirm-tier entry"
+    )
+    p.add_argument("--no-input", action="store_true", help="never prompt, even on a terminal")
+    p.add_argument("--undo", metavar="RUN_ID", help="restore every change of a previous clean run")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_clean)
+
+    p = subparsers.add_parser("report", help="work with report files")
+    sub = p.add_subparsers(dest="report_command", required=True)
+    v = sub.add_parser("validate", help="validate a hygiene or lint report")
+    v.add_argument("file")
+    v.set_defaults(func=cmd_validate)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry (`python -m orchestrator.hygiene`): the three subcommands only."""
+    parser = argparse.ArgumentParser(prog="orchestrate")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except Exception as exc:  # noqa: BLE001 - the boundary: map to the internal-fault exit code
+        print(f"orchestrate: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return ExitCode.INTERNAL

@@ -1,0 +1,85 @@
+"""Human (and JSON) presentation of check and clean results. Paths are shown sanitized."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from orchestrator.hygiene.apply import Outcome
+from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
+
+_MAX_LABEL = 128
+
+
+def label(text: str) -> str:
+    """A path or reason made safe to print: no control characters, bounded length."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return clean if len(clean) <= _MAX_LABEL else clean[: _MAX_LABEL - 1] + "…"
+
+
+def _kind(e: Entry) -> str:
+    return e.exact_edit.kind if e.exact_edit is not None else "generative"
+
+
+def check_text(report: HygieneReport, out: Path, notes: list[str]) -> str:
+    """A table per tier, the shortlist's other statuses, and what clean would do."""
+    lines = [
+        f"hygiene check: {report.scan.files_scanned} files scanned, {len(report.entries)} entries"
+    ]
+    for tier, doing in (
+        ("auto", "clean applies without a prompt"),
+        ("confirm", "clean waits for approval"),
+    ):
+        rows = [e for e in report.entries if e.safety_tier == tier]
+        lines.append(f"\n{tier} ({len(rows)}): {doing}")
+        for e in rows:
+            lines.append(f"  {e.id}  {_kind(e):<20} {label(e.path)}  - {label(e.reason)}")
+    kept = [i for i in report.shortlist if i.status != "candidate"]
+    if kept:
+        lines.append(f"\nleft in place ({len(kept)}):")
+        for i in kept:
+            lines.append(f"  {i.status:<11} {label(i.path)}  (rule {label(i.lifecycle.rule_ref)})")
+    if report.promotion_candidates:
+        lines.append("\nconventions worth adopting:")
+        for c in report.promotion_candidates:
+            lines.append(f"  {label(c.convention)} for {label(c.path)}: {label(c.pitch)}")
+    for note in notes:
+        lines.append(f"\nnote: {label(note)}")
+    lines.append(f"\nreport: {label(str(out))}")
+    if report.entries:
+        lines.append("next: orchestrate clean --dry-run, then orchestrate clean [--approve ID ...]")
+    return "\n".join(lines)
+
+
+def prompt_line(entry: Entry, why: str) -> str:
+    return f"apply {entry.id} {_kind(entry)} {label(entry.path)} ({label(why)})? [y/N] "
+
+
+def clean_text(outcome: Outcome, dry_run: bool) -> str:
+    """One line per op, diffs for dry runs, and the run id to undo."""
+    lines = []
+    for r in outcome.results:
+        status = r.status.replace("_", " ")
+        tail = f": {label(r.reason)}" if r.reason else ""
+        lines.append(f"{status:<12} {r.id}  {r.kind:<20} {label(r.path)} [{r.tier}]{tail}")
+        if dry_run and r.diff:
+            lines.append(r.diff.rstrip("\n"))
+    if not outcome.results:
+        lines.append("nothing to clean")
+    if outcome.run_id:
+        lines.append(
+            f"\nrun {outcome.run_id}: undo with `orchestrate clean --undo {outcome.run_id}`"
+        )
+    pending = [r.id for r in outcome.results if r.status == "pending"]
+    if pending:
+        lines.append(f"approve with: orchestrate clean --approve {' '.join(pending)}")
+    return "\n".join(lines)
+
+
+def clean_json(outcome: Outcome) -> dict[str, Any]:
+    return {"run_id": outcome.run_id, "results": [asdict(r) for r in outcome.results]}
+
+
+def undo_text(rows: list[tuple[str, str, str]]) -> str:
+    return "\n".join(f"{outcome:<12} {op_id}  {label(path)}" for op_id, path, outcome in rows)

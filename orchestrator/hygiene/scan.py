@@ -1,0 +1,308 @@
+"""The deterministic scan of `orchestrate check`: rule matches -> shortlist -> entries.
+
+No model is involved here except through the `orchestrate_classify` hook, asked only
+for matches whose lifecycle carries a free-text `served_when`. The finalize pass
+(finalize.py) then derives every tier and the promotion candidates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from orchestrator import __version__
+from orchestrator.edits import KIND_CHARACTER, Anchor, Dedupe, Delete, ExtractThenDelete
+from orchestrator.hygiene import content, dedupe, gitstate
+from orchestrator.hygiene.hygiene_report import (
+    SCHEMA_VERSION,
+    Entry,
+    Evidence,
+    HygieneReport,
+    ShortlistItem,
+)
+from orchestrator.hygiene.rulebook import HygieneConfig, Rule
+from orchestrator.report import ScanInfo, utc_now
+
+Classifier = Callable[[dict[str, Any], str], "dict[str, Any] | None"]
+_DAY = 86400.0
+_MAX_DEDUPE_DOC = 1024 * 1024
+
+
+def entry_id(kind: str, path: str, anchor: Anchor) -> str:
+    """A short stable id: the same op on the same content place gets the same id."""
+    raw = f"{kind}\0{path}\0{anchor.start_line}-{anchor.end_line}".encode(
+        "utf-8", "surrogateescape"
+    )
+    return "hy-" + hashlib.sha256(raw).hexdigest()[:10]
+
+
+def parse_time(stamp: str) -> float:
+    """Seconds since the epoch of an ISO-8601 UTC stamp (trailing Z allowed)."""
+    dt = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    if dt.tzinfo is None or dt.utcoffset() is None or dt.utcoffset().total_seconds() != 0:  # type: ignore[union-attr]
+        raise ValueError("generated_at is not UTC")
+    return dt.timestamp()
+
+
+def _spec(globs: list[str]) -> pathspec.PathSpec:
+    return pathspec.PathSpec.from_lines("gitwildmatch", globs)
+
+
+def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
+    """(files, dirs) under root as relative POSIX paths, sorted, exclusions pruned."""
+    excluded = set(cfg.excluded_dirs)
+    files: list[str] = []
+    dirs: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        keep = []
+        for d in sorted(dirnames):
+            rel = d if rel_dir == "." else f"{rel_dir}/{d}"
+            if d in excluded or rel in excluded or (Path(dirpath) / d).is_symlink():
+                continue
+            keep.append(d)
+            dirs.append(rel)
+        dirnames[:] = keep
+        for f in sorted(filenames):
+            files.append(f if rel_dir == "." else f"{rel_dir}/{f}")
+    return sorted(files), sorted(dirs)
+
+
+def _resolve_served_path(template: str, rel: str) -> str | None:
+    parent = posixpath.dirname(rel) or "."
+    name = posixpath.basename(rel)
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    try:
+        filled = template.format(path=rel, dir=parent, name=name, stem=stem)
+    except (KeyError, IndexError, ValueError):
+        return None
+    norm = posixpath.normpath(filled)
+    if norm.startswith("../") or norm == ".." or posixpath.isabs(norm):
+        return None
+    return norm
+
+
+def _classify(classifier: Classifier | None, item: dict[str, Any], root: str) -> Evidence:
+    if classifier is None:
+        return Evidence(classifier="pending")
+    try:
+        verdict = classifier(item, root)
+    except Exception:  # noqa: BLE001 - a faulty classifier leaves the entry pending
+        verdict = None
+    if not isinstance(verdict, dict) or not isinstance(verdict.get("served"), bool):
+        return Evidence(classifier="pending")
+    rationale = verdict.get("rationale")
+    return Evidence(
+        classifier="served" if verdict["served"] else "not_served",
+        rationale=str(rationale)[:500] if rationale is not None else None,
+    )
+
+
+def _match_rules(
+    rules: list[Rule], files: list[str], dirs: list[str]
+) -> list[tuple[Rule, str, bool]]:
+    """(rule, path, is_dir) for every match; first matching rule wins; dirs claim contents."""
+    dir_rules = [(r, _spec(r.globs)) for r in rules if r.type == "directory"]
+    file_rules = [(r, _spec(r.globs)) for r in rules if r.type == "file"]
+    out: list[tuple[Rule, str, bool]] = []
+    claimed: list[str] = []
+    for d in dirs:
+        if any(d.startswith(c + "/") for c in claimed):
+            continue
+        for rule, spec in dir_rules:
+            if spec.match_file(d + "/") or spec.match_file(d):
+                out.append((rule, d, True))
+                claimed.append(d)
+                break
+    for f in files:
+        if any(f.startswith(c + "/") for c in claimed):
+            continue
+        for rule, spec in file_rules:
+            if spec.match_file(f):
+                out.append((rule, f, False))
+                break
+    return out
+
+
+def scan(
+    root: Path,
+    cfg: HygieneConfig,
+    classifier: Classifier | None = None,
+    now: str | None = None,
+) -> HygieneReport:
+    """Scan `root` with the rulebook; return a report whose tiers are not yet derived.
+
+    Deterministic for a given tree, git state, check time and classifier.
+    """
+    root = root.resolve()
+    generated_at = now or utc_now()
+    now_s = parse_time(generated_at) if now else time.time()
+    files, dirs = _walk(root, cfg)
+    in_scope = _spec(cfg.scope_globs)
+    files = [f for f in files if in_scope.match_file(f)]
+    snap = gitstate.snapshot(root)
+
+    shortlist: list[ShortlistItem] = []
+    entries: list[Entry] = []
+    temporaries: dict[str, list[tuple[float, ShortlistItem, Rule]]] = {}
+
+    for rule, rel, is_dir in _match_rules(cfg.rules, files, dirs):
+        abs_path = root / rel
+        git = snap.state(rel, is_dir)
+        age = max(0.0, (now_s - content.newest_mtime(abs_path)) / _DAY)
+        ev = Evidence(tracked=git.tracked, clean=git.clean, age_days=round(age, 3))
+        item = ShortlistItem(
+            path=rel,
+            type="directory" if is_dir else "file",
+            lifecycle=rule.lifecycle(),
+            status="candidate",
+            evidence=ev,
+        )
+        if content.is_frozen(abs_path):
+            item.status = "frozen"
+        elif rule.lifetime == "keep":
+            item.status = "kept"
+        elif rule.lifetime == "temporary":
+            temporaries.setdefault(rule.id, []).append((age, item, rule))
+        elif rule.served_when_path is not None:
+            served = _resolve_served_path(rule.served_when_path, rel)
+            if served is not None and (root / served).exists():
+                item.evidence = ev.model_copy(update={"scanner_proven": True, "served_by": served})
+            else:
+                item.status = "unserved"
+        else:
+            judged = _classify(
+                classifier,
+                {"path": rel, "type": item.type, "lifecycle": item.lifecycle.model_dump()},
+                str(root),
+            )
+            item.evidence = ev.model_copy(
+                update={"classifier": judged.classifier, "rationale": judged.rationale}
+            )
+            if judged.classifier == "not_served":
+                item.status = "not_served"
+        shortlist.append(item)
+
+    for group in temporaries.values():
+        group.sort(key=lambda g: (g[0], g[1].path))  # youngest first
+        for rank, (age, item, rule) in enumerate(group):
+            if rank < rule.retain_recent or age < (rule.max_age_days or 0.0):
+                item.status = "retained"
+            else:
+                item.evidence = item.evidence.model_copy(update={"scanner_proven": True})
+
+    rules = {r.id: r for r in cfg.rules}
+    for item in shortlist:
+        if item.status == "candidate":
+            entry = _lifecycle_entry(root, item, rules[item.lifecycle.rule_ref])
+            item.entry_id = entry.id
+            entries.append(entry)
+
+    if cfg.dedupe_sections:
+        taken = {i.path for i in shortlist}
+        entries.extend(_dedupe_entries(root, [f for f in files if f not in taken], snap))
+
+    shortlist.sort(key=lambda i: i.path)
+    entries.sort(key=lambda e: (e.path, _start(e), e.id))
+    return HygieneReport(
+        schema_version=SCHEMA_VERSION,
+        tool_version=__version__,
+        generated_at=generated_at,
+        scan=ScanInfo(
+            project_root=str(root),
+            scope_globs=list(cfg.scope_globs),
+            excluded_dirs=list(cfg.excluded_dirs),
+            files_scanned=len(files),
+        ),
+        shortlist=shortlist,
+        entries=entries,
+        promotion_candidates=[],
+    )
+
+
+def _start(e: Entry) -> int:
+    anchor = getattr(e.exact_edit, "anchor", None)
+    return anchor.start_line if anchor is not None else 0
+
+
+def _lifecycle_entry(root: Path, item: ShortlistItem, rule: Rule) -> Entry:
+    abs_path = root / item.path
+    anchor = content.whole_anchor(abs_path)
+    edit: Delete | ExtractThenDelete
+    if rule.action == "extract-then-delete":
+        edit = ExtractThenDelete(
+            kind="extract-then-delete",
+            anchor=anchor,
+            lifecycle=item.lifecycle,
+            extraction_target=rule.extraction_target or "cross-repo",
+            target_document=rule.target_document,
+        )
+    else:
+        edit = Delete(kind="delete", anchor=anchor, lifecycle=item.lifecycle)
+    destructive, reversible = KIND_CHARACTER[edit.kind]
+    ev = item.evidence
+    why = (
+        f"served: {ev.served_by} exists"
+        if ev.served_by
+        else f"temporary, {ev.age_days:g} days old"
+        if item.lifecycle.lifetime == "temporary"
+        else f"served_when needs judgement (classifier: {ev.classifier})"
+    )
+    return Entry(
+        id=entry_id(edit.kind, item.path, anchor),
+        path=item.path,
+        op_type="deterministic",
+        exact_edit=edit,
+        is_destructive=destructive,
+        is_reversible=reversible,
+        safety_tier="confirm",  # finalize derives the real tier
+        lifecycle=item.lifecycle,
+        evidence=item.evidence,
+        anchor_digest=content.path_digest(abs_path, anchor),
+        reason=f"rule {rule.id}: {why}",
+    )
+
+
+def _dedupe_entries(root: Path, files: list[str], snap: gitstate.RepoSnapshot) -> list[Entry]:
+    docs: dict[str, bytes] = {}
+    for rel in files:
+        if not rel.lower().endswith((".md", ".markdown")):
+            continue
+        p = root / rel
+        try:
+            if p.is_symlink() or p.stat().st_size > _MAX_DEDUPE_DOC:
+                continue
+            data = p.read_bytes()
+        except OSError:
+            continue
+        docs[rel] = data
+    frozen = frozenset(p for p, d in docs.items() if content.is_frozen_bytes(d))
+    out: list[Entry] = []
+    for dup, canon in dedupe.duplicates(docs, frozen):
+        anchor = Anchor(start_line=dup.start, end_line=dup.end)
+        git = snap.state(dup.path)
+        out.append(
+            Entry(
+                id=entry_id("dedupe", dup.path, anchor),
+                path=dup.path,
+                op_type="deterministic",
+                exact_edit=Dedupe(
+                    kind="dedupe", anchor=anchor, canonical_ref=dedupe.canonical_ref(canon)
+                ),
+                is_destructive=False,
+                is_reversible=True,
+                safety_tier="confirm",
+                evidence=Evidence(scanner_proven=True, tracked=git.tracked, clean=git.clean),
+                anchor_digest=content.sha256(dup.text),
+                reason=f"duplicate of {dedupe.canonical_ref(canon)}",
+            )
+        )
+    return out

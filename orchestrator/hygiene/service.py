@@ -1,0 +1,96 @@
+"""The three hygiene operations as plain functions: check, clean, undo.
+
+The CLI (commands.py) and tests call these; they return data, never print.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orchestrator.hygiene import apply as engine
+from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
+from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
+from orchestrator.report import Report
+from orchestrator.workspace import atomic_write, locked, workspace_dir
+
+DEFAULT_REPORT = Path("runs") / "hygiene-report.json"
+
+
+def default_report_path(root: Path) -> Path:
+    return workspace_dir(root) / DEFAULT_REPORT
+
+
+@dataclass
+class CheckResult:
+    report: HygieneReport
+    notes: list[str] = field(default_factory=list)
+
+
+def check(root: Path, plugins: Any = None, now: str | None = None) -> CheckResult:
+    """Scan, classify (hook), finalize. Raises rulebook.RulebookError for a bad rulebook."""
+    root = root.resolve()
+    extra = plugins.hygiene_rules() if plugins is not None else []
+    cfg = rulebook.load_config(root, extra)
+    classifier = None
+    if plugins is not None and plugins.pm.hook.orchestrate_classify.get_hookimpls():
+        classifier = plugins.classify
+    raw = scan.scan(root, cfg, classifier=classifier, now=now)
+    conventions, problem = finalize.load_conventions(root / cfg.conventions)
+    notes = [problem] if problem else []
+    return CheckResult(finalize.finalize(raw, conventions), notes)
+
+
+def write_report(report: HygieneReport, path: Path) -> None:
+    """Write the report JSON atomically."""
+    atomic_write(path, (json.dumps(report.model_dump(mode="json"), indent=2) + "\n").encode())
+
+
+@dataclass
+class CleanResult:
+    outcome: engine.Outcome | None
+    reasons: list[str] = field(default_factory=list)  # why the report was refused
+
+
+def lint_entries(report: Report) -> list[Entry]:
+    """Findings with an exact edit, as apply-engine entries (id = fingerprint)."""
+    out = []
+    for f in report.findings:
+        if f.exact_edit is None or f.safety_tier is None:
+            continue
+        out.append(
+            Entry(
+                id=f.fingerprint or scan.entry_id(f.exact_edit.kind, f.path, f.exact_edit.anchor),  # type: ignore[union-attr]
+                path=f.path,
+                op_type=f.op_type or "deterministic",
+                exact_edit=f.exact_edit,
+                is_destructive=bool(f.is_destructive),
+                is_reversible=bool(f.is_reversible),
+                safety_tier=f.safety_tier,
+                reason=f"{f.checker}:{f.rule}",
+            )
+        )
+    return out
+
+
+def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = None) -> CleanResult:
+    """Validate the report (refuse with reasons), then apply it under the workspace lock."""
+    data, reasons = validate.read_json(report_path)
+    if reasons:
+        return CleanResult(None, reasons)
+    report, reasons = validate.validate_any(data)
+    if report is None:
+        return CleanResult(None, reasons)
+    entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)
+    gen_ts = scan.parse_time(report.generated_at)
+    with locked(root.resolve(), "hygiene"):
+        outcome = engine.apply(root, entries, gen_ts, opts, plugins, report.generated_at)
+    return CleanResult(outcome)
+
+
+def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:
+    """Restore every change of run `run_id`. Raises FileNotFoundError for an unknown run."""
+    with locked(root.resolve(), "hygiene"):
+        return journal.Journal.open(root.resolve(), run_id).undo()

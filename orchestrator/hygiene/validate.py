@@ -1,0 +1,158 @@
+"""Validate a report on load: schema first, then the rules the schema cannot say.
+
+Used by `orchestrate report validate FILE` and by every consumer (clean, fix) before it
+acts. A report is untrusted input: its paths must stay inside the project, its
+recorded tiers must equal the derivation, and it is read with a size bound.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from orchestrator.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
+from orchestrator.hygiene import dedupe
+from orchestrator.hygiene.finalize import entry_tier
+from orchestrator.hygiene.hygiene_report import HygieneReport
+from orchestrator.hygiene.scan import parse_time
+from orchestrator.report import Report
+
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+
+
+def safe_rel_path(path: str) -> str | None:
+    """Why `path` is not a safe project-relative POSIX path, or None when it is."""
+    if not path or "\0" in path or "\\" in path:
+        return "empty or contains NUL/backslash"
+    if posixpath.isabs(path) or (len(path) > 1 and path[1] == ":"):
+        return "absolute"
+    parts = path.split("/")
+    if ".." in parts:
+        return "climbs out with '..'"
+    if parts[0] in (".git", ".orchestrate"):
+        return f"inside {parts[0]}/"
+    return None
+
+
+def _pydantic_reasons(exc: ValidationError) -> list[str]:
+    out = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"])
+        out.append(f"{loc}: {err['msg']}" if loc else str(err["msg"]))
+    return out
+
+
+def read_json(path: Path) -> tuple[Any, list[str]]:
+    """Parse a JSON file with a size bound; (data, reasons)."""
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            return None, [f"report larger than {MAX_REPORT_BYTES} bytes"]
+        return json.loads(path.read_bytes()), []
+    except OSError as exc:
+        return None, [f"cannot read report: {exc.strerror or type(exc).__name__}"]
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return None, [f"not JSON: {exc}"]
+
+
+def is_hygiene(data: Any) -> bool:
+    return isinstance(data, dict) and ("entries" in data or "shortlist" in data)
+
+
+def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
+    """(report, []) when valid, else (None, reasons)."""
+    if not isinstance(data, dict):
+        return None, ["report is not a JSON object"]
+    try:
+        report = HygieneReport.model_validate(data)
+    except ValidationError as exc:
+        return None, _pydantic_reasons(exc)
+    reasons: list[str] = []
+    try:
+        parse_time(report.generated_at)
+    except ValueError:
+        reasons.append("generated_at: not an ISO-8601 UTC timestamp")
+    seen: set[str] = set()
+    for i, e in enumerate(report.entries):
+        where = f"entries.{i}"
+        if e.id in seen:
+            reasons.append(f"{where}.id: duplicate id {e.id}")
+        seen.add(e.id)
+        reasons += _path_reasons(where, e.path, e.exact_edit)
+        edit = e.exact_edit
+        if edit is None:
+            if e.op_type != "generative":
+                reasons.append(f"{where}.exact_edit: a deterministic op needs an exact_edit")
+        else:
+            if (e.is_destructive, e.is_reversible) != KIND_CHARACTER[edit.kind]:
+                reasons.append(
+                    f"{where}: is_destructive/is_reversible do not match kind {edit.kind}"
+                )
+            if edit.kind in LIFECYCLE_KINDS and e.lifecycle not in (None, edit.lifecycle):  # type: ignore[union-attr]
+                reasons.append(f"{where}.lifecycle: differs from the exact_edit's lifecycle")
+        if e.safety_tier != entry_tier(e):
+            reasons.append(
+                f"{where}.safety_tier: recorded {e.safety_tier}, derivation gives {entry_tier(e)}"
+            )
+    for i, item in enumerate(report.shortlist):
+        if (why := safe_rel_path(item.path)) is not None:
+            reasons.append(f"shortlist.{i}.path: unsafe path ({why})")
+        if item.entry_id is not None and item.entry_id not in seen:
+            reasons.append(f"shortlist.{i}.entry_id: no entry {item.entry_id}")
+    return (None, reasons) if reasons else (report, [])
+
+
+def _path_reasons(where: str, path: str, edit: Any) -> list[str]:
+    out = []
+    if (why := safe_rel_path(path)) is not None:
+        out.append(f"{where}.path: unsafe path ({why})")
+    for field in ("dest_path", "target_document"):
+        value = getattr(edit, field, None)
+        if value is not None and (why := safe_rel_path(value)) is not None:
+            out.append(f"{where}.exact_edit.{field}: unsafe path ({why})")
+    ref = getattr(edit, "canonical_ref", None)
+    if ref is not None:
+        parsed = dedupe.parse_ref(ref)
+        if parsed is None:
+            out.append(f"{where}.exact_edit.canonical_ref: expected path#Lstart-Lend")
+        elif (why := safe_rel_path(parsed[0])) is not None:
+            out.append(f"{where}.exact_edit.canonical_ref: unsafe path ({why})")
+    return out
+
+
+def validate_lint(data: Any) -> tuple[Report | None, list[str]]:
+    """Validate a lint report: schema, safe paths, recorded fix tiers equal the derivation."""
+    try:
+        report = Report.model_validate(data)
+    except ValidationError as exc:
+        return None, _pydantic_reasons(exc)
+    reasons: list[str] = []
+    for i, f in enumerate(report.findings):
+        if f.exact_edit is None:
+            continue
+        reasons += _path_reasons(f"findings.{i}", f.path, f.exact_edit)
+        if (
+            f.safety_tier is not None
+            and f.is_destructive is not None
+            and f.is_reversible is not None
+        ):
+            derived = derive_safety_tier(
+                f.op_type or "deterministic", f.is_destructive, f.is_reversible
+            )
+            if derived != f.safety_tier:
+                reasons.append(
+                    f"findings.{i}.safety_tier: recorded {f.safety_tier}, derivation gives {derived}"
+                )
+    return (None, reasons) if reasons else (report, [])
+
+
+def validate_any(data: Any) -> tuple[HygieneReport | Report | None, list[str]]:
+    """Validate a hygiene report or a lint report, whichever `data` is."""
+    if is_hygiene(data):
+        return validate_hygiene(data)
+    if isinstance(data, dict) and ("findings" in data or "scopes" in data):
+        return validate_lint(data)
+    return None, ["neither a hygiene report (entries, shortlist) nor a lint report (findings)"]
