@@ -91,7 +91,9 @@ def run_bounded(
             with lock:
                 room = output_budget - total[0]
                 if room <= 0:
+                    # Budget already used up exactly: still kill, or a flooder runs on.
                     over.set()
+                    _kill_group(proc)
                     continue
                 chunks[key].append(block[:room])
                 total[0] += min(len(block), room)
