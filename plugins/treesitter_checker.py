@@ -16,10 +16,12 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib import metadata
 from typing import Any
 
 from orchestrator.checker import (
+    MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
     FileOutcome,
@@ -126,6 +128,7 @@ def parse(grammar: str, src: bytes, deadline_at: float) -> Any:
         raise
 
 
+@cache
 def _version(dist: str) -> str:
     try:
         return metadata.version(dist)
@@ -239,7 +242,10 @@ class TreeSitterChecker:
                 syntax=SyntaxStatus.INCOMPLETE,
             )
         try:
-            src = target.read_bytes()
+            # One byte past the limit tells a truncated read from a file that fits.
+            src = target.read_bytes(MAX_FILE_BYTES + 1)
+            if len(src) > MAX_FILE_BYTES:
+                return out(ScopeStatus.NOT_RUN, reason=f"file too large (> {MAX_FILE_BYTES} bytes)")
             why = _is_text(src)
             if why:
                 return out(ScopeStatus.NOT_RUN, reason=why)

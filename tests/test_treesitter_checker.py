@@ -171,3 +171,14 @@ def test_import_is_lazy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_oversized_content_is_not_run_rather_than_parsed_truncated(tmp_path: Path) -> None:
+    from orchestrator.checker import MAX_FILE_BYTES
+
+    big = FileTarget(
+        path="big.json", abs_path=tmp_path / "big.json", language="json",
+        content=b"[" + b"1," * (MAX_FILE_BYTES // 2) + b"1]",
+    )  # fmt: skip
+    o = _run(tmp_path, [big])["big.json"]
+    assert o.status == ScopeStatus.NOT_RUN and "too large" in (o.reason or "")
