@@ -31,6 +31,8 @@ class Gap:
     path: str
     what: str  # "ruff: missing", "secret scan: timed_out", ...
     recovery: str
+    #: False for a file no requirement covers: listed as unverified, never blocking.
+    required: bool = True
 
 
 def is_blocking(f: Finding) -> bool:
@@ -94,6 +96,12 @@ def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> l
 
     level = level_for(language, required)
     if level == NONE:
+        if not any(s.status == ScopeStatus.CHECKED for s in lang_scopes):
+            gaps.append(
+                Gap(
+                    path, f"not required: {language or 'unrecognised language'}", "", required=False
+                )
+            )
         return gaps
     native_ok = any(s.tier == Tier.NATIVE and s.status == ScopeStatus.CHECKED for s in lang_scopes)
     if native_ok:
@@ -149,7 +157,9 @@ def coverage_gaps(report: Report, required: Mapping[str, str]) -> list[Gap]:
 def evaluate_gate(report: Report, required: Mapping[str, str]) -> Gate:
     """The delivery decision for `report` under `required` coverage, with reasons and recovery."""
     blocking = [f for f in report.findings if is_blocking(f)]
-    gaps = coverage_gaps(report, required)
+    all_gaps = coverage_gaps(report, required)
+    gaps = [g for g in all_gaps if g.required]
+    optional = [g for g in all_gaps if not g.required]
     failed_plugins = [p.name for p in report.plugin_failures]
     reasons: list[str] = []
     recovery: list[str] = []
@@ -191,6 +201,12 @@ def evaluate_gate(report: Report, required: Mapping[str, str]) -> Gate:
     else:
         decision = GateDecision.ALLOW
         reasons.append("required coverage complete and no blocking finding")
+    if optional:
+        names = ", ".join(
+            f"{g.path} ({g.what.removeprefix('not required: ')})" for g in optional[:5]
+        )
+        more = f" and {len(optional) - 5} more" if len(optional) > 5 else ""
+        reasons.append(f"unverified, not required by the project's coverage: {names}{more}")
     return Gate(decision=decision, reasons=reasons, recovery=recovery)
 
 

@@ -402,6 +402,8 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     pushed with different contents in several refs, each version is checked.
     """
     surface = Surface(root=git.root)
+    if not updates:
+        surface.notes.append("no pre-push lines on stdin: no ref is being pushed, nothing to check")
     chosen: dict[tuple[str, str], Entry] = {}
     for up in updates:
         label = up.remote_ref

@@ -4,7 +4,10 @@ Configured in ``[tool.orchestrate.required]`` (pyproject.toml) or ``[required]``
 (orchestrate.toml), e.g. ``python = "native"``, ``go = "syntax"``, ``markdown = "none"``,
 plus an optional ``default`` for every language not named. Without configuration:
 ``native`` where a built-in native checker exists for the language, ``syntax`` for
-any other recognised language, nothing for files no language was recognised for.
+any other language with a qualified bundled grammar, nothing for the rest (languages
+whose grammar is unqualified, and files no language was recognised for): those can
+never show complete syntax evidence, so requiring it by default would block every
+README. The gate still lists them as unverified.
 """
 
 from __future__ import annotations
@@ -48,4 +51,9 @@ def level_for(language: str | None, required: Mapping[str, str]) -> str:
         return required["default"]
     if language in NATIVE_LANGUAGES:
         return NATIVE
-    return SYNTAX if language else NONE
+    if not language:
+        return NONE
+    from orchestrator.languages import grammar_info
+
+    info = grammar_info(language)
+    return SYNTAX if info is not None and info.qualified else NONE

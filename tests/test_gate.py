@@ -190,3 +190,16 @@ def test_allow_only_when_every_native_scope_is_checked(rows: list[tuple[str, Sco
             assert any(
                 s.path == path and s.status is S.CHECKED for s in scopes if s.tier != Tier.POLICY
             )
+
+
+def test_unqualified_languages_are_listed_not_required_by_default() -> None:
+    scopes = [
+        _scope("README.md", "treesitter", Tier.FALLBACK, S.UNQUALIFIED, "markdown"),
+        _secrets("README.md"),
+    ]
+    gate = evaluate_gate(_report(scopes), {})
+    assert gate.decision is GateDecision.ALLOW
+    assert any("unverified, not required" in r and "README.md" in r for r in gate.reasons)
+    assert (
+        evaluate_gate(_report(scopes), {"markdown": "syntax"}).decision is GateDecision.INCOMPLETE
+    )

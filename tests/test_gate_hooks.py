@@ -1,0 +1,203 @@
+"""End to end: installed git hooks run the real gates on real repositories.
+
+Real git, real Ruff, the real `orchestrate` console script and pre-commit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import REPO, VENV_BIN, git, run_cli
+
+SECRET_VALUE = "hunter2-" + "s3cr3t-value"
+BAD_PY = "import os\n"
+GOOD_PY = "x = 1\n"
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k != "CODEGUARD_SKIP_GATE" and not k.startswith("GIT_")
+    }
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra)
+    return env
+
+
+def _run(
+    repo: Path, *argv: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(argv),
+        cwd=repo,
+        env=env or _env(),
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=180,
+        check=False,
+    )
+
+
+def _commit(
+    repo: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return _run(repo, "git", "commit", "-q", "-m", "change", *args, env=env)
+
+
+def _stage(repo: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = repo / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        git(repo, "add", rel)
+
+
+def _head_count(repo: Path) -> int:
+    return int(git(repo, "rev-list", "--count", "HEAD").strip())
+
+
+@pytest.fixture
+def hooked(git_repo: Path) -> Path:
+    res = run_cli(["install-hooks"], cwd=git_repo)
+    assert res.returncode == 0, res.stderr
+    return git_repo
+
+
+def test_secret_in_config_env_blocks_commit_and_skips_do_not_help(hooked: Path) -> None:
+    _stage(hooked, {"config/.env": f"DB_PASSWORD={SECRET_VALUE}\n"})
+    for env, pre in (
+        (_env(), ()),
+        (_env(CODEGUARD_SKIP_GATE="true"), ()),
+        (_env(), ("-c", "codeguard.skipGate=true")),
+    ):
+        res = _run(hooked, "git", *pre, "commit", "-q", "-m", "leak", env=env)
+        out = res.stdout + res.stderr
+        assert res.returncode != 0, out
+        assert "config/.env" in out and "secret-dotenv-file" in out
+        assert SECRET_VALUE not in out
+        if env.get("CODEGUARD_SKIP_GATE") or pre:
+            assert "legacy skip present" in out and "ignored" in out
+    assert _head_count(hooked) == 1
+
+
+def test_legacy_v1_skip_allows_language_gate_with_audit_but_never_secrets(git_repo: Path) -> None:
+    assert run_cli(["install-hooks", "--protocol", "legacy-v1"], cwd=git_repo).returncode == 0
+    _stage(git_repo, {"a.py": BAD_PY})
+    res = _commit(git_repo)
+    assert res.returncode != 0 and "F401" in res.stdout + res.stderr  # no skip: the gate checks
+    res = _commit(git_repo, env=_env(CODEGUARD_SKIP_GATE="Yes"))
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "skipped, not certified" in out
+    audit = (git_repo / ".orchestrate/audit/skips.jsonl").read_text().splitlines()
+    record = json.loads(audit[-1])
+    assert record["source"] == "CODEGUARD_SKIP_GATE" and record["certified"] is False
+    _stage(git_repo, {"config/.env": f"TOKEN={SECRET_VALUE}\n"})
+    res = _run(git_repo, "git", "-c", "codeguard.skipGate=true", "commit", "-q", "-m", "leak")
+    out = res.stdout + res.stderr
+    assert res.returncode != 0 and "secret-dotenv-file" in out and SECRET_VALUE not in out
+    assert len((git_repo / ".orchestrate/audit/skips.jsonl").read_text().splitlines()) == 2
+
+
+def test_commit_all_and_partial_commits_check_the_index_git_uses(hooked: Path) -> None:
+    _stage(hooked, {"a.py": GOOD_PY})
+    assert _commit(hooked).returncode == 0
+    (hooked / "a.py").write_text(BAD_PY)  # dirty worktree, clean index
+    _stage(hooked, {"b.py": GOOD_PY})
+    res = _commit(hooked)
+    assert res.returncode == 0, res.stdout + res.stderr  # the worktree is not what is committed
+    (hooked / "c.py").write_text(GOOD_PY)
+    git(hooked, "add", "c.py")
+    res = _commit(hooked, "-a")  # git sets GIT_INDEX_FILE to its temporary index
+    assert res.returncode != 0 and "a.py" in res.stdout + res.stderr
+    res = _commit(hooked, "--", "a.py")  # a partial commit, another temporary index
+    assert res.returncode != 0 and "F401" in res.stdout + res.stderr
+    res = _commit(hooked, "--", "c.py")
+    assert res.returncode == 0, res.stdout + res.stderr
+    # Staged bad, worktree fixed: the staged bytes are judged.
+    git(hooked, "add", "a.py")
+    (hooked / "a.py").write_text(GOOD_PY)
+    assert _commit(hooked).returncode != 0
+
+
+def test_real_push_runs_the_pre_push_gate(hooked: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(hooked, "remote", "add", "origin", str(remote))
+    assert _run(hooked, "git", "push", "-q", "origin", "main").returncode == 0
+    git(hooked, "remote", "set-head", "origin", "main")
+    _stage(hooked, {"bad.py": BAD_PY})
+    assert _commit(hooked, "--no-verify").returncode == 0
+    res = _run(hooked, "git", "push", "-q", "origin", "main")
+    assert res.returncode != 0 and "bad.py" in res.stdout + res.stderr
+    _stage(hooked, {"bad.py": GOOD_PY})
+    assert _commit(hooked).returncode == 0
+    res = _run(hooked, "git", "push", "-q", "origin", "main")
+    assert res.returncode == 0, res.stdout + res.stderr
+    # New branch: only what it adds over the default branch is checked.
+    git(hooked, "checkout", "-q", "-b", "feature")
+    _stage(hooked, {"feat.py": BAD_PY})
+    assert _commit(hooked, "--no-verify").returncode == 0
+    res = _run(hooked, "git", "push", "-q", "origin", "feature")
+    assert res.returncode != 0 and "feat.py" in res.stdout + res.stderr
+    git(hooked, "checkout", "-q", "-b", "clean", "main")
+    assert _run(hooked, "git", "push", "-q", "origin", "clean").returncode == 0
+    # Deleting a ref checks nothing and passes.
+    res = _run(hooked, "git", "push", "-q", "origin", "--delete", "clean")
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_missing_ruff_is_incomplete_under_strict_unverified_under_legacy(git_repo: Path) -> None:
+    (git_repo / "pyproject.toml").write_text(
+        '[tool.orchestrate.tools]\nruff = "/nonexistent/bin/ruff"\n'
+    )
+    git(git_repo, "add", "pyproject.toml")
+    git(git_repo, "commit", "-q", "-m", "config")
+    _stage(git_repo, {"a.py": GOOD_PY})
+    res = run_cli(["gate", "commit"], cwd=git_repo, env=_env())
+    assert res.returncode == 3, res.stdout + res.stderr
+    assert "incomplete" in res.stdout and "install Ruff" in res.stdout
+    assert "does not mean the code has errors" in res.stdout
+    assert "finding:" not in res.stdout
+    res = run_cli(["gate", "commit", "--protocol", "legacy-v1"], cwd=git_repo, env=_env())
+    assert res.returncode == 0 and "UNVERIFIED" in res.stdout
+
+
+def test_ci_gate_checks_an_immutable_commit(git_repo: Path) -> None:
+    _stage(git_repo, {"a.py": GOOD_PY})
+    git(git_repo, "commit", "-q", "-m", "good")
+    good = git(git_repo, "rev-parse", "HEAD").strip()
+    _stage(git_repo, {"a.py": BAD_PY})
+    git(git_repo, "commit", "-q", "-m", "bad")
+    (git_repo / "a.py").write_text(GOOD_PY)
+    res = run_cli(["gate", "ci", "--format", "json"], cwd=git_repo, env=_env())
+    assert res.returncode == 1
+    report = json.loads(res.stdout)
+    assert report["request"]["surface"] == "revision" and report["gate"]["decision"] == "deny"
+    assert len(report["request"]["revision"]) == 40
+    res = run_cli(["gate", "ci", "--rev", good], cwd=git_repo, env=_env())
+    assert res.returncode == 0, res.stdout
+
+
+def test_pre_commit_framework_runs_the_gate(git_repo: Path, tmp_path: Path) -> None:
+    manifest = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in manifest if h["id"] == "orchestrate-commit-gate")
+    config = {"repos": [{"repo": "local", "hooks": [hook]}]}
+    (git_repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    git(git_repo, "add", ".pre-commit-config.yaml")
+    git(git_repo, "commit", "-q", "-m", "pre-commit")
+    env = _env(PRE_COMMIT_HOME=str(tmp_path / "pc-home"))
+    _stage(git_repo, {"a.py": GOOD_PY})
+    res = _run(git_repo, str(VENV_BIN / "pre-commit"), "run", "--all-files", env=env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "orchestrate commit gate" in res.stdout
+    _stage(git_repo, {"b.py": BAD_PY})
+    res = _run(git_repo, str(VENV_BIN / "pre-commit"), "run", "--all-files", env=env)
+    assert res.returncode != 0 and "F401" in res.stdout
