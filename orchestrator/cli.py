@@ -169,7 +169,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return ExitCode.PASS
 
 
-def build_parser() -> argparse.ArgumentParser:
+BUILTIN_COMMANDS = ("lint", "plugins", "schema")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; when `command` is a built-in one, other modules are not imported
+    (the save-feedback path must start fast)."""
     parser = _Parser(prog="orchestrate", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"orchestrate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -199,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema = sub.add_parser("schema", help="print the JSON Schema of the report")
     schema.set_defaults(func=cmd_schema)
 
-    for name in SUBCOMMAND_MODULES:
+    for name in () if command in BUILTIN_COMMANDS else SUBCOMMAND_MODULES:
         try:
             importlib.import_module(name).add_parser(sub)
         except Exception as exc:  # noqa: BLE001 - one broken part must not take the CLI down
@@ -212,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script. Returns the process exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(first)
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):

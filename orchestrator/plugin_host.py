@@ -79,20 +79,18 @@ class PluginSet:
         return out
 
 
-def discover() -> list[FoundPlugin]:
+def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
     """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped."""
-    found: dict[str, FoundPlugin] = {}
+    found: dict[str, tuple[FoundPlugin, metadata.EntryPoint]] = {}
     for ep in metadata.entry_points(group=GROUP):
         dist = getattr(ep, "dist", None)
-        found.setdefault(
-            ep.name,
-            FoundPlugin(
-                name=ep.name,
-                value=ep.value,
-                dist=dist.metadata["Name"] if dist is not None else None,
-                version=dist.version if dist is not None else None,
-            ),
+        record = FoundPlugin(
+            name=ep.name,
+            value=ep.value,
+            dist=dist.metadata["Name"] if dist is not None else None,
+            version=dist.version if dist is not None else None,
         )
+        found.setdefault(ep.name, (record, ep))
     return [found[k] for k in sorted(found)]
 
 
@@ -124,12 +122,11 @@ def load(
     ps = PluginSet(pm=pm)
     skip = blocked_names(block)
     candidates: list[tuple[FoundPlugin, Any]] = []
-    for fp in discover():
+    for fp, ep in discover():
         if fp.name in skip:
             ps.blocked.append(fp.name)
             continue
         try:
-            ep = next(e for e in metadata.entry_points(group=GROUP, name=fp.name))
             module = ep.load()
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):

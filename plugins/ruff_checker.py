@@ -13,6 +13,7 @@ import json
 import tomllib
 from collections import defaultdict
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,17 @@ def _fix_edit(item: dict[str, Any], text: str | None) -> dict[str, Any]:
     }
 
 
+def _ruff_version(tool: str, ctx: RunContext) -> str | None:
+    """Ruff's version; the wheel's metadata when the tool is the one installed beside us
+    (saves a process on the save-feedback path), else `ruff --version`."""
+    if Path(tool) == interpreter_bin_dir() / NAME:
+        try:
+            return f"ruff {metadata.version('ruff')}"
+        except metadata.PackageNotFoundError:
+            pass
+    return tool_version(tool, deadline=ctx.deadline)
+
+
 class RuffChecker:
     """Native Python lint and syntax evidence from Ruff."""
 
@@ -194,7 +206,7 @@ class RuffChecker:
                     )
                 )
             )
-        ident = ToolIdentity(path=tool, version=tool_version(tool, deadline=ctx.deadline))
+        ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))
         root = ctx.project_root
         cache: dict[Path, Path | None] = {}
         groups: dict[Path | None, list[FileTarget]] = defaultdict(list)
