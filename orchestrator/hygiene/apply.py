@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from orchestrator.edits import LIFECYCLE_KINDS, SafetyTier
+from orchestrator.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
 from orchestrator.hygiene import content, dedupe, gitstate, journal
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry
@@ -113,14 +113,15 @@ def _frontmatter(data: bytes, key: str, value: str) -> bytes:
 
 def _replace(data: bytes, edit: Any) -> bytes:
     lines = content.lines_of(data)
-    if edit.end_line > len(lines):
+    first_no, last_no = edit.anchor.start_line, edit.anchor.end_line
+    if last_no > len(lines):
         raise _Skip("skipped", CHANGED + " (anchor out of range)")
-    seg = b"".join(lines[edit.start_line - 1 : edit.end_line]).decode("utf-8", "surrogateescape")
-    head = b"".join(lines[: edit.start_line - 1])
-    tail = b"".join(lines[edit.end_line :])
+    seg = b"".join(lines[first_no - 1 : last_no]).decode("utf-8", "surrogateescape")
+    head = b"".join(lines[: first_no - 1])
+    tail = b"".join(lines[last_no:])
     if edit.start_column is not None and edit.end_column is not None:
-        first = lines[edit.start_line - 1].decode("utf-8", "surrogateescape")
-        last_start = len(seg) - len(lines[edit.end_line - 1].decode("utf-8", "surrogateescape"))
+        first = lines[first_no - 1].decode("utf-8", "surrogateescape")
+        last_start = len(seg) - len(lines[last_no - 1].decode("utf-8", "surrogateescape"))
         a = edit.start_column - 1
         b = last_start + edit.end_column - 1
         if a > len(first) or b > len(seg) or b < a or seg[a:b] != edit.match:
@@ -210,6 +211,8 @@ def _guard(root: Path, entry: Entry, gen_ts: float, pre_mtime: dict[str, float])
     if mtime > gen_ts:
         raise _Skip("skipped", CHANGED + " (modified after the report's generated_at)")
     anchor = getattr(edit, "anchor", None)
+    if anchor is None and entry.anchor_digest is not None:
+        anchor = Anchor(start_line=1, end_line=1, whole=True)  # a file-level op: the whole file
     if entry.anchor_digest is not None and anchor is not None:
         if content.path_digest(path, anchor) != entry.anchor_digest:
             raise _Skip("skipped", CHANGED + " (anchored content differs)")

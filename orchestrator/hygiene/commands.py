@@ -19,6 +19,12 @@ from orchestrator.hygiene.rulebook import RulebookError
 from orchestrator.vocab import ExitCode
 
 
+def _root(args: argparse.Namespace) -> Path:
+    from orchestrator.config import find_project_root
+
+    return Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
+
+
 def _plugins() -> Any:
     from orchestrator import plugin_host
 
@@ -27,7 +33,7 @@ def _plugins() -> Any:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Scan the project, write the report, print what clean would do."""
-    root = Path(args.root).resolve()
+    root = _root(args)
     try:
         res = service.check(root, _plugins())
     except RulebookError as exc:
@@ -36,7 +42,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else service.default_report_path(root)
     service.write_report(res.report, out)
     if args.format == "json":
-        print(json.dumps(res.report.model_dump(mode="json"), indent=2))
+        print(json.dumps(service.report_json(res.report), indent=2))
     else:
         print(render.check_text(res.report, out, res.notes))
     return ExitCode.FINDINGS if res.report.entries else ExitCode.PASS
@@ -52,7 +58,7 @@ def _prompt(entry: Any, why: str) -> bool:
 
 def cmd_clean(args: argparse.Namespace) -> int:
     """Apply a hygiene report (or undo a run)."""
-    root = Path(args.root).resolve()
+    root = _root(args)
     if args.undo:
         try:
             rows = service.undo(root, args.undo)
@@ -108,28 +114,34 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "check", help="find repository hygiene candidates (plans, scratch, leftovers)"
     )
-    p.add_argument("--root", default=".", help="project root (default: .)")
+    p.add_argument("--root", help="project root (default: the git top level of the cwd)")
     p.add_argument(
         "--output", "-o", help="report path (default: .orchestrate/runs/hygiene-report.json)"
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("human", "json"), default="human")
     p.set_defaults(func=cmd_check)
 
     p = subparsers.add_parser(
         "clean", help="apply a hygiene report: auto ops, approved confirm ops"
     )
     p.add_argument("report", nargs="?", help="report file (default: the last check's report)")
-    p.add_argument("--root", default=".", help="project root (default: .)")
+    p.add_argument("--root", help="project root (default: the git top level of the cwd)")
     p.add_argument(
         "--dry-run", action="store_true", help="print the edits as a unified diff, change nothing"
     )
-    p.add_argument("--approve", nargs="+", metavar="ID", help="approve these confirm-tier entries")
+    p.add_argument(
+        "--approve",
+        nargs="+",
+        action="extend",
+        metavar="ID",
+        help="approve these confirm-tier entries (after REPORT)",
+    )
     p.add_argument(
         "--approve-all-confirm", action="store_true", help="approve every confirm-tier entry"
     )
     p.add_argument("--no-input", action="store_true", help="never prompt, even on a terminal")
     p.add_argument("--undo", metavar="RUN_ID", help="restore every change of a previous clean run")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("human", "json"), default="human")
     p.set_defaults(func=cmd_clean)
 
     p = subparsers.add_parser("report", help="work with report files")

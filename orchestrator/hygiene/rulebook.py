@@ -22,7 +22,6 @@ the first rule that matches a path owns it.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -151,24 +150,12 @@ class RulebookError(ValueError):
 
 
 def _project_table(root: Path) -> dict[str, Any]:
-    for name, keys in (
-        ("orchestrate.toml", ("hygiene",)),
-        ("pyproject.toml", ("tool", "orchestrate", "hygiene")),
-    ):
-        path = root / name
-        if not path.is_file():
-            continue
-        try:
-            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise RulebookError(f"{name}: {exc}") from exc
-        for key in keys:
-            data = data.get(key, {}) if isinstance(data, dict) else {}
-        if data:
-            if not isinstance(data, dict):
-                raise RulebookError(f"{name}: hygiene must be a table")
-            return data
-    return {}
+    from orchestrator.config import load_config as load_project_config
+
+    table = load_project_config(root).get("hygiene", {})
+    if not isinstance(table, dict):
+        raise RulebookError("hygiene configuration must be a table")
+    return table
 
 
 def build_config(

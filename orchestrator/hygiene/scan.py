@@ -52,8 +52,8 @@ def parse_time(stamp: str) -> float:
     return dt.timestamp()
 
 
-def _spec(globs: list[str]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitwildmatch", globs)
+def _spec(globs: list[str]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
 def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:

@@ -45,7 +45,13 @@ def check(root: Path, plugins: Any = None, now: str | None = None) -> CheckResul
 
 def write_report(report: HygieneReport, path: Path) -> None:
     """Write the report JSON atomically."""
-    atomic_write(path, (json.dumps(report.model_dump(mode="json"), indent=2) + "\n").encode())
+    atomic_write(path, (json.dumps(report_json(report), indent=2) + "\n").encode())
+
+
+def report_json(report: HygieneReport) -> dict[str, Any]:
+    """The report as JSON data; unset optional fields are omitted (a temporary
+    lifecycle has no served field at all), the seven envelope keys are always there."""
+    return report.model_dump(mode="json", exclude_none=True)
 
 
 @dataclass
