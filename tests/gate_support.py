@@ -1,0 +1,80 @@
+"""Helpers for gate cases (tests/ and conformance/): git and orchestrate in a clean env."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from helpers import VENV_BIN, git
+
+SECRET_VALUE = "hunter2-" + "s3cr3t-value"  # assembled so no file holds it whole
+BAD_PY = "import os\n"  # F401: a blocking Ruff finding
+GOOD_PY = "x = 1\n"
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without legacy skips or git hook variables, venv first on PATH."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k != "CODEGUARD_SKIP_GATE" and not k.startswith("GIT_")
+    }
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra)
+    return env
+
+
+def run(
+    cwd: Path, *argv: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run argv (a list) in `cwd`; never raises on a non-zero exit."""
+    return subprocess.run(
+        list(argv),
+        cwd=cwd,
+        env=env or clean_env(),
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=180,
+        check=False,
+    )
+
+
+def orchestrate(cwd: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    """The real console script."""
+    return run(cwd, str(VENV_BIN / "orchestrate"), *args, **kw)
+
+
+def stage(repo: Path, files: dict[str, str]) -> None:
+    """Write and `git add` files."""
+    for rel, text in files.items():
+        p = repo / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        git(repo, "add", rel)
+
+
+def ruff_unavailable(repo: Path) -> None:
+    """Commit a project config that points Ruff at a path that does not exist."""
+    (repo / "pyproject.toml").write_text(
+        '[tool.orchestrate.tools]\nruff = "/nonexistent/bin/ruff"\n'
+    )
+    git(repo, "add", "pyproject.toml")
+    git(repo, "commit", "-q", "-m", "config")
+
+
+def broken_index(repo: Path) -> dict[str, str]:
+    """An environment whose GIT_INDEX_FILE is garbage: git cannot read the surface."""
+    bad = repo / ".git" / "garbage-index"
+    bad.write_bytes(b"DIRC-not-really-an-index")
+    return clean_env(GIT_INDEX_FILE=str(bad))
+
+
+def audit_records(repo: Path) -> list[dict[str, object]]:
+    """The legacy skip audit records, oldest first."""
+    path = repo / ".orchestrate/audit/skips.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines()]
