@@ -8,6 +8,7 @@ between ops leaves no half-written file and the run can still be undone.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -154,7 +155,7 @@ def test_crash_between_ops_leaves_no_half_written_file(git_repo: Path) -> None:
             str(git_repo),
         ],
         cwd=REPO,
-        env={**__import__("os").environ, CRASH_ENV: "2"},
+        env={**os.environ, CRASH_ENV: "2"},
         capture_output=True,
         text=True,
         timeout=120,
