@@ -8,16 +8,7 @@ from typing import Any
 
 import pytest
 
-from .harness import (
-    HOSTS,
-    VENV_BIN,
-    Host,
-    Session,
-    load_config,
-    make_project,
-    require_host,
-    substitute_command,
-)
+from .harness import Session, new_session
 
 HERE = Path(__file__).parent
 
@@ -34,36 +25,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.hosts_e2e)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A real git repository with one commit (README.md, .gitignore)."""
-    return make_project(tmp_path)
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """A private HOME: no real account, settings or credentials are read."""
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 SessionFactory = Callable[..., Session]
 
 
 @pytest.fixture
-def make_session(tmp_path: Path, project: Path, home: Path) -> SessionFactory:
-    """Build a Session for a host: its CLI located (missing under CI=true = failure) and
-    our shipped hook configuration from hooks/ ready to install, commands made absolute."""
+def make_session(tmp_path: Path) -> SessionFactory:
+    """Build a Session for a host in tmp_path: a real git repository with one commit, a
+    private HOME, the located CLI, and our shipped hook configuration (or `hooks_config`)."""
 
     def factory(host_name: str, hooks_config: dict[str, Any] | None = None) -> Session:
-        host: Host = HOSTS[host_name]
-        binary = require_host(host)
-        config = hooks_config if hooks_config is not None else load_config(host)
-        if config is None:
-            pytest.fail(f"{host.config} is missing: the shipped hook configuration is required")
-        orchestrate = str(VENV_BIN / "orchestrate")
-        logs = tmp_path / f"requests-{host.name}"
-        return Session(host, binary, project, home, logs, substitute_command(config, orchestrate))
+        return new_session(host_name, tmp_path, hooks_config)
 
     return factory

@@ -341,6 +341,22 @@ class RunResult:
         )
 
 
+def new_session(host_name: str, root: Path, hooks_config: dict[str, Any] | None = None) -> Session:
+    """A Session under `root`: a fresh git project and HOME, the host's CLI located
+    (missing under CI=true = failure) and the hook configuration ready to install -
+    by default OUR shipped one from hooks/, with `orchestrate` made absolute."""
+    host = HOSTS[host_name]
+    binary = require_host(host)
+    config = hooks_config if hooks_config is not None else load_config(host)
+    if config is None:
+        pytest.fail(f"{host.config} is missing: the shipped hook configuration is required")
+    project = make_project(root)
+    home = root / "home"
+    home.mkdir()
+    config = substitute_command(config, str(VENV_BIN / "orchestrate"))
+    return Session(host, binary, project, home, root / "requests", config)
+
+
 def _install(session: Session, base_url: str) -> tuple[list[str], dict[str, str]]:
     host, project, home = session.host, session.project, session.home
     env = base_env(home, session.log_dir.parent)

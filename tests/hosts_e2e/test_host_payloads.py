@@ -107,7 +107,7 @@ def payload_name(ev: dict[str, Any], seen: set[str]) -> str:
 
 @pytest.mark.parametrize("host_name", ["claude-code", "codex", "gemini"])
 def test_marker_hook_outputs_reach_next_request(
-    host_name: str, tmp_path: Path, project: Path, make_session: Any
+    host_name: str, tmp_path: Path, make_session: Any
 ) -> None:
     host = HOSTS[host_name]
     hook = tmp_path / "fake_capture_hook.py"
@@ -116,6 +116,7 @@ def test_marker_hook_outputs_reach_next_request(
     capture.mkdir()
     session = make_session(host_name, capture_config(host, hook))
     session.env["CAPTURE_DIR"] = str(capture)
+    project = session.project
     (project / "staged.py").write_text("x = 1\n")
     git(project, "add", "staged.py")
     before = head_commits(project)

@@ -1,0 +1,61 @@
+"""Codex CLI (npm @openai/codex, pinned in tools/hosts), offline, with our
+hooks/codex/hooks.json installed as $CODEX_HOME/hooks.json.
+
+Codex 0.169 offers an unknown model no file-writing tool and fires no PostToolUse for
+an intercepted apply_patch, so the agent writes the file with a shell command: our
+PostToolUse hook sees tool_name "Bash" and re-determines the changed files from git.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .harness import CODEX, new_session
+from .scenarios import (
+    EditRun,
+    assert_bounded_edit_context,
+    assert_one_stop_continuation,
+    assert_prompt_not_echoed,
+    assert_secret_commit_denied,
+    commit_with_staged_secret,
+    edit_with_unused_import,
+    hook_texts,
+    prompt_with_injection,
+)
+
+HOST = CODEX
+
+
+@pytest.fixture(scope="module")
+def edit_run(tmp_path_factory: pytest.TempPathFactory) -> EditRun:
+    """One session: a shell command writes a.py with an unused import, then the turn ends."""
+    return edit_with_unused_import(new_session(HOST.name, tmp_path_factory.mktemp("cx-edit")))
+
+
+def _edit_context(run: EditRun) -> list[str]:
+    # Codex adds hook context as developer messages: the ones new in request 2.
+    return hook_texts(run.result, HOST, 1, "developer")
+
+
+def test_after_edit_context_reaches_next_request(edit_run: EditRun) -> None:
+    assert edit_run.result.proc.returncode == 0, edit_run.result.describe()
+    assert "VALUE" in edit_run.path.read_text()
+    assert_bounded_edit_context(_edit_context(edit_run), edit_run)
+
+
+def test_stop_with_open_task_continues_once(edit_run: EditRun) -> None:
+    task_id = assert_bounded_edit_context(_edit_context(edit_run), edit_run)
+    assert_one_stop_continuation(HOST, edit_run, task_id, "Stop:block")
+
+
+def test_commit_with_staged_secret_is_denied(tmp_path: Path) -> None:
+    run = commit_with_staged_secret(new_session(HOST.name, tmp_path))
+    assert run.result.proc.returncode == 0, run.result.describe()
+    assert_secret_commit_denied(HOST, run, "PreToolUse:deny")
+
+
+def test_injected_prompt_is_not_echoed(tmp_path: Path) -> None:
+    run = prompt_with_injection(new_session(HOST.name, tmp_path))
+    assert_prompt_not_echoed(HOST, run)

@@ -1,0 +1,59 @@
+"""Gemini CLI (npm @google/gemini-cli, pinned in tools/hosts), offline, with our
+hooks/gemini/settings.json installed as the project's .gemini/settings.json.
+
+Equivalents: AfterTool for the after-edit hook, BeforeTool for the before-tool gate,
+BeforeAgent for the prompt hook, AfterAgent for Stop. An AfterAgent refusal makes the
+CLI run one more turn with our reason as its prompt, and the next AfterAgent carries
+`stop_hook_active: true` - the same one-continuation contract as Claude Code's Stop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .harness import GEMINI, new_session
+from .scenarios import (
+    EditRun,
+    assert_bounded_edit_context,
+    assert_one_stop_continuation,
+    assert_prompt_not_echoed,
+    assert_secret_commit_denied,
+    commit_with_staged_secret,
+    edit_with_unused_import,
+    hook_texts,
+    prompt_with_injection,
+)
+
+HOST = GEMINI
+
+
+@pytest.fixture(scope="module")
+def edit_run(tmp_path_factory: pytest.TempPathFactory) -> EditRun:
+    """One session: write_file a.py with an unused import, then the turn ends."""
+    return edit_with_unused_import(new_session(HOST.name, tmp_path_factory.mktemp("gm-edit")))
+
+
+def test_after_edit_context_reaches_next_request(edit_run: EditRun) -> None:
+    assert edit_run.result.proc.returncode == 0, edit_run.result.describe()
+    assert "VALUE" in edit_run.path.read_text()
+    # Gemini's own write_file result quotes the new file; our <hook_context> must not.
+    assert_bounded_edit_context(hook_texts(edit_run.result, HOST, 1, "context"), edit_run)
+
+
+def test_stop_equivalent_with_open_task_continues_once(edit_run: EditRun) -> None:
+    texts = hook_texts(edit_run.result, HOST, 1, "context")
+    task_id = assert_bounded_edit_context(texts, edit_run)
+    assert_one_stop_continuation(HOST, edit_run, task_id, "AfterAgent:block")
+
+
+def test_commit_with_staged_secret_is_denied(tmp_path: Path) -> None:
+    run = commit_with_staged_secret(new_session(HOST.name, tmp_path))
+    assert run.result.proc.returncode == 0, run.result.describe()
+    assert_secret_commit_denied(HOST, run, "BeforeTool:deny")
+
+
+def test_injected_prompt_is_not_echoed(tmp_path: Path) -> None:
+    run = prompt_with_injection(new_session(HOST.name, tmp_path))
+    assert_prompt_not_echoed(HOST, run)
