@@ -32,7 +32,8 @@ REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 HOSTS_NODE_BIN = REPO / "tools" / "hosts" / "node_modules" / ".bin"
 #: The pinned versions; tools/hosts/package.json and docs/hosts-e2e.md say the same.
-CLAUDE_AGENT_SDK_VERSION = "0.2.189"  # bundles Claude Code 2.1.332
+CLAUDE_AGENT_SDK_VERSION = "0.2.189"
+CLAUDE_CODE_VERSION = "2.1.332"  # the CLI that wheel bundles
 CODEX_VERSION = "0.169.0"
 GEMINI_VERSION = "0.61.0"
 #: One session takes 1-3 s; the bound covers a loaded CI machine, never a hang.
@@ -149,18 +150,27 @@ def added_by_hooks(host: Host, before: Request | None, after: Request) -> list[t
 # --- the hosts -----------------------------------------------------------------------------
 
 
-def _claude_binary() -> Path | None:
+def _claude_binary() -> tuple[Path | None, str | None]:
     spec = importlib.util.find_spec("claude_agent_sdk")
     if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "_bundled" / "claude"
-    return path if path.is_file() and os.access(path, os.X_OK) else None
+        return None, None
+    bundled = Path(next(iter(spec.submodule_search_locations))) / "_bundled"
+    path = bundled / "claude"
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        return None, None
+    version_file = bundled / "claude.version"
+    version = version_file.read_text().split()[0] if version_file.is_file() else None
+    return path, version
 
 
-def _node_bin(name: str) -> Callable[[], Path | None]:
-    def locate() -> Path | None:
+def _node_bin(name: str, package: str) -> Callable[[], tuple[Path | None, str | None]]:
+    def locate() -> tuple[Path | None, str | None]:
         path = HOSTS_NODE_BIN / name
-        return path if path.exists() else None
+        if not path.exists():
+            return None, None
+        meta = REPO / "tools" / "hosts" / "node_modules" / package / "package.json"
+        version = json.loads(meta.read_text()).get("version") if meta.is_file() else None
+        return path, version
 
     return locate
 
@@ -171,7 +181,9 @@ class Host:
 
     name: str  # the `orchestrate hook <name>` argument
     api: Callable[[], Api]
-    locate: Callable[[], Path | None]
+    #: the CLI binary and the version it reports, or (None, None)
+    locate: Callable[[], tuple[Path | None, str | None]]
+    version: str
     install_hint: str
     hook_texts: Callable[[Request], list[tuple[str, str]]]
     #: our shipped configuration, relative to the repository
@@ -192,6 +204,7 @@ CLAUDE = Host(
     name="claude-code",
     api=AnthropicApi,
     locate=_claude_binary,
+    version=CLAUDE_CODE_VERSION,
     install_hint=f".venv/bin/pip install claude-agent-sdk=={CLAUDE_AGENT_SDK_VERSION}",
     hook_texts=_claude_hook_texts,
     config="hooks/claude-code/settings.json",
@@ -201,7 +214,8 @@ CLAUDE = Host(
 CODEX = Host(
     name="codex",
     api=OpenAIResponsesApi,
-    locate=_node_bin("codex"),
+    locate=_node_bin("codex", "@openai/codex"),
+    version=CODEX_VERSION,
     install_hint="npm ci --prefix tools/hosts",
     hook_texts=_codex_hook_texts,
     config="hooks/codex/hooks.json",
@@ -213,7 +227,8 @@ CODEX = Host(
 GEMINI = Host(
     name="gemini",
     api=GeminiApi,
-    locate=_node_bin("gemini"),
+    locate=_node_bin("gemini", "@google/gemini-cli"),
+    version=GEMINI_VERSION,
     install_hint="npm ci --prefix tools/hosts",
     hook_texts=_gemini_hook_texts,
     config="hooks/gemini/settings.json",
@@ -224,13 +239,14 @@ HOSTS = {h.name: h for h in (CLAUDE, CODEX, GEMINI)}
 
 
 def require_host(host: Host) -> Path:
-    """The host's CLI binary; under CI=true a missing one FAILS with the install command,
-    elsewhere the test is skipped with the same message."""
-    path = host.locate()
-    if path is not None:
+    """The host's CLI binary at the pinned version; a missing or different one FAILS
+    under CI=true with the install command, and is skipped with it elsewhere."""
+    path, version = host.locate()
+    if path is not None and version == host.version:
         return path
-    msg = f"{host.name} CLI not installed: run `{host.install_hint}` (see docs/hosts-e2e.md)"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    found = "not installed" if path is None else f"version {version}, pinned {host.version}"
+    msg = f"{host.name} CLI {found}: run `{host.install_hint}` (see docs/hosts-e2e.md)"
+    if os.environ.get("CI", "").lower() == "true":
         pytest.fail(msg, pytrace=False)
     pytest.skip(msg)
 
