@@ -7,13 +7,12 @@ becomes a scope row with a reason. Nothing is silently dropped, nothing unsafe i
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-
-import pathspec
 
 from orchestrator import languages
 from orchestrator.checker import MAX_FILE_BYTES, FileTarget
@@ -56,50 +55,90 @@ def _refuse(path: str, status: ScopeStatus, reason: str) -> Scope:
 
 def inspect_file(root: Path, abs_path: Path, label: str) -> FileTarget | Scope:
     """Check one candidate file; a FileTarget when it is safe to read, else a Scope."""
-    try:
-        lst = os.lstat(abs_path)
-    except FileNotFoundError:
-        return _refuse(label, ScopeStatus.NOT_RUN, "file vanished or does not exist")
-    except OSError as exc:
-        return _refuse(label, ScopeStatus.NOT_RUN, f"cannot stat: {exc.strerror}")
-    try:
-        real = abs_path.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError):
-        return _refuse(label, ScopeStatus.UNSAFE, "dangling or looping symlink")
-    except OSError as exc:
-        return _refuse(label, ScopeStatus.NOT_RUN, f"cannot resolve: {exc.strerror}")
-    if not real.is_relative_to(root):
-        why = (
-            "symlink escapes the project root"
-            if stat.S_ISLNK(lst.st_mode)
-            else "outside the project root"
-        )
-        return _refuse(label, ScopeStatus.UNSAFE, why)
-    st = real.stat()
-    if not stat.S_ISREG(st.st_mode):
-        return _refuse(label, ScopeStatus.UNSAFE, "not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        return _refuse(
-            label, ScopeStatus.NOT_RUN, f"file too large ({st.st_size} bytes > {MAX_FILE_BYTES})"
-        )
-    try:
-        with open(real, "rb") as fh:
-            head = fh.read(SNIFF_BYTES)
-    except OSError as exc:
-        return _refuse(label, ScopeStatus.NOT_RUN, f"cannot read: {exc.strerror}")
-    if b"\x00" in head:
-        return _refuse(label, ScopeStatus.NOT_RUN, "binary file (NUL bytes): not text")
-    rel = _rel(root, abs_path) if abs_path.is_relative_to(root) else _rel(root, real)
-    return FileTarget(
-        path=rel,
-        abs_path=root / rel,
-        language=languages.detect(rel, head),
-        size=st.st_size,
-    )
+    return _Inspector(root).inspect(os.path.normpath(abs_path), label, None)
 
 
-def _git_files(root: Path, directory: Path) -> list[Path] | None:
-    """Tracked and untracked-but-not-ignored files under `directory`, via git; None if no git."""
+class _Inspector:
+    """Per-file safety checks on plain strings: a directory walk checks thousands of
+    files, and pathlib's per-call parsing cost more than the system calls themselves.
+
+    The real path of a file that is not a symlink is the real path of its folder plus
+    its name, so folders are resolved once each (cached); a symlink is resolved in full.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.root_s = str(root)
+        self.prefix = self.root_s.rstrip(os.sep) + os.sep
+        self.real_dirs: dict[str, str] = {}
+
+    def under_root(self, path: str) -> bool:
+        return path == self.root_s or path.startswith(self.prefix)
+
+    def _real_dir(self, folder: str) -> str:
+        real = self.real_dirs.get(folder)
+        if real is None:
+            real = self.real_dirs[folder] = os.path.realpath(folder, strict=True)
+        return real
+
+    def inspect(self, abs_s: str, label: str, rel: str | None) -> FileTarget | Scope:
+        """`abs_s` is absolute and normalised; `rel` its project path when known."""
+        try:
+            lst = os.lstat(abs_s)
+        except FileNotFoundError:
+            return _refuse(label, ScopeStatus.NOT_RUN, "file vanished or does not exist")
+        except OSError as exc:
+            return _refuse(label, ScopeStatus.NOT_RUN, f"cannot stat: {exc.strerror}")
+        is_link = stat.S_ISLNK(lst.st_mode)
+        try:
+            if is_link:
+                real = os.path.realpath(abs_s, strict=True)
+            else:
+                folder, name = os.path.split(abs_s)
+                real = os.path.join(self._real_dir(folder), name)
+        except OSError as exc:
+            if isinstance(exc, FileNotFoundError) or exc.errno == errno.ELOOP:
+                return _refuse(label, ScopeStatus.UNSAFE, "dangling or looping symlink")
+            return _refuse(label, ScopeStatus.NOT_RUN, f"cannot resolve: {exc.strerror}")
+        if not self.under_root(real):
+            why = "symlink escapes the project root" if is_link else "outside the project root"
+            return _refuse(label, ScopeStatus.UNSAFE, why)
+        if is_link:
+            try:
+                st = os.stat(real)
+            except OSError as exc:
+                return _refuse(label, ScopeStatus.NOT_RUN, f"cannot stat: {exc.strerror}")
+        else:
+            st = lst  # lstat of a non-link is its stat: no second system call
+        if not stat.S_ISREG(st.st_mode):
+            return _refuse(label, ScopeStatus.UNSAFE, "not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            return _refuse(
+                label,
+                ScopeStatus.NOT_RUN,
+                f"file too large ({st.st_size} bytes > {MAX_FILE_BYTES})",
+            )
+        try:
+            with open(real, "rb") as fh:
+                head = fh.read(SNIFF_BYTES)
+        except OSError as exc:
+            return _refuse(label, ScopeStatus.NOT_RUN, f"cannot read: {exc.strerror}")
+        if b"\x00" in head:
+            return _refuse(label, ScopeStatus.NOT_RUN, "binary file (NUL bytes): not text")
+        if rel is None:
+            inside = abs_s if self.under_root(abs_s) else real
+            rel = inside[len(self.prefix) :].replace(os.sep, "/")
+        return FileTarget(
+            path=rel,
+            abs_path=self.root / rel,
+            language=languages.detect(rel, head),
+            size=st.st_size,
+        )
+
+
+def _git_names(directory: Path) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files under `directory` (paths relative to
+    it, sorted), via git; None if no git."""
     try:
         out = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
@@ -112,12 +151,13 @@ def _git_files(root: Path, directory: Path) -> list[Path] | None:
         return None
     if out.returncode != 0:
         return None
-    names = sorted({n for n in out.stdout.decode("utf-8", "surrogateescape").split("\0") if n})
-    return [directory / n for n in names]
+    return sorted({n for n in out.stdout.decode("utf-8", "surrogateescape").split("\0") if n})
 
 
 def _walk(root: Path, directory: Path, excluded: Sequence[str]) -> list[Path]:
     """Walk without git: skip excluded dirs, honour .gitignore files found on the way."""
+    import pathspec  # only needed outside a git work tree: keep it off the start-up path
+
     specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
@@ -163,6 +203,7 @@ def select(
     base = (cwd or Path.cwd()).absolute()
     targets: dict[str, FileTarget] = {}
     refused: dict[str, Scope] = {}
+    inspector = _Inspector(root)
     raw_paths = list(paths) or [str(root)]
     for raw in raw_paths:
         given = Path(raw)
@@ -174,25 +215,25 @@ def select(
             if not real_dir.is_relative_to(root):
                 refused[label] = _refuse(label, ScopeStatus.UNSAFE, "outside the project root")
                 continue
-            files = _git_files(root, real_dir)
-            if files is None:
-                files = _walk(root, real_dir, excluded_dirs)
-            files = [
-                f
-                for f in files
-                if not any(part in excluded_dirs for part in f.relative_to(root).parts[:-1])
-            ]
-            for f in files:
-                rel = _rel(root, f)
+            names = _git_names(real_dir)
+            if names is None:
+                names = [_rel(real_dir, f) for f in _walk(root, real_dir, excluded_dirs)]
+            dir_s = str(real_dir)
+            base_rel = _rel(root, real_dir)
+            excluded_set = frozenset(excluded_dirs)
+            for name in names:
+                rel = name if base_rel == "." else f"{base_rel}/{name}"
                 if rel in targets or rel in refused:
                     continue
-                got = inspect_file(root, f, rel)
+                if any(part in excluded_set for part in rel.split("/")[:-1]):
+                    continue
+                got = inspector.inspect(os.path.join(dir_s, name), rel, rel)
                 if isinstance(got, FileTarget):
                     targets[got.path] = got
                 else:
                     refused[got.path] = got
             continue
-        got = inspect_file(root, absolute, label)
+        got = inspector.inspect(str(absolute), label, None)
         if isinstance(got, FileTarget):
             targets.setdefault(got.path, got)
         else:

@@ -10,6 +10,7 @@ nothing is enumerated.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from collections import defaultdict
 from collections.abc import Sequence
@@ -115,13 +116,19 @@ def _severity(item: dict[str, Any]) -> tuple[Severity, str | None]:
     return Severity.ERROR, raw_s
 
 
-def _fix_edit(item: dict[str, Any], text: str | None) -> dict[str, Any]:
-    """Map Ruff's fix to one replace-text exact_edit plus its derived tier."""
+def _fix_edit(
+    item: dict[str, Any], text: str | None, starts: list[int] | None = None
+) -> dict[str, Any]:
+    """Map Ruff's fix to one replace-text exact_edit plus its derived tier.
+
+    `starts` are the text's line starts when the caller already has them (one
+    computation per file, not per finding)."""
     fix = item.get("fix")
     if not isinstance(fix, dict) or not fix.get("edits") or text is None:
         return {}
     edits = sorted(fix["edits"], key=lambda e: (e["location"]["row"], e["location"]["column"]))
-    starts = line_starts(text)
+    if starts is None:
+        starts = line_starts(text)
     first, last = (
         edits[0]["location"],
         max((e["end_location"] for e in edits), key=lambda p: (p["row"], p["column"])),
@@ -309,16 +316,14 @@ class RuffChecker:
                 **common,
             )
         by_path: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        # A string prefix test (as lexical as Path.relative_to) instead of pathlib per
+        # item: a batch can hold thousands of findings.
+        prefix = str(root).rstrip(os.sep) + os.sep
         for item in items:
             if not isinstance(item, dict):
                 continue
             fname = str(item.get("filename", ""))
-            p = Path(fname)
-            rel = (
-                p.relative_to(root).as_posix()
-                if p.is_absolute() and p.is_relative_to(root)
-                else fname
-            )
+            rel = fname[len(prefix) :].replace(os.sep, "/") if fname.startswith(prefix) else fname
             by_path[rel].append(item)
         outcomes: list[FileOutcome] = []
         for t in batch.targets:
@@ -345,6 +350,9 @@ class RuffChecker:
             text: str | None = target.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             text = None
+        # Split and index the text once per file, not once per finding.
+        lines = text.splitlines() if text is not None else []
+        starts = line_starts(text) if text is not None else None
         out: list[Finding] = []
         for item in items:
             loc = item.get("location") or {}
@@ -354,7 +362,6 @@ class RuffChecker:
             line = loc.get("row") or 1
             anchor = ""
             if text is not None:
-                lines = text.splitlines()
                 anchor = lines[line - 1].strip() if 0 < line <= len(lines) else ""
             out.append(
                 Finding(
@@ -370,7 +377,7 @@ class RuffChecker:
                     message=str(item.get("message", "")),
                     blocking=True,
                     fingerprint=fingerprint(NAME, str(code), target.path, anchor),
-                    **_fix_edit(item, text),
+                    **_fix_edit(item, text, starts),
                 )
             )
         return out
