@@ -417,18 +417,23 @@ def _word(value: object) -> str | None:
 
 
 def _stop(ev: RouterEvent) -> RouteResult:
-    from orchestrator.hosts.stopsummary import open_task_ids
+    from orchestrator.nextstep import OVER_BUDGET, next_summary
 
     root = ev.project_root
     if root is None:
         ids, why = None, "project_root_undetermined"
     else:
-        ids, why = open_task_ids(root)
+        summary = next_summary(root)
+        if summary.state == OVER_BUDGET:
+            ids, why = None, _word(summary.reason) or "stop_summary_over_budget"
+        else:
+            pending = summary.open_task_ids + summary.verification_required_ids
+            ids, why = [t for t in pending if B.safe_task_id(t)], None
     if ids is None:
         return RouteResult(
             "summary",
-            context=f"orchestrate: task facts not read ({why}); native checks not run, delivery "
-            "not_evaluated. Run: orchestrate next",
+            context=f"orchestrate: task facts not read ({why}); the summary was not produced "
+            "(native checks not run, delivery not_evaluated). Run: orchestrate next",
             message="orchestrate: stop summary not available",
             reasons=(why or "unavailable",),
         )
