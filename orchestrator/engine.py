@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator import plugin_host
+from orchestrator import plugin_host, reuse
 from orchestrator.checker import (
     Batch,
     Checker,
@@ -319,8 +319,15 @@ def run_lint(req: LintRequest) -> Report:
                     )
                 )
 
-    outcomes = settled + _run_batches(work, ctx, jobs)
+    # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
+    reuse_plan = reuse.consult(root, work, ctx)
+    ran = _run_batches(reuse_plan.work, ctx, jobs)
+    reuse.record(root, reuse_plan, ctx, ran)
+    outcomes = settled + reuse_plan.reused + ran
     scopes = [_scope(o, tiers.get(o.checker)) for o in outcomes]
+    for s in scopes:
+        if (s.path, s.checker) in reuse_plan.reused_keys:
+            s.reused = reuse.REUSE_REASON
     scopes += list(refused) + unsupported
     findings = [f for o in outcomes for f in o.findings]
 

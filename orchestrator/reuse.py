@@ -7,14 +7,16 @@ version), rule set, scope (path, checker, purpose) and completeness. Only comple
 incomplete results never are, and delivery (commit, push, CI) never reuses.
 
 Entries live in `.orchestrate/cache/reuse/` (git-ignored). The cache is bounded
-(entry count and age) and safe to delete at any time: a missing, corrupt or
+(a fixed number of slots, and an age limit checked on every lookup) and safe
+to delete at any time: a missing, corrupt or
 mismatching entry is a miss.
 
-Engine hook: `partition(project_root, checker, batch, ctx)` before running a batch
-(returns reused outcomes and the batch of what is left to run) and
-`remember(project_root, checker, batch, ctx, outcomes, digests)` after. A checker
-opts in by providing `reuse_identity(batch, ctx) -> ReuseIdentity | None`; one
-without it is never reused.
+Engine hook: `plan = consult(root, work, ctx)` before running the batches (reused
+outcomes, the work left to run, the reused (path, checker) keys whose scope gets
+`reused = REUSE_REASON`), and `record(root, plan, ctx, outcomes)` after. A checker
+opts in by providing `reuse_identity(batch, ctx) -> ReuseIdentity | None` (built-in
+native plugins with `{"ident", "config"}` batch data are understood as well); any
+other checker is never reused. `ORCHESTRATE_REUSE=0` turns reuse off.
 """
 
 from __future__ import annotations
@@ -82,8 +84,10 @@ def _dir(project_root: Path, create: bool) -> Path:
     return workspace_dir(project_root, create=create) / CACHE_DIR
 
 
-def _entry_path(project_root: Path, key: str, create: bool) -> Path:
-    return _dir(project_root, create) / f"{key}.json"
+def _entry_path(project_root: Path, key: str, create: bool, slots: int = MAX_ENTRIES) -> Path:
+    # A fixed number of slots bounds the cache without ever listing its folder: a new
+    # entry simply evicts whatever held its slot (each entry names its full identity).
+    return _dir(project_root, create) / f"slot-{int(key[:8], 16) % slots:04x}.json"
 
 
 def _settings_digest(config: Mapping[str, Any]) -> str:
@@ -168,8 +172,10 @@ def lookup(project_root: Path, parts: KeyParts, max_age_s: float = MAX_AGE_S) ->
         if st.st_size > MAX_ENTRY_BYTES or time.time() - st.st_mtime > max_age_s:
             raise ValueError("stale or oversized")
         data = json.loads(path.read_bytes())
-        if data.get("schema") != ENTRY_SCHEMA or data.get("parts") != asdict(parts):
-            raise ValueError("identity mismatch")
+        if data.get("schema") != ENTRY_SCHEMA:
+            raise ValueError("not a reuse entry")
+        if data.get("parts") != asdict(parts):
+            return None  # the slot holds another identity: a plain miss
         outcome = _decode(parts.path, parts.checker, data["outcome"])
         if outcome.status != ScopeStatus.CHECKED:
             raise ValueError("incomplete result in cache")
@@ -182,9 +188,7 @@ def lookup(project_root: Path, parts: KeyParts, max_age_s: float = MAX_AGE_S) ->
     return Cached(outcome=outcome)
 
 
-def store(
-    project_root: Path, parts: KeyParts, outcome: FileOutcome, max_entries: int = MAX_ENTRIES
-) -> bool:
+def store(project_root: Path, parts: KeyParts, outcome: FileOutcome) -> bool:
     """Keep a complete feedback outcome under its identity; False when not storable."""
     if (
         parts.purpose != str(Purpose.FEEDBACK)
@@ -201,14 +205,17 @@ def store(
         return False
     try:
         atomic_write(_entry_path(project_root, parts.key(), create=True), blob)
-        prune(project_root, max_entries=max_entries)
     except OSError:
         return False
     return True
 
 
 def prune(project_root: Path, max_entries: int = MAX_ENTRIES, max_age_s: float = MAX_AGE_S) -> int:
-    """Drop entries past the age limit, then the oldest past the count limit."""
+    """Drop entries past the age limit, then the oldest past the count limit.
+
+    Not called on the check path (which never lists folders); the slot scheme already
+    bounds the count. For explicit clean-ups.
+    """
     folder = _dir(project_root, create=False)
     if not folder.is_dir():
         return 0
@@ -236,16 +243,49 @@ def prune(project_root: Path, max_entries: int = MAX_ENTRIES, max_age_s: float =
 
 # --- engine hook -----------------------------------------------------------------
 
+#: Set to "0" to turn reuse off for a process (the task recheck child does: a
+#: re-verification must be a fresh run of the original checker, never a cache hit).
+ENV_SWITCH = "ORCHESTRATE_REUSE"
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV_SWITCH, "1") != "0"
+
 
 def _identity(checker: object, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
+    """The checker's `reuse_identity(batch, ctx)`; else the built-in batch-data convention.
+
+    Built-in native plugins keep `{"ident": ToolIdentity, "config": Path | None}` as
+    batch data; for those the identity is derived here (config digest over the named
+    config file's bytes). Anything else is never reused.
+    """
     fn = getattr(checker, "reuse_identity", None)
-    if fn is None:
-        return None
     try:
-        ident = fn(batch, ctx)
+        if fn is not None:
+            ident = fn(batch, ctx)
+            return ident if isinstance(ident, ReuseIdentity) else None
+        data = batch.data
+        if isinstance(data, Mapping) and isinstance(data.get("ident"), ToolIdentity):
+            cfg = data.get("config")
+            if cfg is not None and not isinstance(cfg, Path):
+                return None
+            return ReuseIdentity(
+                tool=data["ident"],
+                config_digest=_file_digest(cfg),
+                rules="config" if cfg is not None else "isolated",
+            )
     except Exception:  # noqa: BLE001 - a plugin fault means "no reuse", never a crash
         return None
-    return ident if isinstance(ident, ReuseIdentity) else None
+    return None
+
+
+def _file_digest(path: Path | None) -> str:
+    if path is None:
+        return "none"
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        raise ValueError("config unreadable") from None
 
 
 def partition(
@@ -256,7 +296,7 @@ def partition(
     Returns (reused, batch_to_run or None, source digests of the targets to run, to
     pass to `remember`). Only feedback runs reuse.
     """
-    if ctx.purpose != Purpose.FEEDBACK:
+    if ctx.purpose != Purpose.FEEDBACK or not enabled():
         return [], batch, {}
     ident = _identity(checker, batch, ctx)
     if ident is None:
@@ -294,7 +334,7 @@ def remember(
     A file whose bytes changed while it was being checked (digest before != after)
     is not stored.
     """
-    if ctx.purpose != Purpose.FEEDBACK or not digests:
+    if ctx.purpose != Purpose.FEEDBACK or not digests or not enabled():
         return 0
     ident = _identity(checker, batch, ctx)
     if ident is None:
@@ -313,10 +353,56 @@ def remember(
             ident.tool.version,
         ):
             continue
-        if o.config_digest is not None and o.config_digest != ident.config_digest:
-            continue
         parts = key_parts(t, name, ident, ctx)
         if parts is None or parts.source_digest != before:
             continue
         kept += store(project_root, parts, o)
+    return kept
+
+
+@dataclass
+class ReusePlan:
+    """The engine's view: outcomes reused, work left to run, and what to remember."""
+
+    reused: list[FileOutcome]
+    work: list[tuple[Any, Batch]]
+    reused_keys: set[tuple[str, str]]
+    digests: list[dict[str, str]]
+
+
+def consult(project_root: Path, work: Sequence[tuple[Any, Batch]], ctx: RunContext) -> ReusePlan:
+    """For every (checker, batch) about to run: take what the cache holds, keep the rest.
+
+    Never raises: a cache fault means the batch simply runs.
+    """
+    plan = ReusePlan(reused=[], work=[], reused_keys=set(), digests=[])
+    for checker, batch in work:
+        try:
+            hits, rest, digests = partition(project_root, checker, batch, ctx)
+        except Exception:  # noqa: BLE001 - the cache must never stop a check
+            hits, rest, digests = [], batch, {}
+        for h in hits:
+            plan.reused.append(h.outcome)
+            plan.reused_keys.add((h.outcome.path, h.outcome.checker))
+        if rest is not None:
+            plan.work.append((checker, rest))
+            plan.digests.append(digests)
+    return plan
+
+
+def record(
+    project_root: Path, plan: ReusePlan, ctx: RunContext, outcomes: Sequence[FileOutcome]
+) -> int:
+    """After the run: store the complete outcomes of the batches `consult` let through."""
+    kept = 0
+    for (checker, batch), digests in zip(plan.work, plan.digests, strict=True):
+        if not digests:
+            continue
+        name = str(getattr(checker, "name", ""))
+        paths = {t.path for t in batch.targets}
+        mine = [o for o in outcomes if o.checker == name and o.path in paths]
+        try:
+            kept += remember(project_root, checker, batch, ctx, mine, digests)
+        except Exception:  # noqa: BLE001 - the cache must never stop a check
+            continue
     return kept

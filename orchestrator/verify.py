@@ -30,9 +30,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from orchestrator import events, tasks
+from orchestrator import events, reuse, tasks
 from orchestrator.deadline import Deadline
-from orchestrator.procs import run_bounded
+from orchestrator.procs import run_bounded, scrubbed_env
 from orchestrator.report import Report, utc_now
 from orchestrator.vocab import ScopeStatus
 from orchestrator.workspace import workspace_dir
@@ -286,7 +286,9 @@ def verify_task(
     if not (root / b.path).is_file():
         return _record(root, _incomplete(task_id, "file_missing", checker=b.checker), event_kind)
     argv = recheck_argv(root, b.checker, b.path, child_timeout)
-    res = run_bounded(argv, deadline=deadline, cwd=root, output_budget=output_budget)
+    # A re-verification is a fresh run of the original checker, never a cache hit.
+    env = scrubbed_env(extra={reuse.ENV_SWITCH: "0"})
+    res = run_bounded(argv, deadline=deadline, cwd=root, env=env, output_budget=output_budget)
     if res.spawn_error:
         result = _incomplete(task_id, "recheck_spawn_failed", checker=b.checker)
     elif res.timed_out:
