@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,38 @@ def test_dry_run_changes_nothing(git_repo: Path) -> None:
     assert "-old\n+new\n" in res.diff and res.diff.startswith("--- a/doc.md\n+++ b/doc.md\n")
     assert doc.read_text() == "keep\nold\n" and os.stat(doc).st_mtime_ns == mtime
     assert not (git_repo / ".orchestrate" / "journal").exists()
+
+
+def _ruff_report(repo: Path) -> Path:
+    from helpers import require_tool
+
+    from orchestrator.engine import LintRequest, run_lint
+
+    require_tool("ruff", "pip install ruff", path=str(Path(sys.executable).parent / "ruff"))
+    rep = run_lint(LintRequest(project_root=repo, paths=[str(repo / "m.py")]))
+    assert rep.findings and any(f.exact_edit for f in rep.findings), rep.scopes
+    path = repo / ".orchestrate" / "lint.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(rep.model_dump_json())
+    return path
+
+
+def test_real_ruff_fixes_apply_in_sequence_and_never_overlap(git_repo: Path) -> None:
+    (git_repo / "m.py").write_text("import os\nimport sys\n\nprint(1)\n")
+    commit_all(git_repo)
+    settle()
+    out = service.clean(git_repo, _ruff_report(git_repo), engine.Options())
+    assert out.outcome is not None, out.reasons
+    assert [r.status for r in out.outcome.results] == ["applied", "applied"]
+    assert (git_repo / "m.py").read_text() == "\nprint(1)\n"
+    # Two fixes on the same span (isort + unused import): the second is not stacked blind.
+    (git_repo / "m.py").write_text("import os\nx = 1 == None\n")
+    commit_all(git_repo, "again")
+    settle()
+    out = service.clean(git_repo, _ruff_report(git_repo), engine.Options())
+    assert out.outcome is not None
+    statuses = sorted(r.status for r in out.outcome.results)
+    assert statuses == ["applied", "skipped"]
+    assert any("overlaps" in r.reason for r in out.outcome.results)
+    assert service.undo(git_repo, out.outcome.run_id or "")[0][2] == "restored"
+    assert (git_repo / "m.py").read_text() == "import os\nx = 1 == None\n"

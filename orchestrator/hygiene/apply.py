@@ -114,24 +114,27 @@ def _frontmatter(data: bytes, key: str, value: str) -> bytes:
 def _replace(data: bytes, edit: Any) -> bytes:
     lines = content.lines_of(data)
     first_no, last_no = edit.anchor.start_line, edit.anchor.end_line
-    if last_no > len(lines):
+    if last_no > len(lines) or first_no > len(lines):
         raise _Skip("skipped", CHANGED + " (anchor out of range)")
+    if edit.start_column is not None:
+        # A precise fix: `match` must sit exactly at (start_line, start_column); its own
+        # length says where it ends (tools differ on how they report the end).
+        text = data.decode("utf-8", "surrogateescape")
+        offset = sum(len(ln.decode("utf-8", "surrogateescape")) for ln in lines[: first_no - 1])
+        a = offset + edit.start_column - 1
+        if len(lines[first_no - 1].decode("utf-8", "surrogateescape")) < edit.start_column - 1:
+            raise _Skip("skipped", CHANGED + " (text at the anchor differs)")
+        if text[a : a + len(edit.match)] != edit.match:
+            raise _Skip("skipped", CHANGED + " (text at the anchor differs)")
+        new_text = text[:a] + edit.replacement + text[a + len(edit.match) :]
+        return new_text.encode("utf-8", "surrogateescape")
     seg = b"".join(lines[first_no - 1 : last_no]).decode("utf-8", "surrogateescape")
+    count = seg.count(edit.match)
+    if count != 1 or not edit.match:
+        raise _Skip("skipped", CHANGED + " (match not found exactly once)")
+    new = seg.replace(edit.match, edit.replacement, 1)
     head = b"".join(lines[: first_no - 1])
     tail = b"".join(lines[last_no:])
-    if edit.start_column is not None and edit.end_column is not None:
-        first = lines[first_no - 1].decode("utf-8", "surrogateescape")
-        last_start = len(seg) - len(lines[last_no - 1].decode("utf-8", "surrogateescape"))
-        a = edit.start_column - 1
-        b = last_start + edit.end_column - 1
-        if a > len(first) or b > len(seg) or b < a or seg[a:b] != edit.match:
-            raise _Skip("skipped", CHANGED + " (text at the anchor differs)")
-        new = seg[:a] + edit.replacement + seg[b:]
-    else:
-        count = seg.count(edit.match)
-        if count != 1 or not edit.match:
-            raise _Skip("skipped", CHANGED + " (match not found exactly once)")
-        new = seg.replace(edit.match, edit.replacement, 1)
     return head + new.encode("utf-8", "surrogateescape") + tail
 
 
@@ -220,10 +223,19 @@ def _guard(root: Path, entry: Entry, gen_ts: float, pre_mtime: dict[str, float])
         raise _Skip("skipped", "no anchor digest: content cannot be verified")
 
 
-def _effective_tier(root: Path, entry: Entry, opts: Options) -> tuple[SafetyTier, str]:
+def _effective_tier(
+    root: Path, entry: Entry, opts: Options, git_cache: dict[str, gitstate.GitState]
+) -> tuple[SafetyTier, str]:
+    # Git state is read once per path, before this run writes to it: our own earlier
+    # edits in the same file must not make the next op look "dirty".
+    def live_state() -> gitstate.GitState:
+        if entry.path not in git_cache:
+            git_cache[entry.path] = gitstate.path_state(root, entry.path)
+        return git_cache[entry.path]
+
     edit = entry.exact_edit
     if edit is not None and edit.kind in LIFECYCLE_KINDS:
-        live = gitstate.path_state(root, entry.path)
+        live = live_state()
         ev = entry.evidence
         if ev is not None:
             ev = ev.model_copy(update={"tracked": live.tracked, "clean": live.clean})
@@ -232,7 +244,7 @@ def _effective_tier(root: Path, entry: Entry, opts: Options) -> tuple[SafetyTier
             return tier, "downgraded to confirm: path is not tracked and clean now"
         return tier, ""
     if entry.safety_tier == "auto" and opts.require_clean_git:
-        live = gitstate.path_state(root, entry.path)
+        live = live_state()
         if not (live.tracked and live.clean):
             return "confirm", "needs approval: path is not tracked and clean"
     return entry.safety_tier, ""
@@ -243,6 +255,30 @@ def _approved(entry: Entry, why: str, opts: Options) -> bool:
         return True
     if opts.prompt is not None and not opts.dry_run:
         return opts.prompt(entry, why)
+    return False
+
+
+def _span(entry: Entry) -> tuple[int, int] | None:
+    """The original lines an op touches; None for a whole-file or file-level op."""
+    edit = entry.exact_edit
+    anchor = getattr(edit, "anchor", None)
+    if anchor is None or anchor.whole:
+        return None
+    end = anchor.end_line
+    match = getattr(edit, "match", None)
+    if match:
+        end = max(end, anchor.start_line + match.rstrip("\n").count("\n"))
+    return anchor.start_line, end
+
+
+def _overlaps(entry: Entry, touched: dict[str, list[tuple[int, int] | None]]) -> bool:
+    done = touched.get(entry.path)
+    if not done:
+        return False
+    mine = _span(entry)
+    for other in done:
+        if mine is None or other is None or not (mine[1] < other[0] or other[1] < mine[0]):
+            return True
     return False
 
 
@@ -268,6 +304,8 @@ def apply(
     out = Outcome()
     jr: journal.Journal | None = None
     pre_mtime: dict[str, float] = {}
+    git_cache: dict[str, gitstate.GitState] = {}
+    touched: dict[str, list[tuple[int, int] | None]] = {}
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
     applied = 0
     has_generator = plugins is not None and bool(
@@ -293,7 +331,9 @@ def apply(
                 changes = _generated(root, entry, plugins, opts)
             else:
                 _guard(root, entry, generated_at_ts, pre_mtime)
-                tier, why = _effective_tier(root, entry, opts)
+                if _overlaps(entry, touched):
+                    raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
+                tier, why = _effective_tier(root, entry, opts, git_cache)
                 if tier == "confirm" and not _approved(entry, why or "confirm tier", opts):
                     raise _Skip("pending", why or "awaiting approval")
                 changes = plan_changes(root, entry, extractor)
@@ -315,7 +355,14 @@ def apply(
             pre_mtime.setdefault(
                 rel, content.newest_mtime(root / rel) if os.path.lexists(root / rel) else 0.0
             )
+        for rel, _new in changes:
+            if rel not in git_cache and (opts.require_clean_git or rel == entry.path):
+                git_cache[rel] = gitstate.path_state(root, rel)
         _write(root, jr, entry.id, kind, changes)
+        touched.setdefault(entry.path, []).append(_span(entry))
+        for rel, _new in changes:
+            if rel != entry.path:
+                touched.setdefault(rel, []).append(None)
         out.results.append(Result(entry.id, entry.path, kind, tier, "applied", "", diff))
         applied += 1
         if crash_after and applied >= crash_after:
