@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import Api, Reply, serve_main, sse
+from .base import Api, Reply, sse
 
 _USAGE = {"input_tokens": 1, "output_tokens": 1}
 
@@ -73,7 +73,3 @@ class AnthropicApi(Api):
             sse("message_stop", {"type": "message_stop"}),
         ]
         return Reply(200, "text/event-stream", b"".join(events))
-
-
-if __name__ == "__main__":
-    serve_main(AnthropicApi())

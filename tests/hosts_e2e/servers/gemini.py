@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import Api, Reply, serve_main
+from .base import Api, Reply
 
 
 class GeminiApi(Api):
@@ -47,7 +47,3 @@ class GeminiApi(Api):
         if "alt=sse" in path:
             return Reply(200, "text/event-stream", f"data: {json.dumps(chunk)}\r\n\r\n".encode())
         return Reply.json(chunk)
-
-
-if __name__ == "__main__":
-    serve_main(GeminiApi())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import Api, Reply, serve_main, sse
+from .base import Api, Reply, sse
 
 _USAGE = {
     "input_tokens": 1,
@@ -72,7 +72,3 @@ class OpenAIResponsesApi(Api):
         ]
         stream = b"".join(sse(e["type"], dict(e, sequence_number=i)) for i, e in enumerate(events))
         return Reply(200, "text/event-stream", stream)
-
-
-if __name__ == "__main__":
-    serve_main(OpenAIResponsesApi())
