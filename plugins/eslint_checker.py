@@ -117,6 +117,25 @@ def resolve_tool(root: Path, rel_path: str, ctx: RunContext) -> str | None:
     return str(managed) if _executable(managed) else None
 
 
+def managed_env(tool: str, env: dict[str, str]) -> dict[str, str]:
+    """Let a project config's bare imports fall back to the managed install's packages.
+
+    Node resolves a config's imports from the config's folder; a project that relies
+    on the managed ESLint has no `@eslint/js` or `typescript-eslint` of its own. Only
+    for the managed tool: a resolve hook (ESM) and NODE_PATH (CommonJS) retry from it.
+    """
+    home = managed_home()
+    hook = home / "resolve-managed.mjs"
+    if not Path(tool).is_relative_to(home) or not hook.is_file():
+        return env
+    opt = f"--import={hook.as_uri()}"
+    opts = env.get("NODE_OPTIONS", "")
+    env = dict(env, NODE_OPTIONS=f"{opts} {opt}".strip())
+    paths = [str(home / "node_modules"), *filter(None, env.get("NODE_PATH", "").split(os.pathsep))]
+    env["NODE_PATH"] = os.pathsep.join(paths)
+    return env
+
+
 @dataclass(frozen=True)
 class _Job:
     tool: ToolIdentity
@@ -317,7 +336,7 @@ class EslintChecker:
         else:
             argv += [f"./{rel[t.path]}" for t in batch.targets]
         base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
-        env = {k: v for k, v in base.items() if k not in SCRUBBED}
+        env = managed_env(str(job.tool.path), {k: v for k, v in base.items() if k not in SCRUBBED})
         res = run_bounded(
             argv,
             deadline=ctx.deadline,

@@ -229,3 +229,28 @@ def test_output_over_budget_is_tool_error(tmp_path: Path) -> None:
     ctx = _ctx(tmp_path, output_budget=1000, tool_overrides={"eslint": fake})
     out = _lint(tmp_path, ["a.js"], ctx)["a.js"]
     assert out.status == ScopeStatus.TOOL_ERROR and out.reason and "budget" in out.reason
+
+
+def test_typescript_config_imports_resolve_from_the_managed_install(tmp_path: Path) -> None:
+    # No node_modules in the project: the config's imports come from tools/eslint.
+    cfg = (
+        'import js from "@eslint/js";\nimport tseslint from "typescript-eslint";\n'
+        "export default tseslint.config(js.configs.recommended, ...tseslint.configs.recommended);\n"
+    )
+    cjs = 'const js = require("@eslint/js");\nmodule.exports = [js.configs.recommended];\n'
+    _write(
+        tmp_path,
+        {
+            "eslint.config.mjs": cfg,
+            "a.ts": "const unused: number = 1;\nexport const f = (x: any) => x;\n",
+            "b.tsx": "export const C = () => <div />;\n",
+            "legacy/eslint.config.cjs": cjs,
+            "legacy/c.js": "let q = 1;\n",
+        },
+    )
+    outs = _lint(tmp_path, ["a.ts", "b.tsx", "legacy/c.js"])
+    assert all(o.status == ScopeStatus.CHECKED for o in outs.values()), outs
+    rules = {f.rule for f in outs["a.ts"].findings}
+    assert rules == {"@typescript-eslint/no-unused-vars", "@typescript-eslint/no-explicit-any"}
+    assert outs["b.tsx"].findings == ()
+    assert {f.rule for f in outs["legacy/c.js"].findings} == {"no-unused-vars"}
