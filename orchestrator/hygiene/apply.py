@@ -242,12 +242,24 @@ def _effective_tier(
         tier = entry_tier(entry, ev)
         if entry.safety_tier == "auto" and tier != "auto":
             return tier, "downgraded to confirm: path is not tracked and clean now"
+        if tier == "confirm":
+            return tier, "awaiting approval: " + _why_confirm(entry, live)
         return tier, ""
     if entry.safety_tier == "auto" and opts.require_clean_git:
         live = live_state()
         if not (live.tracked and live.clean):
             return "confirm", "needs approval: path is not tracked and clean"
     return entry.safety_tier, ""
+
+
+def _why_confirm(entry: Entry, live: gitstate.GitState) -> str:
+    if entry.lifecycle is not None and entry.lifecycle.served_when is not None:
+        return "served_when needs judgement"
+    if not live.tracked:
+        return "not tracked by git (no other copy)"
+    if not live.clean:
+        return "uncommitted changes"
+    return "not proven by the scan"
 
 
 def _approved(entry: Entry, why: str, opts: Options) -> bool:
