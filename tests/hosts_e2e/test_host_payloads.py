@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from .harness import (
@@ -165,3 +166,29 @@ def test_marker_hook_outputs_reach_next_request(
     assert host is not CODEX or all(
         e.get("tool_name") == "Bash" for e in events if "tool_name" in e
     )
+
+
+CODEX_INPUT_SCHEMAS = {
+    "PreToolUse": "pre-tool-use",
+    "PostToolUse": "post-tool-use",
+    "Stop": "stop",
+    "UserPromptSubmit": "user-prompt-submit",
+}
+
+
+def test_recorded_codex_payloads_match_published_input_schemas() -> None:
+    """The real Codex 0.169 inputs satisfy the host's own published input schemas, so
+    adapter tests built from these fixtures test against what Codex really sends."""
+    from host_contracts import CODEX_SCHEMAS  # tests/ is on sys.path via the root conftest
+
+    checked = 0
+    for path in sorted((PAYLOADS / "codex").glob("*.json")):
+        event = json.loads(path.read_text())
+        stem = CODEX_INPUT_SCHEMAS.get(event["hook_event_name"])
+        if stem is None:
+            continue  # no published SessionStart input schema
+        schema = json.loads((CODEX_SCHEMAS / f"{stem}.command.input.schema.json").read_text())
+        errors = [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(event)]
+        assert errors == [], f"{path.name}: {errors}"
+        checked += 1
+    assert checked >= 4
