@@ -84,10 +84,10 @@ def _dir(project_root: Path, create: bool) -> Path:
     return workspace_dir(project_root, create=create) / CACHE_DIR
 
 
-def _entry_path(project_root: Path, key: str, create: bool, slots: int = MAX_ENTRIES) -> Path:
+def _entry_path(project_root: Path, key: str, create: bool) -> Path:
     # A fixed number of slots bounds the cache without ever listing its folder: a new
     # entry simply evicts whatever held its slot (each entry names its full identity).
-    return _dir(project_root, create) / f"slot-{int(key[:8], 16) % slots:04x}.json"
+    return _dir(project_root, create) / f"slot-{int(key[:8], 16) % MAX_ENTRIES:04x}.json"
 
 
 def _settings_digest(config: Mapping[str, Any]) -> str:
