@@ -50,14 +50,14 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     return [PushUpdate(ref, head, remote_ref, remote_oid)], remote
 
 
-def run_gate(kind: str, root: Path, timeout: float) -> Report:
-    """The strict `kind` gate ("commit" | "push") for the repository at `root`.
+def run_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report:
+    """The strict `kind` gate ("commit" | "push" | "ci") for the repository at `root`.
 
     Raises on an internal fault: the router turns any exception into a refusal.
     """
     from orchestrator.gate import evaluate_gate
     from orchestrator.gate_commands import check_surface, open_repo, required_for
-    from orchestrator.gitsurface import commit_surface, push_surface
+    from orchestrator.gitsurface import ci_surface, commit_surface, push_surface
     from orchestrator.legacy import legacy_skip_sources
 
     deadline = Deadline.after(timeout)
@@ -65,6 +65,8 @@ def run_gate(kind: str, root: Path, timeout: float) -> Report:
     required = required_for(git.root)
     if kind == "commit":
         surface = commit_surface(git)
+    elif kind == "ci":
+        surface = ci_surface(git, rev)
     else:
         updates, remote = current_push(git)
         surface = push_surface(git, updates, remote)

@@ -1,0 +1,192 @@
+"""`orchestrate mcp`: the MCP server (official SDK 2.x, `MCPServer`) over stdio.
+
+Tools: lint, gate, task_verify, next, explain_report. Each result carries the same
+core report the CLI prints (structured content, unchanged) plus a bounded summary
+(text content) built only from counts, vocabulary words, safe rule / task ids and
+path labels: never a tool's free-text message, never source.
+
+The project is the one the server was started in (git top level of its cwd); tool
+arguments name paths inside it, and the core's path safety refuses the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+from orchestrator import __version__
+from orchestrator.hosts import budgets as B
+from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
+from orchestrator.report import Report
+from orchestrator.vocab import Purpose
+
+INSTRUCTIONS = (
+    "orchestrate checks code honestly: lint gives edit feedback (never a delivery pass); "
+    "gate runs the strict commit / push / ci gate on the real git surface; task_verify "
+    "re-checks one task with its original checker; next lists open tasks. Results carry "
+    "the full report as structured content."
+)
+
+
+def report_summary(report: Report, head: str) -> str:
+    """A bounded, echo-free summary of `report`."""
+    rules = B.safe_rule_ids(f.rule for f in report.findings)
+    blocking = sum(1 for f in report.findings if f.blocking)
+    parts = [
+        head,
+        f"gate {report.gate.decision}",
+        f"files {report.scan.files_scanned}",
+        f"scopes: {describe_scopes(report)}",
+        f"findings {len(report.findings)} (blocking {blocking})"
+        + (f"; rules {', '.join(rules)}" if rules else ""),
+    ]
+    if is_incomplete(report):
+        parts.append("coverage incomplete")
+    return B.clamp(". ".join(parts) + ".")
+
+
+def _result(structured: dict[str, Any], summary: str, error: bool = False) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=summary)],
+        structured_content=structured,
+        is_error=error,
+    )
+
+
+def _report_result(report: Report, head: str) -> CallToolResult:
+    summary = report_summary(report, head)
+    return _result({"report": report.model_dump(mode="json"), "summary": summary}, summary)
+
+
+def build_server(project_root: Path) -> MCPServer:
+    """The server with its five tools, bound to `project_root`."""
+    root = project_root.resolve()
+    server = MCPServer(name="orchestrate", version=__version__, instructions=INSTRUCTIONS)
+
+    async def in_thread(fn: Callable[[], CallToolResult]) -> CallToolResult:
+        return await anyio.to_thread.run_sync(fn)
+
+    @server.tool(
+        description="Check files (default: the whole project). Feedback only, never a delivery pass."
+    )
+    async def lint(
+        paths: list[str] | None = None,
+        feedback: bool = False,
+        only: list[str] | None = None,
+        timeout: float | None = None,
+    ) -> CallToolResult:
+        from orchestrator.engine import LintRequest, run_lint
+
+        def work() -> CallToolResult:
+            wanted = list(paths or [])
+            limit = (
+                timeout
+                if timeout and 0 < timeout <= 1800
+                else (B.FAST_DEADLINE_S if feedback else 1800.0)
+            )
+            report = run_lint(
+                LintRequest(
+                    project_root=root,
+                    paths=tuple(wanted),
+                    entry="feedback" if feedback else "lint",
+                    purpose=Purpose.FEEDBACK,
+                    timeout=limit,
+                    only_checkers=frozenset(only) if only else None,
+                    cwd=root,
+                )
+            )
+            from orchestrator.tasks import sync_tasks
+
+            task_ids = [t for t in sync_tasks(report, root).task_ids if B.safe_task_id(t)]
+            result = _report_result(report, f"orchestrate lint ({FEEDBACK_ONLY})")
+            result.structured_content["task_ids"] = task_ids
+            return result
+
+        return await in_thread(work)
+
+    @server.tool(
+        description="Strict delivery gate on the real git surface: the index, the push range, or a commit."
+    )
+    async def gate(
+        event: Literal["commit", "push", "ci"] = "commit", rev: str = "HEAD"
+    ) -> CallToolResult:
+        from orchestrator.gate_commands import DEFAULT_TIMEOUT
+        from orchestrator.hosts.gate_bridge import run_gate
+
+        def work() -> CallToolResult:
+            try:
+                report = run_gate(event, root, DEFAULT_TIMEOUT[event], rev=rev)
+            except Exception as exc:  # noqa: BLE001 - CG-02: a fault is reported, delivery refused
+                text = (
+                    f"orchestrate strict {event} gate: incomplete. An internal fault stopped the "
+                    f"gate ({type(exc).__name__[:40]}); delivery is refused until it runs."
+                )
+                return _result(
+                    {"report": None, "gate": "incomplete", "summary": text}, text, error=True
+                )
+            return _report_result(report, f"orchestrate strict {event} gate")
+
+        return await in_thread(work)
+
+    @server.tool(
+        description="Re-check one task (T-xxxxxxxxxxxx) with its original checker. Never closes it."
+    )
+    async def task_verify(task_id: str) -> CallToolResult:
+        from orchestrator.verify import verify_task
+
+        def work() -> CallToolResult:
+            tid = B.safe_task_id(task_id)
+            if tid is None:
+                text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
+                return _result({"verify": None, "summary": text}, text, error=True)
+            res = verify_task(root, tid)
+            proj = res.projection()
+            text = B.clamp(
+                f"orchestrate task verify {tid}: {proj['observation']}"
+                + (f" ({proj['reason']})" if proj.get("reason") else "")
+                + f"; task status {proj.get('task_status')}. The task is not closed by a recheck."
+            )
+            return _result({"verify": proj, "summary": text}, text)
+
+        return await in_thread(work)
+
+    @server.tool(
+        name="next", description="Open tasks and the next step, from local task facts only."
+    )
+    async def next_step() -> CallToolResult:
+        from orchestrator.nextstep import next_summary, render_text
+
+        def work() -> CallToolResult:
+            summary = next_summary(root)
+            text = render_text(summary, B.CONTEXT_MAX_CHARS)
+            return _result({"next": summary.to_dict(), "summary": text}, text)
+
+        return await in_thread(work)
+
+    @server.tool(
+        description="Explain a report (as printed by `orchestrate lint --format json`): bounded summary."
+    )
+    async def explain_report(report: dict[str, Any]) -> CallToolResult:
+        from pydantic import ValidationError
+
+        try:
+            parsed = Report.model_validate(report)
+        except ValidationError as exc:
+            text = f"orchestrate explain_report: not a valid report ({exc.error_count()} error(s))."
+            return _result({"report": None, "summary": text}, text, error=True)
+        return _report_result(parsed, "orchestrate report")
+
+    return server
+
+
+def serve(project_root: Path | None = None) -> None:
+    """Serve over stdio until the client closes the connection."""
+    from orchestrator.config import find_project_root
+
+    root = project_root or find_project_root(Path.cwd())
+    anyio.run(build_server(root).run_stdio_async)
