@@ -110,7 +110,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register `check`, `clean` and `report validate` on an argparse subparsers object."""
+    """Register `check`, `clean`, `fix` and `report validate` on an argparse subparsers object."""
     p = subparsers.add_parser(
         "check", help="find repository hygiene candidates (plans, scratch, leftovers)"
     )
@@ -121,28 +121,38 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--format", choices=("human", "json"), default="human")
     p.set_defaults(func=cmd_check)
 
-    p = subparsers.add_parser(
-        "clean", help="apply a hygiene report: auto ops, approved confirm ops"
-    )
-    p.add_argument("report", nargs="?", help="report file (default: the last check's report)")
-    p.add_argument("--root", help="project root (default: the git top level of the cwd)")
-    p.add_argument(
-        "--dry-run", action="store_true", help="print the edits as a unified diff, change nothing"
-    )
-    p.add_argument(
-        "--approve",
-        nargs="+",
-        action="extend",
-        metavar="ID",
-        help="approve these confirm-tier entries (after REPORT)",
-    )
-    p.add_argument(
-        "--approve-all-confirm", action="store_true", help="approve every confirm-tier entry"
-    )
-    p.add_argument("--no-input", action="store_true", help="never prompt, even on a terminal")
-    p.add_argument("--undo", metavar="RUN_ID", help="restore every change of a previous clean run")
-    p.add_argument("--format", choices=("human", "json"), default="human")
-    p.set_defaults(func=cmd_clean)
+    for name, help_text in (
+        ("clean", "apply a hygiene report: auto ops, approved confirm ops"),
+        ("fix", "apply the fixes of a lint report (same engine and tiers as clean)"),
+    ):
+        p = subparsers.add_parser(name, help=help_text)
+        p.add_argument(
+            "report",
+            nargs="?" if name == "clean" else None,
+            help="report file" + (" (default: the last check's report)" if name == "clean" else ""),
+        )
+        p.add_argument("--root", help="project root (default: the git top level of the cwd)")
+        p.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print the edits as a unified diff, change nothing",
+        )
+        p.add_argument(
+            "--approve",
+            nargs="+",
+            action="extend",
+            metavar="ID",
+            help="approve these confirm-tier entries (after REPORT)",
+        )
+        p.add_argument(
+            "--approve-all-confirm", action="store_true", help="approve every confirm-tier entry"
+        )
+        p.add_argument("--no-input", action="store_true", help="never prompt, even on a terminal")
+        p.add_argument(
+            "--undo", metavar="RUN_ID", help="restore every change of a previous clean run"
+        )
+        p.add_argument("--format", choices=("human", "json"), default="human")
+        p.set_defaults(func=cmd_clean)
 
     p = subparsers.add_parser("report", help="work with report files")
     sub = p.add_subparsers(dest="report_command", required=True)

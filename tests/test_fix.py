@@ -1,0 +1,26 @@
+"""`orchestrate fix REPORT`: lint fixes go through the hygiene apply engine and tiers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import git, run_cli
+
+
+def test_fix_applies_safe_ruff_fix_and_holds_unsafe(git_repo: Path) -> None:
+    (git_repo / "ruff.toml").write_text('[lint]\nselect = ["F401", "F841"]\n')
+    (git_repo / "m.py").write_text("import os\n\n\ndef f():\n    x = 1\n")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "add m")
+    report = git_repo.parent / "lint.json"
+    res = run_cli(["lint", "m.py", "--format", "json", "--output", str(report)], cwd=git_repo)
+    assert res.returncode == 1
+    tiers = {f["rule"]: f["safety_tier"] for f in json.loads(report.read_text())["findings"]}
+    assert tiers == {"F401": "auto", "F841": "confirm"}
+
+    res = run_cli(["fix", str(report), "--no-input"], cwd=git_repo)
+    text = (git_repo / "m.py").read_text()
+    assert "import os" not in text  # the safe fix was applied without a prompt
+    assert "x = 1" in text  # the unsafe fix waits for approval
+    assert res.returncode == 1, res.stdout + res.stderr  # something is still pending
