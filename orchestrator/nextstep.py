@@ -28,6 +28,10 @@ NO_OPEN_TASKS = "no_open_tasks"
 OPEN_TASKS = "open_tasks"
 OVER_BUDGET = "over_budget"
 
+ENTRIES_OVER = "task_entries_over_budget"
+BYTES_OVER = "task_bytes_over_budget"
+UNREADABLE = "task_folder_unreadable"
+
 
 @dataclass(frozen=True)
 class NextSummary:
@@ -41,7 +45,9 @@ class NextSummary:
     entries_read: int = 0
     bytes_read: int = 0
     complete: bool = True
+    #: A snake_case code when the summary is not complete (over budget, unreadable).
     reason: str | None = None
+    detail: str | None = None
     recommendation: str = ""
     native_checks: str = "not_run"
     delivery: str = "not_evaluated"
@@ -57,13 +63,14 @@ def _pending_commands(ids: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(tasks.verify_command_for(t)) for t in ids)
 
 
-def _over_budget(reason: str, entries: int, size: int) -> NextSummary:
+def _over_budget(reason: str, detail: str) -> NextSummary:
     return NextSummary(
         state=OVER_BUDGET,
         entries_read=0,
         bytes_read=0,
         complete=False,
         reason=reason,
+        detail=detail,
         recommendation=(
             "local task facts exceed the summary budget and were not read; "
             "run `orchestrate task list` (or `orchestrate next` outside the hook), "
@@ -96,17 +103,17 @@ def next_summary(
         with os.scandir(folder) as it:
             for e in it:
                 if len(names) >= max_entries:
-                    return _over_budget(f"more than {max_entries} task entries", len(names), total)
+                    return _over_budget(ENTRIES_OVER, f"more than {max_entries} task entries")
                 try:
                     size = e.stat(follow_symlinks=False).st_size
                 except OSError:
                     size = 0
                 total += size
                 if total > max_bytes:
-                    return _over_budget(f"task records exceed {max_bytes} bytes", len(names), total)
+                    return _over_budget(BYTES_OVER, f"task records exceed {max_bytes} bytes")
                 names.append((e.name, size))
     except OSError:
-        return _over_budget("task folder unreadable", 0, 0)
+        return _over_budget(UNREADABLE, "task folder unreadable")
 
     open_ids: list[str] = []
     verify_ids: list[str] = []
@@ -127,7 +134,7 @@ def next_summary(
                 data = fh.read(max_bytes - bytes_read + 1)
             bytes_read += len(data)
             if bytes_read > max_bytes:
-                return _over_budget(f"task records exceed {max_bytes} bytes", entries, bytes_read)
+                return _over_budget(BYTES_OVER, f"task records exceed {max_bytes} bytes")
             rec = tasks.parse_record(data, expected_id=stem)
         except (OSError, ValueError):
             unreadable += 1
@@ -180,7 +187,7 @@ def render_text(summary: NextSummary, limit_chars: int = 1200) -> str:
         f"native checks: {summary.native_checks}; delivery: {summary.delivery}",
     ]
     if summary.state == OVER_BUDGET:
-        head.append(f"summary not produced: scope over budget ({summary.reason})")
+        head.append(f"summary not produced: scope over budget ({summary.detail})")
     tail = [f"next: {summary.recommendation}"]
     body: list[str] = []
     pending = [(t, "open") for t in summary.open_task_ids] + [

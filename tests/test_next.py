@@ -65,6 +65,7 @@ def test_over_entry_budget_says_so_and_does_not_scan(tmp_path: Path) -> None:
     s = nextstep.next_summary(tmp_path, max_entries=4)
     assert s.state == nextstep.OVER_BUDGET and not s.complete
     assert s.open_task_ids == () and s.bytes_read == 0
+    assert s.reason == nextstep.ENTRIES_OVER
     text = nextstep.render_text(s)
     assert "over budget" in text and "orchestrate task list" in text
 
@@ -72,7 +73,7 @@ def test_over_entry_budget_says_so_and_does_not_scan(tmp_path: Path) -> None:
 def test_over_byte_budget(tmp_path: Path) -> None:
     _tasks(tmp_path, 3)
     s = nextstep.next_summary(tmp_path, max_bytes=1000)
-    assert s.state == nextstep.OVER_BUDGET and "bytes" in (s.reason or "")
+    assert s.state == nextstep.OVER_BUDGET and s.reason == nextstep.BYTES_OVER
 
 
 def test_unreadable_record_is_counted_not_echoed(tmp_path: Path) -> None:
