@@ -65,6 +65,7 @@ REASONS = frozenset(
         "tool_missing",
         "identity_changed",
         "file_missing",
+        "not_fresh",
         "config_changed",
     }
 )
@@ -186,6 +187,9 @@ def _judge(
         return _incomplete(tid, "tool_missing", **common)
     if scope.status != ScopeStatus.CHECKED:
         return _incomplete(tid, "scope_not_checked", f"scope {scope.status}", **common)
+    if scope.reused:
+        # A recheck is a fresh run of the original checker; a cached result never stands in.
+        return _incomplete(tid, "not_fresh", **common)
     want = rec.identity
     if want.tool is not None:
         got = scope.tool

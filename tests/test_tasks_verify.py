@@ -182,3 +182,17 @@ def test_repair_ready_rechecks_and_projects_safe_fields(tmp_path: Path) -> None:
     }
     kinds = [e["kind"] for e in events.recent_events(tmp_path)]
     assert kinds == ["repair_ready", "recheck"]
+
+
+def test_recheck_is_fresh_even_with_a_warm_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tid = _task(tmp_path)
+    warm = run_lint(LintRequest(project_root=tmp_path, paths=["a.py"], cwd=tmp_path))
+    assert [s.reused for s in warm.scopes if s.checker == "ruff"] == ["identity equal"]
+    assert verify.verify_task(tmp_path, tid, timeout=60).outcome == verify.STILL_PRESENT
+    stale = warm.model_dump(mode="json")
+    monkeypatch.setattr(verify, "recheck_argv", _printer(tmp_path, "cached", stale))
+    _assert_incomplete_kept(
+        tmp_path, tid, verify.verify_task(tmp_path, tid, timeout=30), "not_fresh"
+    )
