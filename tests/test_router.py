@@ -1,0 +1,105 @@
+"""The host-neutral router: shell classification, budgets, labels, repair_ready, faults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import git
+
+from orchestrator.hosts import budgets, shell
+from orchestrator.hosts.events import Kind, RouterEvent, resolve_target
+from orchestrator.hosts.router import Services, route
+
+
+@pytest.mark.parametrize(
+    ("command", "kinds"),
+    [
+        ("git commit -m x", ["commit"]),
+        ("git -C sub -c core.x=1 commit --amend", ["commit"]),
+        ("GIT_DIR=.git /usr/bin/git commit", ["commit"]),
+        ("cd src && git add . && git commit -qm 'a; b'", ["commit"]),
+        ("npm test; git push origin main", ["push"]),
+        ("git commit -m x && git push", ["commit", "push"]),
+        ("bash -lc 'git push --force'", ["push"]),
+        ("sudo env X=1 git commit", ["commit"]),
+        ("echo hi\ngit commit -m x", ["commit"]),
+        ("echo 'git commit'", []),
+        ("git log --grep=commit", []),
+        ("git status", []),
+        ("ls", []),
+        ("git commit -m 'unbalanced", ["commit"]),  # not tokenizable: decided conservatively
+        ("", []),
+    ],
+)
+def test_git_delivery_kinds(command: str, kinds: list[str]) -> None:
+    assert shell.git_delivery_kinds(command) == kinds
+
+
+def test_fast_plan_budgets() -> None:
+    within = budgets.plan_fast_scope([f"f{i}.py" for i in range(budgets.FAST_MAX_FILES)])
+    assert within.per_file and within.reason is None
+    over = budgets.plan_fast_scope([f"f{i}.py" for i in range(budgets.FAST_MAX_FILES + 1)])
+    assert not over.per_file and over.reason == budgets.FAST_SCOPE_BUDGET_EXCEEDED
+    assert len(over.paths) == budgets.FAST_MAX_FILES + 1  # never truncated
+    long = budgets.plan_fast_scope(["x" * 600])
+    assert not long.per_file
+
+
+def test_safe_ids_and_labels() -> None:
+    assert budgets.safe_rule_ids(["F401", "E501", "x" * 40, "bad rule", "W1", "Z9"]) == [
+        "E501",
+        "F401",
+        "W1",
+    ]
+    assert budgets.safe_task_id("T-0123456789ab") == "T-0123456789ab"
+    assert budgets.safe_task_id("T-0123; rm") is None
+    assert budgets.path_label("src/ok_file-1.py") == "src/ok_file-1.py"
+    assert budgets.path_label("a b\n`$(x)`.py") == "a?b????x??.py"
+    assert len(budgets.path_label("d/" * 200)) == budgets.PATH_LABEL_MAX_CHARS
+    assert len(budgets.clamp("x" * 5000)) == budgets.CONTEXT_MAX_CHARS
+
+
+def test_resolve_target(tmp_path: Path) -> None:
+    root = tmp_path.resolve()
+    (root / "a.py").write_text("x = 1\n")
+    (root / "inner.py").symlink_to(root / "a.py")
+    assert resolve_target(str(root / "a.py"), root).rel_path == "a.py"
+    assert resolve_target(str(root / "inner.py"), root).rel_path == "a.py"  # resolved, inside
+    assert resolve_target(str(root / "x" / ".." / "a.py"), root).rel_path == "a.py"
+    assert resolve_target(str(root / ".." / "a.py"), root).reason == "file_vanished" or (
+        resolve_target(str(root / ".." / "a.py"), root).reason == "path_outside_project"
+    )
+
+
+def test_repair_ready_routes_to_task_verify(git_repo: Path) -> None:
+    (git_repo / "a.py").write_text("import os\n")
+    res = route(RouterEvent(Kind.FILE_CHANGED, git_repo.resolve(), paths=("a.py",)))
+    tid = res.task_ids[0]
+    out = route(RouterEvent(Kind.REPAIR_READY, git_repo.resolve(), task_id=tid))
+    assert out.action == "verify" and f"task verify {tid}: still_present" in out.context
+    assert "not closed" in out.context
+    (git_repo / "a.py").write_text("x = 1\n")
+    out = route(RouterEvent(Kind.REPAIR_READY, git_repo.resolve(), task_id=tid))
+    assert "absent_unverified" in out.context
+    bad = route(RouterEvent(Kind.REPAIR_READY, git_repo.resolve(), task_id="T-zz; rm -rf"))
+    assert bad.action == "not_run" and "rm" not in bad.context
+
+
+def test_push_gate_checks_the_branch_range(git_repo: Path) -> None:
+    (git_repo / "a.py").write_text("import os\n")
+    git(git_repo, "add", "a.py")
+    git(git_repo, "commit", "-q", "--no-verify", "-m", "bad")
+    res = route(RouterEvent(Kind.SHELL_COMMAND, git_repo.resolve(), command="git push origin main"))
+    assert res.block and res.gate == "deny" and "F401" in res.context
+
+
+def test_lint_fault_is_a_result_not_a_crash(tmp_path: Path) -> None:
+    def broken(root: Path, paths, timeout: float):  # fault injection only
+        raise OSError("disk on fire")
+
+    (tmp_path / "a.py").write_text("x\n")
+    res = route(
+        RouterEvent(Kind.FILE_CHANGED, tmp_path.resolve(), paths=("a.py",)), Services(lint=broken)
+    )
+    assert res.action == "not_run" and "internal fault" in res.context and "fire" not in res.context
