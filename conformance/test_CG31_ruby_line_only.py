@@ -129,3 +129,26 @@ def test_CG31_absent_ruby_keeps_bundled_grammar_candidates(tmp_path: Path) -> No
     candidates = [f for f in report.findings if f.path == "lib/broken.rb"]
     assert candidates and all(f.candidate and f.checker == "treesitter" for f in candidates)
     assert report.coverage.native_files == 0
+
+
+def test_CG31_ruby_task_recheck_keeps_line_only_evidence_and_never_closes(
+    tmp_path: Path,
+) -> None:
+    from orchestrator import tasks, verify
+
+    require_tool("ruby", "install ruby (Debian: apt-get install ruby)")
+    root = _project(tmp_path / "ws")
+    report = run_lint(LintRequest(project_root=root, paths=["lib/broken.rb"], cwd=root))
+    sync = tasks.sync_tasks(report, root)
+    (task_id,) = sync.created
+    rec = tasks.load_task(root, task_id)
+    assert rec is not None and rec.basis.checker == "ruby" and rec.basis.path == "lib/broken.rb"
+    # The original checker still sees it: the same task, still open.
+    still = verify.verify_task(root, task_id, timeout=60)
+    assert (still.outcome, still.checker) == (verify.STILL_PRESENT, "ruby")
+    # Repaired: zero diagnostics is an observation, never a closure.
+    (root / "lib" / "broken.rb").write_text(MISSING_END + "end\n")
+    gone = verify.verify_task(root, task_id, timeout=60)
+    assert gone.outcome == verify.ABSENT_UNVERIFIED
+    after = tasks.load_task(root, task_id)
+    assert after is not None and after.is_open()
