@@ -126,6 +126,19 @@ def _validated(checker: Checker, batch: Batch, result: object) -> list[FileOutco
     return out
 
 
+def _interleaved(work: Sequence[tuple[Checker, Batch]]) -> list[int]:
+    """Start order of the batches: round-robin over checkers, so an in-process parse
+    proceeds while a native tool's process works, instead of queueing behind all of
+    that tool's batches for a slot. Outcomes keep the order of `work`."""
+    lanes: dict[str, list[int]] = {}
+    for i, (checker, _batch) in enumerate(work):
+        lanes.setdefault(checker.name, []).append(i)
+    order: list[int] = []
+    for depth in range(max(len(lane) for lane in lanes.values())):
+        order.extend(lane[depth] for lane in lanes.values() if depth < len(lane))
+    return order
+
+
 def _run_batches(
     work: list[tuple[Checker, Batch]], ctx: RunContext, jobs: int
 ) -> list[FileOutcome]:
@@ -166,7 +179,8 @@ def _run_batches(
 
     if not work:
         return []
-    for i, (checker, batch) in enumerate(work):
+    for i in _interleaved(work):
+        checker, batch = work[i]
         # Daemon threads: a plugin that hangs in-process cannot keep the run alive.
         threading.Thread(target=worker, args=(i, checker, batch), daemon=True).start()
     done.wait(timeout=ctx.deadline.remaining() + GRACE_S)
@@ -320,7 +334,12 @@ def run_lint(req: LintRequest) -> Report:
                 )
 
     # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
-    reuse_plan = reuse.consult(root, work, ctx)
+    # A run with more files than the bounded cache holds would only evict what it just
+    # stored, paying a durable write per file for it: such a run checks fresh.
+    if sum(len(batch.targets) for _checker, batch in work) <= reuse.MAX_ENTRIES:
+        reuse_plan = reuse.consult(root, work, ctx)
+    else:
+        reuse_plan = reuse.ReusePlan([], list(work), set(), [{} for _ in work])
     ran = _run_batches(reuse_plan.work, ctx, jobs)
     reuse.record(root, reuse_plan, ctx, ran)
     outcomes = settled + reuse_plan.reused + ran
