@@ -131,7 +131,7 @@ class YamllintChecker:
     def _finding(self, path: str, m: re.Match[str]) -> Finding:
         msg = m["msg"]
         rule_m = _RULE.search(msg)
-        rule = f"yamllint/{rule_m['rule']}" if rule_m else "yamllint/syntax"
+        rule = rule_m["rule"] if rule_m else "syntax"
         if rule_m:
             msg = msg[: rule_m.start()]
         severity = Severity.ERROR if m["level"] == "error" else Severity.WARNING
