@@ -119,10 +119,19 @@ def run_bounded(
     for t in threads:
         t.start()
 
+    # Popen.wait(timeout=...) polls with sleeps of up to 50 ms; a blocking wait in a
+    # helper thread wakes us the moment the child exits (the save-feedback path runs
+    # one short child, so the poll slack was a visible share of its wall time).
+    exited = threading.Event()
+
+    def reap() -> None:
+        with contextlib.suppress(Exception):
+            proc.wait()
+        exited.set()
+
+    threading.Thread(target=reap, daemon=True).start()
     timed_out = False
-    try:
-        proc.wait(timeout=deadline.remaining())
-    except subprocess.TimeoutExpired:
+    if not exited.wait(timeout=max(0.0, deadline.remaining())):
         timed_out = True
         _kill_group(proc)
         proc.wait()

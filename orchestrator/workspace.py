@@ -12,8 +12,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from filelock import FileLock
-
 DIRNAME = ".orchestrate"
 IGNORED = ("cache/", "runs/", "events/", "journal/", "audit/", "quarantine/", "*.lock", "*.tmp")
 
@@ -61,6 +59,8 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
 @contextlib.contextmanager
 def locked(project_root: Path, name: str = "workspace", timeout: float = 30.0) -> Iterator[Path]:
     """Hold the workspace lock `name` (a file lock shared across processes)."""
+    from filelock import FileLock  # imported on use: it is off the lint start-up path
+
     ws = workspace_dir(project_root)
     with FileLock(str(ws / f"{name}.lock"), timeout=timeout):
         yield ws
