@@ -4,10 +4,16 @@ Builds a generated corpus (never committed) under bench/.work/, then times, side
 side in one run, with the median of several repetitions:
 
 1. one edited Python file: `orchestrate lint FILE` vs `pre-commit run ruff --files FILE`
-   (and lintrunner with the same Ruff check);
+   vs lintrunner with the same Ruff check. Before every timed sample the file gets a
+   new edit (outside the timed window), so no tool can answer from a cache of the
+   previous sample;
 2. a 2,000-file mixed corpus: `orchestrate lint .` vs running the native tools
    directly (`ruff check` on the Python files, then a plain tree-sitter parse loop on
    the rest) vs `pre-commit run --all-files` vs `lintrunner --all-files`.
+
+Every tool sees the same Ruff configuration (a `ruff.toml` at the corpus root).
+Plugins installed from outside this distribution are disabled for the orchestrate
+runs, so orchestrate runs exactly the tools the native baseline runs.
 
 It prints ratios, not a verdict. Usage: .venv/bin/python bench/run_bench.py [--reps N]
 """
@@ -23,11 +29,15 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from importlib import metadata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
 BIN = Path(sys.executable).parent
+CORPUS_VERSION = "2"  # bump when the generated corpus changes
+RUFF_TOML = 'lint.select = ["E", "F", "W", "I", "B", "UP"]\n'
 ENV = {
     **os.environ,
     "GIT_AUTHOR_NAME": "b",
@@ -35,6 +45,7 @@ ENV = {
     "GIT_COMMITTER_NAME": "b",
     "GIT_COMMITTER_EMAIL": "b@b.invalid",
 }
+INSTALL_HINT = "install the bench extras: .venv/bin/pip install -e '.[bench]'"
 
 PARSE_LOOP = r"""
 import sys, time
@@ -94,9 +105,23 @@ def _ts(i: int, rng: random.Random) -> str:
     return f"export function f{i}(a: number): number {{\n  return a * {rng.randint(1, 9)};\n}}\n"
 
 
+RUFF_ADAPTER = r"""
+import json, subprocess, sys
+paths = open(sys.argv[1][1:]).read().split()
+out = subprocess.run(["RUFF", "check", "--no-cache", "--output-format", "json", "--exit-zero", *paths],
+                     capture_output=True, text=True).stdout
+for item in json.loads(out or "[]"):
+    print(json.dumps({"path": item["filename"], "line": item["location"]["row"],
+        "char": item["location"]["column"], "code": "RUFF", "severity": "error",
+        "name": item["code"] or "syntax", "original": None, "replacement": None,
+        "description": item["message"]}))
+"""
+
+
 def build_corpus(root: Path, files: int = 2000) -> None:
     """A deterministic mixed corpus: 60% Python, the rest Go, JSON, YAML, TypeScript."""
-    if (root / ".done").exists():
+    done = root / ".done"
+    if done.exists() and done.read_text().strip() == CORPUS_VERSION:
         return
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
@@ -113,6 +138,9 @@ def build_corpus(root: Path, files: int = 2000) -> None:
         d = root / f"pkg{i % 40}"
         d.mkdir(exist_ok=True)
         (d / f"m{i}{ext}").write_text(make(i, rng))
+    # One Ruff configuration for every tool (without it, a bare `ruff check` would
+    # climb out of the corpus and pick up the enclosing repository's settings).
+    (root / "ruff.toml").write_text(RUFF_TOML)
     ruff = BIN / "ruff"
     (root / ".pre-commit-config.yaml").write_text(
         "repos:\n- repo: local\n  hooks:\n  - id: ruff\n    name: ruff\n"
@@ -126,69 +154,135 @@ def build_corpus(root: Path, files: int = 2000) -> None:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     subprocess.run(["git", "add", "-A"], cwd=root, check=True)
     subprocess.run(["git", "commit", "-qm", "corpus"], cwd=root, check=True, env=ENV)
-    (root / ".done").write_text("ok\n")
+    done.write_text(CORPUS_VERSION + "\n")
 
 
-RUFF_ADAPTER = r"""
-import json, subprocess, sys
-paths = open(sys.argv[1][1:]).read().split()
-out = subprocess.run(["RUFF", "check", "--no-cache", "--output-format", "json", "--exit-zero", *paths],
-                     capture_output=True, text=True).stdout
-for item in json.loads(out or "[]"):
-    print(json.dumps({"path": item["filename"], "line": item["location"]["row"],
-        "char": item["location"]["column"], "code": "RUFF", "severity": "error",
-        "name": item["code"] or "syntax", "original": None, "replacement": None,
-        "description": item["message"]}))
-"""
-
-
-def timed(argv: list[str], cwd: Path, reps: int) -> float:
-    """Median wall seconds of `reps` runs (after one warm-up)."""
-    subprocess.run(argv, cwd=cwd, capture_output=True, env=ENV, check=False)
+def timed(
+    argv: list[str],
+    cwd: Path,
+    reps: int,
+    env: dict[str, str] | None = None,
+    prepare: Callable[[], None] | None = None,
+) -> list[float]:
+    """Wall seconds of `reps` runs (after one warm-up); `prepare` runs before each,
+    outside the timed window."""
+    env = env or ENV
+    if prepare:
+        prepare()
+    subprocess.run(argv, cwd=cwd, capture_output=True, env=env, check=False)
     samples = []
     for _ in range(reps):
+        if prepare:
+            prepare()
         t = time.perf_counter()
-        subprocess.run(argv, cwd=cwd, capture_output=True, env=ENV, check=False)
+        subprocess.run(argv, cwd=cwd, capture_output=True, env=env, check=False)
         samples.append(time.perf_counter() - t)
-    return statistics.median(samples)
+    return samples
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def foreign_plugins() -> list[str]:
+    """Names of `orchestrate` entry points that do not come from this distribution."""
+    names = set()
+    for ep in metadata.entry_points(group="orchestrate"):
+        dist = getattr(ep, "dist", None)
+        if dist is None or dist.metadata["Name"] != "orchestrate":
+            names.add(ep.name)
+    return sorted(names)
+
+
+def require_tools() -> tuple[str, str]:
+    """pre-commit and lintrunner, next to this interpreter or on PATH; exit 2 when absent."""
+    found = {}
+    for name in ("pre-commit", "lintrunner"):
+        path = shutil.which(name, path=str(BIN)) or shutil.which(name)
+        if path is None:
+            print(f"run_bench: {name} not found; {INSTALL_HINT}", file=sys.stderr)
+            raise SystemExit(2)
+        found[name] = path
+    return found["pre-commit"], found["lintrunner"]
+
+
+def load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--files", type=int, default=2000)
+    ap.add_argument("--json", metavar="PATH", help="also write the raw samples here")
     args = ap.parse_args()
+    precommit, lintrunner = require_tools()
     corpus = WORK / f"corpus{args.files}"
     build_corpus(corpus, args.files)
-    lintrunner = shutil.which("lintrunner", path=str(BIN)) or shutil.which("lintrunner")
     orch = str(BIN / "orchestrate")
-    precommit = str(BIN / "pre-commit")
-    one = "pkg0/m0.py"
-    (corpus / one).write_text((corpus / one).read_text() + "\nimport re\n")  # the edit
+    foreign = foreign_plugins()
+    cold = {**ENV, "ORCHESTRATE_DISABLE_PLUGINS": ",".join(foreign), "ORCHESTRATE_REUSE": "0"}
+    default = {**ENV, "ORCHESTRATE_DISABLE_PLUGINS": ",".join(foreign)}
+    load_before = load()
 
-    rows: list[tuple[str, str, float]] = []
-    rows.append(
-        (
+    one = "pkg0/m0.py"
+    pristine = (corpus / one).read_text()
+    counter = [0]
+
+    def edit() -> None:
+        # A new edit before every sample: an unused import plus a changing comment.
+        counter[0] += 1
+        (corpus / one).write_text(f"{pristine}\nimport re  # edit {counter[0]}\n")
+
+    rows: list[tuple[str, str, list[float]]] = []
+
+    def add(group: str, name: str, samples: list[float]) -> None:
+        rows.append((group, name, samples))
+
+    try:
+        add(
             "one file",
             "orchestrate lint FILE",
-            timed([orch, "lint", one, "--format", "json"], corpus, args.reps),
+            timed([orch, "lint", one, "--format", "json"], corpus, args.reps, default, edit),
         )
-    )
-    rows.append(
-        (
+        add(
+            "one file",
+            "orchestrate lint FILE (reuse off)",
+            timed([orch, "lint", one, "--format", "json"], corpus, args.reps, cold, edit),
+        )
+        add(
+            "one file",
+            "orchestrate lint FILE (same bytes again)",
+            timed([orch, "lint", one, "--format", "json"], corpus, args.reps, default),
+        )
+        add(
             "one file",
             "pre-commit run ruff --files FILE",
-            timed([precommit, "run", "ruff", "--files", one], corpus, args.reps),
+            timed([precommit, "run", "ruff", "--files", one], corpus, args.reps, prepare=edit),
         )
-    )
-    if lintrunner:
-        rows.append(
-            (
-                "one file",
-                "lintrunner --paths FILE",
-                timed([lintrunner, "--force-color", one], corpus, args.reps),
-            )
+        add(
+            "one file",
+            "lintrunner FILE",
+            timed([lintrunner, one], corpus, args.reps, prepare=edit),
         )
+        add(
+            "one file",
+            "native direct: ruff check FILE",
+            timed(
+                [str(BIN / "ruff"), "check", "--no-cache", "--output-format", "json", one],
+                corpus,
+                args.reps,
+                prepare=edit,
+            ),
+        )
+    finally:
+        (corpus / one).write_text(pristine)
 
     py = sorted(
         str(p.relative_to(corpus)) for p in corpus.rglob("*.py") if p.name != "ruff_adapter.py"
@@ -198,63 +292,77 @@ def main() -> int:
         for p in corpus.rglob("*")
         if p.suffix in {".go", ".json", ".yaml", ".ts"}
     )
-    (WORK / "py.txt").write_text("\n".join(py))
     (WORK / "rest.txt").write_text("\n".join(str(corpus / r) for r in rest))
     (WORK / "parse_loop.py").write_text(PARSE_LOOP)
-    t_ruff = timed(
+    ruff_s = timed(
         [str(BIN / "ruff"), "check", "--no-cache", "--output-format", "json", *py],
         corpus,
         args.reps,
     )
-    t_parse = timed(
+    parse_s = timed(
         [sys.executable, str(WORK / "parse_loop.py"), str(WORK / "rest.txt")], corpus, args.reps
     )
-    rows.append(("corpus", "native direct: ruff check (py)", t_ruff))
-    rows.append(("corpus", "native direct: tree-sitter loop (rest)", t_parse))
-    rows.append(("corpus", "native direct: sum", t_ruff + t_parse))
-    rows.append(
-        (
-            "corpus",
-            "orchestrate lint .",
-            timed([orch, "lint", ".", "--format", "json"], corpus, args.reps),
-        )
+    add("corpus", "native direct: ruff check (py)", ruff_s)
+    add("corpus", "native direct: tree-sitter loop (rest)", parse_s)
+    add("corpus", "native direct: sum", [a + b for a, b in zip(ruff_s, parse_s, strict=True)])
+    add(
+        "corpus",
+        "orchestrate lint .",
+        timed([orch, "lint", ".", "--format", "json"], corpus, args.reps, default),
     )
-    rows.append(
-        (
-            "corpus",
-            "pre-commit run --all-files",
-            timed([precommit, "run", "--all-files"], corpus, args.reps),
-        )
+    add(
+        "corpus",
+        "orchestrate lint . (reuse off)",
+        timed([orch, "lint", ".", "--format", "json"], corpus, args.reps, cold),
     )
-    if lintrunner:
-        rows.append(
-            (
-                "corpus",
-                "lintrunner --all-files",
-                timed([lintrunner, "--all-files"], corpus, args.reps),
-            )
-        )
+    add(
+        "corpus",
+        "pre-commit run --all-files",
+        timed([precommit, "run", "--all-files"], corpus, args.reps),
+    )
+    add(
+        "corpus",
+        "lintrunner --all-files",
+        timed([lintrunner, "--all-files"], corpus, args.reps),
+    )
 
-    (corpus / one).write_text((corpus / one).read_text().replace("\nimport re\n", ""))
+    med = {name: statistics.median(s) for _, name, s in rows}
     print(
-        f"files: {args.files} ({len(py)} Python, {len(rest)} other); median of {args.reps} runs; {os.cpu_count()} CPUs"
+        f"files: {args.files} ({len(py)} Python, {len(rest)} other); median of {args.reps} runs;"
+        f" {os.cpu_count()} CPUs; load average before {load_before}, after {load()}"
     )
-    for group, name, secs in rows:
-        print(f"{group:<9} {name:<42} {secs:8.3f} s")
-    get = {name: secs for _, name, secs in rows}
+    print(
+        f"versions: ruff {_version('ruff')}, pre-commit {_version('pre-commit')},"
+        f" lintrunner {_version('lintrunner')},"
+        f" tree-sitter {_version('tree-sitter')},"
+        f" tree-sitter-language-pack {_version('tree-sitter-language-pack')},"
+        f" python {sys.version.split()[0]}; plugins disabled for the runs: {foreign or 'none'}"
+    )
+    for group, name, s in rows:
+        print(f"{group:<9} {name:<42} {med[name]:8.3f} s  (min {min(s):.3f}, max {max(s):.3f})")
     print()
+    pc = med["pre-commit run ruff --files FILE"]
+    native = med["native direct: sum"]
     print(
-        f"one file:  orchestrate / pre-commit ruff       = {get['orchestrate lint FILE'] / get['pre-commit run ruff --files FILE']:.2f}x (aim <= 0.5x)"
+        f"one file:  orchestrate / pre-commit ruff       = {med['orchestrate lint FILE'] / pc:.2f}x"
+        f" (reuse off {med['orchestrate lint FILE (reuse off)'] / pc:.2f}x; aim <= 0.5x)"
     )
     print(
-        f"corpus:    orchestrate / native tools direct   = {get['orchestrate lint .'] / get['native direct: sum']:.2f}x (aim <= 1.3x)"
+        f"one file:  orchestrate / lintrunner           = {med['orchestrate lint FILE'] / med['lintrunner FILE']:.2f}x"
     )
     print(
-        f"corpus:    orchestrate / pre-commit --all-files = {get['orchestrate lint .'] / get['pre-commit run --all-files']:.2f}x"
+        f"corpus:    orchestrate / native tools direct   = {med['orchestrate lint .'] / native:.2f}x"
+        f" (reuse off {med['orchestrate lint . (reuse off)'] / native:.2f}x; aim <= 1.3x)"
     )
-    if lintrunner:
-        print(
-            f"corpus:    orchestrate / lintrunner            = {get['orchestrate lint .'] / get['lintrunner --all-files']:.2f}x"
+    print(
+        f"corpus:    orchestrate / pre-commit --all-files = {med['orchestrate lint .'] / med['pre-commit run --all-files']:.2f}x"
+    )
+    print(
+        f"corpus:    orchestrate / lintrunner            = {med['orchestrate lint .'] / med['lintrunner --all-files']:.2f}x"
+    )
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps({"load_before": load_before, "load_after": load(), "rows": rows}, indent=2)
         )
     return 0
 
