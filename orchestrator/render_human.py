@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.report import Report
+from orchestrator.report import Report, rule_label
 from orchestrator.vocab import GateDecision, ScopeStatus
 
 _STYLE = {
@@ -87,7 +87,9 @@ def render(report: Report, console: Console) -> None:
         for f in by_file[path]:
             pos = f"{f.line or '-'}:{f.column or '-'}" if f.column else f"{f.line or '-'}"
             line = Text(f"  {pos:>8}  ")
-            line.append(f"{f.checker}/{f.rule}", style="red" if f.severity == "error" else "yellow")
+            line.append(
+                rule_label(f.checker, f.rule), style="red" if f.severity == "error" else "yellow"
+            )
             if f.candidate:
                 line.append(" (candidate)", style="dim")
             line.append(f"  {f.message}")

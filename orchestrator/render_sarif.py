@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__
-from orchestrator.report import Report
+from orchestrator.report import Report, rule_label
 from orchestrator.vocab import ScopeStatus, Severity
 
 INFO_URI = "https://pypi.org/project/orchestrate/"
@@ -24,7 +24,7 @@ def to_sarif(report: Report) -> dict[str, Any]:
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
     for f in report.findings:
-        rule_id = f"{f.checker}/{f.rule}"
+        rule_id = rule_label(f.checker, f.rule)
         rules.setdefault(rule_id, {"id": rule_id, "name": f.rule})
         region: dict[str, int] = {}
         if f.line:

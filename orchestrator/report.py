@@ -139,6 +139,11 @@ def fingerprint(checker: str, rule: str, path: str, anchor: str) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
+def rule_label(checker: str, rule: str) -> str:
+    """`checker/rule`, without doubling a prefix the rule id already carries."""
+    return rule if rule.startswith(f"{checker}/") else f"{checker}/{rule}"
+
+
 def _finding_key(f: Finding) -> tuple[Any, ...]:
     return (f.path, f.line or 0, f.column or 0, f.checker, f.rule, f.message)
 

@@ -250,7 +250,11 @@ class EslintChecker:
     tier = Tier.NATIVE
 
     def claims(self, target: FileTarget) -> bool:
-        return target.language in LANGUAGES or target.path.lower().endswith(SUFFIXES)
+        # Detection already sniffed shared extensions (a `.ts` Qt translation file is
+        # "xml"): trust it when present, the suffix only when nothing was detected.
+        if target.language is not None:
+            return target.language in LANGUAGES
+        return target.path.lower().endswith(SUFFIXES)
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         root = ctx.project_root

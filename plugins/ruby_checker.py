@@ -109,8 +109,10 @@ class RubyChecker:
     tier = Tier.NATIVE
 
     def claims(self, target: FileTarget) -> bool:
+        if target.language is not None:
+            return target.language == "ruby"
         p = PurePosixPath(target.path)
-        return target.language == "ruby" or p.suffix in SUFFIXES or p.name in FILENAMES
+        return p.suffix in SUFFIXES or p.name in FILENAMES
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         if not targets:
