@@ -114,6 +114,15 @@ def cmd_lint(args: argparse.Namespace) -> int:
     gaps = missing_required(report, req.require)
     for gap in gaps:
         report.notes.append(f"required coverage missing: {gap}")
+    # Blocking findings become tasks with stable ids (`orchestrate next`, `task verify`).
+    # A re-check child (`--only`) observes; it never writes tasks itself.
+    if not args.no_tasks and not args.only:
+        from orchestrator.tasks import sync_tasks
+
+        try:
+            sync_tasks(report, root)
+        except (OSError, TimeoutError) as exc:
+            report.notes.append(f"tasks not recorded: {type(exc).__name__}: {exc}")
     emit_report(report, args.format, args.output)
     return lint_exit_code(report, gaps)
 
@@ -193,6 +202,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint.add_argument("--only", action="append", metavar="CHECKER", help="run only this checker")
     lint.add_argument(
         "--feedback", action="store_true", help="fast save-feedback route (short deadline)"
+    )
+    lint.add_argument(
+        "--no-tasks", action="store_true", help="do not record findings as tasks in .orchestrate/"
     )
     add_output_options(lint)
     lint.set_defaults(func=cmd_lint)
