@@ -243,6 +243,35 @@ def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
     )
 
 
+def _late_fallback(
+    ran: list[FileOutcome],
+    targets: Sequence[FileTarget],
+    fallbacks: Sequence[Checker],
+    fallback_paths: set[str],
+    ctx: RunContext,
+    jobs: int,
+    claimed_by: Any,
+) -> list[FileOutcome]:
+    """Syntax fallback for files a native tool declined only while running (e.g. ESLint
+    found no config object for a `.ts` file): they still get candidates, on the same
+    deadline. Failures (timed_out, tool_error) never fall back."""
+    wanted = {o.path for o in ran if o.falls_back} - fallback_paths
+    if not wanted or ctx.deadline.expired():
+        return []
+    pool = [t for t in targets if t.path in wanted]
+    late: list[tuple[Checker, Batch]] = []
+    late_settled: list[FileOutcome] = []
+    for c in fallbacks:
+        mine = claimed_by(c, [t for t in pool if t.path not in fallback_paths])
+        if not mine:
+            continue
+        plan = _contained_plan(c, mine, ctx)
+        late_settled.extend(o.with_(checker=c.name) for o in plan.settled)
+        late.extend((c, b) for b in plan.batches)
+        fallback_paths.update(t.path for t in mine)
+    return late_settled + _run_batches(late, ctx, jobs)
+
+
 def run_lint(req: LintRequest) -> Report:
     """Check what `req` names and return the standard report. Never raises for a
     checker's fault (those are outcomes); raises UsageError for a bad configuration."""
@@ -342,6 +371,7 @@ def run_lint(req: LintRequest) -> Report:
         reuse_plan = reuse.ReusePlan([], list(work), set(), [{} for _ in work])
     ran = _run_batches(reuse_plan.work, ctx, jobs)
     reuse.record(root, reuse_plan, ctx, ran)
+    ran += _late_fallback(ran, targets, fallbacks, fallback_paths, ctx, jobs, claimed_by)
     outcomes = settled + reuse_plan.reused + ran
     scopes = [_scope(o, tiers.get(o.checker)) for o in outcomes]
     for s in scopes:

@@ -137,3 +137,45 @@ def test_coverage_counts_native_and_syntax_only(tmp_path: Path) -> None:
     assert report.coverage.native_files == 1
     assert report.coverage.syntax_only_files == 1
     assert report.coverage == coverage_of(report.scopes)
+
+
+class _LateDecliner:
+    """A fake native checker for *.go that only finds out at run time it cannot judge."""
+
+    name = "fake_late"
+    tier = Tier.NATIVE
+
+    def claims(self, target):  # type: ignore[no-untyped-def]
+        return target.path.endswith(".go")
+
+    def plan(self, targets, ctx):  # type: ignore[no-untyped-def]
+        return CheckerPlan(batches=(Batch(tuple(targets)),))
+
+    def run(self, batch, ctx):  # type: ignore[no-untyped-def]
+        return [
+            FileOutcome(
+                path=t.path,
+                checker=self.name,
+                status=ScopeStatus.CONFIGURATION_REQUIRED,
+                falls_back=True,
+            )
+            for t in batch.targets
+        ]
+
+
+def test_run_time_decline_still_gets_syntax_fallback(tmp_path: Path) -> None:
+    (tmp_path / "m.go").write_text("package main\nfunc main() {\n\tprintln(\n}\n")
+    checker = _LateDecliner()
+
+    @hookimpl
+    def orchestrate_checkers():  # type: ignore[no-untyped-def]
+        return [checker]
+
+    report = run_lint(
+        LintRequest(
+            project_root=tmp_path,
+            extra_plugins=[("late", SimpleNamespace(orchestrate_checkers=orchestrate_checkers))],
+        )
+    )
+    assert _scope(report, "m.go", "fake_late").status == ScopeStatus.CONFIGURATION_REQUIRED
+    assert _scope(report, "m.go", "treesitter").syntax == "suspected_issue"
