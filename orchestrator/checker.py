@@ -9,6 +9,7 @@ the host (the engine contains any that escape anyway).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -48,7 +49,13 @@ class FileTarget:
         if self.content is not None:
             return self.content[:limit]
         with open(self.abs_path, "rb") as fh:
-            return fh.read(limit)
+            # fh.read(limit) allocates `limit` bytes up front (16 MiB for every small
+            # file); read what the file holds, and on if it grew since the fstat.
+            size = os.fstat(fh.fileno()).st_size
+            data = fh.read(min(limit, size + 1))
+            if size < len(data) < limit:
+                data += fh.read(limit - len(data))
+            return data
 
     def digest(self) -> str:
         return hashlib.sha256(self.read_bytes()).hexdigest()
