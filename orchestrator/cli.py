@@ -27,6 +27,7 @@ SUBCOMMAND_MODULES = (
     "orchestrator.hosts.commands",
 )
 FORMATS = ("human", "json", "sarif")
+TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
 
 
 class _Parser(argparse.ArgumentParser):
@@ -116,7 +117,17 @@ def cmd_lint(args: argparse.Namespace) -> int:
         report.notes.append(f"required coverage missing: {gap}")
     # Blocking findings become tasks with stable ids (`orchestrate next`, `task verify`).
     # A re-check child (`--only`) observes; it never writes tasks itself.
-    if not args.no_tasks and not args.only:
+    # A task per finding is a repair loop's unit; a backlog of thousands is a clean-up
+    # project, not a task list: over the budget, say so and record none.
+    blocking = sum(1 for f in report.findings if f.blocking or f.severity == Severity.ERROR)
+    if args.no_tasks or args.only:
+        pass
+    elif blocking > TASK_SYNC_BUDGET:
+        report.notes.append(
+            f"tasks not recorded: {blocking} blocking findings exceed the budget of "
+            f"{TASK_SYNC_BUDGET}; lint fewer paths to get task ids"
+        )
+    else:
         from orchestrator.tasks import sync_tasks
 
         try:

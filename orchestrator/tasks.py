@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from orchestrator.report import Finding, Report, Scope, ToolIdentity, utc_now
+from orchestrator.report import Finding, Report, ToolIdentity, utc_now
 from orchestrator.vocab import Severity
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
@@ -385,13 +385,6 @@ def _bounded_message(text: str) -> UntrustedText:
     return UntrustedText(text=text[:MAX_MESSAGE])
 
 
-def _scope_for(report: Report, path: str, checker: str) -> Scope | None:
-    for s in report.scopes:
-        if s.path == path and s.checker == checker:
-            return s
-    return None
-
-
 def add_attempt(rec: TaskRecord, attempt: Attempt) -> None:
     """Append to the attempt history, keeping only the latest MAX_ATTEMPTS."""
     rec.attempts.append(attempt)
@@ -418,9 +411,10 @@ def sync_tasks(
     reopened: list[str] = []
     unchanged: list[str] = []
     now = utc_now()
+    scopes = {(s.path, s.checker): s for s in report.scopes}
     with locked(project_root, LOCK_NAME):
         for finding, basis, tid in assigned:
-            scope = _scope_for(report, finding.path, finding.checker)
+            scope = scopes.get((finding.path, finding.checker))
             identity = CheckerIdentity(
                 checker=finding.checker,
                 tool=scope.tool if scope else None,
