@@ -37,6 +37,14 @@ class CheckerState:
 
 def _find(tool: str, root: Path) -> bool:
     dirs = [root / "node_modules" / ".bin", Path(sys.executable).parent]
+    if tool == "eslint":
+        # The pinned ESLint the set-up installs is what the checker falls back to.
+        try:
+            from orchestrate_plugins.eslint_checker import managed_home
+
+            dirs.append(managed_home() / "node_modules" / ".bin")
+        except ImportError:
+            pass
     for d in dirs:
         cand = d / tool
         if cand.is_file() and os.access(cand, os.X_OK):
