@@ -6,43 +6,15 @@ Real git, real Ruff, the real `orchestrate` console script and pre-commit.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
+from gate_support import BAD_PY, GOOD_PY, SECRET_VALUE
+from gate_support import clean_env as _env
+from gate_support import run as _run
 from helpers import REPO, VENV_BIN, git, run_cli
-
-SECRET_VALUE = "hunter2-" + "s3cr3t-value"
-BAD_PY = "import os\n"
-GOOD_PY = "x = 1\n"
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k != "CODEGUARD_SKIP_GATE" and not k.startswith("GIT_")
-    }
-    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
-    env.update(extra)
-    return env
-
-
-def _run(
-    repo: Path, *argv: str, env: dict[str, str] | None = None, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        list(argv),
-        cwd=repo,
-        env=env or _env(),
-        capture_output=True,
-        text=True,
-        input=stdin,
-        timeout=180,
-        check=False,
-    )
 
 
 def _commit(
