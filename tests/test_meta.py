@@ -66,3 +66,15 @@ def test_every_scenario_has_a_conformance_case() -> None:
     names = " ".join(p.name for p in (REPO / "conformance").rglob("test_*.py"))
     missing = [i for i in ids if f'scenario("{i}")' not in text and i.replace("-", "") not in names]
     assert not missing, f"scenarios without a conformance case: {missing}"
+
+
+def test_own_code_is_ruff_clean() -> None:
+    import subprocess
+
+    from helpers import VENV_BIN
+
+    for argv in (["check", "--output-format", "concise", "."], ["format", "--check", "."]):
+        res = subprocess.run(
+            [str(VENV_BIN / "ruff"), *argv], cwd=REPO, capture_output=True, text=True, check=False
+        )
+        assert res.returncode == 0, res.stdout + res.stderr
