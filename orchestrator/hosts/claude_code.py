@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator.hosts.common import HostSpec, event_name, handle, root_of
-from orchestrator.hosts.events import Kind, RouterEvent, bool_field, resolve_target, str_field
+from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
+from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
 from orchestrator.hosts.router import RouteResult, Services
 
 HOST = "claude-code"
@@ -45,16 +45,14 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
     if name == "UserPromptSubmit":
         return RouterEvent(Kind.PROMPT_SUBMITTED, root, host=HOST)
     if name == "PostToolUse" and tool in FILE_TOOLS:
-        if root is None:
-            return RouterEvent(
-                Kind.INVALID, None, scope_reason="project_root_undetermined", host=HOST
-            )
-        if not isinstance(tool_input, dict):
-            return RouterEvent(Kind.INVALID, root, scope_reason="tool_input_wrong_type", host=HOST)
-        target = resolve_target(tool_input.get(FILE_TOOLS[tool]), root)
-        if target.rel_path is None:
-            return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=HOST)
-        return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=HOST)
+        return file_changed_event(
+            tool_input,
+            FILE_TOOLS[tool],
+            root,
+            HOST,
+            no_root="project_root_undetermined",
+            bad_input="tool_input_wrong_type",
+        )
     if name == "PostToolUseFailure" and tool in FILE_TOOLS:
         return RouterEvent(Kind.WRITE_FAILED, root, host=HOST)
     if name == "PreToolUse" and tool in SHELL_TOOLS:

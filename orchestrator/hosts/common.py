@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.hosts.events import Kind, RouterEvent, decode_event, project_root_for, str_field
+from orchestrator.hosts.events import (
+    Kind,
+    RouterEvent,
+    decode_event,
+    project_root_for,
+    resolve_target,
+    str_field,
+)
 from orchestrator.hosts.router import RouteResult, Services, route
 from orchestrator.vocab import GateDecision
 
@@ -53,6 +60,27 @@ def event_name(obj: dict[str, Any]) -> str:
 def root_of(obj: dict[str, Any], env: Mapping[str, str], names: tuple[str, ...]) -> Path | None:
     env_value = next((env[n] for n in names if env.get(n)), None)
     return project_root_for(env_value, str_field(obj, "cwd", 4096))
+
+
+def file_changed_event(
+    tool_input: object,
+    key: str,
+    root: Path | None,
+    host: str,
+    *,
+    no_root: str = "event_fields_invalid",
+    bad_input: str = "event_fields_invalid",
+) -> RouterEvent:
+    """A confirmed file write: FILE_CHANGED for a safe target inside `root`, else INVALID
+    with the reason (only the bounded path field `key` of the tool input is read)."""
+    if root is None:
+        return RouterEvent(Kind.INVALID, None, scope_reason=no_root, host=host)
+    if not isinstance(tool_input, dict):
+        return RouterEvent(Kind.INVALID, root, scope_reason=bad_input, host=host)
+    target = resolve_target(tool_input.get(key), root)
+    if target.rel_path is None:
+        return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=host)
+    return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=host)
 
 
 def dump(obj: dict[str, Any]) -> bytes:

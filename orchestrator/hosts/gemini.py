@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator.hosts.common import HostSpec, event_name, handle, root_of
-from orchestrator.hosts.events import Kind, RouterEvent, bool_field, resolve_target, str_field
+from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
+from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
 from orchestrator.hosts.router import RouteResult, Services
 
 HOST = "gemini"
@@ -40,12 +40,7 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
     if name == "AfterTool" and tool in FILE_TOOLS:
         if _failed(obj.get("tool_response")):
             return RouterEvent(Kind.WRITE_FAILED, root, host=HOST)
-        if root is None or not isinstance(tool_input, dict):
-            return RouterEvent(Kind.INVALID, root, scope_reason="event_fields_invalid", host=HOST)
-        target = resolve_target(tool_input.get(FILE_TOOLS[tool]), root)
-        if target.rel_path is None:
-            return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=HOST)
-        return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=HOST)
+        return file_changed_event(tool_input, FILE_TOOLS[tool], root, HOST)
     if name == "BeforeTool" and tool in SHELL_TOOLS:
         command = (
             str_field(tool_input, "command", 1024 * 1024) if isinstance(tool_input, dict) else None
