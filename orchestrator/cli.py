@@ -119,21 +119,20 @@ def cmd_lint(args: argparse.Namespace) -> int:
     # A re-check child (`--only`) observes; it never writes tasks itself.
     # A task per finding is a repair loop's unit; a backlog of thousands is a clean-up
     # project, not a task list: over the budget, say so and record none.
-    blocking = sum(1 for f in report.findings if f.blocking or f.severity == Severity.ERROR)
-    if args.no_tasks or args.only:
-        pass
-    elif blocking > TASK_SYNC_BUDGET:
-        report.notes.append(
-            f"tasks not recorded: {blocking} blocking findings exceed the budget of "
-            f"{TASK_SYNC_BUDGET}; lint fewer paths to get task ids"
-        )
-    else:
-        from orchestrator.tasks import sync_tasks
+    if not (args.no_tasks or args.only) and report.findings:
+        from orchestrator.tasks import is_task_finding, sync_tasks
 
-        try:
-            sync_tasks(report, root)
-        except (OSError, TimeoutError) as exc:
-            report.notes.append(f"tasks not recorded: {type(exc).__name__}: {exc}")
+        blocking = sum(1 for f in report.findings if is_task_finding(f))
+        if blocking > TASK_SYNC_BUDGET:
+            report.notes.append(
+                f"tasks not recorded: {blocking} blocking findings exceed the budget of "
+                f"{TASK_SYNC_BUDGET}; lint fewer paths to get task ids"
+            )
+        elif blocking:
+            try:
+                sync_tasks(report, root)
+            except (OSError, TimeoutError) as exc:
+                report.notes.append(f"tasks not recorded: {type(exc).__name__}: {exc}")
     emit_report(report, args.format, args.output)
     return lint_exit_code(report, gaps)
 

@@ -177,7 +177,8 @@ def read_lines(project_root: Path, path: str, content: bytes | None = None) -> l
     return content.decode("utf-8", "replace").splitlines()
 
 
-def _is_task_finding(f: Finding) -> bool:
+def is_task_finding(f: Finding) -> bool:
+    """True for the findings that become tasks: blocking ones and errors."""
     return bool(f.blocking) or f.severity == Severity.ERROR
 
 
@@ -191,7 +192,7 @@ def assign_ids(
     Duplicates (same checker, rule, path and anchor) are told apart by their
     occurrence index in line order, so the id set is deterministic.
     """
-    chosen = [f for f in findings if _is_task_finding(f)]
+    chosen = [f for f in findings if is_task_finding(f)]
     chosen.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.checker, f.rule))
     lines_cache: dict[str, list[str] | None] = {}
     seen: dict[tuple[str, str, str, str], int] = {}

@@ -20,6 +20,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 from orchestrator import __version__
+from orchestrator.gate import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
 from orchestrator.report import Report
@@ -36,7 +37,7 @@ INSTRUCTIONS = (
 def report_summary(report: Report, head: str) -> str:
     """A bounded, echo-free summary of `report`."""
     rules = B.safe_rule_ids(f.rule for f in report.findings)
-    blocking = sum(1 for f in report.findings if f.blocking)
+    blocking = sum(1 for f in report.findings if is_blocking(f))
     parts = [
         head,
         f"gate {report.gate.decision}",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
+from orchestrator.gate import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
@@ -135,7 +136,7 @@ def is_incomplete(report: Report) -> bool:
 
 def _findings_line(report: Report) -> str:
     n = len(report.findings)
-    blocking = sum(1 for f in report.findings if f.blocking)
+    blocking = sum(1 for f in report.findings if is_blocking(f))
     candidates = sum(1 for f in report.findings if f.candidate)
     rules = B.safe_rule_ids(f.rule for f in report.findings)
     line = f"findings {n} (blocking {blocking}, syntax candidates {candidates})"
