@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from helpers import VENV_BIN, require_tool, run_cli
 
-from orchestrator import events, tasks, verify
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.tasks import events, verify
+from orchestrator.tasks import store as tasks
 
 pytestmark = pytest.mark.scenario("CG-13")
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from helpers import VENV_BIN, require_tool
 
-from orchestrator import tasks, verify
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.tasks import store as tasks
+from orchestrator.tasks import verify
 
 pytestmark = pytest.mark.scenario("CG-14")
 

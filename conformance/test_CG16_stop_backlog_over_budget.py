@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator import nextstep, tasks
-from orchestrator.report import Finding, Report, ScanInfo
+from orchestrator.core.report import Finding, Report, ScanInfo
+from orchestrator.tasks import nextstep
+from orchestrator.tasks import store as tasks
 from orchestrator.vocab import Severity
 
 pytestmark = pytest.mark.scenario("CG-16")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from helpers import VENV_BIN, git, require_tool, run_cli
 
-from orchestrator.engine import LintRequest, run_lint
-from orchestrator.report import Report
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.report import Report
 
 pytestmark = pytest.mark.scenario("CG-17")
 

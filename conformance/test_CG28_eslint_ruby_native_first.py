@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import eslint_path, require_tool
 
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.vocab import ScopeStatus, Tier
 
 pytestmark = pytest.mark.scenario("CG-28")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.vocab import ScopeStatus, Tier
 
 pytestmark = pytest.mark.scenario("CG-28")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from orchestrate_plugins.treesitter_checker import HINT_SUSPECT
 
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.vocab import ScopeStatus, SyntaxStatus, Tier
 
 pytestmark = pytest.mark.scenario("CG-29")

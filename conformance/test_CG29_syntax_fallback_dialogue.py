@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from orchestrate_plugins.treesitter_checker import HINT_SUSPECT, MAX_CANDIDATES
 
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.vocab import ScopeStatus, SyntaxStatus
 
 pytestmark = pytest.mark.scenario("CG-29")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.vocab import ScopeStatus
 
 pytestmark = pytest.mark.scenario("CG-30")

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from helpers import require_tool
 
-from orchestrator.engine import LintRequest, run_lint
-from orchestrator.report import Report, Scope
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.report import Report, Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
 pytestmark = pytest.mark.scenario("CG-31")
@@ -134,7 +134,8 @@ def test_CG31_absent_ruby_keeps_bundled_grammar_candidates(tmp_path: Path) -> No
 def test_CG31_ruby_task_recheck_keeps_line_only_evidence_and_never_closes(
     tmp_path: Path,
 ) -> None:
-    from orchestrator import tasks, verify
+    from orchestrator.tasks import store as tasks
+    from orchestrator.tasks import verify
 
     require_tool("ruby", "install ruby (Debian: apt-get install ruby)")
     root = _project(tmp_path / "ws")

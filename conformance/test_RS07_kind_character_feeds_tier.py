@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hygiene_helpers import entry, report
 
-from orchestrator.edits import KIND_CHARACTER, tier_for_edit
+from orchestrator.core.edits import KIND_CHARACTER, tier_for_edit
 from orchestrator.hygiene import validate
 
 pytestmark = pytest.mark.scenario("RS-07")

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from hygiene_helpers import by_id, clean, commit_all, digest, entry, report, settle
 
-from orchestrator import plugin_host
-from orchestrator.edits import derive_safety_tier
-from orchestrator.hookspecs import hookimpl
-from orchestrator.report import utc_now
+from orchestrator.core import plugin_host
+from orchestrator.core.edits import derive_safety_tier
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.report import utc_now
 
 pytestmark = pytest.mark.scenario("RS-12")
 

@@ -14,7 +14,7 @@ from hygiene_helpers import entry, report
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orchestrator.edits import (
+from orchestrator.core.edits import (
     EDIT_KINDS,
     LIFECYCLE_KINDS,
     LifecycleEvidence,

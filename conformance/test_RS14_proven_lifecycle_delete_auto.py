@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hygiene_helpers import age, clean, commit_all
 
-from orchestrator.edits import LifecycleEvidence, derive_safety_tier
+from orchestrator.core.edits import LifecycleEvidence, derive_safety_tier
 from orchestrator.hygiene import service
 
 pytestmark = pytest.mark.scenario("RS-14")

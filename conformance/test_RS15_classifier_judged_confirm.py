@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from hygiene_helpers import clean, commit_all
 
-from orchestrator import plugin_host
-from orchestrator.edits import LifecycleEvidence, tier_for_edit
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core import plugin_host
+from orchestrator.core.edits import LifecycleEvidence, tier_for_edit
+from orchestrator.core.hookspecs import hookimpl
 from orchestrator.hygiene import service
 
 pytestmark = pytest.mark.scenario("RS-15")

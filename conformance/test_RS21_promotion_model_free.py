@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from hygiene_helpers import commit_all
 
-from orchestrator import plugin_host
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core import plugin_host
+from orchestrator.core.hookspecs import hookimpl
 from orchestrator.hygiene import finalize, scan, service
 from orchestrator.hygiene.rulebook import load_config
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from orchestrate_plugins._common import tool_version
 
-from orchestrator.checker import (
+from orchestrator.core.checker import (
     Batch,
     CheckerPlan,
     FileOutcome,
@@ -32,9 +32,9 @@ from orchestrator.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.report import Finding, ToolIdentity, fingerprint
 from orchestrator.procs import run_bounded
-from orchestrator.report import Finding, ToolIdentity, fingerprint
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "ruby"

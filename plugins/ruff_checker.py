@@ -27,7 +27,7 @@ from orchestrate_plugins._common import (
     tool_version,
 )
 
-from orchestrator.checker import (
+from orchestrator.core.checker import (
     Batch,
     CheckerPlan,
     FileOutcome,
@@ -36,10 +36,10 @@ from orchestrator.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.edits import Anchor, ReplaceText, derive_safety_tier
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core.edits import Anchor, ReplaceText, derive_safety_tier
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.report import Finding, ToolIdentity, fingerprint
 from orchestrator.procs import run_bounded
-from orchestrator.report import Finding, ToolIdentity, fingerprint
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "ruff"

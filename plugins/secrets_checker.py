@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from orchestrator import __version__
-from orchestrator.checker import (
+from orchestrator.core.checker import (
     MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
@@ -24,8 +24,8 @@ from orchestrator.checker import (
     RunContext,
     outcome_for_all,
 )
-from orchestrator.hookspecs import hookimpl
-from orchestrator.report import Finding, ToolIdentity, fingerprint
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.report import Finding, ToolIdentity, fingerprint
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "secrets"

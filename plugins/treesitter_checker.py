@@ -20,7 +20,7 @@ from functools import cache
 from importlib import metadata
 from typing import Any
 
-from orchestrator.checker import (
+from orchestrator.core.checker import (
     MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
@@ -29,9 +29,9 @@ from orchestrator.checker import (
     RunContext,
     one_line,
 )
-from orchestrator.hookspecs import hookimpl
-from orchestrator.languages import HEAD_BYTES, detect, grammar_info, needs_head
-from orchestrator.report import Finding, ToolIdentity, fingerprint
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.languages import HEAD_BYTES, detect, grammar_info, needs_head
+from orchestrator.core.report import Finding, ToolIdentity, fingerprint
 from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
 NAME = "treesitter"

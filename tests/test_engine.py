@@ -6,9 +6,9 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from orchestrator.checker import Batch, CheckerPlan, FileOutcome
-from orchestrator.engine import LintRequest, coverage_of, missing_required, run_lint
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core.checker import Batch, CheckerPlan, FileOutcome
+from orchestrator.core.engine import LintRequest, coverage_of, missing_required, run_lint
+from orchestrator.core.hookspecs import hookimpl
 from orchestrator.vocab import ScopeStatus, Tier
 
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import eslint_path
 from orchestrate_plugins.eslint_checker import EslintChecker, resolve_tool
 
-from orchestrator.checker import FileOutcome, FileTarget, RunContext
+from orchestrator.core.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.deadline import Deadline
 from orchestrator.vocab import ScopeStatus, Severity
 

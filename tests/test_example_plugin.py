@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from helpers import run_cli
 
-from orchestrator import plugin_host
-from orchestrator.checker import Batch, CheckerPlan, FileOutcome, FileTarget, RunContext
-from orchestrator.engine import LintRequest, run_lint
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core import plugin_host
+from orchestrator.core.checker import Batch, CheckerPlan, FileOutcome, FileTarget, RunContext
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.hookspecs import hookimpl
 from orchestrator.vocab import ScopeStatus, Tier
 
 INSTALL_HINT = "install the example plugin: .venv/bin/pip install -e examples/orchestrate-yamllint"

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from orchestrator.core.report import Finding, PluginFailure, Report, ScanInfo, Scope
+from orchestrator.decisions.gate import evaluate_gate, exit_code_for, is_blocking
+from orchestrator.decisions.required import level_for, required_coverage
 from orchestrator.errors import UsageError
-from orchestrator.gate import evaluate_gate, exit_code_for, is_blocking
-from orchestrator.report import Finding, PluginFailure, Report, ScanInfo, Scope
-from orchestrator.required import level_for, required_coverage
 from orchestrator.vocab import GateDecision, ScopeStatus, Severity, SyntaxStatus, Tier
 
 S = ScopeStatus

@@ -10,7 +10,7 @@ import pytest
 from helpers import git
 
 from orchestrator.deadline import Deadline
-from orchestrator.gitsurface import (
+from orchestrator.git.surface import (
     Git,
     GitError,
     ci_surface,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from orchestrator import plugin_host
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core import plugin_host
+from orchestrator.core.hookspecs import hookimpl
 from orchestrator.hygiene import service
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from hygiene_helpers import by_id, clean, commit_all, digest, edit, entry, report, settle
 
-from orchestrator.edits import Anchor
+from orchestrator.core.edits import Anchor
+from orchestrator.core.report import Finding, Report, ScanInfo, utc_now
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import content, dedupe, journal, rulebook, service, validate
-from orchestrator.report import Finding, Report, ScanInfo, utc_now
 
 
 def test_project_rule_replaces_default_and_mode_replace() -> None:
@@ -258,7 +258,7 @@ def test_dry_run_changes_nothing(git_repo: Path) -> None:
 def _ruff_report(repo: Path) -> Path:
     from helpers import require_tool
 
-    from orchestrator.engine import LintRequest, run_lint
+    from orchestrator.core.engine import LintRequest, run_lint
 
     require_tool("ruff", "pip install ruff", path=str(Path(sys.executable).parent / "ruff"))
     rep = run_lint(LintRequest(project_root=repo, paths=[str(repo / "m.py")]))

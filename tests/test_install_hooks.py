@@ -8,13 +8,13 @@ from pathlib import Path
 
 from helpers import git, run_cli
 
-from orchestrator.install_hooks import MARKER, hook_script
+from orchestrator.gates.install_hooks import MARKER, hook_script
 
 
 def test_hook_script_calls_this_interpreter() -> None:
     text = hook_script("commit", "strict")
     assert text.startswith("#!/bin/sh\n") and MARKER in text
-    assert f"{sys.executable} -m orchestrator.cli gate commit" in text
+    assert f"{sys.executable} -m orchestrator.cli.main gate commit" in text
     assert "compat legacy-v1 gate push" in hook_script("push", "legacy-v1")
 
 

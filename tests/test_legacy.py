@@ -10,14 +10,14 @@ import pytest
 from helpers import git
 
 from orchestrator.deadline import Deadline
-from orchestrator.gitsurface import Git
-from orchestrator.legacy import (
+from orchestrator.gates.legacy import (
     audit_skip,
     config_skip,
     env_skip,
     legacy_skip,
     legacy_skip_sources,
 )
+from orchestrator.git.surface import Git
 
 
 @pytest.mark.parametrize("value", ["1", "true", "TRUE", "True", "yes", "YES", " yes "])

@@ -14,7 +14,7 @@ import pytest
 from helpers import REPO, SHARED
 
 import orchestrator
-from orchestrator import hookspecs
+from orchestrator.core import hookspecs
 
 
 def _modules(package) -> list[str]:  # type: ignore[no-untyped-def]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from helpers import run_cli
 
-from orchestrator import nextstep, tasks
-from orchestrator.report import Finding, Report, ScanInfo
+from orchestrator.core.report import Finding, Report, ScanInfo
+from orchestrator.tasks import nextstep
+from orchestrator.tasks import store as tasks
 from orchestrator.vocab import Severity
 
 

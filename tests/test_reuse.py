@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from helpers import VENV_BIN, require_tool
 
-from orchestrator import reuse
-from orchestrator.checker import FileOutcome
-from orchestrator.engine import LintRequest, run_lint
-from orchestrator.report import Report, Scope
+from orchestrator.core import reuse
+from orchestrator.core.checker import FileOutcome
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.report import Report, Scope
 from orchestrator.vocab import Purpose, ScopeStatus
 
 SRC = "import os\n\nx = 1\n"

@@ -11,7 +11,7 @@ import pytest
 from helpers import require_tool
 from orchestrate_plugins.ruby_checker import RubyChecker, find_ruby
 
-from orchestrator.checker import FileOutcome, FileTarget, RunContext
+from orchestrator.core.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.deadline import Deadline
 from orchestrator.vocab import ScopeStatus, Severity
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from orchestrate_plugins.ruff_checker import RuffChecker, nearest_config
 
-from orchestrator.checker import FileTarget, RunContext
+from orchestrator.core.checker import FileTarget, RunContext
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
-from orchestrator.engine import LintRequest, run_lint
 from orchestrator.vocab import ScopeStatus
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from orchestrate_plugins import secrets_checker as sc
 
-from orchestrator.checker import FileTarget, RunContext
+from orchestrator.core.checker import FileTarget, RunContext
 from orchestrator.deadline import Deadline
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 

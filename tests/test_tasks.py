@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator import tasks
-from orchestrator.engine import LintRequest, run_lint
-from orchestrator.report import Finding, Report, ScanInfo, Scope, ToolIdentity
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.report import Finding, Report, ScanInfo, Scope, ToolIdentity
+from orchestrator.tasks import store as tasks
 from orchestrator.vocab import ScopeStatus, Severity
 
 SRC = "import os\n\n\ndef f():\n    return 1\n"
@@ -143,7 +143,7 @@ def test_corrupted_record_is_quarantined_and_reported(tmp_path: Path) -> None:
     again = tasks.list_tasks(tmp_path)
     assert {q.name for q in again.quarantined} == {q.name for q in listing.quarantined}
     out = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "task", "list", "--root", str(tmp_path)],
+        [sys.executable, "-m", "orchestrator.cli.main", "task", "list", "--root", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
@@ -155,8 +155,8 @@ def test_corrupted_record_is_quarantined_and_reported(tmp_path: Path) -> None:
 _WRITER = r"""
 import sys
 from pathlib import Path
-from orchestrator import tasks
-from orchestrator.report import utc_now
+from orchestrator.tasks import store as tasks
+from orchestrator.core.report import utc_now
 
 root, tag, shared = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 base = tasks.TaskRecord.model_validate_json((root / "template.json").read_bytes())

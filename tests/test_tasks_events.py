@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator import events
+from orchestrator.tasks import events
 
 
 def test_repeated_edit_of_same_snapshot_is_merged(tmp_path: Path) -> None:

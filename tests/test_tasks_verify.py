@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 
-from orchestrator import events, tasks, verify
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
-from orchestrator.engine import LintRequest, run_lint
+from orchestrator.tasks import events, verify
+from orchestrator.tasks import store as tasks
 
 BAD = "import os\n\nx = 1\n"
 FIXED = "x = 1\n"

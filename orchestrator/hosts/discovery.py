@@ -92,7 +92,7 @@ def discover(root: Path, checker_names: list[str]) -> list[CheckerState]:
 
 def loaded_checker_names() -> tuple[list[str], int]:
     """Names of the checkers the plugin host loads, and how many plugins failed."""
-    from orchestrator.plugin_host import load
+    from orchestrator.core.plugin_host import load
 
     ps = load()
     return [c.name for c in ps.checkers()], len(ps.failed)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
-from orchestrator.gitsurface import Git, PushUpdate
-from orchestrator.report import Report
+from orchestrator.git.surface import Git, PushUpdate
 
 ZERO = "0" * 40
 
@@ -55,10 +55,10 @@ def run_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report
 
     Raises on an internal fault: the router turns any exception into a refusal.
     """
-    from orchestrator.gate import evaluate_gate
-    from orchestrator.gate_commands import check_surface, open_repo, required_for
-    from orchestrator.gitsurface import ci_surface, commit_surface, push_surface
-    from orchestrator.legacy import legacy_skip_sources
+    from orchestrator.cli.gate import check_surface, open_repo, required_for
+    from orchestrator.decisions.gate import evaluate_gate
+    from orchestrator.gates.legacy import legacy_skip_sources
+    from orchestrator.git.surface import ci_surface, commit_surface, push_surface
 
     deadline = Deadline.after(timeout)
     git = open_repo(deadline, cwd=root)
@@ -82,6 +82,6 @@ def run_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report
 
 def verify(root: Path, task_id: str, timeout: float) -> object:
     """repair_ready: local task facts first, then the original checker's recheck."""
-    from orchestrator.verify import repair_ready
+    from orchestrator.tasks.verify import repair_ready
 
     return repair_ready(root, task_id, Deadline.after(timeout))

@@ -20,10 +20,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 from orchestrator import __version__
-from orchestrator.gate import is_blocking
+from orchestrator.core.report import Report
+from orchestrator.decisions.gate import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
-from orchestrator.report import Report
 from orchestrator.vocab import Purpose
 
 INSTRUCTIONS = (
@@ -81,7 +81,7 @@ def build_server(project_root: Path) -> MCPServer:
         only: list[str] | None = None,
         timeout: float | None = None,
     ) -> CallToolResult:
-        from orchestrator.engine import LintRequest, run_lint
+        from orchestrator.core.engine import LintRequest, run_lint
 
         def work() -> CallToolResult:
             wanted = list(paths or [])
@@ -101,7 +101,7 @@ def build_server(project_root: Path) -> MCPServer:
                     cwd=root,
                 )
             )
-            from orchestrator.tasks import sync_tasks
+            from orchestrator.tasks.store import sync_tasks
 
             task_ids = [t for t in sync_tasks(report, root).task_ids if B.safe_task_id(t)]
             result = _report_result(report, f"orchestrate lint ({FEEDBACK_ONLY})")
@@ -116,7 +116,7 @@ def build_server(project_root: Path) -> MCPServer:
     async def gate(
         event: Literal["commit", "push", "ci"] = "commit", rev: str = "HEAD"
     ) -> CallToolResult:
-        from orchestrator.gate_commands import DEFAULT_TIMEOUT
+        from orchestrator.cli.gate import DEFAULT_TIMEOUT
         from orchestrator.hosts.gate_bridge import run_gate
 
         def work() -> CallToolResult:
@@ -138,7 +138,7 @@ def build_server(project_root: Path) -> MCPServer:
         description="Re-check one task (T-xxxxxxxxxxxx) with its original checker. Never closes it."
     )
     async def task_verify(task_id: str) -> CallToolResult:
-        from orchestrator.verify import verify_task
+        from orchestrator.tasks.verify import verify_task
 
         def work() -> CallToolResult:
             tid = B.safe_task_id(task_id)
@@ -160,7 +160,7 @@ def build_server(project_root: Path) -> MCPServer:
         name="next", description="Open tasks and the next step, from local task facts only."
     )
     async def next_step() -> CallToolResult:
-        from orchestrator.nextstep import next_summary, render_text
+        from orchestrator.tasks.nextstep import next_summary, render_text
 
         def work() -> CallToolResult:
             summary = next_summary(root)
@@ -187,7 +187,7 @@ def build_server(project_root: Path) -> MCPServer:
 
 def serve(project_root: Path | None = None) -> None:
     """Serve over stdio until the client closes the connection."""
-    from orchestrator.config import find_project_root
+    from orchestrator.core.config import find_project_root
 
     root = project_root or find_project_root(Path.cwd())
     anyio.run(build_server(root).run_stdio_async)

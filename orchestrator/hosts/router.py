@@ -22,12 +22,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
-from orchestrator.gate import is_blocking
+from orchestrator.decisions.gate import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
-from orchestrator.report import Report
 from orchestrator.vocab import INCOMPLETE_STATUSES, GateDecision, Purpose, ScopeStatus
 
 FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
@@ -66,7 +66,7 @@ class RouteResult:
 
 
 def _lint(root: Path, paths: Sequence[str], timeout: float) -> Report:
-    from orchestrator.engine import LintRequest, run_lint
+    from orchestrator.core.engine import LintRequest, run_lint
 
     return run_lint(
         LintRequest(
@@ -93,7 +93,7 @@ def _verify(root: Path, task_id: str, timeout: float) -> object:
 
 
 def _sync(report: Report, root: Path) -> tuple[str, ...]:
-    from orchestrator.tasks import sync_tasks
+    from orchestrator.tasks.store import sync_tasks
 
     return sync_tasks(report, root).task_ids
 
@@ -418,7 +418,7 @@ def _word(value: object) -> str | None:
 
 
 def _stop(ev: RouterEvent) -> RouteResult:
-    from orchestrator.nextstep import OVER_BUDGET, next_summary
+    from orchestrator.tasks.nextstep import OVER_BUDGET, next_summary
 
     root = ev.project_root
     if root is None:

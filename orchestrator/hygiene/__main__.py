@@ -2,6 +2,6 @@
 
 import sys
 
-from orchestrator.hygiene.commands import main
+from orchestrator.cli.hygiene import main
 
 sys.exit(main())

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from orchestrator.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
+from orchestrator.core.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
 from orchestrator.hygiene import content, dedupe, gitstate, journal
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from orchestrator.edits import (
+from orchestrator.core.edits import (
     LIFECYCLE_KINDS,
     LifecycleEvidence,
     SafetyTier,

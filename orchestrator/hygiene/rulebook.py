@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from orchestrator.edits import Lifecycle, Lifetime
+from orchestrator.core.edits import Lifecycle, Lifetime
 
 BUILTIN_EXCLUDED_DIRS = (
     ".git",
@@ -150,7 +150,7 @@ class RulebookError(ValueError):
 
 
 def _project_table(root: Path) -> dict[str, Any]:
-    from orchestrator.config import load_config as load_project_config
+    from orchestrator.core.config import load_config as load_project_config
 
     table = load_project_config(root).get("hygiene", {})
     if not isinstance(table, dict):

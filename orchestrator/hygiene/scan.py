@@ -19,7 +19,8 @@ from typing import Any
 import pathspec
 
 from orchestrator import __version__
-from orchestrator.edits import KIND_CHARACTER, Anchor, Dedupe, Delete, ExtractThenDelete
+from orchestrator.core.edits import KIND_CHARACTER, Anchor, Dedupe, Delete, ExtractThenDelete
+from orchestrator.core.report import ScanInfo, utc_now
 from orchestrator.hygiene import content, dedupe, gitstate
 from orchestrator.hygiene.hygiene_report import (
     SCHEMA_VERSION,
@@ -29,7 +30,6 @@ from orchestrator.hygiene.hygiene_report import (
     ShortlistItem,
 )
 from orchestrator.hygiene.rulebook import HygieneConfig, Rule
-from orchestrator.report import ScanInfo, utc_now
 
 Classifier = Callable[[dict[str, Any], str], "dict[str, Any] | None"]
 _DAY = 86400.0

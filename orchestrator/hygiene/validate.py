@@ -14,12 +14,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from orchestrator.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
+from orchestrator.core.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
+from orchestrator.core.report import Report
 from orchestrator.hygiene import dedupe
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import HygieneReport
 from orchestrator.hygiene.scan import parse_time
-from orchestrator.report import Report
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024
 

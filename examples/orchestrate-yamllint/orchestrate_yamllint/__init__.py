@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-from orchestrator.checker import (
+from orchestrator.core.checker import (
     Batch,
     CheckerPlan,
     FileOutcome,
@@ -23,9 +23,9 @@ from orchestrator.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.hookspecs import hookimpl
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.report import Finding, ToolIdentity, fingerprint
 from orchestrator.procs import run_bounded
-from orchestrator.report import Finding, ToolIdentity, fingerprint
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "yamllint"

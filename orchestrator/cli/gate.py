@@ -3,7 +3,7 @@
 Strict gates (the default) check the real git surface, evaluate the gate and block on
 `deny` (exit 1) and `incomplete` (exit 3); an internal fault blocks too (exit 4),
 never fails open (CG-02). `--protocol legacy-v1` (or `orchestrate compat legacy-v1
-gate ...`) runs the old fail-open protocol instead (orchestrator/legacy_gate.py).
+gate ...`) runs the old fail-open protocol instead (orchestrator/gates/legacy_gate.py).
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
+from orchestrator.decisions.gate import evaluate_gate, exit_code_for, is_blocking
 from orchestrator.errors import UsageError
-from orchestrator.gate import evaluate_gate, exit_code_for, is_blocking
-from orchestrator.gitsurface import (
+from orchestrator.git.surface import (
     MAX_PUSH_STDIN,
     Git,
     GitError,
@@ -29,7 +30,6 @@ from orchestrator.gitsurface import (
     push_surface,
     split_rounds,
 )
-from orchestrator.report import Report
 from orchestrator.vocab import ExitCode, GateDecision, Purpose
 
 EVENTS = ("commit", "push", "ci")
@@ -87,7 +87,7 @@ def check_surface(
     only_checkers: frozenset[str] | None = None,
 ) -> Report:
     """Run the core over the surface's blobs; one round per distinct version of a path."""
-    from orchestrator.engine import LintRequest, coverage_of, run_lint
+    from orchestrator.core.engine import LintRequest, coverage_of, run_lint
 
     rounds = split_rounds(surface.targets) or [[]]
     report: Report | None = None
@@ -121,8 +121,8 @@ def check_surface(
 
 def required_for(root: Path) -> dict[str, str]:
     """The project's required coverage table (usage error when malformed)."""
-    from orchestrator.config import load_config
-    from orchestrator.required import required_coverage
+    from orchestrator.core.config import load_config
+    from orchestrator.decisions.required import required_coverage
 
     return required_coverage(load_config(root))
 
@@ -136,7 +136,7 @@ def run_strict(
     stdin: bytes = b"",
 ) -> GateResult:
     """A strict gate: full contract, no skip honoured, gate evaluated on the real surface."""
-    from orchestrator.legacy import legacy_skip_sources
+    from orchestrator.gates.legacy import legacy_skip_sources
 
     deadline = Deadline.after(timeout)
     git = open_repo(deadline)
@@ -184,7 +184,7 @@ def emit(
     result: GateResult, fmt: str, output: str | None, label: str, extra: Sequence[str] = ()
 ) -> None:
     """Print the gate in `fmt` (human summary, JSON or SARIF report)."""
-    from orchestrator.cli import emit_report
+    from orchestrator.cli.main import emit_report
 
     if fmt == "human" and output is None:
         sys.stdout.write(gate_text(result, label) + "".join(f"  {x}\n" for x in extra))
@@ -207,7 +207,7 @@ def read_stdin_bounded() -> bytes:
 def cmd_gate(args: argparse.Namespace) -> int:
     """`orchestrate gate EVENT`: strict unless `--protocol legacy-v1`."""
     if args.protocol == "legacy-v1":
-        from orchestrator.legacy_gate import run_legacy
+        from orchestrator.gates.legacy_gate import run_legacy
 
         return run_legacy(args)
     if args.timeout is not None and args.timeout <= 0:
@@ -237,7 +237,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
 
 def _add_gate_events(sub: argparse._SubParsersAction, legacy_only: bool = False) -> None:  # type: ignore[type-arg]
-    from orchestrator.cli import add_output_options
+    from orchestrator.cli.main import add_output_options
 
     for event in EVENTS:
         p = sub.add_parser(event, help=f"check the {SURFACE_NAMES[event]} surface of a {event}")
@@ -257,7 +257,7 @@ def _add_gate_events(sub: argparse._SubParsersAction, legacy_only: bool = False)
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register `gate`, `install-hooks`, `uninstall-hooks` and `compat`."""
-    from orchestrator.install_hooks import add_install_parsers
+    from orchestrator.gates.install_hooks import add_install_parsers
 
     gate = subparsers.add_parser("gate", help="strict delivery gate on the real git surface")
     events = gate.add_subparsers(dest="event", metavar="EVENT", required=True)
@@ -274,7 +274,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     prompt = legacy_events.add_parser(
         "prompt", help="legacy-v1 soft gate on a prompt event (stdin JSON)"
     )
-    from orchestrator.legacy_gate import cmd_legacy_prompt
+    from orchestrator.gates.legacy_gate import cmd_legacy_prompt
 
     prompt.set_defaults(func=cmd_legacy_prompt)
     add_install_parsers(subparsers)

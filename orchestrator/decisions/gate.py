@@ -14,8 +14,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from orchestrator.report import Finding, Gate, Report, Scope
-from orchestrator.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.core.report import Finding, Gate, Report, Scope
+from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
 from orchestrator.vocab import ExitCode, GateDecision, ScopeStatus, Severity, SyntaxStatus, Tier
 
 #: The policy checker every delivered file must pass through.

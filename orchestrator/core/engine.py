@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator import plugin_host, reuse
-from orchestrator.checker import (
+from orchestrator.core import plugin_host, reuse
+from orchestrator.core.checker import (
     Batch,
     Checker,
     CheckerPlan,
@@ -25,10 +25,9 @@ from orchestrator.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.config import load_config, tool_overrides
-from orchestrator.deadline import Deadline
-from orchestrator.plugin_host import PluginSet
-from orchestrator.report import (
+from orchestrator.core.config import load_config, tool_overrides
+from orchestrator.core.plugin_host import PluginSet
+from orchestrator.core.report import (
     Coverage,
     Finding,
     PluginFailure,
@@ -39,7 +38,8 @@ from orchestrator.report import (
     ToolIdentity,
     normalize,
 )
-from orchestrator.selection import EXCLUDED_DIRS, SELECTION, select
+from orchestrator.core.selection import EXCLUDED_DIRS, SELECTION, select
+from orchestrator.deadline import Deadline
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus, Tier
 
 #: Languages that have a native checker among the built-ins (for `--require native`).

@@ -15,8 +15,8 @@ from typing import Any
 
 import pluggy
 
-from orchestrator import hookspecs
-from orchestrator.checker import Checker
+from orchestrator.core import hookspecs
+from orchestrator.core.checker import Checker
 
 GROUP = "orchestrate"
 #: Plugins that cannot be blocked: the secret scan has no global skip.

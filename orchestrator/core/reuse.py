@@ -31,8 +31,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.checker import Batch, FileOutcome, FileTarget, RunContext
-from orchestrator.report import Finding, ToolIdentity
+from orchestrator.core.checker import Batch, FileOutcome, FileTarget, RunContext
+from orchestrator.core.report import Finding, ToolIdentity
 from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus
 from orchestrator.workspace import atomic_write, workspace_dir
 

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.gitsurface import Git
-from orchestrator.report import utc_now
+from orchestrator.core.report import utc_now
+from orchestrator.git.surface import Git
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
 ENV_VAR = "CODEGUARD_SKIP_GATE"

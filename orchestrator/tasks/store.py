@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from orchestrator.report import Finding, Report, ToolIdentity, utc_now
+from orchestrator.core.report import Finding, Report, ToolIdentity, utc_now
 from orchestrator.vocab import Severity
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 

@@ -14,9 +14,9 @@ import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from orchestrator import languages
-from orchestrator.checker import MAX_FILE_BYTES, FileTarget
-from orchestrator.report import Scope
+from orchestrator.core import languages
+from orchestrator.core.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.core.report import Scope
 from orchestrator.vocab import ScopeStatus
 
 SELECTION = "orchestrate"  # the checker name of scopes refused before any checker ran

@@ -26,9 +26,9 @@ def hook_script(event: str, protocol: str, python: str | None = None) -> str:
     """The text of a hook that runs the `event` gate with this interpreter."""
     py = shlex.quote(python or sys.executable)
     if protocol == "legacy-v1":
-        cmd = f"{py} -m orchestrator.cli compat legacy-v1 gate {event}"
+        cmd = f"{py} -m orchestrator.cli.main compat legacy-v1 gate {event}"
     else:
-        cmd = f"{py} -m orchestrator.cli gate {event}"
+        cmd = f"{py} -m orchestrator.cli.main gate {event}"
     return (
         "#!/bin/sh\n"
         f"{MARKER}\n"
@@ -40,7 +40,7 @@ def hook_script(event: str, protocol: str, python: str | None = None) -> str:
 
 def hooks_dir(deadline: Deadline, cwd: Path | None = None) -> Path:
     """The folder git runs hooks from for the repository around `cwd`."""
-    from orchestrator.gate_commands import open_repo
+    from orchestrator.cli.gate import open_repo
 
     git = open_repo(deadline, cwd)
     raw = git.out("rev-parse", "--git-path", "hooks")

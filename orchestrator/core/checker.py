@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from orchestrator.core.report import Finding, ToolIdentity
 from orchestrator.deadline import Deadline
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
-from orchestrator.report import Finding, ToolIdentity
 from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus, Tier
 
 #: Bytes of a single file a checker will read; larger files are refused as scopes.

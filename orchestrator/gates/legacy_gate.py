@@ -16,9 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from orchestrator.deadline import Deadline
-from orchestrator.gate import evaluate_gate, is_blocking
-from orchestrator.gate_commands import (
+from orchestrator.cli.gate import (
     DEFAULT_TIMEOUT,
     GateResult,
     NoRepository,
@@ -29,9 +27,11 @@ from orchestrator.gate_commands import (
     read_surface,
     required_for,
 )
-from orchestrator.gitsurface import Git, commit_surface
-from orchestrator.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
-from orchestrator.report import Finding, Gate, Report
+from orchestrator.core.report import Finding, Gate, Report
+from orchestrator.deadline import Deadline
+from orchestrator.decisions.gate import evaluate_gate, is_blocking
+from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
+from orchestrator.git.surface import Git, commit_surface
 from orchestrator.vocab import GateDecision
 
 BLOCK = 2  # the old protocol's "block"

@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator import languages
-from orchestrator.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.core import languages
+from orchestrator.core.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.core.report import Scope
 from orchestrator.deadline import Deadline
 from orchestrator.procs import ProcResult, run_bounded
-from orchestrator.report import Scope
 from orchestrator.vocab import ScopeStatus
 
 #: Regular-file modes; symlinks (120000) and submodules (160000) carry no content to lint.

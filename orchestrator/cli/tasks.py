@@ -12,13 +12,14 @@ import json
 import sys
 from pathlib import Path
 
-from orchestrator import nextstep, tasks, verify
 from orchestrator.errors import UsageError
+from orchestrator.tasks import nextstep, verify
+from orchestrator.tasks import store as tasks
 from orchestrator.vocab import ExitCode
 
 
 def _root(args: argparse.Namespace) -> Path:
-    from orchestrator.config import find_project_root
+    from orchestrator.core.config import find_project_root
 
     root = Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
     if not root.is_dir():

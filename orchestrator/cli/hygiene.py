@@ -20,13 +20,13 @@ from orchestrator.vocab import ExitCode
 
 
 def _root(args: argparse.Namespace) -> Path:
-    from orchestrator.config import find_project_root
+    from orchestrator.core.config import find_project_root
 
     return Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
 
 
 def _plugins() -> Any:
-    from orchestrator import plugin_host
+    from orchestrator.core import plugin_host
 
     return plugin_host.load()
 

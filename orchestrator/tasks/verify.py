@@ -1,7 +1,7 @@
 """Re-verification of one task by its ORIGINAL checker (`task verify`, `repair_ready`).
 
 The recheck runs in a child process (`recheck_argv`: this interpreter running
-`orchestrator.cli lint --root ROOT --only CHECKER --format json --timeout N -- PATH`) under one
+`orchestrator.cli.main lint --root ROOT --only CHECKER --format json --timeout N -- PATH`) under one
 deadline and a closed output budget; a child that hangs or floods is killed. The
 arguments come from the task record's validated basis, never from free text and
 never through a shell. What comes back must be a report for the same task: same
@@ -30,10 +30,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from orchestrator import events, reuse, tasks
+from orchestrator.core import reuse
+from orchestrator.core.report import Report, utc_now
 from orchestrator.deadline import Deadline
 from orchestrator.procs import run_bounded, scrubbed_env
-from orchestrator.report import Report, utc_now
+from orchestrator.tasks import events
+from orchestrator.tasks import store as tasks
 from orchestrator.vocab import ScopeStatus
 from orchestrator.workspace import workspace_dir
 
@@ -111,7 +113,7 @@ def recheck_argv(project_root: Path, checker: str, path: str, timeout_s: float) 
     return [
         sys.executable,
         "-m",
-        "orchestrator.cli",
+        "orchestrator.cli.main",
         "lint",
         "--root",
         str(project_root),

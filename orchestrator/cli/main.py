@@ -14,17 +14,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from orchestrator import __version__
+from orchestrator.core.report import Report
 from orchestrator.errors import OrchestrateError, UsageError
-from orchestrator.report import Report
 from orchestrator.vocab import ExitCode, Purpose, Severity
 from orchestrator.workspace import atomic_write
 
 #: Modules that add subcommands (each has `add_parser(subparsers)`).
 SUBCOMMAND_MODULES = (
-    "orchestrator.hygiene.commands",
-    "orchestrator.task_commands",
-    "orchestrator.gate_commands",
-    "orchestrator.hosts.commands",
+    "orchestrator.cli.hygiene",
+    "orchestrator.cli.tasks",
+    "orchestrator.cli.gate",
+    "orchestrator.cli.hosts",
 )
 FORMATS = ("human", "json", "sarif")
 TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
@@ -48,12 +48,12 @@ def emit_report(report: Report, fmt: str, output: str | None) -> None:
     if fmt == "human" and output is None:
         from rich.console import Console
 
-        from orchestrator.render_human import render
+        from orchestrator.render.human import render
 
         render(report, Console(highlight=False, soft_wrap=True))
         return
     if fmt == "sarif":
-        from orchestrator.render_sarif import to_sarif
+        from orchestrator.render.sarif import to_sarif
 
         text = json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
     elif fmt == "human":
@@ -61,7 +61,7 @@ def emit_report(report: Report, fmt: str, output: str | None) -> None:
 
         from rich.console import Console
 
-        from orchestrator.render_human import render
+        from orchestrator.render.human import render
 
         buf = StringIO()
         render(report, Console(file=buf, no_color=True, width=120))
@@ -84,8 +84,8 @@ def lint_exit_code(report: Report, required_gaps: Sequence[str]) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from orchestrator.config import find_project_root
-    from orchestrator.engine import LintRequest, missing_required, run_lint
+    from orchestrator.core.config import find_project_root
+    from orchestrator.core.engine import LintRequest, missing_required, run_lint
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
@@ -120,7 +120,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     # A task per finding is a repair loop's unit; a backlog of thousands is a clean-up
     # project, not a task list: over the budget, say so and record none.
     if not (args.no_tasks or args.only) and report.findings:
-        from orchestrator.tasks import is_task_finding, sync_tasks
+        from orchestrator.tasks.store import is_task_finding, sync_tasks
 
         blocking = sum(1 for f in report.findings if is_task_finding(f))
         if blocking > TASK_SYNC_BUDGET:
@@ -148,7 +148,7 @@ def _with_progress(req, run):  # type: ignore[no-untyped-def]
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
-    from orchestrator import plugin_host
+    from orchestrator.core import plugin_host
 
     ps = plugin_host.load()
     rows = [
@@ -182,7 +182,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from orchestrator.report import json_schema
+    from orchestrator.core.report import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return ExitCode.PASS

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.report import Report, rule_label
+from orchestrator.core.report import Report, rule_label
 from orchestrator.vocab import GateDecision, ScopeStatus
 
 _STYLE = {

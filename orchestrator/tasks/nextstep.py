@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orchestrator import tasks
+from orchestrator.tasks import store as tasks
 from orchestrator.workspace import DIRNAME
 
 DEFAULT_MAX_ENTRIES = 128

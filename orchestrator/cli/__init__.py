@@ -1,0 +1,1 @@
+"""Presenters for the command line: one module per group of subcommands."""

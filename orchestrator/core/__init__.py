@@ -1,0 +1,1 @@
+"""The core flow: selection, planning, running, the report model, reuse, plugins."""

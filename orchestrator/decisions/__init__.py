@@ -1,0 +1,1 @@
+"""Every decision in one place: finding predicates, coverage, gate policy, exit codes."""

@@ -1,0 +1,1 @@
+"""Everything orchestrate asks git: one bounded runner, the root, listings, surfaces."""

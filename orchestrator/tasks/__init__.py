@@ -1,0 +1,1 @@
+"""Tasks: the store, re-verification, events and the next-step summary."""
