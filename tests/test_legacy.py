@@ -17,7 +17,7 @@ from orchestrator.gates.legacy import (
     legacy_skip,
     legacy_skip_sources,
 )
-from orchestrator.git.surface import Git
+from orchestrator.git.runner import Git
 
 
 @pytest.mark.parametrize("value", ["1", "true", "TRUE", "True", "yes", "YES", " yes "])

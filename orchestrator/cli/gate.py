@@ -18,32 +18,16 @@ from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.gate import evaluate_gate, exit_code_for, is_blocking
 from orchestrator.errors import UsageError
-from orchestrator.git.surface import (
-    MAX_PUSH_STDIN,
-    Git,
-    GitError,
-    Surface,
-    ci_surface,
-    commit_surface,
-    find_repo,
-    parse_push_lines,
-    push_surface,
-    split_rounds,
-)
+from orchestrator.git.push import MAX_PUSH_STDIN, parse_push_lines, push_surface
+from orchestrator.git.repo import open_repo
+from orchestrator.git.runner import Git, GitError
+from orchestrator.git.surfaces import Surface, ci_surface, commit_surface, split_rounds
 from orchestrator.vocab import ExitCode, GateDecision, Purpose
 
 EVENTS = ("commit", "push", "ci")
 PROTOCOLS = ("strict", "legacy-v1")
 SURFACE_NAMES = {"commit": "index", "push": "push-range", "ci": "revision"}
 DEFAULT_TIMEOUT = {"commit": 600.0, "push": 900.0, "ci": 1800.0}
-NO_REPO = (
-    "no target repository: {cwd} is not inside a git work tree; nothing was scanned "
-    "and delivery was not evaluated (use `orchestrate lint` to check a folder)"
-)
-
-
-class NoRepository(UsageError):
-    """A git event outside any git work tree (CG-06)."""
 
 
 @dataclass
@@ -53,15 +37,6 @@ class GateResult:
     event: str
     report: Report
     surface: Surface
-
-
-def open_repo(deadline: Deadline, cwd: Path | None = None) -> Git:
-    """The git runner for the work tree around `cwd`; NoRepository when there is none."""
-    cwd = cwd or Path.cwd()
-    root = find_repo(cwd, deadline)
-    if root is None:
-        raise NoRepository(NO_REPO.format(cwd=cwd))
-    return Git(root, deadline)
 
 
 def read_surface(

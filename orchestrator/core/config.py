@@ -2,33 +2,26 @@
 
 from __future__ import annotations
 
-import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
+from orchestrator.git.repo import find_repo
 
 CONFIG_FILES = ("orchestrate.toml", "pyproject.toml")
+#: Seconds git may take to name the top level before the folder itself is the root.
+ROOT_PROBE_SECONDS = 10.0
 
 
 def find_project_root(start: Path) -> Path:
-    """The git top level containing `start`, else `start` itself (resolved)."""
+    """The git top level containing `start`, else `start` itself (resolved; a file's
+    folder when `start` is a file)."""
     start = start.resolve()
     base = start if start.is_dir() else start.parent
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            cwd=base,
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return base
-    if out.returncode == 0 and out.stdout.strip():
-        return Path(out.stdout.decode().strip()).resolve()
-    return base
+    top = find_repo(base, Deadline.after(ROOT_PROBE_SECONDS))
+    return top.resolve() if top is not None else base
 
 
 def load_config(project_root: Path) -> dict[str, Any]:

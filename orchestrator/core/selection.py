@@ -10,13 +10,15 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from orchestrator.core import languages
 from orchestrator.core.checker import MAX_FILE_BYTES, FileTarget
 from orchestrator.core.report import Scope
+from orchestrator.deadline import Deadline
+from orchestrator.git.listing import ls_files
+from orchestrator.git.runner import Git, GitError
 from orchestrator.vocab import ScopeStatus
 
 SELECTION = "orchestrate"  # the checker name of scopes refused before any checker ran
@@ -35,6 +37,8 @@ EXCLUDED_DIRS = (
     ".tox",
 )
 SNIFF_BYTES = 8192
+#: Seconds git may take to list a folder before selection walks it without git.
+GIT_LIST_SECONDS = 60.0
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -140,18 +144,10 @@ def _git_names(directory: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under `directory` (paths relative to
     it, sorted), via git; None if no git."""
     try:
-        out = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
-            cwd=directory,
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        names = ls_files(Git(directory, Deadline.after(GIT_LIST_SECONDS)), ".", untracked=True)
+    except GitError:
         return None
-    if out.returncode != 0:
-        return None
-    return sorted({n for n in out.stdout.decode("utf-8", "surrogateescape").split("\0") if n})
+    return sorted(set(names))
 
 
 def _walk(root: Path, directory: Path, excluded: Sequence[str]) -> list[Path]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
+from orchestrator.git.repo import hooks_path, open_repo
 from orchestrator.workspace import atomic_write
 
 MARKER = "# orchestrate-managed-hook v1"
@@ -40,12 +41,7 @@ def hook_script(event: str, protocol: str, python: str | None = None) -> str:
 
 def hooks_dir(deadline: Deadline, cwd: Path | None = None) -> Path:
     """The folder git runs hooks from for the repository around `cwd`."""
-    from orchestrator.cli.gate import open_repo
-
-    git = open_repo(deadline, cwd)
-    raw = git.out("rev-parse", "--git-path", "hooks")
-    path = Path(raw)
-    return path if path.is_absolute() else (git.root / path)
+    return hooks_path(open_repo(deadline, cwd))
 
 
 def is_ours(path: Path) -> bool:

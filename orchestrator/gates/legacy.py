@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.core.report import utc_now
-from orchestrator.git.surface import Git
+from orchestrator.git.repo import config_get
+from orchestrator.git.runner import Git
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
 ENV_VAR = "CODEGUARD_SKIP_GATE"
@@ -52,8 +53,7 @@ def config_skip(git: Git) -> Skip | None:
 
     Git's own boolean parsing decides; a value git cannot parse as a boolean skips nothing.
     """
-    res = git.run("config", "--type=bool", "--get", CONFIG_KEY, check=False, budget=4096)
-    if res.ok and res.returncode == 0 and res.stdout.strip() == b"true":
+    if config_get(git, CONFIG_KEY, as_bool=True) == "true":
         return Skip(f"git config {CONFIG_KEY}", "true")
     return None
 
@@ -67,10 +67,8 @@ def legacy_skip_sources(git: Git | None, env: Mapping[str, str] | None = None) -
     """Every legacy skip setting present at all (any value): for strict entries to report."""
     env = os.environ if env is None else env
     found: list[str] = []
-    if git is not None:
-        res = git.run("config", "--get", CONFIG_KEY, check=False, budget=4096)
-        if res.ok and res.returncode == 0:
-            found.append(f"git config {CONFIG_KEY}")
+    if git is not None and config_get(git, CONFIG_KEY) is not None:
+        found.append(f"git config {CONFIG_KEY}")
     if ENV_VAR in env:
         found.append(ENV_VAR)
     return found

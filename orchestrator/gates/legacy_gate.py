@@ -19,10 +19,8 @@ from pathlib import Path
 from orchestrator.cli.gate import (
     DEFAULT_TIMEOUT,
     GateResult,
-    NoRepository,
     check_surface,
     emit,
-    open_repo,
     read_stdin_bounded,
     read_surface,
     required_for,
@@ -31,7 +29,9 @@ from orchestrator.core.report import Finding, Gate, Report
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.gate import evaluate_gate, is_blocking
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
-from orchestrator.git.surface import Git, commit_surface
+from orchestrator.git.repo import NoRepository, open_repo
+from orchestrator.git.runner import Git
+from orchestrator.git.surfaces import commit_surface
 from orchestrator.vocab import GateDecision
 
 BLOCK = 2  # the old protocol's "block"

@@ -13,41 +13,6 @@ from pathlib import Path
 
 from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
-from orchestrator.git.surface import Git, PushUpdate
-
-ZERO = "0" * 40
-
-
-def _out(git: Git, *args: str) -> str | None:
-    res = git.run(*args, check=False, budget=64 * 1024)
-    if not res.ok or res.returncode != 0:
-        return None
-    return res.stdout.decode("utf-8", "surrogateescape").strip() or None
-
-
-def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
-    """The update a plain `git push` of the current branch would make, and the remote."""
-    head = _out(git, "rev-parse", "--verify", "HEAD^{commit}")
-    if head is None:
-        return [], None
-    ref = _out(git, "symbolic-ref", "-q", "HEAD") or "HEAD"
-    branch = ref.removeprefix("refs/heads/")
-    remote = _out(git, "config", "--get", f"branch.{branch}.remote") if ref != "HEAD" else None
-    remotes = (_out(git, "remote") or "").split()
-    if remote is None and remotes:
-        remote = "origin" if "origin" in remotes else remotes[0]
-    merge = _out(git, "config", "--get", f"branch.{branch}.merge") if ref != "HEAD" else None
-    remote_ref = merge or ref
-    remote_oid = ZERO
-    if remote:
-        short = remote_ref.removeprefix("refs/heads/")
-        known = _out(
-            git, "rev-parse", "--verify", "-q", f"refs/remotes/{remote}/{short}^{{commit}}"
-        )
-        remote_oid = known or ZERO
-    if len(head) == 64 and remote_oid == ZERO:
-        remote_oid = "0" * 64
-    return [PushUpdate(ref, head, remote_ref, remote_oid)], remote
 
 
 def run_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report:
@@ -55,10 +20,12 @@ def run_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report
 
     Raises on an internal fault: the router turns any exception into a refusal.
     """
-    from orchestrator.cli.gate import check_surface, open_repo, required_for
+    from orchestrator.cli.gate import check_surface, required_for
     from orchestrator.decisions.gate import evaluate_gate
     from orchestrator.gates.legacy import legacy_skip_sources
-    from orchestrator.git.surface import ci_surface, commit_surface, push_surface
+    from orchestrator.git.push import current_push, push_surface
+    from orchestrator.git.repo import open_repo
+    from orchestrator.git.surfaces import ci_surface, commit_surface
 
     deadline = Deadline.after(timeout)
     git = open_repo(deadline, cwd=root)

@@ -25,6 +25,7 @@ from pathlib import Path
 from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.gate import is_blocking
+from orchestrator.git.repo import in_work_tree
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
@@ -358,7 +359,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
     if kind is None:
         return RouteResult("ignored")
     root = ev.project_root
-    if root is None or not shell.in_git_repo(root):
+    if root is None or not in_work_tree(root):
         # No target repository: refuse rather than scan a workspace (CG-06, CG-02).
         return RouteResult(
             "gate",

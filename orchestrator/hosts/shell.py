@@ -14,7 +14,8 @@ import stat
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
-from orchestrator.procs import run_bounded, scrubbed_env
+from orchestrator.git.listing import status
+from orchestrator.git.runner import Git, GitError
 
 MAX_COMMAND_CHARS = 64 * 1024
 _WRAPPERS = {"sudo", "env", "command", "exec", "time", "nohup", "nice", "xargs"}
@@ -97,56 +98,34 @@ def git_delivery_kind(command: str) -> str | None:
     return "push" if "push" in kinds else None
 
 
-def _git(root: Path, args: list[str], deadline: Deadline) -> bytes | None:
-    res = run_bounded(
-        ["git", *args],
-        deadline=deadline,
-        cwd=root,
-        env=scrubbed_env(),
-        output_budget=4 * 1024 * 1024,
-    )
-    return res.stdout if res.ok and res.returncode == 0 else None
-
-
-def in_git_repo(root: Path) -> bool:
-    """True when `root` lies in a git work tree."""
-    out = _git(root, ["rev-parse", "--is-inside-work-tree"], Deadline.after(5.0))
-    return out is not None and out.strip() == b"true"
-
-
 def git_changed_paths(root: Path, deadline: Deadline) -> list[str] | None:
-    """Changed or untracked regular files under `root` (project-relative), from
-    `git status --porcelain -z`; None when git cannot tell (no repository, timeout)."""
-    top = _git(root, ["rev-parse", "--show-toplevel"], deadline)
-    status = _git(
-        root, ["status", "--porcelain", "-z", "--untracked-files=all", "--", "."], deadline
-    )
-    if top is None or status is None:
+    """Changed or untracked regular files under `root` (project-relative, sorted), from
+    `git status --porcelain -z`; None when git cannot tell (no repository, timeout).
+
+    Deleted paths, paths outside `root` (through a link) and orchestrate's own
+    workspace are left out: only files a checker could read now are listed.
+    """
+    git = Git(root, deadline)
+    top = git.answer("rev-parse", "--show-toplevel")
+    try:
+        entries = status(git, ".") if top is not None else None
+    except GitError:
+        entries = None
+    if top is None or entries is None:
         return None
-    toplevel = Path(os.fsdecode(top.strip())).resolve()
-    fields = status.split(b"\0")
+    toplevel = Path(top).resolve()
     paths: list[str] = []
-    i = 0
-    while i < len(fields):
-        entry = fields[i]
-        i += 1
-        if len(entry) < 4:
+    for entry in entries:
+        if entry.deleted:
             continue
-        xy, raw = entry[:2], entry[3:]
-        if xy[:1] in (b"R", b"C"):
-            i += 1  # the next field is the rename source
-        if b"D" in xy:
-            continue
-        abs_path = toplevel / os.fsdecode(raw)
         try:
-            real = abs_path.resolve()
+            real = (toplevel / entry.path).resolve()
             rel = real.relative_to(root)
             if not stat.S_ISREG(os.stat(real).st_mode):
                 continue
         except (OSError, ValueError, RuntimeError):
             continue
         posix = rel.as_posix()
-        if posix.startswith(".orchestrate/"):
-            continue
-        paths.append(posix)
+        if not posix.startswith(".orchestrate/"):
+            paths.append(posix)
     return sorted(set(paths))

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
-from orchestrator.procs import run_bounded, scrubbed_env
+from orchestrator.git.listing import ls_files, status
+from orchestrator.git.runner import Git, GitError
 
-_GIT_TIMEOUT = 30.0
+#: Seconds one git state question (a path, or a whole snapshot) may take.
+GIT_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -24,14 +26,8 @@ class GitState:
     clean: bool
 
 
-def _git(root: Path, *args: str) -> tuple[bool, bytes]:
-    res = run_bounded(
-        ["git", "-C", str(root), *args],
-        deadline=Deadline.after(_GIT_TIMEOUT),
-        env=scrubbed_env(),
-        output_budget=64 * 1024 * 1024,
-    )
-    return res.returncode == 0 and not res.timed_out and not res.over_budget, res.stdout
+def _git(root: Path) -> Git:
+    return Git(root, Deadline.after(GIT_SECONDS))
 
 
 def path_state(root: Path, rel: str) -> GitState:
@@ -40,18 +36,21 @@ def path_state(root: Path, rel: str) -> GitState:
     Uses `git ls-files` and `git status --porcelain --ignored --untracked-files=all`;
     any git failure counts as untracked and dirty, so it can only make a tier stricter.
     """
-    ok_ls, listed = _git(root, "ls-files", "-z", "--", rel)
-    ok_st, status = _git(
-        root, "status", "--porcelain", "-z", "--ignored", "--untracked-files=all", "--", rel
-    )
-    tracked = ok_ls and bool(listed.strip(b"\0"))
-    clean = ok_st and not status.strip(b"\0")
+    git = _git(root)
+    try:
+        tracked = bool(ls_files(git, rel))
+    except GitError:
+        return GitState(tracked=False, clean=False)
+    try:
+        clean = not status(git, rel, ignored=True)
+    except GitError:
+        clean = False
     return GitState(tracked=tracked, clean=tracked and clean)
 
 
 @dataclass(frozen=True)
 class RepoSnapshot:
-    """One look at the whole repository, taken once per scan (two git calls)."""
+    """One look at the whole repository, taken once per scan (three git calls)."""
 
     is_repo: bool
     tracked: frozenset[str]
@@ -70,45 +69,29 @@ class RepoSnapshot:
         return GitState(tracked, tracked and not dirty)
 
 
+NOT_A_REPO = RepoSnapshot(False, frozenset(), frozenset())
+
+
 def snapshot(root: Path) -> RepoSnapshot:
-    """Tracked files and unclean paths of the repository at `root` (relative POSIX)."""
-    ok, top = _git(root, "rev-parse", "--show-toplevel")
-    if not ok:
-        return RepoSnapshot(False, frozenset(), frozenset())
-    ok_ls, listed = _git(root, "ls-files", "-z", "--full-name", "--", ".")
-    ok_st, status = _git(
-        root, "status", "--porcelain", "-z", "--ignored", "--untracked-files=all", "--", "."
-    )
-    if not (ok_ls and ok_st):
-        return RepoSnapshot(False, frozenset(), frozenset())
-    # Paths from git are relative to the top level; re-base them on `root`.
-    toplevel = Path(top.decode("utf-8", "surrogateescape").strip())
+    """Tracked files and unclean paths of the repository at `root` (relative POSIX);
+    not a repository when git fails or `root` lies outside the top level it names."""
+    git = _git(root)
+    top = git.answer("rev-parse", "--show-toplevel")
+    if top is None:
+        return NOT_A_REPO
     try:
-        base = root.resolve().relative_to(toplevel.resolve()).as_posix()
+        listed = ls_files(git, ".", full_name=True)
+        entries = status(git, ".", ignored=True)
+    except GitError:
+        return NOT_A_REPO
+    # Paths from git are relative to the top level; re-base them on `root`.
+    try:
+        base = root.resolve().relative_to(Path(top).resolve()).as_posix()
     except ValueError:
-        return RepoSnapshot(False, frozenset(), frozenset())
+        return NOT_A_REPO
     prefix = "" if base in ("", ".") else base + "/"
 
-    def rebase(p: str) -> str | None:
-        return p[len(prefix) :] if p.startswith(prefix) else None
+    def rebase(paths: list[str]) -> frozenset[str]:
+        return frozenset(p[len(prefix) :] for p in paths if p.startswith(prefix))
 
-    tracked = {
-        r
-        for p in listed.decode("utf-8", "surrogateescape").split("\0")
-        if p and (r := rebase(p)) is not None
-    }
-    unclean: set[str] = set()
-    parts = status.decode("utf-8", "surrogateescape").split("\0")
-    i = 0
-    while i < len(parts):
-        item = parts[i]
-        i += 1
-        if len(item) < 4:
-            continue
-        code, path = item[:2], item[3:]
-        if code[0] in "RC":
-            i += 1  # the rename source follows as its own field
-        r = rebase(path)
-        if r is not None:
-            unclean.add(r)
-    return RepoSnapshot(True, frozenset(tracked), frozenset(unclean))
+    return RepoSnapshot(True, rebase(listed), rebase([e.path for e in entries]))

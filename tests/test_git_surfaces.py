@@ -10,16 +10,10 @@ import pytest
 from helpers import git
 
 from orchestrator.deadline import Deadline
-from orchestrator.git.surface import (
-    Git,
-    GitError,
-    ci_surface,
-    commit_surface,
-    find_repo,
-    parse_push_lines,
-    push_surface,
-    split_rounds,
-)
+from orchestrator.git.push import PushUpdate, current_push, parse_push_lines, push_surface
+from orchestrator.git.repo import find_repo
+from orchestrator.git.runner import Git, GitError
+from orchestrator.git.surfaces import ci_surface, commit_surface, split_rounds
 from orchestrator.vocab import ScopeStatus
 
 ZERO = "0" * 40
@@ -212,3 +206,24 @@ def test_push_of_one_path_in_two_versions_checks_both(pushed: tuple[Path, Path])
     surface = push_surface(_git(repo), parse_push_lines(lines.encode()), "origin")
     assert sorted(t.content for t in surface.targets) == [b"x = 'a'\n", b"x = 'b'\n"]
     assert [len(r) for r in split_rounds(surface.targets)] == [1, 1]
+
+
+def test_current_push_is_the_branch_against_its_upstream(pushed: tuple[Path, Path]) -> None:
+    repo, _ = pushed
+    old = git(repo, "rev-parse", "HEAD").strip()
+    new = _commit(repo, {"n.py": "n = 1\n"})
+    assert current_push(_git(repo)) == (
+        [PushUpdate("refs/heads/main", new, "refs/heads/main", old)],
+        "origin",
+    )
+    git(repo, "checkout", "-q", "-b", "topic")
+    [up], remote = current_push(_git(repo))
+    assert (up.remote_ref, up.creates, remote) == ("refs/heads/topic", True, "origin")
+    git(repo, "checkout", "-q", "--detach")
+    [up], _ = current_push(_git(repo))
+    assert up.local_ref == "HEAD" and up.local_oid == new
+
+
+def test_current_push_without_a_commit_pushes_nothing(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q", "fresh")
+    assert current_push(_git(tmp_path / "fresh")) == ([], None)
