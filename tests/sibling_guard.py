@@ -64,13 +64,21 @@ def is_sibling_path(path: str, state: GuardState) -> bool:
     inside the repository itself and not inside an allowed folder.
 
     Paths outside every parent (system folders, home caches elsewhere) are never
-    siblings. The answer depends only on the strings in `state` and the current working
-    directory (for a relative path); nothing is read from disk.
+    siblings. An allowed folder that holds the parent itself (a checkout cloned into
+    /tmp/a/repo, with /tmp allowed) does not excuse the siblings in /tmp/a; only when the
+    parent is the allowed folder (/tmp/repo) are its other entries indistinguishable from
+    temporary files, and then they are allowed. The answer depends only on the strings in
+    `state` and the current working directory (for a relative path); nothing is read.
     """
     p = _norm(path)
     if not _within(p, state.parents) or _within(p, state.repo_roots):
         return False
-    return not _within(p, state.allowed)
+    excusing = [
+        a
+        for a in state.allowed
+        if not any(_within(par, (a,)) and par != a for par in state.parents)
+    ]
+    return not _within(p, excusing)
 
 
 def _path_arg(args: tuple[object, ...]) -> str | None:

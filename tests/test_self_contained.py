@@ -63,6 +63,16 @@ def test_guard_decides_on_synthetic_paths(path: str, sibling: bool) -> None:
     assert is_sibling_path(path, FAKE) is sibling
 
 
+def test_an_allowed_folder_above_the_parent_does_not_excuse_siblings() -> None:
+    cloned_in_tmp = GuardState(repo_roots=("/tmp/a/repo",), parents=("/tmp/a",), allowed=("/tmp",))
+    assert is_sibling_path("/tmp/a/" + SPEC_FOLDER + "/DESIGN.md", cloned_in_tmp)
+    assert not is_sibling_path("/tmp/pytest-of-root/pytest-1/t/a.py", cloned_in_tmp)
+    assert not is_sibling_path("/tmp/a/repo/a.py", cloned_in_tmp)
+    # With the checkout directly in the temporary folder, its entries cannot be told apart.
+    in_tmp = GuardState(repo_roots=("/tmp/repo",), parents=("/tmp",), allowed=("/tmp",))
+    assert not is_sibling_path("/tmp/tmpab12/x", in_tmp)
+
+
 def test_guard_resolves_relative_paths_from_the_working_directory(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -108,7 +118,7 @@ def test_guard_refuses_and_records_a_read_beside_the_checkout(fake_checkout: Pat
 def test_guard_refuses_the_real_specification_folder() -> None:
     target = REPO.parent / SPEC_FOLDER / "DESIGN.md"
     if not sibling_guard.STATE.parents or not is_sibling_path(str(target), sibling_guard.STATE):
-        pytest.skip("the checkout's parent is an allowed (temporary) folder")
+        pytest.skip("the checkout's parent is the temporary folder itself")
     if not target.exists():  # stat is not audited: checking existence is not a read
         pytest.skip("nothing beside this checkout")
     with pytest.raises(PermissionError):
