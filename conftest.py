@@ -1,6 +1,61 @@
-"""Make tests/conftest.py helpers importable from conformance/ too."""
+"""Root conftest, loaded for tests/ and conformance/.
+
+- Makes tests/helpers.py (and the other test modules in tests/) importable from
+  conformance/ too.
+- Guards the session: no test may read a sibling of the checkout (see
+  tests/sibling_guard.py). A refused read raises PermissionError where it happens and is
+  recorded, so the test that made it fails by name even if it caught the error.
+"""
+
+from __future__ import annotations
 
 import sys
+from collections.abc import Generator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent / "tests"))
+import pytest
+
+REPO = Path(__file__).resolve().parent
+sys.path.insert(0, str(REPO / "tests"))
+
+import sibling_guard  # noqa: E402 - needs tests/ on sys.path first
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Install and arm the guard before collection, so test modules are covered too."""
+    basetemp = config.getoption("basetemp", None)
+    extra = [str(Path(basetemp).resolve())] if basetemp else []
+    sibling_guard.configure(REPO, extra_allowed=extra)
+    sibling_guard.install()
+    sibling_guard.STATE.armed = True
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Disarm: reports pytest writes after the session (e.g. --junitxml) may go anywhere."""
+    sibling_guard.STATE.armed = False
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, None]:
+    """Fail the phase (setup, call, teardown) of `item` in which a sibling read happened."""
+    outcome = yield
+    report = outcome.get_result()
+    seen = sibling_guard.take_violations()
+    if seen:
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} read outside the repository:\n" + "\n".join(seen)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, None]:
+    """Fail the collection of `collector` if importing it read a sibling of the checkout."""
+    outcome = yield
+    report = outcome.get_result()
+    seen = sibling_guard.take_violations()
+    if seen:
+        report.outcome = "failed"
+        report.longrepr = f"{collector.nodeid} read outside the repository:\n" + "\n".join(seen)

@@ -104,18 +104,22 @@ def write_files() -> Callable[[Path, dict[str, str | bytes]], None]:
     return _write
 
 
-SHARED = REPO.parent / "shared"
+# Third-party schemas and the scenario catalogue travel with the repository
+# (schemas/*/SOURCE.md, conformance/SCENARIOS.md): a fresh clone needs nothing beside it.
+SCHEMAS = REPO / "schemas"
+SCENARIOS = REPO / "conformance" / "SCENARIOS.md"
 
 
 def sarif_schema() -> dict:
     """The OASIS SARIF 2.1.0 schema with its one known-bad pattern fixed.
 
     The upstream `run.language` pattern uses an inline `(?i)` flag Python's `re` refuses
-    (see ../shared/schemas/SOURCE.md); the copy uses the fix proposed upstream.
+    (see schemas/sarif/SOURCE.md). The vendored file stays byte-for-byte upstream; the
+    fix proposed upstream is applied here, in memory, and nowhere else.
     """
     import json
 
-    text = (SHARED / "schemas" / "sarif-schema-2.1.0.json").read_text()
+    text = (SCHEMAS / "sarif" / "sarif-schema-2.1.0.json").read_text()
     text = text.replace("^(?i)[a-zA]{2}(-[a-z]{2})?$", "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$")
     schema = json.loads(text)
     return schema

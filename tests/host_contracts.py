@@ -4,7 +4,7 @@
   with a pydantic TypeAdapter. The SDK declares them with `typing.TypedDict`, which
   pydantic refuses on Python < 3.12, so they are rebuilt field for field as
   `typing_extensions.TypedDict` (closed: unknown keys are rejected).
-- Codex CLI: the published JSON Schemas in ../shared/host-schemas/codex/.
+- Codex CLI: its published JSON Schemas, vendored in schemas/codex/ (see SOURCE.md there).
 - Gemini CLI: its documented output fields (docs/hooks/reference.md upstream).
 
 Plus the rules every adapter output must keep: exit 0, JSON object, bounded text,
@@ -22,12 +22,12 @@ from typing import Any
 
 import jsonschema
 import typing_extensions
-from helpers import SHARED
+from helpers import SCHEMAS
 from pydantic import ConfigDict, TypeAdapter
 
 from orchestrator.hosts import budgets
 
-CODEX_SCHEMAS = SHARED / "host-schemas" / "codex"
+CODEX_SCHEMAS = SCHEMAS / "codex"
 PAYLOADS = Path(__file__).parent / "hosts_e2e" / "payloads"
 CODEX_OUTPUT = {
     "SessionStart": "session-start",

@@ -1,5 +1,5 @@
 """Codex CLI adapter: recorded real payloads in, every answer validated against the
-published Codex hook output schemas (../shared/host-schemas/codex)."""
+published Codex hook output schemas (vendored in schemas/codex)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import tomllib
 
 import orchestrate_plugins
 import pytest
-from helpers import REPO, SHARED
+from helpers import REPO, SCENARIOS
 
 import orchestrator
 from orchestrator.core import hookspecs
@@ -60,7 +60,7 @@ def test_builtin_checkers_register_through_entry_points() -> None:
 
 
 def test_every_scenario_has_a_conformance_case() -> None:
-    ids = re.findall(r"^\| ((?:RS|CG)-\d{2}) \|", (SHARED / "SCENARIOS.md").read_text(), re.M)
+    ids = re.findall(r"^\| ((?:RS|CG)-\d{2}) \|", SCENARIOS.read_text(), re.M)
     assert len(ids) == 52
     text = "\n".join(p.read_text() for p in (REPO / "conformance").rglob("test_*.py"))
     names = " ".join(p.name for p in (REPO / "conformance").rglob("test_*.py"))
