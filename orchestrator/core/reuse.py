@@ -210,37 +210,6 @@ def store(project_root: Path, parts: KeyParts, outcome: FileOutcome) -> bool:
     return True
 
 
-def prune(project_root: Path, max_entries: int = MAX_ENTRIES, max_age_s: float = MAX_AGE_S) -> int:
-    """Drop entries past the age limit, then the oldest past the count limit.
-
-    Not called on the check path (which never lists folders); the slot scheme already
-    bounds the count. For explicit clean-ups.
-    """
-    folder = _dir(project_root, create=False)
-    if not folder.is_dir():
-        return 0
-    now = time.time()
-    entries: list[tuple[float, Path]] = []
-    removed = 0
-    with os.scandir(folder) as it:
-        for e in it:
-            if not e.name.endswith(".json"):
-                continue
-            try:
-                mtime = e.stat().st_mtime
-            except OSError:
-                continue
-            entries.append((mtime, Path(e.path)))
-    entries.sort()
-    excess = max(0, len(entries) - max_entries)
-    for i, (mtime, p) in enumerate(entries):
-        if i < excess or now - mtime > max_age_s:
-            with contextlib.suppress(OSError):
-                p.unlink()
-                removed += 1
-    return removed
-
-
 # --- engine hook -----------------------------------------------------------------
 
 #: Set to "0" to turn reuse off for a process (the task recheck child does: a
