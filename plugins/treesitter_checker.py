@@ -18,21 +18,32 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
-from orchestrator.core.checker import (
+from orchestrator.api import (
+    HEAD_BYTES,
     MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
     RunContext,
+    ScopeStatus,
+    Severity,
+    SyntaxStatus,
+    Tier,
+    ToolIdentity,
+    detect,
+    fingerprint,
+    grammar_info,
+    grammar_manifest,
+    hookimpl,
+    needs_head,
     one_line,
 )
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.languages import HEAD_BYTES, detect, grammar_info, needs_head
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
 NAME = "treesitter"
 BATCH_SIZE = 64
@@ -198,6 +209,15 @@ class TreeSitterChecker:
 
     name = NAME
     tier = Tier.FALLBACK
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """Every language of the grammar manifest (read on first use, not at import)."""
+        return frozenset(grammar_manifest())
+
+    def probe(self, root: Path) -> Probe:
+        """Bundled grammars, in process: nothing to find, nothing to configure."""
+        return Probe()
 
     def claims(self, target: FileTarget) -> bool:
         """True when the file's language has a grammar in the manifest."""

@@ -123,12 +123,49 @@ class CheckerPlan:
     settled: tuple[FileOutcome, ...] = ()
 
 
+@dataclass(frozen=True)
+class Probe:
+    """What a checker knows about its tool and config for a project, found without
+    running a linter or writing anything (session-start discovery, doctor output).
+
+    `found` is None when there is no external tool to find (an in-process checker, or
+    a checker that does not say). `needs_config` says the tool refuses to run without
+    project configuration (ESLint 9 without a flat config).
+    """
+
+    found: bool | None = None
+    tool_path: str | None = None
+    version: str | None = None
+    configured: bool = False
+    config_files: tuple[str, ...] = ()
+    needs_config: bool = False
+    hint: str | None = None
+
+    @property
+    def state(self) -> str:
+        """configured | defaults | missing | configuration_required | available."""
+        if self.found is None:
+            return "available"
+        if not self.found:
+            return "missing"
+        if self.configured:
+            return "configured"
+        return "configuration_required" if self.needs_config else "defaults"
+
+
 @runtime_checkable
 class Checker(Protocol):
-    """What a checker plugin provides. See plugins/README.md for the guide."""
+    """What a checker plugin provides. See plugins/README.md for the guide.
+
+    `languages` (detected language names the checker judges natively or by grammar)
+    and `probe` are declared by every built-in; a third-party checker that lacks them
+    gets the defaults of `languages_of` and `probe_of`. `essential = True` marks a
+    policy checker that no block list may switch off (the secret scan).
+    """
 
     name: str
     tier: Tier
+    languages: frozenset[str]
 
     def claims(self, target: FileTarget) -> bool:
         """True when this checker wants to judge `target` (cheap: extension, language)."""
@@ -141,6 +178,45 @@ class Checker(Protocol):
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """Run one batch before `ctx.deadline`; one outcome per target in the batch."""
         ...
+
+    def probe(self, root: Path) -> Probe:
+        """Tool found? configured? which config files? No process that lints, no write."""
+        ...
+
+
+def languages_of(checker: object) -> frozenset[str]:
+    """The languages `checker` declares; none when it declares nothing usable."""
+    langs = getattr(checker, "languages", None)
+    if isinstance(langs, frozenset | set | tuple | list):
+        return frozenset(str(x) for x in langs)
+    return frozenset()
+
+
+def probe_of(checker: object, root: Path) -> Probe:
+    """`checker.probe(root)`, contained: a missing or faulty probe is `Probe()` (available)."""
+    fn = getattr(checker, "probe", None)
+    if not callable(fn):
+        return Probe()
+    try:
+        probe = fn(root)
+    except Exception:  # noqa: BLE001 - discovery must never crash on a plugin
+        return Probe()
+    return probe if isinstance(probe, Probe) else Probe()
+
+
+def is_essential(checker: object) -> bool:
+    """True when the checker declares itself essential (cannot be blocked by name)."""
+    return getattr(checker, "essential", False) is True
+
+
+def native_languages(checkers: Sequence[object]) -> dict[str, str]:
+    """Language -> name of the first native-tier checker declaring it (input order)."""
+    out: dict[str, str] = {}
+    for c in checkers:
+        if getattr(c, "tier", None) == Tier.NATIVE:
+            for lang in sorted(languages_of(c)):
+                out.setdefault(lang, str(getattr(c, "name", "?")))
+    return out
 
 
 def outcome_for_all(

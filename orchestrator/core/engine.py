@@ -42,14 +42,6 @@ from orchestrator.core.selection import EXCLUDED_DIRS, SELECTION, select
 from orchestrator.deadline import Deadline
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus, Tier
 
-#: Languages that have a native checker among the built-ins (for `--require native`).
-NATIVE_LANGUAGES = {
-    "python": "ruff",
-    "javascript": "eslint",
-    "typescript": "eslint",
-    "tsx": "eslint",
-    "ruby": "ruby",
-}
 GRACE_S = 0.5  # how long past the deadline we wait for a batch to return its outcome
 
 
@@ -412,8 +404,14 @@ def run_lint(req: LintRequest) -> Report:
     return normalize(report)
 
 
-def missing_required(report: Report, require: Sequence[str]) -> list[str]:
-    """Reasons why the coverage the caller asked for (`--require`) is incomplete."""
+def missing_required(
+    report: Report, require: Sequence[str], native: Mapping[str, str] | None = None
+) -> list[str]:
+    """Reasons why the coverage the caller asked for (`--require`) is incomplete.
+
+    `native` maps a language to the native checker declaring it (default: the loaded
+    plugins' declarations, `PluginSet.native_languages`)."""
+    NATIVE_LANGUAGES = native if native is not None else plugin_host.load().native_languages()
     reasons: list[str] = []
     want = set(require)
     if not want:
