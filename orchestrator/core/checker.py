@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from orchestrator.core.report import Finding, ToolIdentity
+from orchestrator.core.report import Finding, Scope, ToolIdentity
 from orchestrator.deadline import Deadline
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
 from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus, Tier
@@ -103,6 +103,32 @@ class FileOutcome:
 
     def with_(self, **changes: Any) -> FileOutcome:
         return replace(self, **changes)
+
+    def to_scope(self, tier: Tier | None, reused: str | None = None) -> Scope:
+        """The report row of this outcome: every field the Scope model declares is read
+        from the outcome by name (no field list to keep in step), plus the two the
+        outcome cannot know: the checker's tier and why the result was reused."""
+        source = (
+            self
+            if self.tool is None or isinstance(self.tool, ToolIdentity)
+            else (
+                replace(self, tool=None)  # a malformed identity is dropped, not trusted
+            )
+        )
+        scope = Scope.model_validate(source, from_attributes=True)
+        return scope.model_copy(update={"tier": tier, "reused": reused})
+
+    @classmethod
+    def from_scope(cls, scope: Scope, **rest: Any) -> FileOutcome:
+        """An outcome holding every field `scope` shares with it, plus `rest` (findings,
+        coherent, ...): the inverse of `to_scope` for the shared fields."""
+        names = {f.name for f in fields(cls)}
+        shared = {
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in ((n, getattr(scope, n)) for n in type(scope).model_fields)
+            if k in names
+        }
+        return cls(**{**shared, **rest})
 
 
 @dataclass(frozen=True)
