@@ -204,6 +204,24 @@ def _finding(path: str, region: Region, severity: Severity) -> Finding:
     )
 
 
+def _verdict(path: str, info: Any, regions: list[Region]) -> dict[str, Any]:
+    """The candidates, syntax status, reason and hint of one parsed file."""
+    severity = Severity.ERROR if info.qualified else Severity.WARNING
+    findings = tuple(_finding(path, r, severity) for r in regions[:MAX_CANDIDATES])
+    omitted = len(regions) - len(findings)
+    reasons = []
+    if not info.qualified:
+        reasons.append(REASON_UNQUALIFIED)
+    if omitted:
+        reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
+    return {
+        "reason": "; ".join(reasons) or None,
+        "findings": findings,
+        "syntax": SyntaxStatus.SUSPECTED_ISSUE if regions else SyntaxStatus.CLEAN,
+        "hint": HINT_SUSPECT if regions else HINT_CLEAN.format(language=info.language),
+    }
+
+
 class TreeSitterChecker:
     """Tier FALLBACK: parse with a bundled grammar, report recovery regions as candidates."""
 
@@ -280,23 +298,9 @@ class TreeSitterChecker:
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
 
-        severity = Severity.ERROR if info.qualified else Severity.WARNING
-        findings = tuple(_finding(target.path, r, severity) for r in regions[:MAX_CANDIDATES])
-        omitted = len(regions) - len(findings)
-        syntax = SyntaxStatus.SUSPECTED_ISSUE if regions else SyntaxStatus.CLEAN
-        reasons = []
-        if not info.qualified:
-            reasons.append(REASON_UNQUALIFIED)
-        if omitted:
-            reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
-        status = ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED
-        hint = HINT_SUSPECT if regions else HINT_CLEAN.format(language=info.language)
         return out(
-            status,
-            reason="; ".join(reasons) or None,
-            findings=findings,
-            syntax=syntax,
-            hint=hint,
+            ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED,
+            **_verdict(target.path, info, regions),
         )
 
 
