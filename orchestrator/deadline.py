@@ -24,6 +24,3 @@ class Deadline:
 
     def expired(self) -> bool:
         return time.monotonic() >= self.at
-
-    def elapsed_ms(self) -> int:
-        return int((time.monotonic() - self.started) * 1000)

@@ -15,9 +15,3 @@ class UsageError(OrchestrateError):
     """The request itself is wrong (unknown path form, bad config, bad flag)."""
 
     exit_code = ExitCode.USAGE
-
-
-class InternalFault(OrchestrateError):
-    """Something in orchestrate itself failed."""
-
-    exit_code = ExitCode.INTERNAL

@@ -9,8 +9,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from orchestrator.deadline import Deadline
-from orchestrator.procs import run_bounded
+from orchestrator.api import Deadline, run_bounded
 
 _VERSION_CACHE: dict[tuple[str, float], str | None] = {}
 
@@ -63,6 +62,21 @@ def tool_version(
     if version is not None:  # a failed probe is not remembered: it may be transient
         _VERSION_CACHE[key] = version
     return version
+
+
+def cached_version(path: str | None) -> str | None:
+    """The version `tool_version` already found for `path`, without running anything."""
+    if path is None:
+        return None
+    try:
+        return _VERSION_CACHE.get((path, os.stat(path).st_mtime))
+    except OSError:
+        return None
+
+
+def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:
+    """Which of the config `names` exist as files directly in `root` (for a probe)."""
+    return tuple(n for n in names if (root / n).is_file())
 
 
 def digest_files(paths: Iterable[Path]) -> str:

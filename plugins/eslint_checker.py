@@ -22,22 +22,39 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import digest_files, find_tool, tool_version
+from orchestrate_plugins._common import (
+    cached_version,
+    digest_files,
+    find_tool,
+    root_configs,
+    tool_version,
+)
 
-from orchestrator.core.checker import (
+from orchestrator.api import (
+    Anchor,
     Batch,
     CheckerPlan,
+    Deadline,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
+    ProcResult,
+    ReplaceText,
     RunContext,
+    ScopeStatus,
+    Severity,
+    Tier,
+    ToolIdentity,
+    Unparsable,
+    derive_safety_tier,
+    fingerprint,
+    hookimpl,
     one_line,
     outcome_for_all,
+    outcome_from,
+    run_bounded,
 )
-from orchestrator.core.edits import Anchor, ReplaceText, derive_safety_tier
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.procs import run_bounded
-from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "eslint"
 SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
@@ -57,6 +74,8 @@ MAX_BATCH = 400
 #: Characters ESLint's argument globbing would interpret: such files go over stdin.
 _GLOB_CHARS = re.compile(r"[*?\[\]{}()!+@]")
 _LINE_BREAK = re.compile(r"\r\n|[\r\n\u2028\u2029]")
+#: A probe resolves the tool only; nothing it calls consults the deadline.
+_NO_DEADLINE = Deadline.after(0)
 
 
 def managed_home() -> Path:
@@ -248,6 +267,22 @@ class EslintChecker:
 
     name = NAME
     tier = Tier.NATIVE
+    languages = LANGUAGES
+
+    def probe(self, root: Path) -> Probe:
+        """The ESLint a run at the root would use, and the root's flat config (ESLint 9
+        refuses to run without one: configuration_required)."""
+        tool = resolve_tool(root, "probe.js", RunContext(project_root=root, deadline=_NO_DEADLINE))
+        configs = root_configs(root, CONFIG_NAMES)
+        return Probe(
+            found=tool is not None,
+            tool_path=tool,
+            version=cached_version(tool),
+            configured=bool(configs),
+            config_files=configs,
+            needs_config=True,
+            hint=INSTALL_HINT if tool is None else None if configs else CONFIG_HINT,
+        )
 
     def claims(self, target: FileTarget) -> bool:
         # Detection already sniffed shared extensions (a `.ts` Qt translation file is
@@ -349,45 +384,44 @@ class EslintChecker:
             env=env,
             output_budget=ctx.output_budget,
         )
-        common["exit_code"] = res.returncode
-        common["duration_ms"] = res.duration_ms
+        return outcome_from(
+            res,
+            batch.targets,
+            checker=NAME,
+            label=NAME,
+            parse=lambda r: self._parse(batch, r, cwd, rel, common),
+            cause=_cause,
+            **common,
+        )
 
-        def all_(status: ScopeStatus, reason: str) -> list[FileOutcome]:
-            return outcome_for_all(self, batch.targets, status, one_line(reason), **common)
-
-        if res.spawn_error:
-            return all_(ScopeStatus.TOOL_ERROR, f"eslint could not start: {res.spawn_error}")
-        if res.timed_out:
-            return all_(ScopeStatus.TIMED_OUT, "deadline reached; eslint killed")
-        if res.over_budget:
-            return all_(
-                ScopeStatus.TOOL_ERROR,
-                f"output over budget ({ctx.output_budget} bytes); eslint killed, no results",
-            )
-        try:
-            results = json.loads(res.stdout.decode("utf-8")) if res.stdout.strip() else None
-        except (ValueError, UnicodeDecodeError):
-            return all_(ScopeStatus.TOOL_ERROR, f"eslint exit {res.returncode}: unparsable output")
+    def _parse(
+        self,
+        batch: Batch,
+        res: ProcResult,
+        cwd: Path,
+        rel: dict[str, str],
+        common: dict[str, Any],
+    ) -> list[FileOutcome]:
+        """ESLint's JSON results (one per linted file) -> one outcome per target."""
+        results = json.loads(res.stdout.decode("utf-8")) if res.stdout.strip() else None
         if not isinstance(results, list):
-            cause = _cause(res.stderr) or "no JSON result"
-            return all_(ScopeStatus.TOOL_ERROR, f"eslint exit {res.returncode}: {cause}")
+            raise Unparsable(_cause(res.stderr) or "no JSON result")
+        common = dict(common, exit_code=res.returncode, duration_ms=res.duration_ms)
         by_file: dict[str, dict[str, Any]] = {}
         for item in results:
             if isinstance(item, dict) and isinstance(item.get("filePath"), str):
                 by_file[os.path.normpath(item["filePath"])] = item
-        failed = res.returncode not in (0, 1)
         outcomes: list[FileOutcome] = []
         for t in batch.targets:
             item = by_file.get(os.path.normpath(cwd / rel[t.path]))
             if item is None or not isinstance(item.get("messages"), list):
-                cause = _cause(res.stderr) if failed else ""
-                reason = f"eslint exit {res.returncode}: {cause or 'no result for this file'}"
+                reason = f"eslint exit {res.returncode}: no result for this file"
                 outcomes.append(
                     FileOutcome(
                         path=t.path,
                         checker=NAME,
                         status=ScopeStatus.TOOL_ERROR,
-                        reason=one_line(reason),
+                        reason=reason,
                         language=t.language,
                         **common,
                     )

@@ -21,21 +21,30 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from orchestrate_plugins._common import tool_version
+from orchestrate_plugins._common import cached_version, tool_version
 
-from orchestrator.core.checker import (
+from orchestrator.api import (
     Batch,
     CheckerPlan,
+    Deadline,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
+    ProcResult,
     RunContext,
+    ScopeStatus,
+    Severity,
+    Tier,
+    ToolIdentity,
+    Unparsable,
+    fingerprint,
+    hookimpl,
     one_line,
     outcome_for_all,
+    outcome_from,
+    run_bounded,
 )
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.procs import run_bounded
-from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "ruby"
 SUFFIXES = (".rb", ".rake", ".gemspec", ".ru")
@@ -107,6 +116,17 @@ class RubyChecker:
 
     name = NAME
     tier = Tier.NATIVE
+    languages = frozenset({"ruby"})
+
+    def probe(self, root: Path) -> Probe:
+        """The Ruby on the absolute PATH; Ruby has no lint config (runs on defaults)."""
+        tool = find_ruby(RunContext(project_root=root, deadline=Deadline.after(0)))
+        return Probe(
+            found=tool is not None,
+            tool_path=tool,
+            version=cached_version(tool),
+            hint=None if tool else INSTALL_HINT,
+        )
 
     def claims(self, target: FileTarget) -> bool:
         if target.language is not None:
@@ -181,31 +201,42 @@ class RubyChecker:
             env=env,
             output_budget=min(ctx.output_budget, 1024 * 1024),
         )
-        base.update(exit_code=res.returncode, duration_ms=res.duration_ms)
-        if res.spawn_error:
-            reason = one_line(f"ruby could not start: {res.spawn_error}")
-            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
-        if res.timed_out:
-            reason = "deadline reached; ruby -c killed (no fallback for a selected file)"
-            return FileOutcome(status=ScopeStatus.TIMED_OUT, reason=reason, **base)
-        if res.over_budget:
-            reason = "output over budget; ruby -c killed"
-            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
+        common = {k: v for k, v in base.items() if k not in ("path", "checker", "language")}
+        (outcome,) = outcome_from(
+            res,
+            [t],
+            checker=NAME,
+            label="ruby -c",
+            parse=lambda r: [self._parsed(t, source, r, base, note, hint)],
+            **common,
+        )
+        return outcome
+
+    def _parsed(
+        self,
+        t: FileTarget,
+        source: bytes,
+        res: ProcResult,
+        base: dict[str, Any],
+        note: str,
+        hint: str | None,
+    ) -> FileOutcome:
+        """`ruby -c`: exit 0 with "Syntax OK", or exit 1 with at least one error line."""
         findings = self._findings(t, source, res.stderr)
         errors = [f for f in findings if f.severity == Severity.ERROR]
         sane = (res.returncode == 0 and b"Syntax OK" in res.stdout) or (
             res.returncode == 1 and errors
         )
         if not sane:
-            cause = one_line(res.stderr) or "no diagnostics"
-            reason = one_line(f"ruby -c exit {res.returncode}: {cause}")
-            return FileOutcome(status=ScopeStatus.TOOL_ERROR, reason=reason, **base)
+            raise Unparsable(one_line(res.stderr) or "no diagnostics")
         return FileOutcome(
             status=ScopeStatus.CHECKED,
             reason=note,
             hint=hint,
             findings=tuple(findings),
             coherent=True,
+            exit_code=res.returncode,
+            duration_ms=res.duration_ms,
             **base,
         )
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrate_plugins._common import (
+    cached_version,
     digest_files,
     find_tool,
     interpreter_bin_dir,
@@ -27,20 +28,29 @@ from orchestrate_plugins._common import (
     tool_version,
 )
 
-from orchestrator.core.checker import (
+from orchestrator.api import (
+    Anchor,
     Batch,
     CheckerPlan,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
+    ProcResult,
+    ReplaceText,
     RunContext,
-    one_line,
+    ScopeStatus,
+    Severity,
+    Tier,
+    ToolIdentity,
+    Unparsable,
+    derive_safety_tier,
+    fingerprint,
+    hookimpl,
     outcome_for_all,
+    outcome_from,
+    run_bounded,
 )
-from orchestrator.core.edits import Anchor, ReplaceText, derive_safety_tier
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.procs import run_bounded
-from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "ruff"
 CONFIG_NAMES = ("ruff.toml", ".ruff.toml", "pyproject.toml")
@@ -170,15 +180,30 @@ def _fix_edit(
     }
 
 
-def _ruff_version(tool: str, ctx: RunContext) -> str | None:
-    """Ruff's version; the wheel's metadata when the tool is the one installed beside us
-    (saves a process on the save-feedback path), else `ruff --version`."""
+def _wheel_version(tool: str) -> str | None:
+    """The wheel's metadata version when `tool` is the Ruff installed beside us."""
     if Path(tool) == interpreter_bin_dir() / NAME:
         try:
             return f"ruff {metadata.version('ruff')}"
         except metadata.PackageNotFoundError:
             pass
-    return tool_version(tool, deadline=ctx.deadline)
+    return None
+
+
+def _ruff_version(tool: str, ctx: RunContext) -> str | None:
+    """Ruff's version; the wheel's metadata when the tool is the one installed beside us
+    (saves a process on the save-feedback path), else `ruff --version`."""
+    return _wheel_version(tool) or tool_version(tool, deadline=ctx.deadline)
+
+
+def _root_configured(root: Path) -> tuple[str, ...]:
+    """Ruff config files directly in `root` (a pyproject.toml only with [tool.ruff])."""
+    found = []
+    for name in CONFIG_NAMES:
+        cand = root / name
+        if cand.is_file() and (name != "pyproject.toml" or _has_ruff_section(cand)):
+            found.append(name)
+    return tuple(found)
 
 
 #: Ruff spreads one invocation over every core itself, so fewer, larger batches beat
@@ -211,9 +236,23 @@ class RuffChecker:
 
     name = NAME
     tier = Tier.NATIVE
+    languages = frozenset({"python"})
 
     def claims(self, target: FileTarget) -> bool:
         return target.language == "python" or target.path.endswith(PY_SUFFIXES)
+
+    def probe(self, root: Path) -> Probe:
+        """The Ruff a run would use (no override known here) and the root's config."""
+        tool = find_tool(NAME, extra_dirs=[interpreter_bin_dir()])
+        configs = _root_configured(root)
+        return Probe(
+            found=tool is not None,
+            tool_path=tool,
+            version=(_wheel_version(tool) or cached_version(tool)) if tool else None,
+            configured=bool(configs),
+            config_files=configs,
+            hint=None if tool else INSTALL_HINT,
+        )
 
     def _tool(self, ctx: RunContext) -> str | None:
         override = ctx.tool_overrides.get(NAME)
@@ -295,51 +334,22 @@ class RuffChecker:
             output_budget=ctx.output_budget,
             env=ctx.env,
         )
-        if res.spawn_error:
-            return outcome_for_all(
-                self, batch.targets, ScopeStatus.TOOL_ERROR, res.spawn_error, **common
-            )
-        if res.timed_out:
-            return outcome_for_all(
-                self,
-                batch.targets,
-                ScopeStatus.TIMED_OUT,
-                "deadline reached; ruff killed",
-                exit_code=res.returncode,
-                **common,
-            )
-        if res.over_budget:
-            return outcome_for_all(
-                self,
-                batch.targets,
-                ScopeStatus.PARTIAL,
-                f"output over budget ({ctx.output_budget} bytes); ruff killed",
-                exit_code=res.returncode,
-                **common,
-            )
-        try:
-            items = json.loads(res.stdout.decode("utf-8") or "[]")
-            if not isinstance(items, list):
-                raise ValueError("not a JSON list")
-        except (ValueError, UnicodeDecodeError) as exc:
-            why = one_line(res.stderr) or f"unparsable output: {exc}"
-            return outcome_for_all(
-                self,
-                batch.targets,
-                ScopeStatus.TOOL_ERROR,
-                f"ruff exit {res.returncode}: {why}",
-                exit_code=res.returncode,
-                **common,
-            )
-        if res.returncode not in (0, 1):
-            return outcome_for_all(
-                self,
-                batch.targets,
-                ScopeStatus.TOOL_ERROR,
-                f"ruff exit {res.returncode}: {one_line(res.stderr)}",
-                exit_code=res.returncode,
-                **common,
-            )
+        return outcome_from(
+            res,
+            batch.targets,
+            checker=NAME,
+            label=NAME,
+            parse=lambda r: self._parse(batch, r, root, common),
+            **common,
+        )
+
+    def _parse(
+        self, batch: Batch, res: ProcResult, root: Path, common: dict[str, Any]
+    ) -> list[FileOutcome]:
+        """Ruff's JSON list (always printed, `[]` when clean) -> one outcome per target."""
+        items = json.loads(res.stdout.decode("utf-8"))
+        if not isinstance(items, list):
+            raise Unparsable("unparsable output: not a JSON list")
         by_path: dict[str, list[dict[str, Any]]] = defaultdict(list)
         # A string prefix test (as lexical as Path.relative_to) instead of pathlib per
         # item: a batch can hold thousands of findings.

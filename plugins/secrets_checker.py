@@ -4,7 +4,8 @@ A policy-tier checker: it claims every file beside whatever language checker cla
 it, and on a delivery surface its findings block. A finding carries the rule, the
 path and the line only; its message is the rule's fixed description. The matched
 value never leaves this module (not in a message, a fingerprint or a reason).
-No global skip flag disables it (the plugin host lists it as essential).
+No global skip flag disables it: it declares itself `essential`, and the plugin host
+loads an essential checker's plugin even when a block list names it.
 """
 
 from __future__ import annotations
@@ -12,21 +13,26 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from orchestrator import __version__
-from orchestrator.core.checker import (
+from orchestrator.api import (
     MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
     RunContext,
+    ScopeStatus,
+    Severity,
+    Tier,
+    ToolIdentity,
+    fingerprint,
+    hookimpl,
     outcome_for_all,
 )
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.vocab import ScopeStatus, Severity, Tier
+from orchestrator.api import ORCHESTRATE_VERSION as __version__
 
 NAME = "secrets"
 #: Identity of the rule set; bump when a rule changes what it matches.
@@ -156,6 +162,14 @@ class SecretsChecker:
 
     name = NAME
     tier = Tier.POLICY
+    #: Language-blind: it claims every file, whatever checker judges its language.
+    languages: frozenset[str] = frozenset()
+    #: The secret scan has no global skip: a block list cannot switch it off.
+    essential = True
+
+    def probe(self, root: Path) -> Probe:
+        """In-process rules: there is no tool to find and nothing to configure."""
+        return Probe()
 
     def claims(self, target: FileTarget) -> bool:
         """Every file: sensitive names matter whatever the language."""

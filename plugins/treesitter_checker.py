@@ -18,21 +18,32 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
-from orchestrator.core.checker import (
+from orchestrator.api import (
+    HEAD_BYTES,
     MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
     RunContext,
+    ScopeStatus,
+    Severity,
+    SyntaxStatus,
+    Tier,
+    ToolIdentity,
+    detect,
+    fingerprint,
+    grammar_info,
+    grammar_manifest,
+    hookimpl,
+    needs_head,
     one_line,
 )
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.languages import HEAD_BYTES, detect, grammar_info, needs_head
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
 NAME = "treesitter"
 BATCH_SIZE = 64
@@ -193,11 +204,38 @@ def _finding(path: str, region: Region, severity: Severity) -> Finding:
     )
 
 
+def _verdict(path: str, info: Any, regions: list[Region]) -> dict[str, Any]:
+    """The candidates, syntax status, reason and hint of one parsed file."""
+    severity = Severity.ERROR if info.qualified else Severity.WARNING
+    findings = tuple(_finding(path, r, severity) for r in regions[:MAX_CANDIDATES])
+    omitted = len(regions) - len(findings)
+    reasons = []
+    if not info.qualified:
+        reasons.append(REASON_UNQUALIFIED)
+    if omitted:
+        reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
+    return {
+        "reason": "; ".join(reasons) or None,
+        "findings": findings,
+        "syntax": SyntaxStatus.SUSPECTED_ISSUE if regions else SyntaxStatus.CLEAN,
+        "hint": HINT_SUSPECT if regions else HINT_CLEAN.format(language=info.language),
+    }
+
+
 class TreeSitterChecker:
     """Tier FALLBACK: parse with a bundled grammar, report recovery regions as candidates."""
 
     name = NAME
     tier = Tier.FALLBACK
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """Every language of the grammar manifest (read on first use, not at import)."""
+        return frozenset(grammar_manifest())
+
+    def probe(self, root: Path) -> Probe:
+        """Bundled grammars, in process: nothing to find, nothing to configure."""
+        return Probe()
 
     def claims(self, target: FileTarget) -> bool:
         """True when the file's language has a grammar in the manifest."""
@@ -260,23 +298,9 @@ class TreeSitterChecker:
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
 
-        severity = Severity.ERROR if info.qualified else Severity.WARNING
-        findings = tuple(_finding(target.path, r, severity) for r in regions[:MAX_CANDIDATES])
-        omitted = len(regions) - len(findings)
-        syntax = SyntaxStatus.SUSPECTED_ISSUE if regions else SyntaxStatus.CLEAN
-        reasons = []
-        if not info.qualified:
-            reasons.append(REASON_UNQUALIFIED)
-        if omitted:
-            reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
-        status = ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED
-        hint = HINT_SUSPECT if regions else HINT_CLEAN.format(language=info.language)
         return out(
-            status,
-            reason="; ".join(reasons) or None,
-            findings=findings,
-            syntax=syntax,
-            hint=hint,
+            ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED,
+            **_verdict(target.path, info, regions),
         )
 
 

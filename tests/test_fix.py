@@ -24,3 +24,38 @@ def test_fix_applies_safe_ruff_fix_and_holds_unsafe(git_repo: Path) -> None:
     assert "import os" not in text  # the safe fix was applied without a prompt
     assert "x = 1" in text  # the unsafe fix waits for approval
     assert res.returncode == 1, res.stdout + res.stderr  # something is still pending
+
+
+def test_fix_derives_the_tier_and_absent_fields_are_conservative() -> None:
+    from orchestrator.core.edits import Anchor, ReplaceText
+    from orchestrator.core.report import Finding, Report, ScanInfo
+    from orchestrator.hygiene.service import lint_entries
+
+    edit = ReplaceText(
+        kind="replace-text", anchor=Anchor(start_line=1, end_line=1), match="a", replacement="b"
+    )
+
+    def finding(**fields: object) -> Finding:
+        base = {"checker": "x", "rule": "r", "severity": "error", "path": "m.py"}
+        return Finding.model_validate({**base, "exact_edit": edit, **fields})
+
+    report = Report(
+        scan=ScanInfo(project_root="/p"),
+        findings=[
+            # The plugin says auto but gives none of the fields the tier derives from.
+            finding(rule="bare", safety_tier="auto"),
+            # No recorded tier at all: still derived, not skipped.
+            finding(
+                rule="untiered", op_type="deterministic", is_destructive=False, is_reversible=True
+            ),
+            finding(
+                rule="full",
+                op_type="deterministic",
+                is_destructive=False,
+                is_reversible=True,
+                safety_tier="auto",
+            ),
+        ],
+    )
+    tiers = {e.reason: e.safety_tier for e in lint_entries(report)}
+    assert tiers == {"x:bare": "confirm", "x:untiered": "auto", "x:full": "auto"}

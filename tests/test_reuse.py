@@ -110,7 +110,7 @@ def test_cache_is_safe_to_delete_and_corrupt_entries_are_misses(project: Path) -
     report = _lint(project)
     assert _ruff_scope(report).reused is None
     assert _ruff_scope(report).status == ScopeStatus.CHECKED
-    assert json.loads(slot.read_text())["schema"] == "orchestrate.reuse/1"  # rewritten whole
+    assert json.loads(slot.read_text())["schema"] == reuse.ENTRY_SCHEMA  # rewritten whole
 
 
 def test_switch_off(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

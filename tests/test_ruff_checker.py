@@ -91,7 +91,9 @@ def test_fake_ruff_garbage_output_is_tool_error(tmp_path: Path) -> None:
     assert "unparsable" in (outs[0].reason or "")
 
 
-def test_fake_ruff_flood_is_partial(tmp_path: Path) -> None:
+def test_fake_ruff_flood_is_tool_error(tmp_path: Path) -> None:
+    # Output over the budget is cut mid-stream: unparsable, so no result stands
+    # (the shared ladder, orchestrator.core.outcomes; it was `partial` here only).
     fake = _fake_tool(
         tmp_path / "fake_ruff",
         'case "$1" in --version) echo "ruff 9.9.9"; exit 0;; esac\nyes flood\n',
@@ -100,7 +102,7 @@ def test_fake_ruff_flood_is_partial(tmp_path: Path) -> None:
     ctx = _ctx(tmp_path, tool_overrides={"ruff": fake}, output_budget=4096)
     checker = RuffChecker()
     outs = checker.run(checker.plan([_target(tmp_path, "m.py")], ctx).batches[0], ctx)
-    assert outs[0].status == ScopeStatus.PARTIAL
+    assert outs[0].status == ScopeStatus.TOOL_ERROR
     assert "over budget" in (outs[0].reason or "")
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from orchestrator.core.report import Finding, ToolIdentity
+from orchestrator.core.report import Finding, Scope, ToolIdentity
 from orchestrator.deadline import Deadline
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
 from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus, Tier
@@ -104,6 +104,32 @@ class FileOutcome:
     def with_(self, **changes: Any) -> FileOutcome:
         return replace(self, **changes)
 
+    def to_scope(self, tier: Tier | None, reused: str | None = None) -> Scope:
+        """The report row of this outcome: every field the Scope model declares is read
+        from the outcome by name (no field list to keep in step), plus the two the
+        outcome cannot know: the checker's tier and why the result was reused."""
+        source = (
+            self
+            if self.tool is None or isinstance(self.tool, ToolIdentity)
+            else (
+                replace(self, tool=None)  # a malformed identity is dropped, not trusted
+            )
+        )
+        scope = Scope.model_validate(source, from_attributes=True)
+        return scope.model_copy(update={"tier": tier, "reused": reused})
+
+    @classmethod
+    def from_scope(cls, scope: Scope, **rest: Any) -> FileOutcome:
+        """An outcome holding every field `scope` shares with it, plus `rest` (findings,
+        coherent, ...): the inverse of `to_scope` for the shared fields."""
+        names = {f.name for f in fields(cls)}
+        shared = {
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in ((n, getattr(scope, n)) for n in type(scope).model_fields)
+            if k in names
+        }
+        return cls(**{**shared, **rest})
+
 
 @dataclass(frozen=True)
 class Batch:
@@ -123,12 +149,49 @@ class CheckerPlan:
     settled: tuple[FileOutcome, ...] = ()
 
 
+@dataclass(frozen=True)
+class Probe:
+    """What a checker knows about its tool and config for a project, found without
+    running a linter or writing anything (session-start discovery, doctor output).
+
+    `found` is None when there is no external tool to find (an in-process checker, or
+    a checker that does not say). `needs_config` says the tool refuses to run without
+    project configuration (ESLint 9 without a flat config).
+    """
+
+    found: bool | None = None
+    tool_path: str | None = None
+    version: str | None = None
+    configured: bool = False
+    config_files: tuple[str, ...] = ()
+    needs_config: bool = False
+    hint: str | None = None
+
+    @property
+    def state(self) -> str:
+        """configured | defaults | missing | configuration_required | available."""
+        if self.found is None:
+            return "available"
+        if not self.found:
+            return "missing"
+        if self.configured:
+            return "configured"
+        return "configuration_required" if self.needs_config else "defaults"
+
+
 @runtime_checkable
 class Checker(Protocol):
-    """What a checker plugin provides. See plugins/README.md for the guide."""
+    """What a checker plugin provides. See plugins/README.md for the guide.
+
+    `languages` (detected language names the checker judges natively or by grammar)
+    and `probe` are declared by every built-in; a third-party checker that lacks them
+    gets the defaults of `languages_of` and `probe_of`. `essential = True` marks a
+    policy checker that no block list may switch off (the secret scan).
+    """
 
     name: str
     tier: Tier
+    languages: frozenset[str]
 
     def claims(self, target: FileTarget) -> bool:
         """True when this checker wants to judge `target` (cheap: extension, language)."""
@@ -141,6 +204,45 @@ class Checker(Protocol):
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """Run one batch before `ctx.deadline`; one outcome per target in the batch."""
         ...
+
+    def probe(self, root: Path) -> Probe:
+        """Tool found? configured? which config files? No process that lints, no write."""
+        ...
+
+
+def languages_of(checker: object) -> frozenset[str]:
+    """The languages `checker` declares; none when it declares nothing usable."""
+    langs = getattr(checker, "languages", None)
+    if isinstance(langs, frozenset | set | tuple | list):
+        return frozenset(str(x) for x in langs)
+    return frozenset()
+
+
+def probe_of(checker: object, root: Path) -> Probe:
+    """`checker.probe(root)`, contained: a missing or faulty probe is `Probe()` (available)."""
+    fn = getattr(checker, "probe", None)
+    if not callable(fn):
+        return Probe()
+    try:
+        probe = fn(root)
+    except Exception:  # noqa: BLE001 - discovery must never crash on a plugin
+        return Probe()
+    return probe if isinstance(probe, Probe) else Probe()
+
+
+def is_essential(checker: object) -> bool:
+    """True when the checker declares itself essential (cannot be blocked by name)."""
+    return getattr(checker, "essential", False) is True
+
+
+def native_languages(checkers: Sequence[object]) -> dict[str, str]:
+    """Language -> name of the first native-tier checker declaring it (input order)."""
+    out: dict[str, str] = {}
+    for c in checkers:
+        if getattr(c, "tier", None) == Tier.NATIVE:
+            for lang in sorted(languages_of(c)):
+                out.setdefault(lang, str(getattr(c, "name", "?")))
+    return out
 
 
 def outcome_for_all(

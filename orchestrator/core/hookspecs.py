@@ -25,7 +25,7 @@ def orchestrate_checkers() -> list[Any]:
     """Return the checkers this plugin provides.
 
     Called once per run when the plugin host builds its checker set. Each element
-    must satisfy `orchestrator.core.checker.Checker`. Every plugin's list is collected
+    must satisfy `orchestrator.api.Checker`. Every plugin's list is collected
     (not firstresult). Returning None or [] means "no checkers from this plugin".
     An element that does not satisfy the protocol is reported as a plugin failure.
     """

@@ -16,11 +16,9 @@ from typing import Any
 import pluggy
 
 from orchestrator.core import hookspecs
-from orchestrator.core.checker import Checker
+from orchestrator.core.checker import Checker, is_essential, native_languages
 
 GROUP = "orchestrate"
-#: Plugins that cannot be blocked: the secret scan has no global skip.
-ESSENTIAL = ("secrets",)
 DISABLE_ENV = "ORCHESTRATE_DISABLE_PLUGINS"
 
 
@@ -66,6 +64,10 @@ class PluginSet:
         """Checkers of every loaded plugin, sorted by (tier, name)."""
         return list(self.checker_list)
 
+    def native_languages(self) -> dict[str, str]:
+        """Language -> the native checker that declares it, among the loaded checkers."""
+        return native_languages(self.checker_list)
+
     def classify(self, entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
         return self.pm.hook.orchestrate_classify(entry=entry, project_root=project_root)
 
@@ -95,9 +97,23 @@ def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
 
 
 def blocked_names(config_block: Iterable[str] = ()) -> set[str]:
+    """Plugin names the environment and the config ask to block (before essentials)."""
     names = {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
     names |= {n for n in config_block if n}
-    return names - set(ESSENTIAL)
+    return names
+
+
+def _provides_essential(module: object) -> bool:
+    """True when a plugin offers a checker that declares itself essential.
+
+    Asked only of a plugin someone tried to block: an essential checker (the secret
+    scan) has no global skip, so its plugin loads anyway.
+    """
+    impl = getattr(module, "orchestrate_checkers", None)
+    try:
+        return impl is not None and any(is_essential(c) for c in impl() or [])
+    except Exception:  # noqa: BLE001 - a faulty plugin that was blocked stays blocked
+        return False
 
 
 def _is_checker(obj: object) -> bool:
@@ -123,15 +139,18 @@ def load(
     skip = blocked_names(block)
     candidates: list[tuple[FoundPlugin, Any]] = []
     for fp, ep in discover():
-        if fp.name in skip:
-            ps.blocked.append(fp.name)
-            continue
         try:
             module = ep.load()
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+            if fp.name in skip:
+                ps.blocked.append(fp.name)
+            else:
+                ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+            continue
+        if fp.name in skip and not _provides_essential(module):
+            ps.blocked.append(fp.name)
             continue
         candidates.append((fp, module))
     for name, module in extra_modules:

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.core.checker import Batch, FileOutcome, FileTarget, RunContext
-from orchestrator.core.report import Finding, ToolIdentity
-from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus
+from orchestrator.core.report import Finding, Scope, ToolIdentity
+from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import atomic_write, workspace_dir
 
 CACHE_DIR = "cache/reuse"
@@ -41,7 +41,8 @@ REUSE_REASON = "identity equal"
 MAX_ENTRIES = 512
 MAX_AGE_S = 24 * 3600.0
 MAX_ENTRY_BYTES = 1 << 20
-ENTRY_SCHEMA = "orchestrate.reuse/1"
+#: Version 2: the outcome is stored through the Scope model; version-1 entries miss.
+ENTRY_SCHEMA = "orchestrate.reuse/2"
 
 
 @dataclass(frozen=True)
@@ -123,38 +124,27 @@ def key_parts(
     )
 
 
+#: Scope fields an entry does not store: the key names them, or they are of this run.
+_NOT_STORED = frozenset({"path", "checker", "tier", "reused", "duration_ms"})
+
+
 def _encode(outcome: FileOutcome) -> dict[str, Any]:
+    """The outcome through the Scope model (every scope field, whatever they are),
+    plus the two outcome-only facts a reused result needs: findings and coherence."""
     return {
-        "status": str(outcome.status),
-        "reason": outcome.reason,
+        "scope": outcome.to_scope(None).model_dump(mode="json", exclude=set(_NOT_STORED)),
         "findings": [f.model_dump(mode="json") for f in outcome.findings],
-        "syntax": str(outcome.syntax) if outcome.syntax else None,
-        "tool": outcome.tool.model_dump(mode="json") if outcome.tool else None,
-        "config_digest": outcome.config_digest,
-        "config_files": list(outcome.config_files),
-        "exit_code": outcome.exit_code,
-        "hint": outcome.hint,
         "coherent": outcome.coherent,
-        "language": outcome.language,
     }
 
 
 def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
-    return FileOutcome(
-        path=path,
-        checker=checker,
-        status=ScopeStatus(data["status"]),
-        reason=data.get("reason"),
+    scope = Scope.model_validate({**data["scope"], "path": path, "checker": checker})
+    return FileOutcome.from_scope(
+        scope,
         findings=tuple(Finding.model_validate(f) for f in data.get("findings", [])),
-        syntax=SyntaxStatus(data["syntax"]) if data.get("syntax") else None,
-        tool=ToolIdentity.model_validate(data["tool"]) if data.get("tool") else None,
-        config_digest=data.get("config_digest"),
-        config_files=tuple(data.get("config_files", [])),
-        exit_code=data.get("exit_code"),
-        duration_ms=0,
-        hint=data.get("hint"),
         coherent=bool(data.get("coherent")),
-        language=data.get("language"),
+        duration_ms=0,
     )
 
 
@@ -208,37 +198,6 @@ def store(project_root: Path, parts: KeyParts, outcome: FileOutcome) -> bool:
     except OSError:
         return False
     return True
-
-
-def prune(project_root: Path, max_entries: int = MAX_ENTRIES, max_age_s: float = MAX_AGE_S) -> int:
-    """Drop entries past the age limit, then the oldest past the count limit.
-
-    Not called on the check path (which never lists folders); the slot scheme already
-    bounds the count. For explicit clean-ups.
-    """
-    folder = _dir(project_root, create=False)
-    if not folder.is_dir():
-        return 0
-    now = time.time()
-    entries: list[tuple[float, Path]] = []
-    removed = 0
-    with os.scandir(folder) as it:
-        for e in it:
-            if not e.name.endswith(".json"):
-                continue
-            try:
-                mtime = e.stat().st_mtime
-            except OSError:
-                continue
-            entries.append((mtime, Path(e.path)))
-    entries.sort()
-    excess = max(0, len(entries) - max_entries)
-    for i, (mtime, p) in enumerate(entries):
-        if i < excess or now - mtime > max_age_s:
-            with contextlib.suppress(OSError):
-                p.unlink()
-                removed += 1
-    return removed
 
 
 # --- engine hook -----------------------------------------------------------------

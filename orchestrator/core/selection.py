@@ -57,11 +57,6 @@ def _refuse(path: str, status: ScopeStatus, reason: str) -> Scope:
     return Scope(path=path, checker=SELECTION, status=status, reason=reason)
 
 
-def inspect_file(root: Path, abs_path: Path, label: str) -> FileTarget | Scope:
-    """Check one candidate file; a FileTarget when it is safe to read, else a Scope."""
-    return _Inspector(root).inspect(os.path.normpath(abs_path), label, None)
-
-
 class _Inspector:
     """Per-file safety checks on plain strings: a directory walk checks thousands of
     files, and pathlib's per-call parsing cost more than the system calls themselves.

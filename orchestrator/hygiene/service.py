@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orchestrator.core.edits import derive_safety_tier
 from orchestrator.core.report import Report
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
@@ -64,17 +65,22 @@ def lint_entries(report: Report) -> list[Entry]:
     """Findings with an exact edit, as apply-engine entries (id = fingerprint)."""
     out = []
     for f in report.findings:
-        if f.exact_edit is None or f.safety_tier is None:
+        if f.exact_edit is None:
             continue
+        # The tier is derived, never taken from the plugin: an absent field counts as
+        # its conservative value (destructive, irreversible), which derives to confirm.
+        op_type = f.op_type or "deterministic"
+        destructive = True if f.is_destructive is None else f.is_destructive
+        reversible = False if f.is_reversible is None else f.is_reversible
         out.append(
             Entry(
                 id=f.fingerprint or scan.entry_id(f.exact_edit.kind, f.path, f.exact_edit.anchor),  # type: ignore[union-attr]
                 path=f.path,
-                op_type=f.op_type or "deterministic",
+                op_type=op_type,
                 exact_edit=f.exact_edit,
-                is_destructive=bool(f.is_destructive),
-                is_reversible=bool(f.is_reversible),
-                safety_tier=f.safety_tier,
+                is_destructive=destructive,
+                is_reversible=reversible,
+                safety_tier=derive_safety_tier(op_type, destructive, reversible),
                 reason=f"{f.checker}:{f.rule}",
             )
         )

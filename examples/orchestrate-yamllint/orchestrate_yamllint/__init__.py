@@ -11,25 +11,35 @@ import importlib.metadata
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from orchestrator.core.checker import (
+# The one module a plugin imports from: it stays put when orchestrate's internals move.
+from orchestrator.api import (
     Batch,
     CheckerPlan,
     FileOutcome,
     FileTarget,
+    Finding,
+    Probe,
+    ProcResult,
     RunContext,
+    ScopeStatus,
+    Severity,
+    Tier,
+    ToolIdentity,
+    Unparsable,
+    fingerprint,
+    hookimpl,
     one_line,
     outcome_for_all,
+    outcome_from,
+    run_bounded,
 )
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.report import Finding, ToolIdentity, fingerprint
-from orchestrator.procs import run_bounded
-from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 NAME = "yamllint"
 SUFFIXES = (".yaml", ".yml")
+CONFIG_NAMES = (".yamllint", ".yamllint.yaml", ".yamllint.yml")
 MAX_BATCH = 400
 # path:line:column: [level] message (rule)
 _LINE = re.compile(r"^(?P<path>.*):(?P<line>\d+):(?P<col>\d+): \[(?P<level>\w+)\] (?P<msg>.*)$")
@@ -48,6 +58,20 @@ class YamllintChecker:
 
     name = NAME
     tier = Tier.NATIVE
+    languages = frozenset({"yaml"})
+
+    def probe(self, root: Path) -> Probe:
+        """yamllint installed beside orchestrate? a project config at the root?"""
+        version = _version()
+        configs = tuple(n for n in CONFIG_NAMES if (root / n).is_file())
+        return Probe(
+            found=version is not None,
+            tool_path=f"{sys.executable} -m yamllint" if version else None,
+            version=version,
+            configured=bool(configs),
+            config_files=configs,
+            hint=None if version else "pip install yamllint",
+        )
 
     def claims(self, target: FileTarget) -> bool:
         return target.language == "yaml" or PurePosixPath(target.path).suffix in SUFFIXES
@@ -93,28 +117,35 @@ class YamllintChecker:
             env=ctx.env,
             output_budget=ctx.output_budget,
         )
-        common: dict[str, Any] = {
-            "tool": ident,
-            "exit_code": res.returncode,
-            "duration_ms": res.duration_ms,
-        }
-        if res.timed_out:
-            return outcome_for_all(
-                self, batch.targets, ScopeStatus.TIMED_OUT, "deadline reached", **common
-            )
-        if not res.ok or res.returncode not in (0, 1, 2):
-            why = res.spawn_error or ("output over budget" if res.over_budget else "")
-            why = why or f"yamllint exit {res.returncode}: {one_line(res.stderr)}"
-            return outcome_for_all(self, batch.targets, ScopeStatus.TOOL_ERROR, why, **common)
+        return outcome_from(
+            res,
+            batch.targets,
+            checker=NAME,
+            label=NAME,
+            parse=lambda r: self._parse(batch, r, ident, stdin is not None),
+            # 1: errors found, 2: warnings under --strict; exit 0 and silence is clean.
+            exits=(0, 1, 2),
+            quiet_ok=True,
+            tool=ident,
+        )
+
+    def _parse(
+        self, batch: Batch, res: ProcResult, ident: ToolIdentity, from_stdin: bool
+    ) -> list[FileOutcome]:
+        """`-f parsable` lines -> findings; any other line, or a finding exit code
+        without a finding, is not yamllint's promised output."""
         per_path: dict[str, list[Finding]] = {t.path: [] for t in batch.targets}
-        for raw in res.stdout.decode("utf-8", "replace").splitlines():
+        for raw in res.stdout.decode("utf-8").splitlines():
             m = _LINE.match(raw)
             if m is None:
+                if raw.strip():
+                    raise Unparsable(f"unparsable output line: {one_line(raw, 80)}")
                 continue
-            path = batch.targets[0].path if stdin is not None else m["path"]
-            if path not in per_path:
-                continue
-            per_path[path].append(self._finding(path, m))
+            path = batch.targets[0].path if from_stdin else m["path"]
+            if path in per_path:
+                per_path[path].append(self._finding(path, m))
+        if res.returncode != 0 and not any(per_path.values()):
+            raise Unparsable("a finding exit code without any finding")
         return [
             FileOutcome(
                 path=t.path,
@@ -123,7 +154,9 @@ class YamllintChecker:
                 findings=tuple(per_path[t.path]),
                 coherent=True,
                 language=t.language,
-                **common,
+                tool=ident,
+                exit_code=res.returncode,
+                duration_ms=res.duration_ms,
             )
             for t in batch.targets
         ]

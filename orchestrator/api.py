@@ -1,0 +1,113 @@
+"""The stable public module for plugin authors: import from here, nowhere else.
+
+Everything a checker plugin needs is re-exported here: the `Checker` protocol and
+its records (`FileTarget`, `Batch`, `CheckerPlan`, `RunContext`, `FileOutcome`,
+`Probe`), the shared process ladder (`outcome_from`), finding records and helpers,
+the vocabulary enums, the bounded process runner and the `hookimpl` marker.
+
+Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
+change between releases; the names below do not. `API_VERSION` follows the report's
+`SCHEMA_VERSION`: a name that has to change keeps working under its old name for one
+minor version with a `DeprecationWarning` (see `_DEPRECATED`), and the change is
+written in the CHANGELOG.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
+
+from orchestrator import __version__ as ORCHESTRATE_VERSION
+from orchestrator.core.checker import (
+    MAX_FILE_BYTES,
+    Batch,
+    Checker,
+    CheckerPlan,
+    FileOutcome,
+    FileTarget,
+    Probe,
+    RunContext,
+    one_line,
+    outcome_for_all,
+)
+from orchestrator.core.edits import Anchor, ReplaceText, derive_safety_tier
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.languages import HEAD_BYTES, detect, grammar_info, needs_head
+from orchestrator.core.languages import manifest as grammar_manifest
+from orchestrator.core.outcomes import (
+    NO_OUTPUT,
+    ProcessFailure,
+    Unparsable,
+    outcome_from,
+    process_failure,
+)
+from orchestrator.core.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
+from orchestrator.core.reuse import ReuseIdentity
+from orchestrator.deadline import Deadline
+from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
+from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
+
+#: The version of this public surface; it moves with the report schema.
+API_VERSION = SCHEMA_VERSION
+
+__all__ = [
+    "API_VERSION",
+    "DEFAULT_OUTPUT_BUDGET",
+    "HEAD_BYTES",
+    "MAX_FILE_BYTES",
+    "NO_OUTPUT",
+    "ORCHESTRATE_VERSION",
+    "SCHEMA_VERSION",
+    "Anchor",
+    "Batch",
+    "Checker",
+    "CheckerPlan",
+    "Deadline",
+    "FileOutcome",
+    "FileTarget",
+    "Finding",
+    "Probe",
+    "ProcResult",
+    "ProcessFailure",
+    "Purpose",
+    "ReplaceText",
+    "ReuseIdentity",
+    "RunContext",
+    "ScopeStatus",
+    "Severity",
+    "SyntaxStatus",
+    "Tier",
+    "ToolIdentity",
+    "Unparsable",
+    "derive_safety_tier",
+    "detect",
+    "fingerprint",
+    "grammar_info",
+    "grammar_manifest",
+    "hookimpl",
+    "needs_head",
+    "one_line",
+    "outcome_for_all",
+    "outcome_from",
+    "process_failure",
+    "run_bounded",
+]
+
+#: Old public name -> (module, current name). A renamed export stays reachable here,
+#: with a warning, for one minor version after the rename. Empty: nothing renamed yet.
+_DEPRECATED: dict[str, tuple[str, str]] = {}
+
+
+def __getattr__(name: str) -> Any:
+    """Resolve a deprecated public name, warning once per use; else AttributeError."""
+    target = _DEPRECATED.get(name)
+    if target is None:
+        raise AttributeError(f"module 'orchestrator.api' has no attribute {name!r}")
+    module, current = target
+    warnings.warn(
+        f"orchestrator.api.{name} is deprecated; use orchestrator.api.{current}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(module), current)

@@ -1,0 +1,113 @@
+"""Stage 2 of the lint path: who checks which file.
+
+Policy checkers claim on delivery surfaces (or when asked), native checkers claim
+first, the fallback tier gets every file no native checker claimed or whose native
+outcome was settled with `falls_back`, and a file nobody claims is `unsupported`.
+A checker's fault while claiming or planning is contained as an outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from orchestrator.core.checker import (
+    Batch,
+    Checker,
+    CheckerPlan,
+    FileOutcome,
+    FileTarget,
+    RunContext,
+    one_line,
+    outcome_for_all,
+)
+from orchestrator.core.report import Scope
+from orchestrator.core.selection import SELECTION
+from orchestrator.vocab import ScopeStatus, Tier
+
+
+def claimed_by(checker: Checker, pool: Sequence[FileTarget]) -> list[FileTarget]:
+    """The targets of `pool` that `checker` claims; a faulty `claims()` claims nothing."""
+    mine = []
+    for t in pool:
+        try:
+            if checker.claims(t):
+                mine.append(t)
+        except Exception:  # noqa: BLE001 - a faulty claims() claims nothing
+            continue
+    return mine
+
+
+def contained_plan(checker: Checker, targets: list[FileTarget], ctx: RunContext) -> CheckerPlan:
+    """Call checker.plan; an exception becomes tool_error for every target."""
+    try:
+        plan = checker.plan(targets, ctx)
+        if not isinstance(plan, CheckerPlan):
+            raise TypeError(f"plan() returned {type(plan).__name__}, not CheckerPlan")
+        return plan
+    except Exception as exc:  # noqa: BLE001 - contain plugin faults
+        reason = one_line(f"checker plan failed: {type(exc).__name__}: {exc}")
+        return CheckerPlan(
+            settled=tuple(outcome_for_all(checker, targets, ScopeStatus.TOOL_ERROR, reason))
+        )
+
+
+@dataclass
+class Planned:
+    """The plan of one run: outcomes settled now, batches to run, who claimed what."""
+
+    settled: list[FileOutcome] = field(default_factory=list)
+    work: list[tuple[Checker, Batch]] = field(default_factory=list)
+    native_paths: set[str] = field(default_factory=set)
+    fallback_paths: set[str] = field(default_factory=set)
+
+    def take(self, checker: Checker, pool: list[FileTarget], ctx: RunContext) -> CheckerPlan:
+        """Plan `pool` with `checker` and keep its settled outcomes and batches."""
+        plan = contained_plan(checker, pool, ctx) if pool else CheckerPlan()
+        self.settled.extend(o.with_(checker=checker.name) for o in plan.settled)
+        self.work.extend((checker, b) for b in plan.batches)
+        return plan
+
+
+def plan_run(
+    checkers: Sequence[Checker], targets: Sequence[FileTarget], ctx: RunContext, with_policy: bool
+) -> Planned:
+    """Native-first planning over `targets`; policy checkers only when `with_policy`."""
+    planned = Planned()
+    by_tier = {tier: [c for c in checkers if c.tier == tier] for tier in Tier}
+    if with_policy:
+        for c in by_tier[Tier.POLICY]:
+            planned.take(c, claimed_by(c, targets), ctx)
+    falls_back: dict[str, bool] = {}
+    for c in by_tier[Tier.NATIVE]:
+        pool = claimed_by(c, targets)
+        plan = planned.take(c, pool, ctx)
+        planned.native_paths.update(t.path for t in pool)
+        for o in plan.settled:
+            falls_back[o.path] = falls_back.get(o.path, True) and o.falls_back
+    rest = [
+        t for t in targets if t.path not in planned.native_paths or falls_back.get(t.path, False)
+    ]
+    for c in by_tier[Tier.FALLBACK]:
+        pool = claimed_by(c, [t for t in rest if t.path not in planned.fallback_paths])
+        planned.take(c, pool, ctx)
+        planned.fallback_paths.update(t.path for t in pool)
+    return planned
+
+
+def unsupported(targets: Sequence[FileTarget], planned: Planned) -> list[Scope]:
+    """An `unsupported` scope for every target no native or fallback checker claimed."""
+    out: list[Scope] = []
+    for t in targets:
+        if t.path not in planned.native_paths and t.path not in planned.fallback_paths:
+            out.append(
+                Scope(
+                    path=t.path,
+                    checker=SELECTION,
+                    language=t.language,
+                    status=ScopeStatus.UNSUPPORTED,
+                    reason="no checker or grammar covers this file"
+                    + (f" ({t.language})" if t.language else ""),
+                )
+            )
+    return out

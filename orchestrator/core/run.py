@@ -1,0 +1,149 @@
+"""Stage 3 of the lint path: run the planned batches under the one deadline.
+
+Every batch runs in its own daemon thread (at most `jobs` at once), so a plugin that
+hangs in-process cannot keep the run alive. Whatever a checker does - raise, return
+malformed results, never return - becomes one outcome per target.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from orchestrator.core.checker import (
+    Batch,
+    Checker,
+    FileOutcome,
+    FileTarget,
+    RunContext,
+    one_line,
+    outcome_for_all,
+)
+from orchestrator.core.plan import Planned, claimed_by, contained_plan
+from orchestrator.core.report import Finding
+from orchestrator.vocab import ScopeStatus
+
+GRACE_S = 0.5  # how long past the deadline we wait for a batch to return its outcome
+
+
+def validated(checker: Checker, batch: Batch, result: object) -> list[FileOutcome]:
+    """Keep one well-formed outcome per target; anything else is a tool_error."""
+    wanted = {t.path: t for t in batch.targets}
+    got: dict[str, FileOutcome] = {}
+    if isinstance(result, list | tuple):
+        for o in result:
+            if (
+                isinstance(o, FileOutcome)
+                and o.path in wanted
+                and o.path not in got
+                and isinstance(o.status, ScopeStatus)
+                and all(isinstance(f, Finding) for f in o.findings)
+            ):
+                got[o.path] = o.with_(checker=checker.name)
+    out = []
+    for path, t in wanted.items():
+        if path in got:
+            out.append(got[path])
+        else:
+            out.append(
+                FileOutcome(
+                    path=path,
+                    checker=checker.name,
+                    status=ScopeStatus.TOOL_ERROR,
+                    reason="checker returned no well-formed outcome for this file",
+                    language=t.language,
+                )
+            )
+    return out
+
+
+def interleaved(work: Sequence[tuple[Checker, Batch]]) -> list[int]:
+    """Start order of the batches: round-robin over checkers, so an in-process parse
+    proceeds while a native tool's process works, instead of queueing behind all of
+    that tool's batches for a slot. Outcomes keep the order of `work`."""
+    lanes: dict[str, list[int]] = {}
+    for i, (checker, _batch) in enumerate(work):
+        lanes.setdefault(checker.name, []).append(i)
+    order: list[int] = []
+    for depth in range(max(len(lane) for lane in lanes.values())):
+        order.extend(lane[depth] for lane in lanes.values() if depth < len(lane))
+    return order
+
+
+def _run_one(checker: Checker, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+    """One batch, contained: not started past the deadline, a crash is tool_error."""
+    if ctx.deadline.expired():
+        return outcome_for_all(
+            checker, batch.targets, ScopeStatus.TIMED_OUT, "deadline reached before start"
+        )
+    try:
+        return validated(checker, batch, checker.run(batch, ctx))
+    except Exception as exc:  # noqa: BLE001 - contain plugin faults
+        reason = one_line(f"checker crashed: {type(exc).__name__}: {exc}")
+        return outcome_for_all(checker, batch.targets, ScopeStatus.TOOL_ERROR, reason)
+
+
+def run_batches(work: list[tuple[Checker, Batch]], ctx: RunContext, jobs: int) -> list[FileOutcome]:
+    """Run every batch concurrently (at most `jobs` at once) until the deadline."""
+    results: dict[int, list[FileOutcome]] = {}
+    lock = threading.Lock()
+    slots = threading.Semaphore(jobs)
+    done = threading.Event()
+    remaining = [len(work)]
+
+    def worker(i: int, checker: Checker, batch: Batch) -> None:
+        outs: list[FileOutcome] = []
+        try:
+            with slots:
+                outs = _run_one(checker, batch, ctx)
+        finally:
+            with lock:
+                results.setdefault(i, outs)
+                remaining[0] -= 1
+                if remaining[0] == 0:
+                    done.set()
+
+    if not work:
+        return []
+    for i in interleaved(work):
+        checker, batch = work[i]
+        # Daemon threads: a plugin that hangs in-process cannot keep the run alive.
+        threading.Thread(target=worker, args=(i, checker, batch), daemon=True).start()
+    done.wait(timeout=ctx.deadline.remaining() + GRACE_S)
+    out: list[FileOutcome] = []
+    with lock:
+        for i, (checker, batch) in enumerate(work):
+            if results.get(i):
+                out.extend(results[i])
+            else:
+                reason = "deadline reached; checker did not return"
+                out.extend(outcome_for_all(checker, batch.targets, ScopeStatus.TIMED_OUT, reason))
+    return out
+
+
+def late_fallback(
+    ran: list[FileOutcome],
+    targets: Sequence[FileTarget],
+    fallbacks: Sequence[Checker],
+    planned: Planned,
+    ctx: RunContext,
+    jobs: int,
+) -> list[FileOutcome]:
+    """Syntax fallback for files a native tool declined only while running (e.g. ESLint
+    found no config object for a `.ts` file): they still get candidates, on the same
+    deadline. Failures (timed_out, tool_error) never fall back."""
+    wanted = {o.path for o in ran if o.falls_back} - planned.fallback_paths
+    if not wanted or ctx.deadline.expired():
+        return []
+    pool = [t for t in targets if t.path in wanted]
+    late: list[tuple[Checker, Batch]] = []
+    late_settled: list[FileOutcome] = []
+    for c in fallbacks:
+        mine = claimed_by(c, [t for t in pool if t.path not in planned.fallback_paths])
+        if not mine:
+            continue
+        plan = contained_plan(c, mine, ctx)
+        late_settled.extend(o.with_(checker=c.name) for o in plan.settled)
+        late.extend((c, b) for b in plan.batches)
+        planned.fallback_paths.update(t.path for t in mine)
+    return late_settled + run_batches(late, ctx, jobs)

@@ -1,0 +1,134 @@
+"""Checker knowledge lives in the checker: languages, probes, essential, the public API.
+
+The core names no built-in checker: which languages have a native checker, what
+session-start discovery says, and which plugin cannot be blocked all come from the
+loaded checkers' own declarations. Plugins import only `orchestrator.api`.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import REPO, eslint_path
+
+from orchestrator import api
+from orchestrator.core import plugin_host
+from orchestrator.core.checker import Probe, languages_of, native_languages, probe_of
+from orchestrator.core.engine import LintRequest, missing_required, run_lint
+from orchestrator.hosts.discovery import discover, probe_states
+
+
+def _checkers() -> dict[str, object]:
+    return {c.name: c for c in plugin_host.load().checkers()}
+
+
+def test_every_builtin_declares_languages_and_probe() -> None:
+    checkers = _checkers()
+    for name in ("ruff", "eslint", "ruby", "treesitter", "secrets", "yamllint"):
+        assert callable(getattr(checkers[name], "probe", None)), name
+        assert isinstance(checkers[name].languages, frozenset), name  # type: ignore[attr-defined]
+    assert {"typescript", "tsx", "javascript"} <= languages_of(checkers["eslint"])
+    assert "json" in languages_of(checkers["treesitter"])
+
+
+def test_native_languages_come_from_the_loaded_checkers() -> None:
+    native = plugin_host.load().native_languages()
+    assert native["python"] == "ruff" and native["ruby"] == "ruby"
+    assert native["typescript"] == "eslint" and native["yaml"] == "yamllint"
+    assert "json" not in native  # only the fallback grammar covers it
+    # A set without Ruff has no native Python checker to require.
+    others = [c for c in plugin_host.load().checkers() if c.name != "ruff"]
+    assert "python" not in native_languages(others)
+
+
+def test_require_native_names_the_declaring_checker(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("x = 1\n")
+    report = run_lint(
+        LintRequest(project_root=tmp_path, config={"tools": {"ruff": "/nonexistent/ruff"}})
+    )
+    assert missing_required(report, ["native"], {"python": "pyfast"}) == [
+        "m.py: no native (pyfast) evidence"
+    ]
+    assert missing_required(report, ["native"], {}) == []
+
+
+def test_probes_run_no_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_a: object, **_k: object) -> None:
+        raise AssertionError("a probe started a process")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    for checker in _checkers().values():
+        assert isinstance(probe_of(checker, tmp_path), Probe)
+    assert list(tmp_path.iterdir()) == []  # and wrote nothing
+
+
+def test_discovery_states_from_probes(tmp_path: Path) -> None:
+    eslint_path()  # the managed ESLint of the set-up
+    names = ["ruff", "eslint", "ruby", "treesitter", "secrets"]
+    states = {s.name: s.state for s in discover(tmp_path, names)}
+    assert states["ruff"] == "defaults"
+    assert states["eslint"] == "configuration_required"
+    assert states["treesitter"] == "available" and states["secrets"] == "available"
+    # `.mts` flat configs count (the old discovery table missed them).
+    (tmp_path / "eslint.config.mts").write_text("export default [];\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    states = {s.name: s.state for s in discover(tmp_path, names)}
+    assert states["ruff"] == "configured" and states["eslint"] == "configured"
+
+
+def test_a_faulty_or_silent_probe_is_available(tmp_path: Path) -> None:
+    class Silent:
+        name = "silent"
+
+    class Faulty:
+        name = "faulty"
+
+        def probe(self, root: Path) -> Probe:
+            raise RuntimeError("boom")
+
+    class Missing:
+        name = "gone"
+
+        def probe(self, root: Path) -> Probe:
+            return Probe(found=False)
+
+    states = {s.name: s.state for s in probe_states(tmp_path, [Silent(), Faulty(), Missing()])}
+    assert states == {"silent": "available", "faulty": "available", "gone": "missing"}
+
+
+def test_an_essential_checker_cannot_be_blocked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(plugin_host.DISABLE_ENV, "secrets,ruff")
+    ps = plugin_host.load()
+    names = {c.name for c in ps.checkers()}
+    assert "secrets" in names and "ruff" not in names
+    assert ps.blocked == ["ruff"]
+
+
+def _orchestrator_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text("utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.append(node.module)
+        elif isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+    return [m for m in out if m == "orchestrator" or m.startswith("orchestrator.")]
+
+
+def test_plugins_import_only_the_public_api() -> None:
+    files = sorted((REPO / "plugins").glob("*.py"))
+    files += sorted((REPO / "examples").rglob("*.py"))
+    assert len(files) >= 7
+    for path in files:
+        bad = [m for m in _orchestrator_imports(path) if m != "orchestrator.api"]
+        assert bad == [], f"{path.relative_to(REPO)} imports {bad}: use orchestrator.api"
+
+
+def test_public_api_names_resolve() -> None:
+    for name in api.__all__:
+        assert getattr(api, name) is not None, name
+    with pytest.raises(AttributeError):
+        api.no_such_name  # noqa: B018
