@@ -272,6 +272,23 @@ def test_the_journal_cannot_be_deleted_by_an_op(git_repo: Path) -> None:
     assert journal.journal_root(git_repo).is_relative_to(git_repo / ".orchestrate")
 
 
+@pytest.mark.parametrize("linked", [".orchestrate", ".orchestrate/journal"])
+def test_a_symlinked_workspace_is_refused(git_repo: Path, tmp_path: Path, linked: str) -> None:
+    """The journal must really live inside the project, out of every op's reach."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if linked == ".orchestrate/journal":
+        workspace_dir(git_repo)
+    (git_repo / linked).symlink_to(elsewhere)
+    rep = git_repo.parent / "r.json"
+    rep.write_text(json.dumps(_hygiene_report(git_repo, [])))
+    with pytest.raises(UsageError, match="symlink"):
+        service.clean(git_repo, rep, engine.Options())
+    with pytest.raises(UsageError, match="symlink"):
+        service.undo(git_repo, "20260101T000000Z-abcdef")
+    assert list(elsewhere.iterdir()) == []
+
+
 # ---- report sanity ------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.core.report import Report
+from orchestrator.errors import UsageError
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
@@ -81,9 +82,18 @@ def lint_entries(report: Report) -> list[Entry]:
     return out
 
 
+def _refuse_linked_workspace(root: Path) -> None:
+    # The journal must live inside the project, where no op can reach it: a symlinked
+    # .orchestrate (or journal folder) would put journal writes and undo reads elsewhere.
+    for rel in (".orchestrate", ".orchestrate/journal"):
+        if (root / rel).is_symlink():
+            raise UsageError(f"{rel} is a symlink: refusing to keep the undo journal there")
+
+
 def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = None) -> CleanResult:
     """Validate the report (refuse with reasons), then apply it under the workspace lock.
 
+    Raises UsageError when .orchestrate/ (where the journal lives) is a symlink.
     A real run first removes the temporaries an interrupted earlier run left behind.
     """
     data, reasons = validate.read_json(report_path)
@@ -97,6 +107,7 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
         return CleanResult(None, reasons)
     entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)
     gen_ts = scan.parse_time(report.generated_at)
+    _refuse_linked_workspace(root.resolve())
     with locked(root.resolve(), "hygiene"):
         if not opts.dry_run:
             journal.clean_stray_temporaries(root.resolve())
@@ -109,6 +120,7 @@ def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:
     interrupted runs. Raises FileNotFoundError for an unknown run and UsageError for a
     journal that fails validation (refused whole, nothing touched)."""
     root = root.resolve()
+    _refuse_linked_workspace(root)
     with locked(root, "hygiene"):
         jr = journal.Journal.open(root, run_id)
         journal.clean_stray_temporaries(root)
