@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from orchestrator.core.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
-from orchestrator.hygiene import content, dedupe, gitstate, journal
+from orchestrator.hygiene import content, dedupe, gitstate, journal, paths
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry
-from orchestrator.hygiene.validate import safe_rel_path
 from orchestrator.workspace import atomic_write
 
 #: Test-only fault injection: exit the process right after this many applied ops.
@@ -67,16 +67,86 @@ class _Skip(Exception):
 
 
 def resolve(root: Path, rel: str) -> Path:
-    """The absolute path of a safe relative path with no symlink on the way; else _Skip."""
-    why = safe_rel_path(rel)
-    if why is not None:
-        raise _Skip("skipped", f"unsafe path ({why})")
-    cur = root
-    for part in rel.split("/"):
-        cur = cur / part
-        if cur.is_symlink():
-            raise _Skip("skipped", "unsafe path (symlink)")
-    return cur
+    """The absolute path of an editable relative path (paths.resolve); else _Skip."""
+    try:
+        return paths.resolve(root, rel)
+    except paths.UnsafePath as exc:
+        raise _Skip("skipped", f"unsafe path ({exc})") from None
+
+
+def _refuse_special(path: Path) -> None:
+    # A FIFO, socket or device is never read (a FIFO blocks) nor deleted: undo could
+    # not bring it back.
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+        raise _Skip("skipped", "not a regular file or folder (FIFO, socket or device)")
+
+
+class _View:
+    """The tree as this run sees it: the disk plus, in a dry run, the changes planned so far.
+
+    Every decision of a run reads through this view, so a dry run predicts the real run
+    exactly: the real run writes each op's changes to disk, the dry run records them here.
+    """
+
+    def __init__(self, root: Path, simulate: bool) -> None:
+        self.root = root
+        self.simulate = simulate
+        self.planned: dict[str, bytes | None] = {}
+
+    def _planned(self, rel: str) -> tuple[bool, bytes | None]:
+        if rel in self.planned:
+            return True, self.planned[rel]
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            if self.planned.get("/".join(parts[:i]), b"") is None:
+                return True, None  # inside a folder this run removes
+        return False, None
+
+    def is_planned(self, rel: str) -> bool:
+        """Whether an earlier op of this dry run decided what is at `rel`."""
+        return self._planned(rel)[0]
+
+    def exists(self, rel: str) -> bool:
+        """Whether anything is at `rel` (a dangling symlink counts)."""
+        hit, data = self._planned(rel)
+        return data is not None if hit else os.path.lexists(self.root / rel)
+
+    def is_file(self, rel: str) -> bool:
+        """Whether `rel` is a regular file."""
+        hit, data = self._planned(rel)
+        return data is not None if hit else (self.root / rel).is_file()
+
+    def is_dir(self, rel: str) -> bool:
+        """Whether `rel` is a real folder (not a symlink to one)."""
+        hit, _data = self._planned(rel)
+        path = self.root / rel
+        return not hit and path.is_dir() and not path.is_symlink()
+
+    def read(self, rel: str) -> bytes:
+        """The bytes of file `rel` as this run sees them (size-bounded)."""
+        hit, data = self._planned(rel)
+        if not hit:
+            return _read(self.root / rel)
+        if data is None:
+            raise _Skip("skipped", CHANGED + " (path is gone)")
+        return data
+
+    def digest(self, rel: str, anchor: Anchor) -> str | None:
+        """content.path_digest of `rel` as this run sees it."""
+        hit, data = self._planned(rel)
+        if not hit:
+            return content.path_digest(self.root / rel, anchor)
+        got = None if data is None else content.span(data, anchor)
+        return None if got is None else content.sha256(got)
+
+    def record(self, changes: list[Change]) -> None:
+        """Note the changes an op makes (a dry run only: a real run has written them)."""
+        if self.simulate:
+            self.planned.update(changes)
 
 
 def _read(path: Path) -> bytes:
@@ -138,23 +208,25 @@ def _replace(data: bytes, edit: Any) -> bytes:
     return head + new.encode("utf-8", "surrogateescape") + tail
 
 
-def plan_changes(root: Path, entry: Entry, extractor: Callable[[Entry], bool]) -> list[Change]:
+def plan_changes(view: _View, entry: Entry, extractor: Callable[[Entry], bool]) -> list[Change]:
     """The writes an op makes, in order (durable copies first, removals last)."""
     edit = entry.exact_edit
     assert edit is not None
-    path = resolve(root, entry.path)
+    root = view.root
+    resolve(root, entry.path)
     kind = edit.kind
     if kind in ("delete", "extract-then-delete"):
         changes: list[Change] = []
         if kind == "extract-then-delete":
-            if not path.is_file():
+            if not view.is_file(entry.path):
                 raise _Skip("skipped", "extract-then-delete needs a file")
             if edit.extraction_target == "repo-durable":
-                target = resolve(root, edit.target_document)
-                old = target.read_bytes() if target.is_file() else b""
+                target = edit.target_document
+                resolve(root, target)
+                old = view.read(target) if view.is_file(target) else b""
                 note = f"\n<!-- extracted from {entry.path} by orchestrate clean -->\n".encode()
                 changes.append(
-                    (edit.target_document, _with_newline(old) + note + _with_newline(_read(path)))
+                    (target, _with_newline(old) + note + _with_newline(view.read(entry.path)))
                 )
             elif not extractor(entry):
                 raise _Skip(
@@ -162,7 +234,7 @@ def plan_changes(root: Path, entry: Entry, extractor: Callable[[Entry], bool]) -
                     "not applied: no cross-repo extractor configured; nothing deleted",
                 )
         return [*changes, (entry.path, None)]
-    data = _read(path)
+    data = view.read(entry.path)
     if kind == "insert-frontmatter":
         return [(entry.path, _frontmatter(data, edit.key, edit.value))]
     if kind == "replace-text":
@@ -174,27 +246,33 @@ def plan_changes(root: Path, entry: Entry, extractor: Callable[[Entry], bool]) -
     if kind == "delete-range":
         return [(entry.path, rest)]
     if kind == "move-to-archive":
-        dest = resolve(root, edit.dest_path)
-        old = dest.read_bytes() if dest.is_file() else b""
+        resolve(root, edit.dest_path)
+        old = view.read(edit.dest_path) if view.is_file(edit.dest_path) else b""
         return [(edit.dest_path, _with_newline(old) + got), (entry.path, rest)]
     if kind == "dedupe":
         ref = dedupe.parse_ref(edit.canonical_ref)
-        canon = resolve(root, ref[0]) if ref else None
-        if canon is None or not canon.is_file() or content.span(_read(canon), ref[1]) != got:  # type: ignore[index]
+        if ref is not None:
+            resolve(root, ref[0])
+        if (
+            ref is None
+            or not view.is_file(ref[0])
+            or content.span(view.read(ref[0]), ref[1]) != got
+        ):
             raise _Skip("skipped", "canonical_ref no longer holds the identical text")
         return [(entry.path, rest)]
     raise _Skip("skipped", f"unknown kind {kind}")
 
 
-def _diff(root: Path, rel: str, new: bytes | None) -> str:
+def _diff(view: _View, rel: str, new: bytes | None) -> str:
+    root = view.root
     path = root / rel
-    if path.is_dir():
+    if view.is_dir(rel):
         files = sorted(p.relative_to(root).as_posix() for p in path.rglob("*") if p.is_file())
         return (
             "".join(f"--- a/{f}\n+++ /dev/null\n@@ deleted @@\n" for f in files)
             or f"deleted: {rel}/\n"
         )
-    old = path.read_bytes() if path.is_file() else b""
+    old = view.read(rel) if view.is_file(rel) else b""
     if b"\0" in old or (new is not None and b"\0" in new):
         return f"Binary file {rel} {'deleted' if new is None else 'changed'}\n"
     a = old.decode("utf-8", "surrogateescape").splitlines(keepends=True)
@@ -205,19 +283,22 @@ def _diff(root: Path, rel: str, new: bytes | None) -> str:
     )
 
 
-def _guard(root: Path, entry: Entry, gen_ts: float, pre_mtime: dict[str, float]) -> None:
+def _guard(view: _View, entry: Entry, gen_ts: float, pre_mtime: dict[str, float]) -> None:
     edit = entry.exact_edit
-    path = resolve(root, entry.path)
-    if not os.path.lexists(path):
+    path = resolve(view.root, entry.path)
+    if not view.exists(entry.path):
         raise _Skip("skipped", CHANGED + " (path is gone)")
-    mtime = pre_mtime.get(entry.path, content.newest_mtime(path))
+    _refuse_special(path)
+    mtime = pre_mtime.get(entry.path)
+    if mtime is None:
+        mtime = content.newest_mtime(path)
     if mtime > gen_ts:
         raise _Skip("skipped", CHANGED + " (modified after the report's generated_at)")
     anchor = getattr(edit, "anchor", None)
     if anchor is None and entry.anchor_digest is not None:
         anchor = Anchor(start_line=1, end_line=1, whole=True)  # a file-level op: the whole file
     if entry.anchor_digest is not None and anchor is not None:
-        if content.path_digest(path, anchor) != entry.anchor_digest:
+        if view.digest(entry.path, anchor) != entry.anchor_digest:
             raise _Skip("skipped", CHANGED + " (anchored content differs)")
     elif anchor is not None and edit is not None and edit.kind != "replace-text":
         raise _Skip("skipped", "no anchor digest: content cannot be verified")
@@ -303,6 +384,82 @@ def _order(entries: Sequence[Entry]) -> list[Entry]:
     return sorted(entries, key=key)
 
 
+@dataclass
+class _Run:
+    """The state of one run; a dry run and a real run go through the same steps."""
+
+    root: Path
+    opts: Options
+    plugins: Any
+    gen_ts: float
+    report_generated_at: str
+    view: _View
+    out: Outcome = field(default_factory=Outcome)
+    jr: journal.Journal | None = None
+    pre_mtime: dict[str, float] = field(default_factory=dict)
+    git_cache: dict[str, gitstate.GitState] = field(default_factory=dict)
+    touched: dict[str, list[tuple[int, int] | None]] = field(default_factory=dict)
+    applied: int = 0
+    tier: SafetyTier = "confirm"  # the current op's effective tier, also when it is skipped
+
+    @property
+    def has_generator(self) -> bool:
+        return self.plugins is not None and bool(
+            self.plugins.pm.hook.orchestrate_generate.get_hookimpls()
+        )
+
+    def extractor(self, entry: Entry) -> bool:
+        if not self.has_generator or self.opts.dry_run:
+            return self.has_generator
+        res = self.plugins.generate(
+            {"action": "extract", **entry.model_dump(mode="json")}, str(self.root)
+        )
+        return isinstance(res, dict) and res.get("extracted") is True
+
+    def plan(self, entry: Entry) -> tuple[SafetyTier, list[Change]]:
+        """The one planning step: decide an op and compute its changes, or raise _Skip."""
+        if entry.op_type == "generative":
+            if not self.has_generator:
+                raise _Skip("not_applied", "not applied: no generator configured")
+            _guard(self.view, entry, self.gen_ts, self.pre_mtime)
+            if not _approved(entry, "generative op", self.opts):
+                raise _Skip("pending", "awaiting approval (generative)")
+            return entry.safety_tier, _generated(self.root, entry, self.plugins, self.opts)
+        _guard(self.view, entry, self.gen_ts, self.pre_mtime)
+        if _overlaps(entry, self.touched):
+            raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
+        tier, why = _effective_tier(self.root, entry, self.opts, self.git_cache)
+        self.tier = tier
+        if tier == "confirm" and not _approved(entry, why or "confirm tier", self.opts):
+            raise _Skip("pending", why or "awaiting approval")
+        changes = plan_changes(self.view, entry, self.extractor)
+        for rel, _new in changes:  # a destination too: the real run could not journal it
+            if not self.view.is_planned(rel):
+                _refuse_special(self.root / rel)
+        return tier, changes
+
+    def carry_out(self, entry: Entry, kind: str, changes: list[Change]) -> None:
+        """Write the changes (real run) or record them in the view (dry run)."""
+        root = self.root
+        for rel, _new in changes:
+            self.pre_mtime.setdefault(
+                rel, content.newest_mtime(root / rel) if self.view.exists(rel) else 0.0
+            )
+            if rel not in self.git_cache and (self.opts.require_clean_git or rel == entry.path):
+                self.git_cache[rel] = gitstate.path_state(root, rel)
+        if self.opts.dry_run:
+            self.view.record(changes)
+        else:
+            if self.jr is None:
+                self.jr = journal.Journal.create(root, self.report_generated_at)
+                self.out.run_id = self.jr.run_id
+            _write(root, self.jr, entry.id, kind, changes)
+        self.touched.setdefault(entry.path, []).append(_span(entry))
+        for rel, _new in changes:
+            if rel != entry.path:
+                self.touched.setdefault(rel, []).append(None)
+
+
 def apply(
     root: Path,
     entries: Sequence[Entry],
@@ -311,75 +468,37 @@ def apply(
     plugins: Any = None,
     report_generated_at: str = "",
 ) -> Outcome:
-    """Apply what may be applied; one Result per entry, in apply order. Never half-writes."""
+    """Apply what may be applied; one Result per entry, in apply order. Never half-writes.
+
+    With opts.dry_run the same planning runs against a view that records each op's
+    changes instead of writing them, so the statuses are exactly the real run's
+    (`would_apply` for `applied`).
+    """
     root = root.resolve()
-    out = Outcome()
-    jr: journal.Journal | None = None
-    pre_mtime: dict[str, float] = {}
-    git_cache: dict[str, gitstate.GitState] = {}
-    touched: dict[str, list[tuple[int, int] | None]] = {}
+    run = _Run(root, opts, plugins, generated_at_ts, report_generated_at, _View(root, opts.dry_run))
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
-    applied = 0
-    has_generator = plugins is not None and bool(
-        plugins.pm.hook.orchestrate_generate.get_hookimpls()
-    )
-
-    def extractor(entry: Entry) -> bool:
-        if not has_generator or opts.dry_run:
-            return has_generator
-        res = plugins.generate({"action": "extract", **entry.model_dump(mode="json")}, str(root))
-        return isinstance(res, dict) and res.get("extracted") is True
-
     for entry in _order(entries):
         kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
-        tier: SafetyTier = entry.safety_tier
+        run.tier = entry.safety_tier
         try:
-            if entry.op_type == "generative":
-                if not has_generator:
-                    raise _Skip("not_applied", "not applied: no generator configured")
-                _guard(root, entry, generated_at_ts, pre_mtime)
-                if not _approved(entry, "generative op", opts):
-                    raise _Skip("pending", "awaiting approval (generative)")
-                changes = _generated(root, entry, plugins, opts)
-            else:
-                _guard(root, entry, generated_at_ts, pre_mtime)
-                if _overlaps(entry, touched):
-                    raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
-                tier, why = _effective_tier(root, entry, opts, git_cache)
-                if tier == "confirm" and not _approved(entry, why or "confirm tier", opts):
-                    raise _Skip("pending", why or "awaiting approval")
-                changes = plan_changes(root, entry, extractor)
+            tier, changes = run.plan(entry)
+            diff = "".join(_diff(run.view, rel, new) for rel, new in changes)
+            run.carry_out(entry, kind, changes)
         except _Skip as skip:
-            out.results.append(Result(entry.id, entry.path, kind, tier, skip.status, skip.reason))
+            run.out.results.append(
+                Result(entry.id, entry.path, kind, run.tier, skip.status, skip.reason)
+            )
             continue
         except OSError as exc:
             reason = f"skipped: {exc.strerror or type(exc).__name__}"
-            out.results.append(Result(entry.id, entry.path, kind, tier, "skipped", reason))
+            run.out.results.append(Result(entry.id, entry.path, kind, run.tier, "skipped", reason))
             continue
-        diff = "".join(_diff(root, rel, new) for rel, new in changes)
-        if opts.dry_run:
-            out.results.append(Result(entry.id, entry.path, kind, tier, "would_apply", "", diff))
-            continue
-        if jr is None:
-            jr = journal.Journal.create(root, report_generated_at)
-            out.run_id = jr.run_id
-        for rel, _new in changes:
-            pre_mtime.setdefault(
-                rel, content.newest_mtime(root / rel) if os.path.lexists(root / rel) else 0.0
-            )
-        for rel, _new in changes:
-            if rel not in git_cache and (opts.require_clean_git or rel == entry.path):
-                git_cache[rel] = gitstate.path_state(root, rel)
-        _write(root, jr, entry.id, kind, changes)
-        touched.setdefault(entry.path, []).append(_span(entry))
-        for rel, _new in changes:
-            if rel != entry.path:
-                touched.setdefault(rel, []).append(None)
-        out.results.append(Result(entry.id, entry.path, kind, tier, "applied", "", diff))
-        applied += 1
-        if crash_after and applied >= crash_after:
+        status: Status = "would_apply" if opts.dry_run else "applied"
+        run.out.results.append(Result(entry.id, entry.path, kind, tier, status, "", diff))
+        run.applied += 1
+        if crash_after and not opts.dry_run and run.applied >= crash_after:
             os._exit(70)
-    return out
+    return run.out
 
 
 def _generated(root: Path, entry: Entry, plugins: Any, opts: Options) -> list[Change]:

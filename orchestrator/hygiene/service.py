@@ -12,6 +12,7 @@ from typing import Any
 
 from orchestrator.core.edits import derive_safety_tier
 from orchestrator.core.report import Report
+from orchestrator.errors import UsageError
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
@@ -87,22 +88,46 @@ def lint_entries(report: Report) -> list[Entry]:
     return out
 
 
+def _refuse_linked_workspace(root: Path) -> None:
+    # The journal must live inside the project, where no op can reach it: a symlinked
+    # .orchestrate (or journal folder) would put journal writes and undo reads elsewhere.
+    for rel in (".orchestrate", ".orchestrate/journal"):
+        if (root / rel).is_symlink():
+            raise UsageError(f"{rel} is a symlink: refusing to keep the undo journal there")
+
+
 def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = None) -> CleanResult:
-    """Validate the report (refuse with reasons), then apply it under the workspace lock."""
+    """Validate the report (refuse with reasons), then apply it under the workspace lock.
+
+    Raises UsageError when .orchestrate/ (where the journal lives) is a symlink.
+    A real run first removes the temporaries an interrupted earlier run left behind.
+    """
     data, reasons = validate.read_json(report_path)
     if reasons:
         return CleanResult(None, reasons)
     report, reasons = validate.validate_any(data)
     if report is None:
         return CleanResult(None, reasons)
+    reasons = validate.project_root_reasons(report.scan.project_root, root)
+    if reasons:
+        return CleanResult(None, reasons)
     entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)
     gen_ts = scan.parse_time(report.generated_at)
+    _refuse_linked_workspace(root.resolve())
     with locked(root.resolve(), "hygiene"):
+        if not opts.dry_run:
+            journal.clean_stray_temporaries(root.resolve())
         outcome = engine.apply(root, entries, gen_ts, opts, plugins, report.generated_at)
     return CleanResult(outcome)
 
 
 def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:
-    """Restore every change of run `run_id`. Raises FileNotFoundError for an unknown run."""
-    with locked(root.resolve(), "hygiene"):
-        return journal.Journal.open(root.resolve(), run_id).undo()
+    """Restore every change of run `run_id`, after removing stray temporaries of earlier
+    interrupted runs. Raises FileNotFoundError for an unknown run and UsageError for a
+    journal that fails validation (refused whole, nothing touched)."""
+    root = root.resolve()
+    _refuse_linked_workspace(root)
+    with locked(root, "hygiene"):
+        jr = journal.Journal.open(root, run_id)
+        journal.clean_stray_temporaries(root)
+        return jr.undo()

@@ -8,34 +8,29 @@ recorded tiers must equal the derivation, and it is read with a size bound.
 from __future__ import annotations
 
 import json
-import posixpath
+import time
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from orchestrator.core.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
+from orchestrator.core.report import SCHEMA_VERSION as LINT_SCHEMA_VERSION
 from orchestrator.core.report import Report
-from orchestrator.hygiene import dedupe
+from orchestrator.hygiene import dedupe, paths
 from orchestrator.hygiene.finalize import entry_tier
-from orchestrator.hygiene.hygiene_report import HygieneReport
+from orchestrator.hygiene.hygiene_report import SCHEMA_VERSION, HygieneReport
 from orchestrator.hygiene.scan import parse_time
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024
+#: How far generated_at may lie ahead of our clock (file-system timestamp granularity).
+#: Any more and the mtime guard ("changed since the check") would be switched off.
+FUTURE_SLACK_S = 2.0
 
 
 def safe_rel_path(path: str) -> str | None:
-    """Why `path` is not a safe project-relative POSIX path, or None when it is."""
-    if not path or "\0" in path or "\\" in path:
-        return "empty or contains NUL/backslash"
-    if posixpath.isabs(path) or (len(path) > 1 and path[1] == ":"):
-        return "absolute"
-    parts = path.split("/")
-    if ".." in parts:
-        return "climbs out with '..'"
-    if parts[0] in (".git", ".orchestrate"):
-        return f"inside {parts[0]}/"
-    return None
+    """Why `path` may not be touched by any op, or None when it may (paths.path_problem)."""
+    return paths.path_problem(path)
 
 
 def _pydantic_reasons(exc: ValidationError) -> list[str]:
@@ -52,6 +47,8 @@ def read_json(path: Path) -> tuple[Any, list[str]]:
         if path.stat().st_size > MAX_REPORT_BYTES:
             return None, [f"report larger than {MAX_REPORT_BYTES} bytes"]
         return json.loads(path.read_bytes()), []
+    except RecursionError:
+        return None, ["report nested too deeply to read"]
     except OSError as exc:
         return None, [f"cannot read report: {exc.strerror or type(exc).__name__}"]
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -70,11 +67,9 @@ def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
         report = HygieneReport.model_validate(data)
     except ValidationError as exc:
         return None, _pydantic_reasons(exc)
-    reasons: list[str] = []
-    try:
-        parse_time(report.generated_at)
-    except ValueError:
-        reasons.append("generated_at: not an ISO-8601 UTC timestamp")
+    except RecursionError:
+        return None, ["report nested too deeply to validate"]
+    reasons = envelope_reasons(report.schema_version, SCHEMA_VERSION, report.generated_at)
     seen: set[str] = set()
     for i, e in enumerate(report.entries):
         where = f"entries.{i}"
@@ -105,11 +100,42 @@ def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
     return (None, reasons) if reasons else (report, [])
 
 
+def envelope_reasons(version: str, known: str, generated_at: str) -> list[str]:
+    """Why a report's envelope cannot be trusted: a schema we do not know, or a
+    generated_at that is not a timestamp or lies in the future (it would switch the
+    mtime guard off)."""
+    out = []
+    if version != known:
+        out.append(f"schema_version: {version[:20]!r} is not one we know (expected {known})")
+    try:
+        ts = parse_time(generated_at)
+    except ValueError:
+        return [*out, "generated_at: not an ISO-8601 UTC timestamp"]
+    if ts > time.time() + FUTURE_SLACK_S:
+        out.append(
+            "generated_at: lies in the future (the changed-since-check guard needs the real time)"
+        )
+    return out
+
+
+def project_root_reasons(recorded: str, root: Path) -> list[str]:
+    """Why a report recorded for `recorded` must not be applied to `root`: it names an
+    existing folder that is another project. A root that does not exist here (a report
+    made in another checkout, e.g. by CI) is not refused: every op path is relative."""
+    try:
+        real = Path(recorded).resolve(strict=True) if Path(recorded).is_absolute() else None
+    except (OSError, RuntimeError, ValueError):
+        return []
+    if real is None or real == root.resolve():
+        return []
+    return ["scan.project_root: the report was made for another project, not this one"]
+
+
 def _path_reasons(where: str, path: str, edit: Any) -> list[str]:
     out = []
     if (why := safe_rel_path(path)) is not None:
         out.append(f"{where}.path: unsafe path ({why})")
-    for field in ("dest_path", "target_document"):
+    for field in ("dest_path", "target_document"):  # every path field of every kind
         value = getattr(edit, field, None)
         if value is not None and (why := safe_rel_path(value)) is not None:
             out.append(f"{where}.exact_edit.{field}: unsafe path ({why})")
@@ -129,7 +155,9 @@ def validate_lint(data: Any) -> tuple[Report | None, list[str]]:
         report = Report.model_validate(data)
     except ValidationError as exc:
         return None, _pydantic_reasons(exc)
-    reasons: list[str] = []
+    except RecursionError:
+        return None, ["report nested too deeply to validate"]
+    reasons = envelope_reasons(report.schema_version, LINT_SCHEMA_VERSION, report.generated_at)
     for i, f in enumerate(report.findings):
         if f.exact_edit is None:
             continue
