@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 from gate_support import SECRET_VALUE, clean_env, orchestrate, run
-from helpers import VENV_BIN, git
+from helpers import VENV_BIN, new_repo
 from host_contracts import check_claude, encode, payload
 from mcp import Client, StdioServerParameters
 
@@ -26,21 +26,12 @@ pytestmark = pytest.mark.scenario("CG-12")
 
 
 def _project(tmp_path: Path) -> Path:
-    repo = tmp_path / "proj"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.name", "Test")
-    git(repo, "config", "user.email", "test@example.invalid")
     files = {
         "pyproject.toml": '[tool.orchestrate.tools]\nruff = "/nonexistent/bin/ruff"\n',
         "a.py": "x = 1\n",
         "config/.env": f"API_KEY={SECRET_VALUE}\n",
     }
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-        git(repo, "add", rel)
-    return repo
+    return new_repo(tmp_path / "proj", files, initial_commit=False)
 
 
 def _mcp_gate(repo: Path) -> dict[str, Any]:

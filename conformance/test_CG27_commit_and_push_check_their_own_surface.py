@@ -6,16 +6,12 @@ from pathlib import Path
 
 import pytest
 from gate_support import BAD_PY, GOOD_PY, orchestrate, stage
-from helpers import git
+from helpers import add_remote, git
 
 
 @pytest.mark.scenario("CG-27")
 def test_each_delivery_event_checks_its_own_surface(git_repo: Path, tmp_path: Path) -> None:
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(git_repo, "remote", "add", "origin", str(remote))
-    git(git_repo, "push", "-q", "origin", "main")
-    git(git_repo, "remote", "set-head", "origin", "main")
+    add_remote(git_repo, tmp_path / "remote.git")
     stage(git_repo, {"a.py": BAD_PY})
     (git_repo / "a.py").write_text(GOOD_PY)
     saved = orchestrate(git_repo, "lint", "a.py")  # the save-time lint sees the worktree

@@ -16,8 +16,23 @@ pytestmark = pytest.mark.scenario("RS-04")
 
 @pytest.mark.parametrize("kind", EDIT_KINDS)
 def test_RS04_every_kind_with_its_fields_validates(kind: str) -> None:
-    rep, reasons = validate.validate_hygiene(report([entry(kind)]))
-    assert rep is not None, reasons
+    given = entry(kind)
+    rep, reasons = validate.validate_hygiene(report([given]))
+    assert rep is not None and reasons == [], reasons
+    (kept,) = rep.entries
+    assert (kept.id, kept.path, kept.safety_tier) == (
+        given["id"],
+        given["path"],
+        given["safety_tier"],
+    )
+    # The edit keeps its kind and every field it was given, value for value.
+    edit_out = kept.exact_edit.model_dump(mode="json", exclude_none=True)
+    assert edit_out["kind"] == kind
+    for field, value in given["exact_edit"].items():
+        if isinstance(value, dict):
+            assert value.items() <= edit_out[field].items(), (field, edit_out[field])
+        else:
+            assert edit_out[field] == value, field
 
 
 def test_RS04_move_to_archive_validates_and_applies(git_repo: Path) -> None:

@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from helpers import VENV_BIN, git
+from helpers import VENV_BIN, git, run_cli, stage  # noqa: F401 - stage re-exported
 
 SECRET_VALUE = "hunter2-" + "s3cr3t-value"  # assembled so no file holds it whole
 BAD_PY = "import os\n"  # F401: a blocking Ruff finding
@@ -42,18 +42,11 @@ def run(
     )
 
 
-def orchestrate(cwd: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
-    """The real console script."""
-    return run(cwd, str(VENV_BIN / "orchestrate"), *args, **kw)
-
-
-def stage(repo: Path, files: dict[str, str]) -> None:
-    """Write and `git add` files."""
-    for rel, text in files.items():
-        p = repo / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        git(repo, "add", rel)
+def orchestrate(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The real console script in a clean environment (the one CLI runner, run_cli)."""
+    return run_cli(args, cwd, env=env or clean_env(), stdin=stdin, timeout=180, inherit_env=False)
 
 
 def ruff_unavailable(repo: Path) -> None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,10 +40,19 @@ def eslint_path() -> str:
 
 
 def run_cli(
-    args: Sequence[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 120
+    args: Sequence[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+    stdin: str | None = None,
+    inherit_env: bool = True,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real `orchestrate` console script (end-to-end cases only)."""
-    full_env = dict(os.environ)
+    """Run the real `orchestrate` console script; never raises on a non-zero exit.
+
+    This is the one CLI runner of the tests. `env` is laid over the current environment,
+    or, with `inherit_env=False`, is the whole environment (gate cases pass a clean one).
+    """
+    full_env = dict(os.environ) if inherit_env else {}
     full_env.update(env or {})
     return subprocess.run(
         [str(VENV_BIN / "orchestrate"), *args],
@@ -50,6 +60,7 @@ def run_cli(
         env=full_env,
         capture_output=True,
         text=True,
+        input=stdin,
         timeout=timeout,
         check=False,
     )
@@ -73,19 +84,89 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return out.stdout
 
 
+def new_repo(
+    path: Path, files: dict[str, str] | None = None, *, initial_commit: bool = True
+) -> Path:
+    """A git repository at `path` on branch main with the test identity and no signing.
+
+    This is the one repository builder of the tests. With `initial_commit`, README.md is
+    committed first (so HEAD exists); `files` are then written and staged, not committed.
+    """
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.name", "Test")
+    git(path, "config", "user.email", "test@example.invalid")
+    git(path, "config", "commit.gpgsign", "false")
+    if initial_commit:
+        (path / "README.md").write_text("test\n")
+        git(path, "add", "README.md")
+        git(path, "commit", "-q", "-m", "init")
+    stage(path, files or {})
+    return path
+
+
+def add_remote(repo: Path, remote: Path, push: bool = True) -> Path:
+    """A bare repository at `remote`, added to `repo` as origin.
+
+    With `push`, main is pushed there and origin/HEAD set (git hooks may run; see
+    test_gate_hooks for a push that must go through the pre-push gate instead).
+    """
+    git(remote.parent, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    if push:
+        git(repo, "push", "-q", "origin", "main")
+        git(repo, "remote", "set-head", "origin", "main")
+    return remote
+
+
+def stage(repo: Path, files: dict[str, str]) -> None:
+    """Write `files` (relative path -> text) into `repo` and `git add` each."""
+    for rel, text in files.items():
+        target = repo / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        git(repo, "add", rel)
+
+
+def task_backlog(root: Path, n: int, message: str = "msg", path: str = "a.py") -> list[str]:
+    """`n` open tasks in `root`, one per blocking F401 finding on the lines of `path`.
+
+    This is the one task-backlog builder of the tests; returns the created task ids.
+    """
+    from orchestrator.core.report import Finding, Report, ScanInfo
+    from orchestrator.tasks import store
+    from orchestrator.vocab import Severity
+
+    (root / path).write_text("".join(f"import m{i}\n" for i in range(n)))
+    findings = [
+        Finding(
+            checker="ruff",
+            rule="F401",
+            severity=Severity.ERROR,
+            path=path,
+            line=i + 1,
+            message=message,
+            blocking=True,
+        )
+        for i in range(n)
+    ]
+    report = Report(scan=ScanInfo(project_root=str(root)), findings=findings)
+    return list(store.sync_tasks(report, root).created)
+
+
+def save_task(project_root: Path, rec: Any) -> None:
+    """Write one task record as the store does, under its lock (set-up of store tests)."""
+    from orchestrator.tasks import store
+    from orchestrator.workspace import locked
+
+    with locked(project_root, store.LOCK_NAME):
+        store._write_unlocked(project_root, rec)
+
+
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Path:
     """An empty git repository with an initial commit on branch main."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.name", "Test")
-    git(repo, "config", "user.email", "test@example.invalid")
-    git(repo, "config", "commit.gpgsign", "false")
-    (repo / "README.md").write_text("test\n")
-    git(repo, "add", "README.md")
-    git(repo, "commit", "-q", "-m", "init")
-    return repo
+    return new_repo(tmp_path / "repo")
 
 
 @pytest.fixture

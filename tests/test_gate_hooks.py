@@ -14,7 +14,7 @@ import yaml
 from gate_support import BAD_PY, GOOD_PY, SECRET_VALUE
 from gate_support import clean_env as _env
 from gate_support import run as _run
-from helpers import REPO, VENV_BIN, git, run_cli
+from helpers import REPO, VENV_BIN, add_remote, git, run_cli
 
 
 def _commit(
@@ -100,9 +100,7 @@ def test_commit_all_and_partial_commits_check_the_index_git_uses(hooked: Path) -
 
 
 def test_real_push_runs_the_pre_push_gate(hooked: Path, tmp_path: Path) -> None:
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(hooked, "remote", "add", "origin", str(remote))
+    add_remote(hooked, tmp_path / "remote.git", push=False)
     assert _run(hooked, "git", "push", "-q", "origin", "main").returncode == 0
     git(hooked, "remote", "set-head", "origin", "main")
     _stage(hooked, {"bad.py": BAD_PY})

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import add_remote, git, new_repo
 
 from orchestrator.deadline import Deadline
 from orchestrator.git.push import PushUpdate, current_push, parse_push_lines, push_surface
@@ -78,9 +78,7 @@ def test_deleted_not_checked_renamed_checked(git_repo: Path) -> None:
 
 
 def test_first_commit_and_empty_index(tmp_path: Path) -> None:
-    repo = tmp_path / "fresh"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
+    repo = new_repo(tmp_path / "fresh", initial_commit=False)
     (repo / "a.py").write_text("a = 1\n")
     git(repo, "add", "a.py")
     assert _contents(commit_surface(_git(repo))) == {"a.py": b"a = 1\n"}
@@ -155,13 +153,8 @@ def test_parse_push_lines() -> None:
 
 @pytest.fixture
 def pushed(git_repo: Path, tmp_path: Path) -> tuple[Path, Path]:
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(git_repo, "remote", "add", "origin", str(remote))
     _commit(git_repo, {"base.py": "base = 1\n"})
-    git(git_repo, "push", "-q", "origin", "main")
-    git(git_repo, "remote", "set-head", "origin", "main")
-    return git_repo, remote
+    return git_repo, add_remote(git_repo, tmp_path / "remote.git")
 
 
 def test_push_range_checks_changed_files_at_the_pushed_commit(pushed: tuple[Path, Path]) -> None:

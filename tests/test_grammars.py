@@ -92,11 +92,32 @@ def test_corpus_folders_name_manifest_languages_and_files_follow_the_naming() ->
             assert p.name.startswith(("valid_", "invalid_")), p
 
 
-def test_every_grammar_loads_offline() -> None:
+def _no_network(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a grammar tried to reach the network")
+
+
+def test_every_grammar_loads_offline_and_parses_its_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every manifest grammar loads with the network cut off and parses real source.
+
+    Qualification itself (valid files clean, invalid files with recovery nodes) is proved
+    per language by test_qualified_flag_equals_corpus_proof; here every grammar, qualified
+    or not, must give a tree for each corpus file of its language, and a qualified
+    language's valid files must parse without an error.
+    """
+    import socket
+
     from tree_sitter_language_pack import get_parser
 
-    for info in manifest().values():
-        assert get_parser(info.grammar) is not None  # type: ignore[arg-type]
+    monkeypatch.setattr(socket, "socket", _no_network)
+    monkeypatch.setattr(socket, "create_connection", _no_network)
+    for language, info in manifest().items():
+        parser = get_parser(info.grammar)  # type: ignore[arg-type]
+        valid, invalid = _corpus_files(language)
+        for path in valid + invalid:
+            root = parser.parse(path.read_bytes()).root_node
+            assert root.child_count > 0, f"{language}: {path.name} gave an empty tree"
+            if info.qualified and path in valid:
+                assert not root.has_error, f"{language}: {path.name} has errors"
 
 
 def test_shared_extensions_are_sniffed() -> None:

@@ -8,12 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.core.report import Finding, Report, ScanInfo, Scope, ToolIdentity
 from orchestrator.tasks import store as tasks
 from orchestrator.vocab import ScopeStatus, Severity
 
+TESTS = Path(__file__).resolve().parent
 SRC = "import os\n\n\ndef f():\n    return 1\n"
 
 
@@ -142,12 +144,7 @@ def test_corrupted_record_is_quarantined_and_reported(tmp_path: Path) -> None:
     # Still reported on the next listing, and nothing was silently overwritten.
     again = tasks.list_tasks(tmp_path)
     assert {q.name for q in again.quarantined} == {q.name for q in listing.quarantined}
-    out = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli.main", "task", "list", "--root", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    out = run_cli(["task", "list", "--root", str(tmp_path)], tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("quarantined:") == 2
 
@@ -155,6 +152,8 @@ def test_corrupted_record_is_quarantined_and_reported(tmp_path: Path) -> None:
 _WRITER = r"""
 import sys
 from pathlib import Path
+sys.path.insert(0, sys.argv[4])
+from helpers import save_task
 from orchestrator.tasks import store as tasks
 from orchestrator.core.report import utc_now
 
@@ -164,7 +163,7 @@ for i in range(280):
     tid = tasks.compute_task_id("ruff", "R", f"{tag}.py", str(i), 0)
     rec = base.model_copy(deep=True, update={"id": tid})
     rec.basis = rec.basis.model_copy(update={"path": f"{tag}.py", "anchor": str(i)})
-    tasks.save_task(root, rec)
+    save_task(root, rec)
     if i % 14 == 0:
         def change(r):
             tasks.add_attempt(r, tasks.Attempt(at=utc_now(), kind="verify", outcome=tag))
@@ -180,7 +179,7 @@ def test_two_processes_write_concurrently(tmp_path: Path) -> None:
         (tmp_path / ".orchestrate/tasks" / f"{shared}.json").read_bytes()
     )
     procs = [
-        subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), tag, shared])
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), tag, shared, str(TESTS)])
         for tag in ("p1", "p2")
     ]
     assert [p.wait(timeout=120) for p in procs] == [0, 0]

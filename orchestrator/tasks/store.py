@@ -304,12 +304,6 @@ def load_task(project_root: Path, task_id: str) -> TaskRecord | None:
         return _read_unlocked(project_root, task_id)
 
 
-def save_task(project_root: Path, rec: TaskRecord) -> None:
-    """Write one record atomically under the lock."""
-    with locked(project_root, LOCK_NAME):
-        _write_unlocked(project_root, rec)
-
-
 def update_task(
     project_root: Path, task_id: str, change: Callable[[TaskRecord], TaskRecord | None]
 ) -> TaskRecord | None:
