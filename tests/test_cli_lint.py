@@ -99,7 +99,10 @@ def test_hanging_tool_times_out_within_deadline(tmp_path: Path) -> None:
     start = time.monotonic()
     res = run_cli(["lint", ".", "--timeout", "2", "--format", "json"], cwd=root)
     wall = time.monotonic() - start
-    assert wall < 4.5, wall  # about 3 s: the deadline plus process start-up
+    # About 3 s on a quiet machine (the deadline plus process start-up). The bound only
+    # has to tell "killed at the deadline" from "waited for the 60 s sleep": a tight
+    # wall-clock bound would measure the machine's load, not the deadline.
+    assert wall < 20, wall
     report = json.loads(res.stdout)
     (a,) = _scope(report, "a.py")
     assert a["status"] == "timed_out"
