@@ -235,6 +235,14 @@ def test_aliases_defined_with_dash_c_are_resolved_and_recorded() -> None:
         ("ssh localhost 'cd repo && git push'", Reason.DELIVERY_IN_ARGUMENT),
         ("python3 -c \"import os; os.system('git commit -m x')\"", Reason.DELIVERY_IN_ARGUMENT),
         ("command_not_found_handle() { git push; }; nothere", Reason.EVAL),
+        ("bash /dev/stdin <<< 'git push'", Reason.SHELL_READS_STDIN),
+        ("bash <(echo git push)", Reason.DYNAMIC_SCRIPT),
+        ("python3 - <<EOF\nimport os\nos.system('git push')\nEOF", Reason.DELIVERY_IN_ARGUMENT),
+        ("node -e \"fs.writeFileSync('.git/hooks/pre-commit', s)\"", Reason.DELIVERY_IN_ARGUMENT),
+        ("PATH=/tmp/evil:$PATH git commit -m x", Reason.CONFIG_OVERRIDE),
+        ("HOME=/tmp/h git push", Reason.CONFIG_OVERRIDE),
+        ("export XDG_CONFIG_HOME=/tmp/x; git commit -m x", Reason.CONFIG_OVERRIDE),
+        ("GIT_CONFIG_GLOBAL=/tmp/g git commit -m x", Reason.CONFIG_OVERRIDE),
         ("! { git push; }", Reason.UNKNOWN_CONSTRUCT),
         ("git -c alias.x='!git commit' x -m y", Reason.REPOSITORY_UNKNOWN),
         ("sudo GIT_DIR=x git commit -m y", Reason.REPOSITORY_UNKNOWN),
@@ -335,6 +343,8 @@ def test_bypasses_are_forbidden(command: str, reason: Reason) -> None:
         "bash -c 'git log -1'",
         "git add app.py",
         "# git commit -m x",
+        "cat > notes.md <<EOF\nthen run git push\nEOF",
+        "git stash push -m wip",
     ],
 )
 def test_benign_commands_are_no_delivery(command: str) -> None:

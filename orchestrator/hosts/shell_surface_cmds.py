@@ -42,6 +42,8 @@ READ_ONLY = _names(""": true false echo printf test [ pwd type which whereis wai
 RESERVED = _names(
     "{ } ( ) [[ ]] (( )) ! if then else elif fi case esac for select while until do done in function coproc"
 )
+# Programs that only store or show text fed to them (here-docs, here-strings).
+FED_TEXT_SAFE = READ_ONLY | frozenset({"tee", "git"}) | SHELLS
 # Writers whose path arguments may name protected places (.git/**, orchestrate config).
 WRITERS = _names("""cp mv tee ln install touch rm rmdir unlink chmod chown chgrp mkdir truncate dd
     rsync sed perl patch shred mkfifo""")
@@ -188,7 +190,7 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return _command_option(w, args, st, ctx)
     if base in READ_ONLY:
         return st
-    if _DELIVERY_TEXT.search(" ".join(a.text for a in args)):
+    if looks_like_delivery(" ".join(a.text for a in args)):
         # A program handed text that reads like a delivery (`ssh host 'git push'`,
         # `python -c "...git commit..."`) may run it: do not call it harmless.
         w.doubt(Reason.DELIVERY_IN_ARGUMENT)
@@ -197,9 +199,14 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
 
 _DELIVERY_TEXT = re.compile(
     r"\bgit\b.*\b(commit|push|merge|pull|cherry-pick|am|rebase|revert|commit-tree|"
-    r"update-ref|config)\b|hookspath|--no-verify",
+    r"update-ref|config)\b|hookspath|--no-verify|\.git/(hooks|config)",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+def looks_like_delivery(text: str) -> bool:
+    """True when free text handed to a program reads like a git delivery or bypass."""
+    return bool(_DELIVERY_TEXT.search(text))
 
 
 def _command_option(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
@@ -477,7 +484,11 @@ def _shell(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
         if i >= len(args):
             return st
         return _nested(w, args[i], st, ctx)
-    if i < len(args) and args[i].text not in ("-s",) and not args[i].text.startswith("-s"):
+    script = args[i] if i < len(args) else None
+    if script is not None and not script.literal:
+        w.doubt(Reason.DYNAMIC_SCRIPT)  # `bash <(...)`, `bash "$F"`
+        return st.tainted()
+    if script is not None and not script.text.startswith(("-s", "/dev/", "/proc/")):
         return st.tainted()  # a script file: a program like any other
     w.doubt(Reason.SHELL_READS_STDIN)
     return st.tainted()

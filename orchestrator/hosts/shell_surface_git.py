@@ -429,7 +429,8 @@ def _delivery_doubt(g: _Git, repo: Repository, st: State, ctx: Ctx) -> Reason | 
         return Reason.REPOSITORY_UNKNOWN
     overridden = [k for k in g.config if not k.startswith(_SAFE_CONFIG)]
     env_override = any(
-        k.startswith(("GIT_CONFIG", "GIT_EXEC_PATH")) and k != "GIT_CONFIG_NOSYSTEM"
+        (k.startswith(("GIT_CONFIG", "GIT_EXEC_PATH")) and k != "GIT_CONFIG_NOSYSTEM")
+        or k in ("PATH", "HOME", "XDG_CONFIG_HOME")
         for k, _ in st.env
     )
     if overridden or env_override or any(o.startswith("--exec-path") for o in g.options):

@@ -57,7 +57,9 @@ _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", "<>", ">&", "&>|"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 _OUTSIDE_PREFIXES = ("/tmp/", "/dev/", "/proc/", "/var/tmp/")
-_TRACKED_ENV = re.compile(r"^(GIT_[A-Za-z0-9_]*|CDPATH)$")
+# GIT_* select the repository; CDPATH steers `cd`; PATH, HOME and XDG_CONFIG_HOME
+# decide which git runs and which global config (and so which hooks) it reads.
+_TRACKED_ENV = re.compile(r"^(GIT_[A-Za-z0-9_]*|CDPATH|PATH|HOME|XDG_CONFIG_HOME)$")
 _ANSI_ESCAPES = {
     "a": "\a",
     "b": "\b",
@@ -468,6 +470,7 @@ def _command(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     st = w.substitutions(node, st, ctx, nd)
     redirs = [c for c in node.named_children if c.type.endswith("_redirect")]
     st = w.redirects(redirs, st, ctx, nd)
+    _fed_text(w, node, redirs, ctx)
     name = node.child_by_field_name("name")
     assigns = [c for c in node.named_children if c.type == "variable_assignment"]
     if name is None:
@@ -542,11 +545,30 @@ def _redirected(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
         w.attached.setdefault((last.start_byte, last.end_byte), []).extend(redirs)
     else:
         st = w.redirects(redirs, st, ctx, nd)
+    if body is not None and body.type == "command":
+        _fed_text(w, body, redirs, ctx)
     ok, after = (st, st) if body is None else w.stmt(body, st, ctx, nd)
     for r in redirs:
         if r.type == "heredoc_redirect":
             ok, after = _heredoc_tail(w, r, ok, after, ctx, nd)
     return ok, after
+
+
+def _fed_text(w: Walker, command: Node, redirs: list[Node], ctx: Ctx) -> None:
+    """A here-doc or here-string handed to a program that may run it (`python3 -`)."""
+    from orchestrator.hosts.shell_surface_cmds import FED_TEXT_SAFE, looks_like_delivery
+
+    fed = [r for r in redirs if r.type in ("heredoc_redirect", "herestring_redirect")]
+    name = command.child_by_field_name("name")
+    if not fed or name is None:
+        return
+    prog = posixpath.basename(
+        word(name.named_children[0] if name.named_children else name, ctx).text
+    )
+    if prog in FED_TEXT_SAFE:
+        return
+    if any(looks_like_delivery(_text(r, ctx)) for r in fed):
+        w.doubt(Reason.DELIVERY_IN_ARGUMENT)
 
 
 def _heredoc_tail(w: Walker, r: Node, ok: State, after: State, ctx: Ctx, nd: int) -> Pair:
