@@ -533,7 +533,7 @@ def _delivery(draw: st.DrawFn) -> tuple[str, str, tuple[tuple[str, ...], ...], i
     return command, kind, staging, cds, git_dir
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_delivery())
 def test_every_spelling_of_a_delivery_is_judged_on_its_surface_or_refused(
     case: tuple[str, str, tuple[tuple[str, ...], ...], int, bool],
@@ -562,7 +562,7 @@ _PLAIN = [
 ]
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(_PLAIN), st.data())
 def test_a_plain_clean_delivery_is_judged_not_refused(
     case: tuple[list[str], str], data: st.DataObject
@@ -598,7 +598,7 @@ _BENIGN = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(_BENIGN), st.data())
 def test_benign_commands_in_any_spelling_are_no_delivery(
     argv: list[str], data: st.DataObject
@@ -614,7 +614,7 @@ def test_benign_commands_in_any_spelling_are_no_delivery(
 _SHELLISH = st.text(alphabet="gitcomupshbaenv -;&|(){}[]'\"\\$`\n<>!*=/.#~", max_size=200)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.one_of(st.text(max_size=300), _SHELLISH))
 def test_any_text_gives_a_verdict(text: str) -> None:
     r = analyse(text)

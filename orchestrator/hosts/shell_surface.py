@@ -27,7 +27,9 @@ allow. For ``judge_index`` run the strict gate in ``repository.git_args()`` /
 ``surface.staging`` with ``GIT_INDEX_FILE`` pointing at it (each entry is a git argv such
 as ``("add", "--", "app/settings.py")``, relative to the repository's directory), then
 judge that index (``surface.only_paths``: HEAD plus those paths; ``push``: the named
-refspecs, or the default push when empty). Git aliases from the repository's config can
+refspecs, or the default push when empty). A replay that fails must deny: the command's
+own `git add` would have failed the same way. `git commit -m x && git push` is two
+deliveries and so undeterminable today; judging both is a wiring decision. Git aliases from the repository's config can
 be passed as ``known_aliases`` so ``git ci`` resolves instead of being undeterminable.
 """
 
