@@ -117,6 +117,12 @@ def test_refspecs_are_recorded_for_push() -> None:
     assert r.deliveries[0].refspecs == ("HEAD:main",)
 
 
+def test_push_flags_that_change_what_is_sent_are_recorded() -> None:
+    assert _judged("git push --tags").surface.push_flags == ("--tags",)
+    assert _judged("git push --all -f origin").surface.push_flags == ("--all", "--force")
+    assert _judged("git push 2>&1 | tee push.log").surface.kind == "push"
+
+
 def test_add_then_commit_is_judged_on_the_index_plus_the_added_paths() -> None:
     r = _judged("git add app/settings.py && git commit -m x")
     assert r.surface.kind == "index_plus_added"

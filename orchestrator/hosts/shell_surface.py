@@ -181,6 +181,7 @@ class Surface:
     only_paths: tuple[str, ...] = ()
     remote: str | None = None
     refspecs: tuple[str, ...] = ()
+    push_flags: tuple[str, ...] = ()  # e.g. "--tags", "--all", "--mirror", "--delete"
 
 
 @dataclass(frozen=True)

@@ -533,7 +533,9 @@ def _push(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
     refspecs = tuple(a.text for a in rest[1:])
     surface = None
     if reason is None:
-        surface = Surface("push", remote=remote, refspecs=refspecs)
+        widen = ("all", "branches", "mirror", "tags", "follow-tags", "delete", "force")
+        flags = tuple(sorted(f"--{n}" for n in names if n in widen))
+        surface = Surface("push", remote=remote, refspecs=refspecs, push_flags=flags)
     w.record(
         GitOp(
             "push",

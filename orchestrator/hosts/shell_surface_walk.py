@@ -420,7 +420,9 @@ class Walker:
             before = len(self.ops)
             _, after = self.stmt(el, cur, ctx, nd)
             changed = (after.staged, after.worktree_changed) != (cur.staged, cur.worktree_changed)
-            delivered = any(op.delivers for op in self.ops[before:])
+            # A push sends commits that exist already: files changing beside it do
+            # not change what it sends.
+            delivered = any(op.delivers and op.kind != "push" for op in self.ops[before:])
             effects.append((changed, delivered))
             cur = st.world(after)
         for i, (_, delivered) in enumerate(effects):
