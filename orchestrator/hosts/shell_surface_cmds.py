@@ -1,0 +1,592 @@
+"""What one simple command does, for `shell_surface`: builtins, wrappers, shells.
+
+A wrapper (`sudo`, `env`, `time`, `xargs`, ...) is followed to the command it runs; an
+option a wrapper table does not know makes the command undeterminable, since its
+argument count is then unknown. Programs this module does not know may change any file
+or the index, which matters only when a commit follows in the same command.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from dataclasses import replace
+
+from orchestrator.hosts.shell_surface import DYN, Reason
+from orchestrator.hosts.shell_surface_walk import (
+    Ctx,
+    State,
+    Stop,
+    Walker,
+    Word,
+    normpath,
+    split_words,
+)
+
+
+def _names(text: str) -> frozenset[str]:
+    """A set of names written as one space-separated string (tables read better so)."""
+    return frozenset(text.split())
+
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash"})
+FOREIGN_SHELLS = frozenset({"fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish"})
+READ_ONLY = _names(""": true false echo printf test [ pwd type which whereis wait sleep exit return shift
+    break continue set shopt umask ulimit jobs kill help let read getopts local cat head
+    tail wc grep egrep fgrep rg ag less more file stat du df basename dirname realpath
+    readlink seq expr tr cut uniq jq yq diff cmp comm date whoami id uname hostname
+    printenv tree md5sum sha1sum sha256sum sha512sum hexdump od xxd strings column nl
+    fold fmt ls exa eza sort awk bat fd locate cal env_check tput clear reset history
+    fc times caller declare typeset readonly export unalias times ps top pgrep""")
+RESERVED = _names(
+    "{ } ( ) [[ ]] (( )) ! if then else elif fi case esac for select while until do done in function coproc"
+)
+# Programs that only store or show text fed to them (here-docs, here-strings).
+FED_TEXT_SAFE = READ_ONLY | frozenset({"tee", "git"}) | SHELLS
+# Writers whose path arguments may name protected places (.git/**, orchestrate config).
+WRITERS = _names("""cp mv tee ln install touch rm rmdir unlink chmod chown chgrp mkdir truncate dd
+    rsync sed perl patch shred mkfifo""")
+
+# wrapper: (short options taking a value, short flags, long options taking a value,
+# long flags, positional words before the command)
+_WRAPPERS: dict[str, tuple[str, str, frozenset[str], frozenset[str], int]] = {
+    "sudo": (
+        "ughpCDrtUTc",
+        "AbEeHiKklnPSsVvBN",
+        _names(
+            "user group host prompt close-from chdir role type other-user command-timeout chroot"
+        ),
+        _names(
+            "askpass background preserve-env edit set-home login remove-timestamp "
+            "reset-timestamp list non-interactive preserve-groups stdin shell version "
+            "validate bell no-update"
+        ),
+        0,
+    ),
+    "doas": ("uC", "ns", frozenset(), frozenset(), 0),
+    "command": ("", "p", frozenset(), frozenset(), 0),
+    "builtin": ("", "", frozenset(), frozenset(), 0),
+    "exec": ("a", "cl", frozenset(), frozenset(), 0),
+    "time": (
+        "fo",
+        "pavq",
+        frozenset({"format", "output"}),
+        frozenset({"portability", "append", "verbose", "quiet"}),
+        0,
+    ),
+    "nice": ("n", "", frozenset({"adjustment"}), frozenset(), 0),
+    "nohup": ("", "", frozenset(), frozenset(), 0),
+    "timeout": (
+        "sk",
+        "v",
+        frozenset({"signal", "kill-after"}),
+        frozenset({"preserve-status", "foreground", "verbose"}),
+        1,
+    ),
+    "stdbuf": ("ioe", "", frozenset({"input", "output", "error"}), frozenset(), 0),
+    "setsid": ("", "cfw", frozenset(), frozenset({"ctty", "fork", "wait"}), 0),
+    "ionice": ("cnp", "tu", frozenset({"class", "classdata", "pid"}), frozenset(), 0),
+    "taskset": ("", "acp", frozenset(), frozenset({"all-tasks", "cpu-list", "pid"}), 1),
+    "chrt": ("T", "abdefiopmrRv", frozenset(), frozenset(), 1),
+    "flock": (
+        "wEc",
+        "sxunoFe",
+        frozenset({"timeout", "conflict-exit-code", "command"}),
+        _names("shared exclusive unlock nonblock nb close no-fork verbose fcntl"),
+        1,
+    ),
+    "unbuffer": ("", "p", frozenset(), frozenset(), 0),
+    "caffeinate": ("tw", "dimsu", frozenset(), frozenset(), 0),
+    "nocorrect": ("", "", frozenset(), frozenset(), 0),
+    "noglob": ("", "", frozenset(), frozenset(), 0),
+    "xargs": (
+        "adEIiLlnPs",
+        "0oprtx",
+        _names(
+            "arg-file delimiter eof replace max-lines max-args max-procs max-chars process-slot-var"
+        ),
+        _names("null open-tty interactive no-run-if-empty verbose exit"),
+        0,
+    ),
+    "watch": (
+        "nq",
+        "bcdegtxwpr",
+        frozenset({"interval", "equexit"}),
+        _names(
+            "beep color differences errexit chgexit exec no-title no-wrap precise "
+            "no-rerun no-linewrap"
+        ),
+        0,
+    ),
+}
+_OPTIONAL_ATTACHED = {"xargs": "eil", "nice": ""}
+
+
+def protected_write(path: str, cwd: str | None) -> Reason | None:
+    """The forbidden reason when writing `path` (from `cwd`) would touch `.git/**`,
+    `.orchestrate/**` or `orchestrate.toml`; pattern parts count if they could match."""
+    pattern = path.replace(DYN, "*")
+    full = normpath(cwd, pattern) or pattern
+    parts = [p for p in full.split("/") if p]
+    for part in parts:
+        low = part.casefold().rstrip(". ")
+        wild = any(c in part for c in "*?[")
+        if low == ".git" or (wild and fnmatch.fnmatchcase(".git", low)):
+            return Reason.GIT_DIR_WRITE
+        if low == ".orchestrate" or (wild and fnmatch.fnmatchcase(".orchestrate", low)):
+            return Reason.ORCHESTRATE_CONFIG_WRITE
+    if parts and parts[-1].casefold() == "orchestrate.toml":
+        return Reason.ORCHESTRATE_CONFIG_WRITE
+    return None
+
+
+def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    """Run one simple command given as words; return the state if it succeeds."""
+    w.step()
+    if not words:
+        return st
+    name = words[0]
+    if not name.literal:
+        w.doubt(Reason.DYNAMIC_COMMAND_NAME)
+        return st.tainted()
+    prog, args = name.text, words[1:]
+    if prog in RESERVED:
+        # A reserved word in command position means the grammar took a compound
+        # command (`time { ...; }`, `! { ...; }`) for a simple one: do not guess.
+        w.doubt(Reason.UNKNOWN_CONSTRUCT)
+        return st.tainted()
+    base = posixpath.basename(prog)
+    if "/" not in prog:
+        if prog in ctx.funcs:
+            return _call_function(w, ctx.funcs[prog], st, ctx, nd)
+        builtin = _BUILTINS.get(prog)
+        if builtin is not None:
+            return builtin(w, args, st, ctx, nd)
+    if base in ("git", "hub"):
+        from orchestrator.hosts.shell_surface_git import run_git
+
+        return run_git(w, args, st, ctx)
+    if base == "env":
+        return _env(w, args, st, ctx, nd)
+    if base in _WRAPPERS:
+        return _wrapper(w, base, args, st, ctx, nd)
+    if base == "busybox":
+        return run_words(w, args, st, ctx, nd)
+    if base in SHELLS:
+        return _shell(w, args, st, ctx)
+    if base in FOREIGN_SHELLS:
+        w.doubt(Reason.FOREIGN_SHELL)
+        return st.tainted()
+    if base == "find":
+        return _find(w, args, st, ctx, nd)
+    if base in WRITERS:
+        for a in args:
+            if not a.text.startswith("-") or "=" in a.text:
+                path = a.text.split("=", 1)[1] if a.text.startswith("of=") else a.text
+                w.write_target(Word(path, a.glob), st)
+        return replace(st, worktree_changed=True)
+    if base in ("su", "runuser", "script"):
+        return _command_option(w, args, st, ctx)
+    if base in READ_ONLY:
+        return st
+    if looks_like_delivery(" ".join(a.text for a in args)):
+        # A program handed text that reads like a delivery (`ssh host 'git push'`,
+        # `python -c "...git commit..."`) may run it: do not call it harmless.
+        w.doubt(Reason.DELIVERY_IN_ARGUMENT)
+    return st.tainted()
+
+
+_DELIVERY_TEXT = re.compile(
+    r"\bgit\b.*\b(commit|push|merge|pull|cherry-pick|am|rebase|revert|commit-tree|"
+    r"update-ref|config)\b|hookspath|--no-verify|\.git/(hooks|config)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def looks_like_delivery(text: str) -> bool:
+    """True when free text handed to a program reads like a git delivery or bypass."""
+    return bool(_DELIVERY_TEXT.search(text))
+
+
+def _command_option(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
+    """`su [USER] -c CMD`, `runuser -c CMD`, `script -c CMD`: CMD runs in a shell;
+    without one they read commands from their input. A login shell starts elsewhere."""
+    login = any(
+        a.text in ("-", "--login") or (a.text[:1] == "-" and a.text[1:2] != "-" and "l" in a.text)
+        for a in args
+    )
+    if login:
+        st = replace(st, cwd=None)
+    for key, _ in st.env:
+        st = st.with_env(key, None)  # the environment may or may not survive
+    for i, a in enumerate(args):
+        t = a.text
+        if t.startswith("--command="):
+            return _nested(w, Word(t.split("=", 1)[1], a.glob), st, ctx)
+        short = t.startswith("-") and not t.startswith("--") and t.endswith("c")
+        if (t == "--command" or short) and i + 1 < len(args):
+            return _nested(w, args[i + 1], st, ctx)
+    if any(a.text in ("-h", "--help", "-V", "--version") for a in args):
+        return st
+    w.doubt(Reason.SHELL_READS_STDIN)
+    return st.tainted()
+
+
+def _call_function(w: Walker, body: object, st: State, ctx: Ctx, nd: int) -> State:
+    if ctx.depth + 1 > 2 * MAX_CALLS:
+        raise Stop(Reason.NESTING_TOO_DEEP)
+    ctx.depth += 1
+    try:
+        ok, _ = w.stmt(body, st, ctx, nd)
+    finally:
+        ctx.depth -= 1
+    return ok
+
+
+MAX_CALLS = 4
+
+
+def _options(
+    spec: tuple[str, str, frozenset[str], frozenset[str], int],
+    args: list[Word],
+    optional: str = "",
+) -> tuple[int, list[tuple[str, str]]] | None:
+    """Skip a wrapper's options: (index of the first other word, options seen), or
+    None when an option is unknown or not literal."""
+    with_arg, flags, long_arg, long_flags, _ = spec
+    seen: list[tuple[str, str]] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        t = a.text
+        if t == "--":
+            return i + 1, seen
+        if not t.startswith("-") or t == "-":
+            return i, seen
+        if not a.literal:
+            return None
+        if t.startswith("--"):
+            key, eq, val = t[2:].partition("=")
+            if key in long_arg:
+                if not eq:
+                    if i + 1 >= len(args):
+                        return None
+                    val, i = args[i + 1].text, i + 1
+                seen.append(("--" + key, val))
+            elif key in long_flags and not eq:
+                seen.append(("--" + key, ""))
+            else:
+                return None
+            i += 1
+            continue
+        j = 1
+        while j < len(t):
+            c = t[j]
+            if c in with_arg:
+                val = t[j + 1 :]
+                if not val:
+                    if i + 1 >= len(args):
+                        return None
+                    val, i = args[i + 1].text, i + 1
+                seen.append(("-" + c, val))
+                break
+            if c in optional:
+                seen.append(("-" + c, t[j + 1 :]))
+                break
+            if c in flags or (c.isdigit() and spec is _WRAPPERS["nice"]):
+                seen.append(("-" + c, ""))
+                j += 1
+                continue
+            return None
+        i += 1
+    return i, seen
+
+
+def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    spec = _WRAPPERS[name]
+    parsed = _options(spec, args, _OPTIONAL_ATTACHED.get(name, ""))
+    if parsed is None:
+        w.doubt(Reason.UNKNOWN_WRAPPER_OPTION)
+        return st.tainted()
+    i, seen = parsed
+    opts = {k for k, _ in seen}
+    if name == "command" and ({"-v", "-V"} & opts):
+        return st
+    if name == "flock" and ({"-c", "--command"} & opts):
+        script = next(v for k, v in seen if k in ("-c", "--command"))
+        return _nested(w, Word(script), st, ctx)
+    rest = args[i + spec[4] :]
+    if name == "flock" and len(rest) >= 2 and rest[0].text in ("-c", "--command"):
+        return _nested(w, rest[1], st, ctx)  # `flock FILE -c CMD`
+    if name in ("sudo", "doas"):
+        if ({"-e", "-l", "-v", "-k", "-K", "-V", "--edit", "--list"} & opts) and not rest:
+            return st
+        if ({"-s", "-i", "--shell", "--login"} & opts) and not rest:
+            w.doubt(Reason.SHELL_READS_STDIN)  # an interactive shell reads its input
+            return st.tainted()
+        rest, st = _leading_assignments(rest, st)
+        if "-E" not in opts and "--preserve-env" not in opts:
+            # sudo resets the environment: what the command set may or may not survive.
+            for key, _ in st.env:
+                st = st.with_env(key, None)
+    if name == "xargs":
+        return _xargs(w, seen, rest, st, ctx, nd)
+    if name == "watch":
+        if "-x" in opts or "--exec" in opts:
+            return _in_loop(w, rest, st, ctx, nd)
+        if not all(a.literal for a in rest):
+            w.doubt(Reason.DYNAMIC_SCRIPT)
+            return st.tainted()
+        return _nested(w, Word(" ".join(a.text for a in rest)), st, ctx, loop=True)
+    if not rest and name in ("exec", "time", "command", "builtin", "nocorrect", "noglob"):
+        return st
+    if name == "builtin":
+        builtin = _BUILTINS.get(rest[0].text) if rest and rest[0].literal else None
+        return builtin(w, rest[1:], st, ctx, nd) if builtin else st
+    if name == "command":
+        # `command` skips functions: only builtins and programs.
+        inner = Ctx(ctx.src, ctx.depth, ctx.in_loop, {})
+        return run_words(w, rest, st, inner, nd)
+    return run_words(w, rest, st, ctx, nd)
+
+
+def _leading_assignments(rest: list[Word], st: State) -> tuple[list[Word], State]:
+    from orchestrator.hosts.shell_surface_walk import _TRACKED_ENV
+
+    i = 0
+    while i < len(rest) and "=" in rest[i].text and not rest[i].text.startswith("="):
+        key, _, val = rest[i].text.partition("=")
+        if not key.replace("_", "a").isalnum():
+            break
+        if _TRACKED_ENV.match(key):
+            st = st.with_env(key, val if DYN not in val else None)
+        i += 1
+    return rest[i:], st
+
+
+def _env(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    """`env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... COMMAND`."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        t = a.text
+        if not a.literal and t.startswith("-"):
+            w.doubt(Reason.UNKNOWN_WRAPPER_OPTION)
+            return st.tainted()
+        if t == "--":
+            i += 1
+            break
+        if t in ("-i", "-", "--ignore-environment"):
+            st = replace(st, env=())
+        elif t in ("-0", "--null", "-v", "--debug"):
+            pass
+        elif t in ("-u", "--unset", "-C", "--chdir", "-S", "--split-string") or t.startswith(
+            ("--unset=", "--chdir=", "--split-string=", "-u", "-C", "-S")
+        ):
+            key, eq, val = t.partition("=")
+            if not eq and len(t) > 2 and not t.startswith("--"):
+                key, val = t[:2], t[2:]
+            elif not eq:
+                if i + 1 >= len(args):
+                    return st
+                val, i = args[i + 1].text, i + 1
+            if key in ("-u", "--unset"):
+                st = st.without_env(val)
+            elif key in ("-C", "--chdir"):
+                st = replace(st, cwd=normpath(st.cwd, val) if DYN not in val else None)
+            else:
+                split = split_words(val) if DYN not in val else None
+                if split is None:
+                    w.doubt(Reason.DYNAMIC_SCRIPT)
+                    return st.tainted()
+                return _env(w, split + args[i + 1 :], st, ctx, nd)
+        elif t.startswith("-") and t != "-":
+            w.doubt(Reason.UNKNOWN_WRAPPER_OPTION)
+            return st.tainted()
+        else:
+            break
+        i += 1
+    rest, st = _leading_assignments(args[i:], st)
+    # env runs a program, never a function or builtin.
+    return run_words(w, rest, st, Ctx(ctx.src, ctx.depth, ctx.in_loop, {}), nd) if rest else st
+
+
+def _in_loop(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    outer = ctx.in_loop
+    ctx.in_loop = True
+    try:
+        return run_words(w, words, st, ctx, nd)
+    finally:
+        ctx.in_loop = outer
+
+
+def _xargs(
+    w: Walker, seen: list[tuple[str, str]], rest: list[Word], st: State, ctx: Ctx, nd: int
+) -> State:
+    """xargs adds words read from its input, possibly running the command many times."""
+    replace_str = next((v or "{}" for k, v in seen if k in ("-I", "-i", "--replace")), None)
+    words = rest or [Word("echo")]
+    if replace_str is not None:
+        words = [Word(DYN) if replace_str in a.text else a for a in words]
+    else:
+        words = [*words, Word(DYN)]
+    return _in_loop(w, words, st, ctx, nd)
+
+
+def _find(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    """`find ... -exec CMD {} ;` runs CMD once per file."""
+    i = 0
+    deletes = any(a.text == "-delete" for a in args)
+    for a in args:
+        if a.text.startswith(("-", "(", "!")):
+            break
+        if deletes:
+            st = w.write_target(a, st)
+    while i < len(args):
+        if args[i].text in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j].text not in (";", "+"):
+                j += 1
+            cmd = [Word(DYN) if "{}" in a.text else a for a in args[i + 1 : j]]
+            st = _in_loop(w, cmd, st, ctx, nd)
+            i = j
+        i += 1
+    return replace(st, worktree_changed=True) if deletes else st
+
+
+def _shell(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
+    """`bash [options] -c SCRIPT [NAME ARGS...]`, `bash FILE`, or a shell reading stdin."""
+    has_c = False
+    i = 0
+    while i < len(args):
+        a = args[i]
+        t = a.text
+        if not a.literal:
+            break
+        if t in ("--", "-"):
+            i += 1
+            break
+        if t in ("--rcfile", "--init-file"):
+            i += 2
+            continue
+        if t.startswith("--"):
+            i += 1
+            continue
+        if t[:1] in "-+" and len(t) > 1:
+            has_c = has_c or "c" in t[1:]
+            if t[0] == "-" and "s" in t[1:]:
+                break
+            i += 2 if ("o" in t[1:] or "O" in t[1:]) else 1
+            continue
+        break
+    if has_c:
+        if i >= len(args):
+            return st
+        return _nested(w, args[i], st, ctx)
+    script = args[i] if i < len(args) else None
+    if script is not None and not script.literal:
+        w.doubt(Reason.DYNAMIC_SCRIPT)  # `bash <(...)`, `bash "$F"`
+        return st.tainted()
+    if script is not None and not script.text.startswith(("-s", "/dev/", "/proc/")):
+        return st.tainted()  # a script file: a program like any other
+    w.doubt(Reason.SHELL_READS_STDIN)
+    return st.tainted()
+
+
+def _nested(w: Walker, script: Word, st: State, ctx: Ctx, loop: bool = False) -> State:
+    if not script.literal:
+        w.doubt(Reason.DYNAMIC_SCRIPT)
+        return st.tainted()
+    if loop:
+        marks = len(w.ops)
+        after = w.run_script(script.text, st, ctx.depth + 1)
+        if any(op.delivers for op in w.ops[marks:]):
+            w.doubt(Reason.DELIVERY_IN_LOOP)
+        return after
+    if ctx.in_loop:
+        marks = len(w.ops)
+        after = w.run_script(script.text, st, ctx.depth + 1)
+        if any(op.delivers for op in w.ops[marks:]):
+            w.doubt(Reason.DELIVERY_IN_LOOP)
+        return after
+    return w.run_script(script.text, st, ctx.depth + 1)
+
+
+# ---------------------------------------------------------------- builtins
+
+
+def _cd(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    words = [a for a in args if not (a.literal and a.text in ("-L", "-P", "-e", "-@", "--"))]
+    if dict(st.env).get("CDPATH", DYN) != DYN or not words:
+        return replace(st, cwd=None)  # CDPATH or $HOME decide where it goes
+    target = words[0]
+    if not target.literal or target.text == "-" or target.text.startswith("+"):
+        return replace(st, cwd=None)
+    return replace(st, cwd=normpath(st.cwd, target.text))
+
+
+def _popd(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    return replace(st, cwd=None)
+
+
+def _doubt(reason: Reason):  # type: ignore[no-untyped-def]
+    def handler(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+        w.doubt(reason)
+        return st.tainted()
+
+    return handler
+
+
+def _alias(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    if any("=" in a.text or not a.literal for a in args):
+        w.doubt(Reason.SHELL_ALIAS)
+        return st.tainted()
+    return st
+
+
+def _trap(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    if args and not (args[0].literal and args[0].text in ("-l", "-p", "-", "--")):
+        w.doubt(Reason.EVAL)
+        return st.tainted()
+    return st
+
+
+def _hash(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    if any(a.text.startswith("-p") or not a.literal for a in args):
+        w.doubt(Reason.COMMAND_LOOKUP_CHANGED)
+        return st.tainted()
+    return st
+
+
+def _enable(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+    if args:
+        w.doubt(Reason.COMMAND_LOOKUP_CHANGED)
+        return st.tainted()
+    return st
+
+
+def _through_wrapper(name: str):  # type: ignore[no-untyped-def]
+    def handler(w: Walker, args: list[Word], st: State, ctx: Ctx, nd: int) -> State:
+        return _wrapper(w, name, args, st, ctx, nd)
+
+    return handler
+
+
+_BUILTINS = {
+    "cd": _cd,
+    "pushd": _cd,
+    "popd": _popd,
+    "eval": _doubt(Reason.EVAL),
+    "source": _doubt(Reason.SOURCE),
+    ".": _doubt(Reason.SOURCE),
+    "coproc": _doubt(Reason.UNKNOWN_CONSTRUCT),
+    "alias": _alias,
+    "trap": _trap,
+    "hash": _hash,
+    "enable": _enable,
+    "exec": _through_wrapper("exec"),
+    "command": _through_wrapper("command"),
+    "builtin": _through_wrapper("builtin"),
+    "time": _through_wrapper("time"),
+}

@@ -1,0 +1,620 @@
+"""Git's own argument rules, for `shell_surface`: global options, aliases, and the
+subcommands that stage, commit, push or could bypass the gates.
+
+Long options may be abbreviated to any unique prefix (git's parse-options does the
+same), so options are resolved against per-subcommand tables; an option not in a
+table makes a delivery undeterminable rather than guessed.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+
+from orchestrator.hosts.shell_surface import (
+    DYN,
+    MAX_ALIAS_EXPANSIONS,
+    GitOp,
+    Reason,
+    Repository,
+    Surface,
+)
+from orchestrator.hosts.shell_surface_walk import Ctx, State, Walker, Word, split_words
+
+
+def _names(text: str) -> frozenset[str]:
+    """A set of names written as one space-separated string (tables read better so)."""
+    return frozenset(text.split())
+
+
+# -- global options
+_GLOBAL_WITH_ARG = ("--git-dir", "--work-tree", "--namespace", "--attr-source", "--super-prefix")
+_GLOBAL_KEEP = _names(
+    "--bare --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs"
+)
+_GLOBAL_SKIP = _names(
+    "-p --paginate -P --no-pager --no-replace-objects --no-lazy-fetch --no-optional-locks "
+    "--no-advice"
+)
+_GLOBAL_INFO = _names("--version -v --help -h --html-path --man-path --info-path --exec-path")
+_SAFE_CONFIG = (
+    "user.",
+    "author.",
+    "committer.",
+    "color.",
+    "advice.",
+    "i18n.",
+    "gpg.",
+    "commit.gpgsign",
+    "core.pager",
+    "core.editor",
+    "credential.",
+    "http.",
+    "alias.",
+)
+
+# -- subcommand families
+_OTHER_DELIVERIES = _names("""merge pull cherry-pick am rebase revert commit-tree send-pack http-push send-email
+    svn p4 fast-import filter-branch replace replay citool gui quiltimport archimport
+    cvsimport cvsexportcommit subtree""")
+_NO_COMMIT_FLAGS = _names(
+    "--abort --quit --no-commit -n --squash --show-current-patch --edit-todo --skip"
+)
+_NO_VERIFY_SUBS = frozenset({"commit", "push", "merge", "pull", "rebase", "am"})
+_INDEX_CHANGERS = _names("""reset restore checkout switch stash apply update-index read-tree checkout-index
+    clean sparse-checkout bisect mergetool merge-file merge-index rerere submodule lfs
+    worktree notes""")
+_READ_ONLY = _names("""status log diff show branch tag rev-parse ls-files ls-tree ls-remote cat-file blame
+    annotate grep describe shortlog reflog remote help version whatchanged show-ref
+    for-each-ref rev-list diff-files diff-index diff-tree name-rev merge-base count-objects
+    fsck check-ignore check-attr check-ref-format check-mailmap var show-branch range-diff
+    cherry verify-commit verify-tag format-patch archive bundle clone init gc prune repack
+    maintenance hash-object mktag mktree write-tree fmt-merge-msg interpret-trailers
+    mailinfo mailsplit patch-id stripspace column credential fast-export request-pull
+    get-tar-commit-id difftool instaweb pack-refs prune-packed verify-pack index-pack
+    pack-objects unpack-objects unpack-file merge-tree fetch-pack backfill
+    multi-pack-index commit-graph diagnose bugreport""")
+
+# -- option tables: name -> "none" | "value" | "optional"; short letter -> long name
+_COMMIT_LONG = {
+    **dict.fromkeys(
+        _names("""all patch interactive include only no-verify verify quiet verbose signoff
+        no-signoff edit no-edit amend allow-empty allow-empty-message dry-run short branch
+        porcelain long null reset-author no-gpg-sign status no-status no-post-rewrite
+        pathspec-file-nul ahead-behind no-ahead-behind"""),
+        "none",
+    ),
+    **dict.fromkeys(
+        _names("""message file reuse-message reedit-message fixup squash author date cleanup
+        template trailer pathspec-from-file"""),
+        "value",
+    ),
+    "gpg-sign": "optional",
+    "untracked-files": "optional",
+}
+_COMMIT_SHORT = {
+    "a": "all",
+    "p": "patch",
+    "i": "include",
+    "o": "only",
+    "n": "no-verify",
+    "q": "quiet",
+    "v": "verbose",
+    "s": "signoff",
+    "e": "edit",
+    "z": "null",
+    "m": "message",
+    "F": "file",
+    "C": "reuse-message",
+    "c": "reedit-message",
+    "t": "template",
+    "S": "gpg-sign",
+    "u": "untracked-files",
+}
+_MESSAGE_LIKE = _names("""message file reuse-message reedit-message fixup squash author date cleanup template
+    trailer gpg-sign untracked-files""")
+_PUSH_LONG = {
+    **dict.fromkeys(
+        _names("""all branches mirror tags follow-tags no-follow-tags atomic no-atomic dry-run
+        porcelain delete prune force force-if-includes no-force-if-includes set-upstream
+        thin no-thin quiet verbose progress no-progress no-recurse-submodules verify
+        no-verify no-signed ipv4 ipv6 no-force-with-lease"""),
+        "none",
+    ),
+    **dict.fromkeys(_names("repo recurse-submodules receive-pack exec push-option"), "value"),
+    "force-with-lease": "optional",
+    "signed": "optional",
+}
+_PUSH_SHORT = {
+    "n": "dry-run",
+    "d": "delete",
+    "f": "force",
+    "u": "set-upstream",
+    "q": "quiet",
+    "v": "verbose",
+    "4": "ipv4",
+    "6": "ipv6",
+    "o": "push-option",
+}
+_ADD_LONG = {
+    **dict.fromkeys(
+        _names("""all no-all update force intent-to-add verbose ignore-removal no-ignore-removal
+        sparse renormalize ignore-errors ignore-missing refresh dry-run patch interactive
+        edit cached recursive quiet ignore-unmatch skip-errors pathspec-file-nul"""),
+        "none",
+    ),
+    "chmod": "value",
+    "pathspec-from-file": "value",
+}
+_ADD_SHORT = {
+    "A": "all",
+    "u": "update",
+    "f": "force",
+    "N": "intent-to-add",
+    "v": "verbose",
+    "n": "dry-run",
+    "p": "patch",
+    "i": "interactive",
+    "e": "edit",
+    "r": "recursive",
+    "q": "quiet",
+    "k": "skip-errors",
+}
+
+
+def _resolve_long(name: str, table: dict[str, str]) -> str | None:
+    """Git's rule: an exact name, or a unique prefix of one (negations included)."""
+    if name in table:
+        return name
+    if name.startswith("no-") and name[3:] in table and table[name[3:]] == "none":
+        return name
+    hits = [k for k in table if k.startswith(name)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _is_no_verify(text: str) -> bool:
+    """`--no-verify` or an abbreviation git would accept (or reject as ambiguous)."""
+    return text.startswith("--no-v") and "--no-verify".startswith(text.split("=")[0])
+
+
+def _parse(
+    args: list[Word], long: dict[str, str], short: dict[str, str]
+) -> tuple[list[tuple[str, Word]], list[Word], Reason | None]:
+    """Options as (long name, value) and the other words; a reason when an option is
+    unknown or not literal. Options and other words may be mixed, as git allows."""
+    opts: list[tuple[str, Word]] = []
+    rest: list[Word] = []
+    i = 0
+    while i < len(args):
+        a, t = args[i], args[i].text
+        i += 1
+        if t == "--":
+            rest.extend(args[i:])
+            break
+        if not t.startswith("-") or t == "-":
+            rest.append(a)
+            continue
+        if not a.literal:
+            return opts, rest, Reason.DYNAMIC_ARGUMENT
+        if t.startswith("--"):
+            key, eq, val = t[2:].partition("=")
+            name = _resolve_long(key, long)
+            if name is None:
+                return opts, rest, Reason.UNKNOWN_OPTION
+            kind = long.get(name, "none")
+            if kind == "value" and not eq:
+                if i >= len(args):
+                    return opts, rest, Reason.UNKNOWN_OPTION
+                opts.append((name, args[i]))
+                i += 1
+            else:
+                opts.append((name, Word(val)))
+            continue
+        j = 1
+        while j < len(t):
+            name = short.get(t[j])
+            if name is None:
+                return opts, rest, Reason.UNKNOWN_OPTION
+            kind = long.get(name, "none")
+            if kind in ("value", "optional"):
+                val = t[j + 1 :]
+                if not val and kind == "value":
+                    if i >= len(args):
+                        return opts, rest, Reason.UNKNOWN_OPTION
+                    opts.append((name, args[i]))
+                    i += 1
+                else:
+                    opts.append((name, Word(val)))
+                break
+            opts.append((name, Word("")))
+            j += 1
+    return opts, rest, None
+
+
+# ---------------------------------------------------------------- entry
+
+
+class _Git:
+    """Git's global options as one command spells them."""
+
+    def __init__(self) -> None:
+        self.chdirs: list[str] = []
+        self.options: list[str] = []
+        self.config: list[str] = []
+        self.aliases: dict[str, str] = {}
+        self.expansions = 0
+
+    def repository(self, st: State) -> Repository:
+        env = tuple((k, v) for k, v in st.env if k.startswith("GIT_"))
+        return Repository(st.cwd, tuple(self.chdirs), tuple(self.options), env)
+
+
+def run_git(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
+    """Run `git ARGS` abstractly; return the state if it succeeds."""
+    g = _Git()
+    _check_config_env(w, st)
+    i = 0
+    while i < len(args):
+        a, t = args[i], args[i].text
+        if not a.literal:
+            w.doubt(Reason.DYNAMIC_GIT_SUBCOMMAND)
+            return st.tainted()
+        value = args[i + 1].text if i + 1 < len(args) else None
+        if t in ("-C", "-c") or t in _GLOBAL_WITH_ARG:
+            if value is None:
+                return st
+            if t == "-C":
+                g.chdirs.append(value)
+            elif t == "-c":
+                _config(w, g, value)
+            else:
+                g.options.append(f"{t}={value}")
+            i += 2
+            continue
+        if t.startswith(tuple(o + "=" for o in _GLOBAL_WITH_ARG)) or t in _GLOBAL_KEEP:
+            g.options.append(t)
+        elif t.startswith("--config-env="):
+            _config(w, g, t.split("=", 2)[1] + "=" + DYN)
+        elif t.startswith("--exec-path="):
+            g.options.append(t)
+        elif t in _GLOBAL_INFO or t.startswith("--list-cmds="):
+            return st
+        elif t not in _GLOBAL_SKIP:
+            if t.startswith("-"):
+                w.doubt(Reason.UNKNOWN_GIT_OPTION)
+                return st.tainted()
+            return _subcommand(w, g, t, args[i + 1 :], st, ctx)
+        i += 1
+    return st
+
+
+def _check_config_env(w: Walker, st: State) -> None:
+    for key, value in st.env:
+        if key.startswith("GIT_CONFIG") and value and "hookspath" in value.casefold():
+            w.forbid(Reason.HOOKS_PATH_CHANGE)
+
+
+def _config(w: Walker, g: _Git, kv: str) -> None:
+    key, _, value = kv.partition("=")
+    k = key.casefold()
+    if DYN in k:
+        w.doubt(Reason.DYNAMIC_ARGUMENT)
+    if k == "core.hookspath" or k.startswith(("include.", "includeif.")):
+        w.forbid(Reason.HOOKS_PATH_CHANGE)
+    if k.startswith("alias."):
+        g.aliases[key[6:].casefold()] = value
+    g.config.append(k)
+
+
+def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: Ctx) -> State:
+    repo = g.repository(st)
+    if sub in _NO_VERIFY_SUBS and any(
+        a.literal and _is_no_verify(a.text) for a in _before_dashdash(args)
+    ):
+        w.forbid(Reason.NO_VERIFY)
+    if sub == "commit":
+        return _commit(w, g, args, st, ctx)
+    if sub == "push":
+        return _push(w, g, args, st, ctx)
+    if sub in ("add", "stage", "rm", "mv"):
+        return _stage(w, repo, sub, args, st)
+    if sub == "config":
+        return _config_cmd(w, repo, args, st)
+    if sub in ("update-ref", "symbolic-ref"):
+        return _ref_write(w, repo, sub, args, st)
+    if sub == "fetch":
+        _forged_refspecs(w, args)
+        w.record(GitOp("fetch", False, repo))
+        return st
+    if sub in _OTHER_DELIVERIES:
+        delivers = not any(a.literal and a.text in _NO_COMMIT_FLAGS for a in args)
+        flags = frozenset(a.text for a in args if a.literal and a.text in ("--exec", "-x"))
+        w.record(GitOp(sub, delivers, repo, flags=flags, config=tuple(g.config)))
+        return st.tainted()
+    if sub == "submodule" and any(a.text == "foreach" for a in args):
+        return _foreach(w, args, st, ctx)
+    if sub in _INDEX_CHANGERS:
+        w.record(GitOp(sub, False, repo))
+        read_only = sub == "stash" and args and args[0].text in ("list", "show")
+        return st if read_only else st.tainted()
+    if sub in _READ_ONLY:
+        w.record(GitOp(sub, False, repo))
+        return st
+    return _alias(w, g, sub, args, st, ctx)
+
+
+def _before_dashdash(args: list[Word]) -> list[Word]:
+    out: list[Word] = []
+    for a in args:
+        if a.text == "--":
+            break
+        out.append(a)
+    return out
+
+
+def _alias(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: Ctx) -> State:
+    """Expand `-c alias.NAME=...` (or a known alias); anything else is unknown."""
+    value = g.aliases.get(sub.casefold(), w.aliases.get(sub.casefold()))
+    if value is None:
+        w.doubt(Reason.UNKNOWN_GIT_SUBCOMMAND)
+        return st.tainted()
+    g.expansions += 1
+    if g.expansions > MAX_ALIAS_EXPANSIONS or DYN in value:
+        w.doubt(Reason.ALIAS_UNRESOLVABLE)
+        return st.tainted()
+    if value.startswith("!"):
+        if not all(a.literal for a in args):
+            w.doubt(Reason.DYNAMIC_ARGUMENT)
+            return st.tainted()
+        script = " ".join([value[1:], *(shlex.quote(a.text) for a in args)])
+        # Shell aliases run from the top of the work tree: the directory is unknown.
+        return w.run_script(script, replace(st, cwd=None), ctx.depth + 1)
+    words = split_words(value)
+    if not words or words[0].text.startswith("-"):
+        w.doubt(Reason.ALIAS_UNRESOLVABLE)
+        return st.tainted()
+    return _subcommand(w, g, words[0].text, [*words[1:], *args], st, ctx)
+
+
+def _foreach(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
+    script = [a for a in args[args.index(next(a for a in args if a.text == "foreach")) + 1 :]]
+    script = [a for a in script if not a.text.startswith("-")]
+    if not script or not script[0].literal:
+        w.doubt(Reason.DYNAMIC_SCRIPT)
+        return st.tainted()
+    marks = len(w.ops)
+    after = w.run_script(script[0].text, replace(st, cwd=None), ctx.depth + 1)
+    if any(op.delivers for op in w.ops[marks:]):
+        w.doubt(Reason.DELIVERY_IN_LOOP)
+    return after.tainted()
+
+
+# ---------------------------------------------------------------- staging
+
+
+def _stage(w: Walker, repo: Repository, sub: str, args: list[Word], st: State) -> State:
+    """`git add/stage/rm/mv`: remember an argv that replays it, or lose track."""
+    opts, paths, reason = _parse(args, _ADD_LONG, _ADD_SHORT)
+    names = {n for n, _ in opts}
+    kind = "add" if sub == "stage" else sub
+    w.record(GitOp(kind, False, repo, flags=frozenset(names), paths=tuple(a.text for a in paths)))
+    changed = replace(st, worktree_changed=st.worktree_changed or kind in ("rm", "mv"))
+    if "dry-run" in names and reason is None:
+        return st
+    if (
+        reason is not None
+        or names & {"patch", "interactive", "edit", "pathspec-from-file"}
+        or not all(a.literal for a in paths)
+        or any(not v.literal for _, v in opts)
+        or st.staged is None
+    ):
+        return replace(changed, staged=None)
+    argv = (
+        kind,
+        *(f"--{n}={v.text}" if v.text else f"--{n}" for n, v in opts),
+        "--",
+        *(a.text for a in paths),
+    )
+    return replace(changed, staged=(*st.staged, (repo, argv, st.worktree_changed)))
+
+
+# ---------------------------------------------------------------- commit
+
+
+def _delivery_doubt(g: _Git, repo: Repository, st: State, ctx: Ctx) -> Reason | None:
+    """Reasons common to every delivery: loop, unknown repository, config override."""
+    if ctx.in_loop:
+        return Reason.DELIVERY_IN_LOOP
+    if not repo.known:
+        return Reason.REPOSITORY_UNKNOWN
+    overridden = [k for k in g.config if not k.startswith(_SAFE_CONFIG)]
+    env_override = any(
+        (k.startswith(("GIT_CONFIG", "GIT_EXEC_PATH")) and k != "GIT_CONFIG_NOSYSTEM")
+        or k in ("PATH", "HOME", "XDG_CONFIG_HOME")
+        for k, _ in st.env
+    )
+    if overridden or env_override or any(o.startswith("--exec-path") for o in g.options):
+        return Reason.CONFIG_OVERRIDE
+    return None
+
+
+def _commit(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
+    repo = g.repository(st)
+    opts, paths, reason = _parse(args, _COMMIT_LONG, _COMMIT_SHORT)
+    names = {n for n, _ in opts}
+    if "no-verify" in names:
+        w.forbid(Reason.NO_VERIFY)
+    dry = bool(names & {"dry-run", "short", "porcelain", "long"})
+    if reason is None and any(not v.literal for n, v in opts if n not in _MESSAGE_LIKE):
+        reason = Reason.DYNAMIC_ARGUMENT
+    if reason is None and not all(a.literal for a in paths):
+        reason = Reason.PATHS_UNKNOWN
+    if reason is None and names & {"patch", "interactive"}:
+        reason = Reason.INTERACTIVE
+    if reason is None and names & {"pathspec-from-file"}:
+        reason = Reason.PATHS_UNKNOWN
+    if reason is None and (("all" in names and paths) or ("include" in names and not paths)):
+        reason = Reason.UNKNOWN_OPTION
+    reason = reason or _delivery_doubt(g, repo, st, ctx)
+    surface, why = (None, reason) if reason else _commit_surface(names, paths, repo, st)
+    flags = frozenset(names & {"all", "no-verify", "amend", "include", "only", "dry-run"})
+    w.record(
+        GitOp(
+            "commit",
+            not dry,
+            repo,
+            flags=flags,
+            paths=tuple(a.text for a in paths),
+            staged_before=tuple(e[1] for e in (st.staged or ())),
+            aliases=tuple(sorted(g.aliases.items())),
+            config=tuple(g.config),
+            surface=surface,
+            reason=why,
+        )
+    )
+    return st if dry else replace(st, staged=())
+
+
+def _commit_surface(
+    names: set[str], paths: list[Word], repo: Repository, st: State
+) -> tuple[Surface | None, Reason | None]:
+    """What a commit will contain, from the index and what the command staged."""
+    if paths and "include" not in names:
+        if st.worktree_changed:
+            return None, Reason.WORKTREE_MAY_CHANGE
+        return Surface("only_paths", only_paths=tuple(a.text for a in paths)), None
+    if st.staged is None:
+        return None, Reason.INDEX_MAY_CHANGE
+    if any(r != repo for r, _, _ in st.staged):
+        return None, Reason.STAGED_ELSEWHERE
+    if any(changed for _, _, changed in st.staged):
+        return None, Reason.WORKTREE_MAY_CHANGE
+    staging = tuple(argv for _, argv, _ in st.staged)
+    if "include" in names:
+        staging += (("add", "--", *(a.text for a in paths)),)
+    if "all" in names:
+        if st.worktree_changed:
+            return None, Reason.WORKTREE_MAY_CHANGE
+        return Surface("tracked_worktree", staging=(*staging, ("add", "--update"))), None
+    if staging:
+        if "include" in names and st.worktree_changed:
+            return None, Reason.WORKTREE_MAY_CHANGE
+        return Surface("index_plus_added", staging=staging), None
+    return Surface("index"), None
+
+
+# ---------------------------------------------------------------- push, refs, config
+
+
+def _forged_refspecs(w: Walker, args: list[Word]) -> None:
+    for a in args:
+        if a.text.startswith("-") or ":" not in a.text:
+            continue
+        dst = a.text.lstrip("+").split(":", 1)[1]
+        if dst.casefold().startswith("refs/remotes/") or (DYN in dst and "remotes" in dst):
+            w.forbid(Reason.REMOTE_REF_WRITE)
+
+
+def _push(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
+    repo = g.repository(st)
+    opts, rest, reason = _parse(args, _PUSH_LONG, _PUSH_SHORT)
+    names = {n for n, _ in opts}
+    _forged_refspecs(w, rest)
+    if reason is None and names & {"receive-pack", "exec"}:
+        reason = Reason.PUSH_EXEC_OPTION
+    if reason is None and not all(a.literal for a in rest):
+        reason = Reason.DYNAMIC_ARGUMENT
+    if reason is None and any(
+        n == "recurse-submodules" and v.text not in ("no", "check") for n, v in opts
+    ):
+        reason = Reason.UNKNOWN_OPTION
+    reason = reason or _delivery_doubt(g, repo, st, ctx)
+    remote = rest[0].text if rest else None
+    refspecs = tuple(a.text for a in rest[1:])
+    surface = None
+    if reason is None:
+        widen = ("all", "branches", "mirror", "tags", "follow-tags", "delete", "force")
+        flags = tuple(sorted(f"--{n}" for n in names if n in widen))
+        surface = Surface("push", remote=remote, refspecs=refspecs, push_flags=flags)
+    w.record(
+        GitOp(
+            "push",
+            "dry-run" not in names,
+            repo,
+            flags=frozenset(names & {"all", "branches", "mirror", "tags", "delete", "force"}),
+            refspecs=refspecs,
+            remote=remote,
+            aliases=tuple(sorted(g.aliases.items())),
+            config=tuple(g.config),
+            surface=surface,
+            reason=reason,
+        )
+    )
+    return st
+
+
+def _ref_write(w: Walker, repo: Repository, sub: str, args: list[Word], st: State) -> State:
+    """`update-ref` moves a ref to any commit (history without gates);
+    remote-tracking refs are never written by hand."""
+    words = [a for a in args if not a.text.startswith("-")]
+    if any(a.text == "-m" for a in args):
+        # -m MSG takes the next word
+        idx = next(i for i, a in enumerate(args) if a.text == "-m")
+        if idx + 1 < len(args):
+            words = [a for a in words if a is not args[idx + 1]]
+    writes = sub == "update-ref" or len(words) >= 2 or any(a.text == "-d" for a in args)
+    if writes and words:
+        ref = words[0].text
+        if ref.casefold().startswith("refs/remotes/") or (DYN in ref and writes):
+            w.forbid(Reason.REMOTE_REF_WRITE)
+    if sub == "update-ref" and any(a.text == "--stdin" for a in args):
+        w.forbid(Reason.REMOTE_REF_WRITE)  # refs read from input could be anything
+    delivers = sub == "update-ref" and not any(a.text == "-d" for a in args)
+    w.record(GitOp(sub, delivers, repo, refspecs=tuple(a.text for a in words[:1])))
+    return st
+
+
+_CONFIG_READ = _names(
+    "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list"
+)
+_CONFIG_WRITE = _names(
+    "--replace-all --add --unset --unset-all --rename-section --remove-section -e --edit"
+)
+_CONFIG_VALUE_OPTS = _names("-f --file --blob --default --comment --value --type --url")
+
+
+def _config_cmd(w: Walker, repo: Repository, args: list[Word], st: State) -> State:
+    """`git config`: changing core.hooksPath (or an include that could) is forbidden."""
+    modes: set[str] = set()
+    names: list[Word] = []
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t in _CONFIG_VALUE_OPTS:
+            i += 2
+            continue
+        if t.startswith("-"):
+            modes.add(t.split("=")[0])
+        else:
+            names.append(args[i])
+        i += 1
+    verb = names[0].text if names else ""
+    if verb in ("get", "list", "set", "unset", "rename-section", "remove-section", "edit"):
+        names = names[1:]
+        write = verb not in ("get", "list")
+    else:
+        write = bool(modes & _CONFIG_WRITE) or (not modes & _CONFIG_READ and len(names) >= 2)
+    section_op = verb in ("rename-section", "remove-section") or bool(
+        modes & {"--rename-section", "--remove-section"}
+    )
+    if write and (verb == "edit" or modes & {"-e", "--edit"}):
+        w.doubt(Reason.INTERACTIVE)
+    if write and names:
+        key = names[0].text.casefold()
+        if DYN in key:
+            w.doubt(Reason.DYNAMIC_ARGUMENT)
+        hooks = key == "core.hookspath" or key.startswith(("include.", "includeif."))
+        if hooks or (section_op and (key in ("core", "include") or key.startswith("includeif"))):
+            w.forbid(Reason.HOOKS_PATH_CHANGE)
+    w.record(GitOp("config", False, repo, flags=frozenset({"write"} if write else set())))
+    return st
