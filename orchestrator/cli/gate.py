@@ -16,7 +16,10 @@ from pathlib import Path
 
 from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
-from orchestrator.decisions.gate import evaluate_gate, exit_code_for, is_blocking
+from orchestrator.decisions.coverage import coverage_of
+from orchestrator.decisions.exits import gate_exit, gate_fault_exit
+from orchestrator.decisions.findings import is_blocking
+from orchestrator.decisions.gate import evaluate_gate
 from orchestrator.errors import UsageError
 from orchestrator.git.surface import (
     MAX_PUSH_STDIN,
@@ -30,7 +33,7 @@ from orchestrator.git.surface import (
     push_surface,
     split_rounds,
 )
-from orchestrator.vocab import ExitCode, GateDecision, Purpose
+from orchestrator.vocab import GateDecision, Purpose
 
 EVENTS = ("commit", "push", "ci")
 PROTOCOLS = ("strict", "legacy-v1")
@@ -87,7 +90,7 @@ def check_surface(
     only_checkers: frozenset[str] | None = None,
 ) -> Report:
     """Run the core over the surface's blobs; one round per distinct version of a path."""
-    from orchestrator.core.engine import LintRequest, coverage_of, run_lint
+    from orchestrator.core.engine import LintRequest, run_lint
 
     rounds = split_rounds(surface.targets) or [[]]
     report: Report | None = None
@@ -231,9 +234,9 @@ def cmd_gate(args: argparse.Namespace) -> int:
             f"{' '.join(str(exc).split())[:300]}); delivery blocked, nothing was certified",
             file=sys.stderr,
         )
-        return ExitCode.INTERNAL
+        return gate_fault_exit()
     emit(result, args.format, args.output, label)
-    return exit_code_for(result.report.gate.decision)
+    return gate_exit(result.report.gate.decision)
 
 
 def _add_gate_events(sub: argparse._SubParsersAction, legacy_only: bool = False) -> None:  # type: ignore[type-arg]

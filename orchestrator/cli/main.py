@@ -1,7 +1,7 @@
 """The `orchestrate` command line: one function per subcommand, each returning an exit code.
 
 Exit codes (DESIGN.md): 0 pass, 1 findings, 2 usage error, 3 required coverage
-incomplete, 4 internal fault, 130 cancelled. Errors map to exit codes only in `main`.
+incomplete, 4 internal fault, 130 cancelled. The codes come from decisions/exits.py.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from pathlib import Path
 
 from orchestrator import __version__
 from orchestrator.core.report import Report
-from orchestrator.errors import OrchestrateError, UsageError
-from orchestrator.vocab import ExitCode, Purpose, Severity
+from orchestrator.decisions.exits import guarded, lint_exit_code
+from orchestrator.errors import UsageError
+from orchestrator.vocab import ExitCode, Purpose
 from orchestrator.workspace import atomic_write
 
 #: Modules that add subcommands (each has `add_parser(subparsers)`).
@@ -74,18 +75,10 @@ def emit_report(report: Report, fmt: str, output: str | None) -> None:
         sys.stdout.write(text.rstrip("\n") + "\n")
 
 
-def lint_exit_code(report: Report, required_gaps: Sequence[str]) -> int:
-    """The exit code of a lint run: incomplete required coverage > findings > pass."""
-    if required_gaps:
-        return ExitCode.INCOMPLETE
-    if any(f.severity in (Severity.ERROR, Severity.WARNING) for f in report.findings):
-        return ExitCode.FINDINGS
-    return ExitCode.PASS
-
-
 def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.core.config import find_project_root
-    from orchestrator.core.engine import LintRequest, missing_required, run_lint
+    from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.decisions.coverage import missing_required
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
@@ -120,9 +113,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
     # A task per finding is a repair loop's unit; a backlog of thousands is a clean-up
     # project, not a task list: over the budget, say so and record none.
     if not (args.no_tasks or args.only) and report.findings:
-        from orchestrator.tasks.store import is_task_finding, sync_tasks
+        from orchestrator.decisions.findings import is_task_worthy
+        from orchestrator.tasks.store import sync_tasks
 
-        blocking = sum(1 for f in report.findings if is_task_finding(f))
+        blocking = sum(1 for f in report.findings if is_task_worthy(f))
         if blocking > TASK_SYNC_BUDGET:
             report.notes.append(
                 f"tasks not recorded: {blocking} blocking findings exceed the budget of "
@@ -242,25 +236,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first)
-    try:
+
+    def run() -> int:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return ExitCode.USAGE
         return int(args.func(args))
-    except KeyboardInterrupt:
-        print("orchestrate: cancelled", file=sys.stderr)
-        return ExitCode.CANCELLED
-    except SystemExit as exc:
-        return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE
-    except OrchestrateError as exc:
-        print(f"orchestrate: error: {exc}", file=sys.stderr)
-        return int(exc.exit_code)
-    except BrokenPipeError:
-        return ExitCode.PASS
-    except Exception as exc:  # noqa: BLE001 - the one place internal faults become exit 4
-        print(f"orchestrate: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return ExitCode.INTERNAL
+
+    return guarded(run)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from orchestrator.decisions.exits import verify_exit
 from orchestrator.errors import UsageError
 from orchestrator.tasks import nextstep, verify
 from orchestrator.tasks import store as tasks
@@ -100,12 +101,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             )
         if result.status:
             print(f"  task status: {result.status}")
-    if result.reason == "task_not_found":
-        return ExitCode.USAGE
-    return {
-        verify.STILL_PRESENT: ExitCode.FINDINGS,
-        verify.ABSENT_UNVERIFIED: ExitCode.PASS,
-    }.get(result.outcome, ExitCode.INCOMPLETE)
+    return verify_exit(result.outcome, result.reason)
 
 
 def cmd_close(args: argparse.Namespace) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +27,6 @@ from orchestrator.core.checker import (
 from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.report import (
-    Coverage,
     Finding,
     PluginFailure,
     Report,
@@ -40,16 +38,9 @@ from orchestrator.core.report import (
 )
 from orchestrator.core.selection import EXCLUDED_DIRS, SELECTION, select
 from orchestrator.deadline import Deadline
+from orchestrator.decisions.coverage import coverage_of
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus, Tier
 
-#: Languages that have a native checker among the built-ins (for `--require native`).
-NATIVE_LANGUAGES = {
-    "python": "ruff",
-    "javascript": "eslint",
-    "typescript": "eslint",
-    "tsx": "eslint",
-    "ruby": "ruby",
-}
 GRACE_S = 0.5  # how long past the deadline we wait for a batch to return its outcome
 
 
@@ -216,30 +207,6 @@ def _scope(o: FileOutcome, tier: Tier | None) -> Scope:
         exit_code=o.exit_code,
         duration_ms=o.duration_ms,
         hint=o.hint,
-    )
-
-
-def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
-    """Counts per status and which files had native evidence, only syntax, or none."""
-    by_status: dict[str, int] = defaultdict(int)
-    per_file: dict[str, set[str]] = defaultdict(set)
-    for s in scopes:
-        by_status[str(s.status)] += 1
-        if s.tier == Tier.POLICY:
-            continue
-        if s.status == ScopeStatus.CHECKED:
-            per_file[s.path].add(str(s.tier))
-        else:
-            per_file.setdefault(s.path, set())
-    native = sum(1 for tiers in per_file.values() if "native" in tiers)
-    syntax = sum(1 for tiers in per_file.values() if tiers == {"fallback"})
-    complete = failures == 0 and all(s.status == ScopeStatus.CHECKED for s in scopes)
-    return Coverage(
-        by_status=dict(sorted(by_status.items())),
-        native_files=native,
-        syntax_only_files=syntax,
-        uncovered_files=len(per_file) - native - syntax,
-        complete=complete and bool(scopes),
     )
 
 
@@ -410,26 +377,3 @@ def run_lint(req: LintRequest) -> Report:
     if report.coverage.native_files and report.coverage.syntax_only_files:
         report.notes.append("mixed coverage: some files had only syntax checks, not native lint")
     return normalize(report)
-
-
-def missing_required(report: Report, require: Sequence[str]) -> list[str]:
-    """Reasons why the coverage the caller asked for (`--require`) is incomplete."""
-    reasons: list[str] = []
-    want = set(require)
-    if not want:
-        return reasons
-    by_file: dict[str, list[Scope]] = defaultdict(list)
-    for s in report.scopes:
-        by_file[s.path].append(s)
-    for path, scopes in sorted(by_file.items()):
-        checked = [s for s in scopes if s.status == ScopeStatus.CHECKED and s.tier != Tier.POLICY]
-        lang = next((s.language for s in scopes if s.language), None)
-        if "complete" in want and any(s.status != ScopeStatus.CHECKED for s in scopes):
-            bad = next(s for s in scopes if s.status != ScopeStatus.CHECKED)
-            reasons.append(f"{path}: {bad.checker} {bad.status}")
-        elif "native" in want and lang in NATIVE_LANGUAGES:
-            if not any(s.tier == Tier.NATIVE for s in checked):
-                reasons.append(f"{path}: no native ({NATIVE_LANGUAGES[lang]}) evidence")
-        elif "syntax" in want and not checked:
-            reasons.append(f"{path}: no checker produced evidence")
-    return reasons

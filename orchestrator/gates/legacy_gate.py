@@ -29,12 +29,13 @@ from orchestrator.cli.gate import (
 )
 from orchestrator.core.report import Finding, Gate, Report
 from orchestrator.deadline import Deadline
-from orchestrator.decisions.gate import evaluate_gate, is_blocking
+from orchestrator.decisions.exits import Protocol, gate_fault_exit, legacy_exit
+from orchestrator.decisions.findings import has_blocking
+from orchestrator.decisions.gate import evaluate_gate
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
 from orchestrator.git.surface import Git, commit_surface
 from orchestrator.vocab import GateDecision
 
-BLOCK = 2  # the old protocol's "block"
 SECRETS_ONLY = frozenset({"secrets"})
 MAX_EVENT_BYTES = 1024 * 1024
 MAX_CONTEXT = 1200
@@ -91,7 +92,7 @@ def _legacy_gate(args: argparse.Namespace, label: str) -> int:
                 label,
                 [f"secret: {s}" for s in _secret_lines(secrets)],
             )
-            return BLOCK
+            return legacy_exit(block=True)
         emit(
             result,
             args.format,
@@ -99,19 +100,20 @@ def _legacy_gate(args: argparse.Namespace, label: str) -> int:
             label,
             [f"skip #{count} recorded in .orchestrate/audit/"],
         )
-        return 0
+        return legacy_exit(block=False)
     report = check_surface(git, args.event, surface, timeout)
     report.gate = evaluate_gate(report, required_for(git.root))
     result = GateResult(args.event, report, surface)
-    if any(is_blocking(f) for f in report.findings):
+    # Legacy-v1 blocks on findings only; missing evidence fails open (CG-07).
+    if has_blocking(report):
         emit(result, args.format, args.output, label)
-        return BLOCK
+        return legacy_exit(block=True)
     if report.gate.decision == GateDecision.INCOMPLETE:
         report.notes.append(
             "UNVERIFIED: legacy-v1 fails open on missing evidence (exit 0); this is not a certified pass"
         )
     emit(result, args.format, args.output, label)
-    return 0
+    return legacy_exit(block=False)
 
 
 def run_legacy(args: argparse.Namespace) -> int:
@@ -130,7 +132,7 @@ def run_legacy(args: argparse.Namespace) -> int:
             f"orchestrate {label}: UNVERIFIED: legacy-v1 fails open on an internal error (exit 0); "
             "nothing was certified"
         )
-        return 0
+        return gate_fault_exit(Protocol.LEGACY_V1)
 
 
 # --- the soft gate: a prompt that speaks of committing ---------------------------------------

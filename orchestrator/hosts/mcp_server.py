@@ -21,7 +21,8 @@ from mcp.types import CallToolResult, TextContent
 
 from orchestrator import __version__
 from orchestrator.core.report import Report
-from orchestrator.decisions.gate import is_blocking
+from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
+from orchestrator.decisions.findings import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
 from orchestrator.vocab import Purpose
@@ -128,7 +129,9 @@ def build_server(project_root: Path) -> MCPServer:
                     f"gate ({type(exc).__name__[:40]}); delivery is refused until it runs."
                 )
                 return _result(
-                    {"report": None, "gate": "incomplete", "summary": text}, text, error=True
+                    {"report": None, "gate": str(FAULT_DECISION), "summary": text},
+                    text,
+                    error=mcp_is_error(fault=True),
                 )
             return _report_result(report, f"orchestrate strict {event} gate")
 
@@ -144,7 +147,9 @@ def build_server(project_root: Path) -> MCPServer:
             tid = B.safe_task_id(task_id)
             if tid is None:
                 text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
-                return _result({"verify": None, "summary": text}, text, error=True)
+                return _result(
+                    {"verify": None, "summary": text}, text, error=mcp_is_error(fault=True)
+                )
             res = verify_task(root, tid)
             proj = res.projection()
             text = B.clamp(
@@ -179,7 +184,7 @@ def build_server(project_root: Path) -> MCPServer:
             parsed = Report.model_validate(report)
         except ValidationError as exc:
             text = f"orchestrate explain_report: not a valid report ({exc.error_count()} error(s))."
-            return _result({"report": None, "summary": text}, text, error=True)
+            return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
         return _report_result(parsed, "orchestrate report")
 
     return server

@@ -24,11 +24,13 @@ from pathlib import Path
 
 from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
-from orchestrator.decisions.gate import is_blocking
+from orchestrator.decisions.coverage import is_complete
+from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
+from orchestrator.decisions.findings import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
-from orchestrator.vocab import INCOMPLETE_STATUSES, GateDecision, Purpose, ScopeStatus
+from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
 FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
 PROMPT_ADVICE = (
@@ -131,7 +133,8 @@ def describe_scopes(report: Report) -> str:
 
 
 def is_incomplete(report: Report) -> bool:
-    return any(s.status in INCOMPLETE_STATUSES for s in report.scopes)
+    """Host wording of decisions.coverage.is_complete: "coverage incomplete" or not."""
+    return not is_complete(report)
 
 
 def _findings_line(report: Report) -> str:
@@ -365,8 +368,8 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             context=f"orchestrate strict {kind} gate: incomplete. No git repository was found "
             "for this command's project; nothing was scanned and delivery did not pass.",
             message=f"orchestrate {kind} gate: incomplete (no repository)",
-            block=True,
-            gate=GateDecision.INCOMPLETE,
+            block=gate_blocks(FAULT_DECISION),
+            gate=FAULT_DECISION,
             reasons=("no_git_repository",),
         )
     report = svc.gate(kind, root, B.GATE_DEADLINE_S)
@@ -376,7 +379,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         "gate",
         context=context,
         message=message,
-        block=decision in (GateDecision.DENY, GateDecision.INCOMPLETE),
+        block=gate_blocks(decision),
         gate=decision,
         source_check="incomplete" if is_incomplete(report) else "checked",
         report=report,
@@ -477,8 +480,8 @@ def _fault(ev: RouterEvent, exc: BaseException) -> RouteResult:
             context="orchestrate strict gate: incomplete. An internal fault stopped the gate "
             f"({name[:40]}); delivery is refused until it runs. Run: orchestrate gate commit",
             message="orchestrate gate: internal fault, delivery refused",
-            block=True,
-            gate=GateDecision.INCOMPLETE,
+            block=gate_blocks(FAULT_DECISION),
+            gate=FAULT_DECISION,
             reasons=("internal_fault",),
         )
     return RouteResult(
