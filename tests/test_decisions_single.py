@@ -30,6 +30,7 @@ from orchestrator.hosts.mcp_server import report_summary
 from orchestrator.hosts.router import Services
 from orchestrator.render.human import verdict
 from orchestrator.tasks.store import assign_ids
+from orchestrator.usecases.lint import LintResult
 from orchestrator.vocab import ExitCode, GateDecision, ScopeStatus, Severity, Tier
 
 REPO = Path(__file__).resolve().parents[1]
@@ -86,9 +87,8 @@ def project() -> Iterator[Path]:
 
 def _services(report: Report) -> Services:
     return Services(
-        lint=lambda root, paths, timeout: report,
+        lint=lambda root, paths, timeout: LintResult(report),
         gate=lambda kind, root, timeout: report,
-        sync_tasks=lambda rep, root: (),
     )
 
 

@@ -17,6 +17,7 @@ from orchestrator.decisions.exits import INVALID_INPUT, guarded, hygiene_exit
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import render, service, validate
 from orchestrator.hygiene.rulebook import RulebookError
+from orchestrator.usecases import hygiene as usecase
 from orchestrator.vocab import ExitCode
 
 
@@ -26,17 +27,11 @@ def _root(args: argparse.Namespace) -> Path:
     return Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
 
 
-def _plugins() -> Any:
-    from orchestrator.core import plugin_host
-
-    return plugin_host.load()
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """Scan the project, write the report, print what clean would do."""
     root = _root(args)
     try:
-        res = service.check(root, _plugins())
+        res = usecase.check(root)
     except RulebookError as exc:
         print(f"orchestrate check: {exc}", file=sys.stderr)
         return INVALID_INPUT
@@ -62,7 +57,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
     root = _root(args)
     if args.undo:
         try:
-            rows = service.undo(root, args.undo)
+            rows = usecase.undo(root, args.undo)
         except (FileNotFoundError, json.JSONDecodeError):
             print(f"orchestrate clean: no journal for run {args.undo}", file=sys.stderr)
             return INVALID_INPUT
@@ -76,7 +71,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         prompt=_prompt if interactive else None,
     )
-    res = service.clean(root, report_path, opts, _plugins())
+    res = usecase.clean(root, report_path, opts)
     if res.outcome is None:
         print(f"orchestrate clean: refusing an invalid report {report_path}:", file=sys.stderr)
         for reason in res.reasons[:50]:

@@ -16,6 +16,7 @@ from orchestrator.decisions.exits import verify_exit
 from orchestrator.errors import UsageError
 from orchestrator.tasks import nextstep, verify
 from orchestrator.tasks import store as tasks
+from orchestrator.usecases import tasks as usecase
 from orchestrator.vocab import ExitCode
 
 
@@ -87,7 +88,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     tid = _task_id(args.task_id)
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
-    result = verify.verify_task(_root(args), tid, timeout=args.timeout)
+    result = usecase.verify(_root(args), tid, timeout=args.timeout)
     if args.format == "json":
         print(verify.result_json(result))
     else:
@@ -114,7 +115,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 
 
 def cmd_next(args: argparse.Namespace) -> int:
-    summary = nextstep.next_summary(
+    summary = usecase.next_summary(
         _root(args), max_entries=args.max_entries, max_bytes=args.max_bytes
     )
     if args.format == "json":

@@ -40,7 +40,7 @@ def hook_script(event: str, protocol: str, python: str | None = None) -> str:
 
 def hooks_dir(deadline: Deadline, cwd: Path | None = None) -> Path:
     """The folder git runs hooks from for the repository around `cwd`."""
-    from orchestrator.cli.gate import open_repo
+    from orchestrator.gates.repo import open_repo
 
     git = open_repo(deadline, cwd)
     raw = git.out("rev-parse", "--git-path", "hooks")
