@@ -23,21 +23,6 @@ class ScopeStatus(StrEnum):
     NOT_RUN = "not_run"
 
 
-#: Statuses that mean "this scope's evidence is incomplete".
-INCOMPLETE_STATUSES = frozenset(
-    {
-        ScopeStatus.PARTIAL,
-        ScopeStatus.MISSING,
-        ScopeStatus.CONFIGURATION_REQUIRED,
-        ScopeStatus.TOOL_ERROR,
-        ScopeStatus.TIMED_OUT,
-        ScopeStatus.UNQUALIFIED,
-        ScopeStatus.UNSAFE,
-        ScopeStatus.NOT_RUN,
-    }
-)
-
-
 class SyntaxStatus(StrEnum):
     """Per-file result of the tree-sitter syntax fallback."""
 

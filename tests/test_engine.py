@@ -7,8 +7,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from orchestrator.core.checker import Batch, CheckerPlan, FileOutcome
-from orchestrator.core.engine import LintRequest, coverage_of, missing_required, run_lint
+from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.core.hookspecs import hookimpl
+from orchestrator.decisions.coverage import coverage_of, missing_required
 from orchestrator.vocab import ScopeStatus, Tier
 
 

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from orchestrator.core.report import Finding, PluginFailure, Report, ScanInfo, Scope
-from orchestrator.decisions.gate import evaluate_gate, exit_code_for, is_blocking
+from orchestrator.decisions.exits import gate_exit as exit_code_for
+from orchestrator.decisions.gate import evaluate_gate, is_blocking
 from orchestrator.decisions.required import level_for, required_coverage
 from orchestrator.errors import UsageError
 from orchestrator.vocab import GateDecision, ScopeStatus, Severity, SyntaxStatus, Tier

@@ -11,8 +11,9 @@ import anyio
 from helpers import VENV_BIN, git, run_cli
 from mcp import Client, StdioServerParameters
 
-from orchestrator.core.report import Report, core_view
+from orchestrator.core.report import Report
 from orchestrator.hosts import budgets
+from orchestrator.usecases.lint import core_view
 
 
 def with_client(repo: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:

@@ -103,3 +103,22 @@ def test_lint_fault_is_a_result_not_a_crash(tmp_path: Path) -> None:
         RouterEvent(Kind.FILE_CHANGED, tmp_path.resolve(), paths=("a.py",)), Services(lint=broken)
     )
     assert res.action == "not_run" and "internal fault" in res.context and "fire" not in res.context
+
+
+def test_repeated_edit_of_same_content_is_logged_once(tmp_path: Path) -> None:
+    from orchestrator.core.report import Report, ScanInfo
+    from orchestrator.tasks import events
+    from orchestrator.usecases.lint import LintResult
+
+    root = tmp_path.resolve()
+    (root / "a.py").write_text("x = 1\n")
+    report = Report(scan=ScanInfo(project_root=str(root)))
+    svc = Services(lint=lambda r, p, t: LintResult(report))
+    ev = RouterEvent(Kind.FILE_CHANGED, root, paths=("a.py",))
+    route(ev, svc)
+    route(ev, svc)
+    edits = [e for e in events.recent_events(root) if e["kind"] == "edit"]
+    assert len(edits) == 1  # the same snapshot and outcome merged
+    (root / "a.py").write_text("x = 2\n")
+    route(ev, svc)
+    assert len([e for e in events.recent_events(root) if e["kind"] == "edit"]) == 2

@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from orchestrator.decisions.exits import INVALID_INPUT, guarded, hygiene_exit
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import render, service, validate
 from orchestrator.hygiene.rulebook import RulebookError
+from orchestrator.usecases import hygiene as usecase
 from orchestrator.vocab import ExitCode
 
 
@@ -25,27 +27,21 @@ def _root(args: argparse.Namespace) -> Path:
     return Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
 
 
-def _plugins() -> Any:
-    from orchestrator.core import plugin_host
-
-    return plugin_host.load()
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """Scan the project, write the report, print what clean would do."""
     root = _root(args)
     try:
-        res = service.check(root, _plugins())
+        res = usecase.check(root)
     except RulebookError as exc:
         print(f"orchestrate check: {exc}", file=sys.stderr)
-        return ExitCode.USAGE
+        return INVALID_INPUT
     out = Path(args.output) if args.output else service.default_report_path(root)
     service.write_report(res.report, out)
     if args.format == "json":
         print(json.dumps(service.report_json(res.report), indent=2))
     else:
         print(render.check_text(res.report, out, res.notes))
-    return ExitCode.FINDINGS if res.report.entries else ExitCode.PASS
+    return hygiene_exit(pending=bool(res.report.entries))
 
 
 def _prompt(entry: Any, why: str) -> bool:
@@ -61,16 +57,12 @@ def cmd_clean(args: argparse.Namespace) -> int:
     root = _root(args)
     if args.undo:
         try:
-            rows = service.undo(root, args.undo)
+            rows = usecase.undo(root, args.undo)
         except (FileNotFoundError, json.JSONDecodeError):
             print(f"orchestrate clean: no journal for run {args.undo}", file=sys.stderr)
-            return ExitCode.USAGE
+            return INVALID_INPUT
         print(render.undo_text(rows))
-        return (
-            ExitCode.FINDINGS
-            if any(r[2].startswith("not restored") for r in rows)
-            else ExitCode.PASS
-        )
+        return hygiene_exit(pending=any(r[2].startswith("not restored") for r in rows))
     report_path = Path(args.report) if args.report else service.default_report_path(root)
     interactive = sys.stdin.isatty() and not args.dry_run and not args.no_input
     opts = engine.Options(
@@ -79,20 +71,18 @@ def cmd_clean(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         prompt=_prompt if interactive else None,
     )
-    res = service.clean(root, report_path, opts, _plugins())
+    res = usecase.clean(root, report_path, opts)
     if res.outcome is None:
         print(f"orchestrate clean: refusing an invalid report {report_path}:", file=sys.stderr)
         for reason in res.reasons[:50]:
             print(f"  - {reason}", file=sys.stderr)
-        return ExitCode.USAGE
+        return INVALID_INPUT
     if args.format == "json":
         print(json.dumps(render.clean_json(res.outcome), indent=2))
     else:
         print(render.clean_text(res.outcome, args.dry_run))
     done = {"applied", "would_apply"}
-    return (
-        ExitCode.PASS if all(r.status in done for r in res.outcome.results) else ExitCode.FINDINGS
-    )
+    return hygiene_exit(pending=not all(r.status in done for r in res.outcome.results))
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -104,7 +94,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"invalid: {args.file}")
         for reason in reasons[:100]:
             print(f"  - {reason}")
-        return ExitCode.USAGE
+        return INVALID_INPUT
     print(f"valid: {args.file}")
     return ExitCode.PASS
 
@@ -166,8 +156,4 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="orchestrate")
     add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    try:
-        return int(args.func(args))
-    except Exception as exc:  # noqa: BLE001 - the boundary: map to the internal-fault exit code
-        print(f"orchestrate: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return ExitCode.INTERNAL
+    return guarded(lambda: args.func(args))

@@ -1,7 +1,7 @@
 """The `orchestrate` command line: one function per subcommand, each returning an exit code.
 
 Exit codes (DESIGN.md): 0 pass, 1 findings, 2 usage error, 3 required coverage
-incomplete, 4 internal fault, 130 cancelled. Errors map to exit codes only in `main`.
+incomplete, 4 internal fault, 130 cancelled. The codes come from decisions/exits.py.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from orchestrator import __version__
-from orchestrator.core.report import Report
-from orchestrator.errors import OrchestrateError, UsageError
-from orchestrator.vocab import ExitCode, Purpose, Severity
-from orchestrator.workspace import atomic_write
+from orchestrator.decisions.exits import guarded
+from orchestrator.errors import UsageError
+from orchestrator.render.output import FORMATS, emit_report
+from orchestrator.vocab import ExitCode, Purpose
 
 #: Modules that add subcommands (each has `add_parser(subparsers)`).
 SUBCOMMAND_MODULES = (
@@ -26,8 +26,6 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
 )
-FORMATS = ("human", "json", "sarif")
-TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,49 +41,10 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", "-o", metavar="PATH", help="write the report here (atomically)")
 
 
-def emit_report(report: Report, fmt: str, output: str | None) -> None:
-    """Present the report in `fmt`, on stdout or atomically into `output`."""
-    if fmt == "human" and output is None:
-        from rich.console import Console
-
-        from orchestrator.render.human import render
-
-        render(report, Console(highlight=False, soft_wrap=True))
-        return
-    if fmt == "sarif":
-        from orchestrator.render.sarif import to_sarif
-
-        text = json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
-    elif fmt == "human":
-        from io import StringIO
-
-        from rich.console import Console
-
-        from orchestrator.render.human import render
-
-        buf = StringIO()
-        render(report, Console(file=buf, no_color=True, width=120))
-        text = buf.getvalue()
-    else:
-        text = report.model_dump_json(indent=2)
-    if output:
-        atomic_write(Path(output), (text.rstrip("\n") + "\n").encode("utf-8"))
-    else:
-        sys.stdout.write(text.rstrip("\n") + "\n")
-
-
-def lint_exit_code(report: Report, required_gaps: Sequence[str]) -> int:
-    """The exit code of a lint run: incomplete required coverage > findings > pass."""
-    if required_gaps:
-        return ExitCode.INCOMPLETE
-    if any(f.severity in (Severity.ERROR, Severity.WARNING) for f in report.findings):
-        return ExitCode.FINDINGS
-    return ExitCode.PASS
-
-
 def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.core.config import find_project_root
-    from orchestrator.core.engine import LintRequest, missing_required, run_lint
+    from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
@@ -99,7 +58,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         p = Path(raw)
         if not (p if p.is_absolute() else cwd / p).exists() and not p.is_symlink():
             raise UsageError(f"path does not exist: {raw}")
-    timeout = args.timeout or (20.0 if args.feedback else 1800.0)
+    timeout = args.timeout or deadline_for(None, args.feedback)
     req = LintRequest(
         project_root=root,
         paths=tuple(args.paths),
@@ -111,30 +70,13 @@ def cmd_lint(args: argparse.Namespace) -> int:
         require=tuple(args.require or ()),
         cwd=cwd,
     )
-    report = _with_progress(req, run_lint)
-    gaps = missing_required(report, req.require)
-    for gap in gaps:
-        report.notes.append(f"required coverage missing: {gap}")
-    # Blocking findings become tasks with stable ids (`orchestrate next`, `task verify`).
-    # A re-check child (`--only`) observes; it never writes tasks itself.
-    # A task per finding is a repair loop's unit; a backlog of thousands is a clean-up
-    # project, not a task list: over the budget, say so and record none.
-    if not (args.no_tasks or args.only) and report.findings:
-        from orchestrator.tasks.store import is_task_finding, sync_tasks
-
-        blocking = sum(1 for f in report.findings if is_task_finding(f))
-        if blocking > TASK_SYNC_BUDGET:
-            report.notes.append(
-                f"tasks not recorded: {blocking} blocking findings exceed the budget of "
-                f"{TASK_SYNC_BUDGET}; lint fewer paths to get task ids"
-            )
-        elif blocking:
-            try:
-                sync_tasks(report, root)
-            except (OSError, TimeoutError) as exc:
-                report.notes.append(f"tasks not recorded: {type(exc).__name__}: {exc}")
-    emit_report(report, args.format, args.output)
-    return lint_exit_code(report, gaps)
+    result = lint(
+        req,
+        NO_TASKS if args.no_tasks else CLI_TASKS,
+        run=lambda r: _with_progress(r, run_lint),
+    )
+    emit_report(result.report, args.format, args.output)
+    return result.exit_code
 
 
 def _with_progress(req, run):  # type: ignore[no-untyped-def]
@@ -242,25 +184,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first)
-    try:
+
+    def run() -> int:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return ExitCode.USAGE
         return int(args.func(args))
-    except KeyboardInterrupt:
-        print("orchestrate: cancelled", file=sys.stderr)
-        return ExitCode.CANCELLED
-    except SystemExit as exc:
-        return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE
-    except OrchestrateError as exc:
-        print(f"orchestrate: error: {exc}", file=sys.stderr)
-        return int(exc.exit_code)
-    except BrokenPipeError:
-        return ExitCode.PASS
-    except Exception as exc:  # noqa: BLE001 - the one place internal faults become exit 4
-        print(f"orchestrate: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return ExitCode.INTERNAL
+
+    return guarded(run)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,11 @@ import json
 import sys
 from pathlib import Path
 
+from orchestrator.decisions.exits import verify_exit
 from orchestrator.errors import UsageError
 from orchestrator.tasks import nextstep, verify
 from orchestrator.tasks import store as tasks
+from orchestrator.usecases import tasks as usecase
 from orchestrator.vocab import ExitCode
 
 
@@ -86,7 +88,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     tid = _task_id(args.task_id)
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
-    result = verify.verify_task(_root(args), tid, timeout=args.timeout)
+    result = usecase.verify(_root(args), tid, timeout=args.timeout)
     if args.format == "json":
         print(verify.result_json(result))
     else:
@@ -100,12 +102,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             )
         if result.status:
             print(f"  task status: {result.status}")
-    if result.reason == "task_not_found":
-        return ExitCode.USAGE
-    return {
-        verify.STILL_PRESENT: ExitCode.FINDINGS,
-        verify.ABSENT_UNVERIFIED: ExitCode.PASS,
-    }.get(result.outcome, ExitCode.INCOMPLETE)
+    return verify_exit(result.outcome, result.reason)
 
 
 def cmd_close(args: argparse.Namespace) -> int:
@@ -118,7 +115,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 
 
 def cmd_next(args: argparse.Namespace) -> int:
-    summary = nextstep.next_summary(
+    summary = usecase.next_summary(
         _root(args), max_entries=args.max_entries, max_bytes=args.max_bytes
     )
     if args.format == "json":

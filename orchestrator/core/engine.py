@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.core import plugin_host, reuse
-from orchestrator.core.assemble import Assembly, assemble, coverage_of, missing_required, scopes_of
+from orchestrator.core.assemble import Assembly, assemble, scopes_of
 from orchestrator.core.checker import Checker, FileTarget, RunContext
 from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
@@ -27,7 +27,7 @@ from orchestrator.core.selection import EXCLUDED_DIRS, select
 from orchestrator.deadline import Deadline
 from orchestrator.vocab import Purpose, Tier
 
-__all__ = ["LintRequest", "coverage_of", "default_jobs", "missing_required", "run_lint"]
+__all__ = ["LintRequest", "default_jobs", "run_lint"]
 
 
 @dataclass(frozen=True)

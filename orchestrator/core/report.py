@@ -166,12 +166,3 @@ def json_schema() -> dict[str, Any]:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "orchestrate report"
     return schema
-
-
-def core_view(report: Report) -> dict[str, Any]:
-    """The presentation-free core of a report: findings, scopes, gate (for CG-12)."""
-    data = report.model_dump(mode="json")
-    for scope in data["scopes"]:
-        scope.pop("duration_ms", None)
-        scope.pop("reused", None)
-    return {"findings": data["findings"], "scopes": data["scopes"], "gate": data["gate"]}

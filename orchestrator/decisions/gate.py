@@ -14,9 +14,11 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from orchestrator.core.report import Finding, Gate, Report, Scope
+from orchestrator.core.report import Gate, Report, Scope
+from orchestrator.decisions.coverage import is_checked
+from orchestrator.decisions.findings import blocking_findings, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
-from orchestrator.vocab import ExitCode, GateDecision, ScopeStatus, Severity, SyntaxStatus, Tier
+from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
 
 #: The policy checker every delivered file must pass through.
 SECRETS = "secrets"
@@ -33,16 +35,6 @@ class Gap:
     recovery: str
     #: False for a file no requirement covers: listed as unverified, never blocking.
     required: bool = True
-
-
-def is_blocking(f: Finding) -> bool:
-    """A finding blocks delivery when its checker says so or it is a native error.
-
-    Syntax-fallback candidates never block by themselves: they are unconfirmed.
-    """
-    if f.candidate:
-        return False
-    return f.blocking or f.severity == Severity.ERROR
 
 
 def _recovery(s: Scope, language: str | None) -> str:
@@ -88,7 +80,7 @@ def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> l
             )
         )
     for s in policy:
-        if s.status != ScopeStatus.CHECKED:
+        if not is_checked(s):
             gaps.append(Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)))
     for s in lang_scopes:
         if s.status == ScopeStatus.UNSAFE:
@@ -96,19 +88,17 @@ def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> l
 
     level = level_for(language, required)
     if level == NONE:
-        if not any(s.status == ScopeStatus.CHECKED for s in lang_scopes):
+        if not any(is_checked(s) for s in lang_scopes):
             gaps.append(
                 Gap(
                     path, f"not required: {language or 'unrecognised language'}", "", required=False
                 )
             )
         return gaps
-    native_ok = any(s.tier == Tier.NATIVE and s.status == ScopeStatus.CHECKED for s in lang_scopes)
+    native_ok = any(s.tier == Tier.NATIVE and is_checked(s) for s in lang_scopes)
     if native_ok:
         return gaps
-    short = [
-        s for s in lang_scopes if s.status != ScopeStatus.CHECKED and s.status != ScopeStatus.UNSAFE
-    ]
+    short = [s for s in lang_scopes if not is_checked(s) and s.status != ScopeStatus.UNSAFE]
     if level == NATIVE:
         natives = [s for s in short if s.tier == Tier.NATIVE]
         if natives:
@@ -124,9 +114,7 @@ def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> l
             )
         return gaps
     # SYNTAX: a complete syntax check without recovery nodes is enough.
-    fallback = [
-        s for s in lang_scopes if s.tier == Tier.FALLBACK and s.status == ScopeStatus.CHECKED
-    ]
+    fallback = [s for s in lang_scopes if s.tier == Tier.FALLBACK and is_checked(s)]
     if any(s.syntax == SyntaxStatus.SUSPECTED_ISSUE for s in fallback):
         gaps.append(
             Gap(
@@ -156,7 +144,7 @@ def coverage_gaps(report: Report, required: Mapping[str, str]) -> list[Gap]:
 
 def evaluate_gate(report: Report, required: Mapping[str, str]) -> Gate:
     """The delivery decision for `report` under `required` coverage, with reasons and recovery."""
-    blocking = [f for f in report.findings if is_blocking(f)]
+    blocking = blocking_findings(report)
     all_gaps = coverage_gaps(report, required)
     gaps = [g for g in all_gaps if g.required]
     optional = [g for g in all_gaps if not g.required]
@@ -210,21 +198,11 @@ def evaluate_gate(report: Report, required: Mapping[str, str]) -> Gate:
     return Gate(decision=decision, reasons=reasons, recovery=recovery)
 
 
-def exit_code_for(decision: GateDecision) -> int:
-    """CLI exit code of a strict gate: allow/not_applicable 0, deny 1, incomplete 3."""
-    if decision == GateDecision.DENY:
-        return ExitCode.FINDINGS
-    if decision in (GateDecision.INCOMPLETE, GateDecision.NOT_EVALUATED):
-        return ExitCode.INCOMPLETE
-    return ExitCode.PASS
-
-
 __all__ = [
     "NATIVE",
     "SYNTAX",
     "Gap",
     "coverage_gaps",
     "evaluate_gate",
-    "exit_code_for",
     "is_blocking",
 ]

@@ -21,8 +21,15 @@ NATIVE = "native"
 SYNTAX = "syntax"
 NONE = "none"
 LEVELS = (NATIVE, SYNTAX, NONE)
-#: Languages a built-in native checker covers (Ruff, ESLint, the Ruby parser).
-NATIVE_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "ruby"})
+#: Languages a built-in native checker covers, and that checker (for `--require native`).
+NATIVE_CHECKERS = {
+    "python": "ruff",
+    "javascript": "eslint",
+    "typescript": "eslint",
+    "tsx": "eslint",
+    "ruby": "ruby",
+}
+NATIVE_LANGUAGES = frozenset(NATIVE_CHECKERS)
 
 
 def required_coverage(config: Mapping[str, Any]) -> dict[str, str]:

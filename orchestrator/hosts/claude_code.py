@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from orchestrator.decisions.exits import HOST_CONTINUE, HOST_REFUSAL, Protocol
 from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
 from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
 from orchestrator.hosts.router import RouteResult, Services
@@ -29,6 +30,8 @@ SHELL_TOOLS = ("Bash",)
 SESSION_SOURCES = ("startup", "resume", "clear", "compact")
 PROJECT_ENV = ("CLAUDE_PROJECT_DIR",)
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure")
+_REFUSE = HOST_REFUSAL[Protocol.CLAUDE_CODE]
+_CONTINUE = HOST_CONTINUE[Protocol.CLAUDE_CODE]
 
 
 def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
@@ -77,7 +80,7 @@ def to_output(name: str, res: RouteResult) -> dict[str, Any]:
     if name == "PreToolUse":
         hso: dict[str, Any] = {"hookEventName": "PreToolUse"}
         if res.block:
-            hso["permissionDecision"] = "deny"
+            hso[_REFUSE[0]] = _REFUSE[1]
             hso["permissionDecisionReason"] = res.context or "orchestrate strict gate refused"
         elif res.context:
             hso["additionalContext"] = res.context
@@ -85,7 +88,7 @@ def to_output(name: str, res: RouteResult) -> dict[str, Any]:
     elif name in ("Stop", "SubagentStop"):
         # Only a block continues the turn; status-only results go to the person.
         if res.continue_once and res.context:
-            out["decision"] = "block"
+            out[_CONTINUE[0]] = _CONTINUE[1]
             out["reason"] = res.context
     elif name in CONTEXT_EVENTS and res.context:
         out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from orchestrator.decisions.exits import HOST_CONTINUE, HOST_REFUSAL, Protocol
 from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
 from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
 from orchestrator.hosts.router import RouteResult, Services
@@ -23,6 +24,8 @@ FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path
 UNKNOWN_WRITE_TOOLS = ("apply_patch", "Bash", "exec_command", "shell")
 SHELL_TOOLS = ("Bash", "exec_command", "shell")
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse")
+_REFUSE = HOST_REFUSAL[Protocol.CODEX]
+_CONTINUE = HOST_CONTINUE[Protocol.CODEX]
 
 
 def _command(tool_input: object) -> str:
@@ -76,12 +79,12 @@ def to_output(name: str, res: RouteResult) -> dict[str, Any]:
         if res.block:
             out["hookSpecificOutput"] = {
                 "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
+                _REFUSE[0]: _REFUSE[1],
                 "permissionDecisionReason": res.context or "orchestrate strict gate refused",
             }
     elif name == "Stop":
         if res.continue_once and res.context:
-            out["decision"] = "block"
+            out[_CONTINUE[0]] = _CONTINUE[1]
             out["reason"] = res.context
     elif name in CONTEXT_EVENTS and res.context:
         out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from orchestrator.decisions.exits import FAULT_DECISION, HOST_EXIT, gate_blocks
 from orchestrator.hosts.events import (
     Kind,
     RouterEvent,
@@ -25,7 +26,6 @@ from orchestrator.hosts.events import (
     str_field,
 )
 from orchestrator.hosts.router import RouteResult, Services, route
-from orchestrator.vocab import GateDecision
 
 ToEvent = Callable[[dict[str, Any], Mapping[str, str]], RouterEvent]
 ToOutput = Callable[[str, RouteResult], dict[str, Any]]
@@ -115,11 +115,11 @@ def handle(
                 "gate",
                 context=UNREADABLE_GATE,
                 message="orchestrate gate: event unreadable, command refused",
-                block=True,
-                gate=GateDecision.INCOMPLETE,
+                block=gate_blocks(FAULT_DECISION),
+                gate=FAULT_DECISION,
             ).bounded()
-            return 0, dump(spec.to_output(spec.before_tool_event, result))
-        return 0, dump({"systemMessage": UNREADABLE[:300]})
+            return HOST_EXIT, dump(spec.to_output(spec.before_tool_event, result))
+        return HOST_EXIT, dump({"systemMessage": UNREADABLE[:300]})
     name = event_name(obj)
     try:
         ev = spec.to_event(obj, env)
@@ -130,13 +130,13 @@ def handle(
                 "gate",
                 context=UNREADABLE_GATE,
                 message="orchestrate gate: event unreadable, command refused",
-                block=True,
-                gate=GateDecision.INCOMPLETE,
+                block=gate_blocks(FAULT_DECISION),
+                gate=FAULT_DECISION,
             ).bounded()
-            return 0, dump(spec.to_output(name, result))
+            return HOST_EXIT, dump(spec.to_output(name, result))
     result = route(ev, services)
     try:
         out = spec.to_output(name, result)
     except Exception:  # noqa: BLE001 - the hook must still answer its host
         out = {"systemMessage": "orchestrate: internal fault while rendering; check status unknown"}
-    return 0, dump(out)
+    return HOST_EXIT, dump(out)

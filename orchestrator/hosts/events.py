@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -48,7 +48,6 @@ class RouterEvent:
     stop_hook_active: bool = False
     task_id: str | None = None
     host: str = "generic"
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def decode_event(data: bytes) -> dict[str, Any] | None:

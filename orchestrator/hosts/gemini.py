@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from orchestrator.decisions.exits import HOST_CONTINUE, HOST_REFUSAL, Protocol
 from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
 from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
 from orchestrator.hosts.router import RouteResult, Services
@@ -21,6 +22,8 @@ FILE_TOOLS = {"write_file": "file_path", "replace": "file_path", "edit": "file_p
 SHELL_TOOLS = ("run_shell_command",)
 PROJECT_ENV = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
 CONTEXT_EVENTS = ("SessionStart", "BeforeAgent", "AfterTool")
+_REFUSE = HOST_REFUSAL[Protocol.GEMINI]
+_CONTINUE = HOST_CONTINUE[Protocol.GEMINI]
 
 
 def _failed(response: object) -> bool:
@@ -62,12 +65,12 @@ def to_output(name: str, res: RouteResult) -> dict[str, Any]:
         out["systemMessage"] = res.message
     if name == "BeforeTool":
         if res.block:
-            out["decision"] = "deny"
+            out[_REFUSE[0]] = _REFUSE[1]
             out["reason"] = res.context or "orchestrate strict gate refused"
     elif name == "AfterAgent":
         # deny = one retry turn with the reason as its prompt; only the first time.
         if res.continue_once and res.context:
-            out["decision"] = "deny"
+            out[_CONTINUE[0]] = _CONTINUE[1]
             out["reason"] = res.context
     elif name in CONTEXT_EVENTS and res.context:
         out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}

@@ -21,7 +21,8 @@ from mcp.types import CallToolResult, TextContent
 
 from orchestrator import __version__
 from orchestrator.core.report import Report
-from orchestrator.decisions.gate import is_blocking
+from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
+from orchestrator.decisions.findings import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
 from orchestrator.vocab import Purpose
@@ -81,30 +82,25 @@ def build_server(project_root: Path) -> MCPServer:
         only: list[str] | None = None,
         timeout: float | None = None,
     ) -> CallToolResult:
-        from orchestrator.core.engine import LintRequest, run_lint
+        from orchestrator.core.engine import LintRequest
+        from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for
+        from orchestrator.usecases.lint import lint as lint_usecase
 
         def work() -> CallToolResult:
             wanted = list(paths or [])
-            limit = (
-                timeout
-                if timeout and 0 < timeout <= 1800
-                else (B.FAST_DEADLINE_S if feedback else 1800.0)
+            limit = deadline_for(timeout, feedback)
+            req = LintRequest(
+                project_root=root,
+                paths=tuple(wanted),
+                entry="feedback" if feedback else "lint",
+                purpose=Purpose.FEEDBACK,
+                timeout=limit,
+                only_checkers=frozenset(only) if only else None,
+                cwd=root,
             )
-            report = run_lint(
-                LintRequest(
-                    project_root=root,
-                    paths=tuple(wanted),
-                    entry="feedback" if feedback else "lint",
-                    purpose=Purpose.FEEDBACK,
-                    timeout=limit,
-                    only_checkers=frozenset(only) if only else None,
-                    cwd=root,
-                )
-            )
-            from orchestrator.tasks.store import sync_tasks
-
-            task_ids = [t for t in sync_tasks(report, root).task_ids if B.safe_task_id(t)]
-            result = _report_result(report, f"orchestrate lint ({FEEDBACK_ONLY})")
+            done = lint_usecase(req, FEEDBACK_TASKS)
+            task_ids = [t for t in done.task_ids if B.safe_task_id(t)]
+            result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
             result.structured_content["task_ids"] = task_ids
             return result
 
@@ -116,19 +112,20 @@ def build_server(project_root: Path) -> MCPServer:
     async def gate(
         event: Literal["commit", "push", "ci"] = "commit", rev: str = "HEAD"
     ) -> CallToolResult:
-        from orchestrator.cli.gate import DEFAULT_TIMEOUT
-        from orchestrator.hosts.gate_bridge import run_gate
+        from orchestrator.usecases.gate import DEFAULT_TIMEOUT, pre_tool_gate
 
         def work() -> CallToolResult:
             try:
-                report = run_gate(event, root, DEFAULT_TIMEOUT[event], rev=rev)
+                report = pre_tool_gate(event, root, DEFAULT_TIMEOUT[event], rev=rev)
             except Exception as exc:  # noqa: BLE001 - CG-02: a fault is reported, delivery refused
                 text = (
                     f"orchestrate strict {event} gate: incomplete. An internal fault stopped the "
                     f"gate ({type(exc).__name__[:40]}); delivery is refused until it runs."
                 )
                 return _result(
-                    {"report": None, "gate": "incomplete", "summary": text}, text, error=True
+                    {"report": None, "gate": str(FAULT_DECISION), "summary": text},
+                    text,
+                    error=mcp_is_error(fault=True),
                 )
             return _report_result(report, f"orchestrate strict {event} gate")
 
@@ -138,14 +135,16 @@ def build_server(project_root: Path) -> MCPServer:
         description="Re-check one task (T-xxxxxxxxxxxx) with its original checker. Never closes it."
     )
     async def task_verify(task_id: str) -> CallToolResult:
-        from orchestrator.tasks.verify import verify_task
+        from orchestrator.usecases.tasks import verify
 
         def work() -> CallToolResult:
             tid = B.safe_task_id(task_id)
             if tid is None:
                 text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
-                return _result({"verify": None, "summary": text}, text, error=True)
-            res = verify_task(root, tid)
+                return _result(
+                    {"verify": None, "summary": text}, text, error=mcp_is_error(fault=True)
+                )
+            res = verify(root, tid)
             proj = res.projection()
             text = B.clamp(
                 f"orchestrate task verify {tid}: {proj['observation']}"
@@ -160,7 +159,8 @@ def build_server(project_root: Path) -> MCPServer:
         name="next", description="Open tasks and the next step, from local task facts only."
     )
     async def next_step() -> CallToolResult:
-        from orchestrator.tasks.nextstep import next_summary, render_text
+        from orchestrator.tasks.nextstep import render_text
+        from orchestrator.usecases.tasks import next_summary
 
         def work() -> CallToolResult:
             summary = next_summary(root)
@@ -179,7 +179,7 @@ def build_server(project_root: Path) -> MCPServer:
             parsed = Report.model_validate(report)
         except ValidationError as exc:
             text = f"orchestrate explain_report: not a valid report ({exc.error_count()} error(s))."
-            return _result({"report": None, "summary": text}, text, error=True)
+            return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
         return _report_result(parsed, "orchestrate report")
 
     return server

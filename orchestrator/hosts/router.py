@@ -21,15 +21,21 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
-from orchestrator.decisions.gate import is_blocking
+from orchestrator.decisions.coverage import is_complete
+from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
+from orchestrator.decisions.findings import is_blocking
 from orchestrator.git.repo import in_work_tree
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
-from orchestrator.vocab import INCOMPLETE_STATUSES, GateDecision, Purpose, ScopeStatus
+from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
+
+if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
+    from orchestrator.usecases.lint import LintResult
 
 FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
 PROMPT_ADVICE = (
@@ -66,47 +72,47 @@ class RouteResult:
 # --- services (the engine, gates, verify, next): real by default -------------------
 
 
-def _lint(root: Path, paths: Sequence[str], timeout: float) -> Report:
-    from orchestrator.core.engine import LintRequest, run_lint
+def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
 
-    return run_lint(
-        LintRequest(
-            project_root=root,
-            paths=tuple(paths),
-            entry="hook",
-            purpose=Purpose.FEEDBACK,
-            timeout=timeout,
-            cwd=root,
-        )
+    req = LintRequest(
+        project_root=root,
+        paths=tuple(paths),
+        entry="hook",
+        purpose=Purpose.FEEDBACK,
+        timeout=timeout,
+        cwd=root,
     )
+    return lint(req, FEEDBACK_TASKS)
 
 
 def _gate(kind: str, root: Path, timeout: float) -> Report:
-    from orchestrator.hosts import gate_bridge
+    from orchestrator.usecases.gate import pre_tool_gate
 
-    return gate_bridge.run_gate(kind, root, timeout)
+    return pre_tool_gate(kind, root, timeout)
 
 
 def _verify(root: Path, task_id: str, timeout: float) -> object:
-    from orchestrator.hosts import gate_bridge
+    from orchestrator.usecases.tasks import repair_ready
 
-    return gate_bridge.verify(root, task_id, timeout)
+    return repair_ready(root, task_id, timeout)
 
 
-def _sync(report: Report, root: Path) -> tuple[str, ...]:
-    from orchestrator.tasks.store import sync_tasks
+def _record_edit(root: Path, paths: Sequence[str], outcome: str) -> object:
+    from orchestrator.usecases.tasks import record_edit
 
-    return sync_tasks(report, root).task_ids
+    return record_edit(root, paths, outcome)
 
 
 @dataclass
 class Services:
-    """What the router calls. Tests replace one only to inject a fault."""
+    """The use cases the router calls. Tests replace one only to inject a fault."""
 
-    lint: Callable[[Path, Sequence[str], float], Report] = _lint
+    lint: Callable[[Path, Sequence[str], float], LintResult] = _lint
     gate: Callable[[str, Path, float], Report] = _gate
     verify: Callable[[Path, str, float], object] = _verify
-    sync_tasks: Callable[[Report, Path], tuple[str, ...]] = _sync
+    record_edit: Callable[[Path, Sequence[str], str], object] = _record_edit
     git_changed: Callable[[Path, Deadline], list[str] | None] = field(
         default_factory=lambda: shell.git_changed_paths
     )
@@ -132,7 +138,8 @@ def describe_scopes(report: Report) -> str:
 
 
 def is_incomplete(report: Report) -> bool:
-    return any(s.status in INCOMPLETE_STATUSES for s in report.scopes)
+    """Host wording of decisions.coverage.is_complete: "coverage incomplete" or not."""
+    return not is_complete(report)
 
 
 def _findings_line(report: Report) -> str:
@@ -227,13 +234,15 @@ def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
             source_check="not_run",
             reasons=tuple(reasons),
         )
-    report = svc.lint(root, plan.paths, B.FAST_DEADLINE_S)
-    try:
-        task_ids = svc.sync_tasks(report, root)
-    except Exception:  # noqa: BLE001 - task ids are optional in feedback
-        task_ids = ()
+    result = svc.lint(root, plan.paths, B.FAST_DEADLINE_S)
+    report, task_ids = result.report, result.task_ids
+    if result.task_error:  # task ids are optional in feedback
         reasons.append("task_store_unavailable")
     incomplete = rescoped or is_incomplete(report)
+    try:  # the edit log is bookkeeping: it never changes or fails the feedback
+        svc.record_edit(root, plan.paths, "incomplete" if incomplete else "checked")
+    except Exception:  # noqa: BLE001
+        reasons.append("event_log_unavailable")
     head = "orchestrate fast check" if plan.per_file else "orchestrate batch check"
     if plan.per_file:
         labels = " ".join(B.path_label(p) for p in plan.paths)
@@ -366,8 +375,8 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             context=f"orchestrate strict {kind} gate: incomplete. No git repository was found "
             "for this command's project; nothing was scanned and delivery did not pass.",
             message=f"orchestrate {kind} gate: incomplete (no repository)",
-            block=True,
-            gate=GateDecision.INCOMPLETE,
+            block=gate_blocks(FAULT_DECISION),
+            gate=FAULT_DECISION,
             reasons=("no_git_repository",),
         )
     report = svc.gate(kind, root, B.GATE_DEADLINE_S)
@@ -377,7 +386,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         "gate",
         context=context,
         message=message,
-        block=decision in (GateDecision.DENY, GateDecision.INCOMPLETE),
+        block=gate_blocks(decision),
         gate=decision,
         source_check="incomplete" if is_incomplete(report) else "checked",
         report=report,
@@ -419,7 +428,8 @@ def _word(value: object) -> str | None:
 
 
 def _stop(ev: RouterEvent) -> RouteResult:
-    from orchestrator.tasks.nextstep import OVER_BUDGET, next_summary
+    from orchestrator.tasks.nextstep import OVER_BUDGET
+    from orchestrator.usecases.tasks import next_summary
 
     root = ev.project_root
     if root is None:
@@ -478,8 +488,8 @@ def _fault(ev: RouterEvent, exc: BaseException) -> RouteResult:
             context="orchestrate strict gate: incomplete. An internal fault stopped the gate "
             f"({name[:40]}); delivery is refused until it runs. Run: orchestrate gate commit",
             message="orchestrate gate: internal fault, delivery refused",
-            block=True,
-            gate=GateDecision.INCOMPLETE,
+            block=gate_blocks(FAULT_DECISION),
+            gate=FAULT_DECISION,
             reasons=("internal_fault",),
         )
     return RouteResult(

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from orchestrator.core.report import Report, rule_label
+from orchestrator.decisions.coverage import unchecked
 from orchestrator.vocab import GateDecision, ScopeStatus
 
 _STYLE = {
@@ -25,7 +26,7 @@ _STYLE = {
 
 def verdict(report: Report) -> str:
     """One honest line: findings, then coverage, then the gate when one was evaluated."""
-    not_checked = sum(1 for s in report.scopes if s.status != ScopeStatus.CHECKED)
+    not_checked = len(unchecked(report))
     checked = len(report.scopes) - not_checked
     files = len({f.path for f in report.findings})
     parts = []
@@ -65,7 +66,7 @@ def render(report: Report, console: Console) -> None:
             )
     console.print(table)
 
-    gaps = [s for s in report.scopes if s.status != ScopeStatus.CHECKED]
+    gaps = unchecked(report)
     if gaps:
         console.print(Text("not checked:", style="bold"))
         for s in gaps[:200]:

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.core.report import Finding, Report, ToolIdentity, utc_now
-from orchestrator.vocab import Severity
+from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
 TASKS_DIR = "tasks"
@@ -177,22 +177,17 @@ def read_lines(project_root: Path, path: str, content: bytes | None = None) -> l
     return content.decode("utf-8", "replace").splitlines()
 
 
-def is_task_finding(f: Finding) -> bool:
-    """True for the findings that become tasks: blocking ones and errors."""
-    return bool(f.blocking) or f.severity == Severity.ERROR
-
-
 def assign_ids(
     findings: Iterable[Finding],
     project_root: Path,
     contents: Mapping[str, bytes] | None = None,
 ) -> list[tuple[Finding, Basis, str]]:
-    """Stable ids for the task-worthy findings (blocking or error), in report order.
+    """Stable ids for the task-worthy findings (decisions.findings), in report order.
 
     Duplicates (same checker, rule, path and anchor) are told apart by their
     occurrence index in line order, so the id set is deterministic.
     """
-    chosen = [f for f in findings if is_task_finding(f)]
+    chosen = [f for f in findings if is_task_worthy(f)]
     chosen.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.checker, f.rule))
     lines_cache: dict[str, list[str] | None] = {}
     seen: dict[tuple[str, str, str, str], int] = {}

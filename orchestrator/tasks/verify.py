@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from orchestrator.core import reuse
 from orchestrator.core.report import Report, utc_now
 from orchestrator.deadline import Deadline
+from orchestrator.decisions.coverage import is_checked
 from orchestrator.procs import run_bounded, scrubbed_env
 from orchestrator.tasks import events
 from orchestrator.tasks import store as tasks
@@ -187,7 +188,7 @@ def _judge(
         return _incomplete(tid, "report_for_another_task", **common)
     if scope.status == ScopeStatus.MISSING:
         return _incomplete(tid, "tool_missing", **common)
-    if scope.status != ScopeStatus.CHECKED:
+    if not is_checked(scope):
         return _incomplete(tid, "scope_not_checked", f"scope {scope.status}", **common)
     if scope.reused:
         # A recheck is a fresh run of the original checker; a cached result never stands in.

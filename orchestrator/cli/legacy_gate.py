@@ -1,4 +1,4 @@
-"""The legacy-v1 runners: the fail-open git gate and the soft prompt gate.
+"""The legacy-v1 presenters: the fail-open git gate and the soft prompt gate (policy: usecases/gate.py).
 
 Old protocol, kept for existing installs: exit 0 passes (or fails open), exit 2
 blocks. An uncaught exception prints a diagnostic on stderr and exits 0, saying the
@@ -16,26 +16,13 @@ import re
 import sys
 from pathlib import Path
 
-from orchestrator.cli.gate import (
-    DEFAULT_TIMEOUT,
-    GateResult,
-    check_surface,
-    emit,
-    read_stdin_bounded,
-    read_surface,
-    required_for,
-)
-from orchestrator.core.report import Finding, Gate, Report
-from orchestrator.deadline import Deadline
-from orchestrator.decisions.gate import evaluate_gate, is_blocking
-from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
-from orchestrator.git.repo import NoRepository, open_repo
-from orchestrator.git.runner import Git
-from orchestrator.git.surfaces import commit_surface
-from orchestrator.vocab import GateDecision
+from orchestrator.cli.gate import read_stdin_bounded
+from orchestrator.core.report import Finding, Report
+from orchestrator.decisions.exits import Protocol, gate_fault_exit, legacy_exit
+from orchestrator.gates.legacy import NOT_CERTIFIED
+from orchestrator.render.output import emit_gate
+from orchestrator.usecases.gate import DEFAULT_TIMEOUT, NoRepository, legacy_gate
 
-BLOCK = 2  # the old protocol's "block"
-SECRETS_ONLY = frozenset({"secrets"})
 MAX_EVENT_BYTES = 1024 * 1024
 MAX_CONTEXT = 1200
 MAX_PATH_LABEL = 128
@@ -52,66 +39,27 @@ def _secret_lines(findings: list[Finding]) -> list[str]:
     return [f"{_label(f.path)}{f':{f.line}' if f.line else ''} {f.rule}" for f in findings]
 
 
-def _skip_run(
-    git: Git, event: str, surface_result: GateResult, skip: Skip
-) -> tuple[list[Finding], int]:
-    report = surface_result.report
-    secrets = [f for f in report.findings if f.checker == "secrets"]
-    count = audit_skip(git.root, event, skip, len(secrets))
-    report.gate = Gate(
-        decision=GateDecision.NOT_EVALUATED,
-        reasons=[f"{NOT_CERTIFIED}: language gate skipped by {skip.source} (legacy-v1, audited)"],
-    )
-    return secrets, count
-
-
 def _legacy_gate(args: argparse.Namespace, label: str) -> int:
-    timeout = args.timeout or DEFAULT_TIMEOUT[args.event]
     stdin = read_stdin_bounded() if args.event == "push" else b""
-    deadline = Deadline.after(timeout)
     try:
-        git = open_repo(deadline)
+        res = legacy_gate(
+            args.event,
+            timeout=args.timeout or DEFAULT_TIMEOUT[args.event],
+            rev=getattr(args, "rev", None),
+            remote=getattr(args, "remote", None),
+            stdin=stdin,
+        )
     except NoRepository as exc:
         print(f"orchestrate {label}: {exc}")
-        return 0
-    skip = legacy_skip(git)
-    surface = read_surface(
-        git, args.event, getattr(args, "rev", None), getattr(args, "remote", None), stdin
-    )
-    if skip is not None:
-        report = check_surface(git, args.event, surface, timeout, only_checkers=SECRETS_ONLY)
-        result = GateResult(args.event, report, surface)
-        secrets, count = _skip_run(git, args.event, result, skip)
-        if secrets:
-            report.gate.reasons.append("the secret scan is never skipped: sensitive content blocks")
-            emit(
-                result,
-                args.format,
-                args.output,
-                label,
-                [f"secret: {s}" for s in _secret_lines(secrets)],
-            )
-            return BLOCK
-        emit(
-            result,
-            args.format,
-            args.output,
-            label,
-            [f"skip #{count} recorded in .orchestrate/audit/"],
-        )
-        return 0
-    report = check_surface(git, args.event, surface, timeout)
-    report.gate = evaluate_gate(report, required_for(git.root))
-    result = GateResult(args.event, report, surface)
-    if any(is_blocking(f) for f in report.findings):
-        emit(result, args.format, args.output, label)
-        return BLOCK
-    if report.gate.decision == GateDecision.INCOMPLETE:
-        report.notes.append(
-            "UNVERIFIED: legacy-v1 fails open on missing evidence (exit 0); this is not a certified pass"
-        )
-    emit(result, args.format, args.output, label)
-    return 0
+        return legacy_exit(block=False)
+    if res.skip is not None and res.secrets:
+        extra = [f"secret: {s}" for s in _secret_lines(res.secrets)]
+    elif res.skip is not None:
+        extra = [f"skip #{res.skip_count} recorded in .orchestrate/audit/"]
+    else:
+        extra = []
+    emit_gate(res.gate.report, args.format, args.output, label, extra)
+    return legacy_exit(block=res.block)
 
 
 def run_legacy(args: argparse.Namespace) -> int:
@@ -130,7 +78,7 @@ def run_legacy(args: argparse.Namespace) -> int:
             f"orchestrate {label}: UNVERIFIED: legacy-v1 fails open on an internal error (exit 0); "
             "nothing was certified"
         )
-        return 0
+        return gate_fault_exit(Protocol.LEGACY_V1)
 
 
 # --- the soft gate: a prompt that speaks of committing ---------------------------------------
@@ -162,35 +110,26 @@ def soft_report(event: dict[str, object], timeout: float = 60.0) -> str | None:
     prompt = event.get("prompt")
     if not isinstance(prompt, str) or not COMMIT_INTENT.search(prompt[:8192]):
         return None
-    deadline = Deadline.after(timeout)
     try:
-        git = open_repo(deadline, _event_dir(event))
+        res = legacy_gate("commit", timeout=timeout, cwd=_event_dir(event), audit_as="prompt")
     except NoRepository:
         return (
             "orchestrate (legacy-v1): no target repository here; nothing was scanned and "
             "delivery was not evaluated."
         )
-    skip = legacy_skip(git)
-    surface = commit_surface(git)
-    if skip is not None:
-        report = check_surface(
-            git, "commit", surface, deadline.remaining(), only_checkers=SECRETS_ONLY
+    if res.skip is None:
+        return _summary(res.gate.report)
+    head = (
+        f"orchestrate (legacy-v1) commit security report, advice only: language gate {NOT_CERTIFIED} "
+        f"({res.skip.source}, audited as skip #{res.skip_count})."
+    )
+    if res.secrets:
+        listed = "; ".join(_secret_lines(res.secrets)[:5])
+        return (
+            f"{head} {len(res.secrets)} sensitive item(s) staged: {listed}. The git pre-commit gate "
+            "blocks this commit (exit 2): unstage them first."
         )
-        secrets, count = _skip_run(git, "prompt", GateResult("commit", report, surface), skip)
-        head = (
-            f"orchestrate (legacy-v1) commit security report, advice only: language gate {NOT_CERTIFIED} "
-            f"({skip.source}, audited as skip #{count})."
-        )
-        if secrets:
-            listed = "; ".join(_secret_lines(secrets)[:5])
-            return (
-                f"{head} {len(secrets)} sensitive item(s) staged: {listed}. The git pre-commit gate "
-                "blocks this commit (exit 2): unstage them first."
-            )
-        return f"{head} Secret scan of the staged files: nothing sensitive found."
-    report = check_surface(git, "commit", surface, deadline.remaining())
-    report.gate = evaluate_gate(report, required_for(git.root))
-    return _summary(report)
+    return f"{head} Secret scan of the staged files: nothing sensitive found."
 
 
 def _summary(report: Report) -> str:

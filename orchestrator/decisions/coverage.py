@@ -1,0 +1,104 @@
+"""Coverage completeness: the one definition every surface uses.
+
+A report is complete when it has scopes, no plugin failed to load and every scope is
+`checked`. The engine's `coverage` block, the lint exit under `--require complete`,
+the human verdict, host summaries and MCP all take their answer from `is_complete`
+(or, per scope, `is_checked`); the gate's stricter, policy-relative question
+("is the *required* coverage there?") lives in decisions/gate.py and builds on the
+same per-scope test.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from orchestrator.core.report import Coverage, Report, Scope
+from orchestrator.decisions.required import NATIVE_CHECKERS
+from orchestrator.vocab import ScopeStatus, Tier
+
+
+def is_checked(s: Scope) -> bool:
+    """A scope is evidence only when its checker ran to completion."""
+    return s.status == ScopeStatus.CHECKED
+
+
+def complete_scopes(scopes: Sequence[Scope], failures: int = 0) -> bool:
+    """True when there are scopes, no plugin failed and every scope is checked."""
+    return failures == 0 and bool(scopes) and all(is_checked(s) for s in scopes)
+
+
+def is_complete(report: Report) -> bool:
+    """The one answer to "is this report's coverage complete?"."""
+    return complete_scopes(report.scopes, len(report.plugin_failures))
+
+
+def unchecked(report: Report) -> list[Scope]:
+    """The scopes that are not evidence, in report order."""
+    return [s for s in report.scopes if not is_checked(s)]
+
+
+def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
+    """Counts per status and which files had native evidence, only syntax, or none."""
+    by_status: dict[str, int] = defaultdict(int)
+    per_file: dict[str, set[str]] = defaultdict(set)
+    for s in scopes:
+        by_status[str(s.status)] += 1
+        if s.tier == Tier.POLICY:
+            continue
+        if is_checked(s):
+            per_file[s.path].add(str(s.tier))
+        else:
+            per_file.setdefault(s.path, set())
+    native = sum(1 for tiers in per_file.values() if "native" in tiers)
+    syntax = sum(1 for tiers in per_file.values() if tiers == {"fallback"})
+    return Coverage(
+        by_status=dict(sorted(by_status.items())),
+        native_files=native,
+        syntax_only_files=syntax,
+        uncovered_files=len(per_file) - native - syntax,
+        complete=complete_scopes(scopes, failures),
+    )
+
+
+def missing_required(
+    report: Report, require: Sequence[str], native: Mapping[str, str] | None = None
+) -> list[str]:
+    """Reasons why the coverage the caller asked for (`--require`) is incomplete.
+
+    `native` maps a language to the native checker that declares it (the use case passes
+    the loaded plugins' declarations, `PluginSet.native_languages()`); without it the
+    default policy table of decisions/required.py applies."""
+    reasons: list[str] = []
+    want = set(require)
+    if not want:
+        return reasons
+    native_checkers = NATIVE_CHECKERS if native is None else native
+    by_file: dict[str, list[Scope]] = defaultdict(list)
+    for s in report.scopes:
+        by_file[s.path].append(s)
+    if "complete" in want:
+        # A plugin that failed to load checked nothing: the run cannot be complete.
+        reasons += [f"plugin {p.name} failed to load" for p in report.plugin_failures]
+    for path, scopes in sorted(by_file.items()):
+        checked = [s for s in scopes if is_checked(s) and s.tier != Tier.POLICY]
+        lang = next((s.language for s in scopes if s.language), None)
+        if "complete" in want and not all(is_checked(s) for s in scopes):
+            bad = next(s for s in scopes if not is_checked(s))
+            reasons.append(f"{path}: {bad.checker} {bad.status}")
+        elif "native" in want and lang in native_checkers:
+            if not any(s.tier == Tier.NATIVE for s in checked):
+                reasons.append(f"{path}: no native ({native_checkers[lang]}) evidence")
+        elif "syntax" in want and not checked:
+            reasons.append(f"{path}: no checker produced evidence")
+    return reasons
+
+
+__all__ = [
+    "complete_scopes",
+    "coverage_of",
+    "is_checked",
+    "is_complete",
+    "missing_required",
+    "unchecked",
+]

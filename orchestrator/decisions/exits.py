@@ -1,0 +1,191 @@
+"""The decision table: outcome -> exit code or host action, per protocol.
+
+Every presenter returns what this module says; none maps a decision itself. The
+exit policy (DESIGN.md "CLI exit codes") is written here and only here:
+
+* lint: cancelled > internal > incomplete > findings > pass, in `lint_exit_code`;
+* a strict gate (the CLI and the installed git hooks): allow / not_applicable 0,
+  deny 1, incomplete / not_evaluated 3, internal fault 4 (`gate_exit`);
+* legacy-v1: exit 2 blocks, everything else (including a fault) exits 0;
+* agent hosts (Claude Code, Codex, Gemini): always exit 0, a refusal and a
+  continuation are spelled in the host's JSON (`HOST_REFUSAL`, `HOST_CONTINUE`);
+* MCP: `isError` only when the tool could not do its work (`mcp_is_error`);
+* exceptions at a `main`: one mapping, `exit_for_exception` / `guarded`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
+
+from orchestrator.core.report import Report
+from orchestrator.decisions.findings import fails_exit
+from orchestrator.errors import OrchestrateError
+from orchestrator.vocab import ExitCode, GateDecision
+
+
+class Protocol(StrEnum):
+    """Who reads the outcome: each protocol has its own exit / action vocabulary."""
+
+    CLI = "cli"
+    GIT_HOOK = "git-hook"
+    LEGACY_V1 = "legacy-v1"
+    CLAUDE_CODE = "claude-code"
+    CODEX = "codex"
+    GEMINI = "gemini"
+    MCP = "mcp"
+
+
+#: Exit precedence, most severe first (DESIGN.md).
+PRECEDENCE = (
+    ExitCode.CANCELLED,
+    ExitCode.INTERNAL,
+    ExitCode.USAGE,
+    ExitCode.INCOMPLETE,
+    ExitCode.FINDINGS,
+    ExitCode.PASS,
+)
+#: The legacy-v1 protocol's "block".
+LEGACY_BLOCK = 2
+#: An agent host reads its JSON only on exit 0: a block is expressed in the JSON.
+HOST_EXIT = 0
+#: What a strict gate that could not run (fault, unreadable event) decides.
+FAULT_DECISION = GateDecision.INCOMPLETE
+#: How each host spells "refuse this tool call": (field, value).
+HOST_REFUSAL = {
+    Protocol.CLAUDE_CODE: ("permissionDecision", "deny"),
+    Protocol.CODEX: ("permissionDecision", "deny"),
+    Protocol.GEMINI: ("decision", "deny"),
+}
+#: How each host spells "continue the turn once more": (field, value).
+HOST_CONTINUE = {
+    Protocol.CLAUDE_CODE: ("decision", "block"),
+    Protocol.CODEX: ("decision", "block"),
+    Protocol.GEMINI: ("decision", "deny"),
+}
+
+
+def most_severe(codes: Iterable[int]) -> int:
+    """The code that wins under the documented precedence (PASS when none)."""
+    present = set(codes)
+    return next((int(c) for c in PRECEDENCE if c in present), int(ExitCode.PASS))
+
+
+def lint_exit_code(report: Report, required_gaps: Sequence[str]) -> int:
+    """The exit code of a finished lint run: incomplete required coverage > findings > pass.
+
+    Cancellation and internal faults never reach here: they are exceptions, mapped by
+    `exit_for_exception`.
+    """
+    codes = []
+    if required_gaps:
+        codes.append(ExitCode.INCOMPLETE)
+    if any(fails_exit(f) for f in report.findings):
+        codes.append(ExitCode.FINDINGS)
+    return most_severe(codes)
+
+
+def gate_blocks(decision: GateDecision) -> bool:
+    """Whether a strict gate refuses delivery (deny and incomplete alike, DESIGN.md)."""
+    return decision in (GateDecision.DENY, GateDecision.INCOMPLETE)
+
+
+def gate_exit(decision: GateDecision, protocol: Protocol = Protocol.CLI) -> int:
+    """Exit code of a strict gate decision for the CLI or an installed git hook."""
+    if protocol not in (Protocol.CLI, Protocol.GIT_HOOK):
+        raise ValueError(f"gate_exit: {protocol} has no exit code for a decision")
+    if decision == GateDecision.DENY:
+        return ExitCode.FINDINGS
+    if decision in (GateDecision.INCOMPLETE, GateDecision.NOT_EVALUATED):
+        return ExitCode.INCOMPLETE
+    return ExitCode.PASS
+
+
+def gate_fault_exit(protocol: Protocol = Protocol.CLI) -> int:
+    """Exit code when a gate could not run: strict blocks (4), legacy-v1 fails open (0)."""
+    return 0 if protocol == Protocol.LEGACY_V1 else ExitCode.INTERNAL
+
+
+def legacy_exit(*, block: bool) -> int:
+    """Exit code of the legacy-v1 protocol: 2 blocks, 0 passes or fails open."""
+    return LEGACY_BLOCK if block else 0
+
+
+def mcp_is_error(*, fault: bool) -> bool:
+    """MCP `isError`: only when the tool could not do its work (a fault, a bad argument);
+    a deny or incomplete gate is a successful answer."""
+    return fault
+
+
+def verify_exit(outcome: str, reason: str | None) -> int:
+    """`orchestrate task verify`: still present 1, absent 0, unknown task 2, otherwise 3."""
+    if reason == "task_not_found":
+        return ExitCode.USAGE
+    # The observation words of tasks/verify.py (STILL_PRESENT, ABSENT_UNVERIFIED).
+    return {
+        "still_present": ExitCode.FINDINGS,
+        "absent_unverified": ExitCode.PASS,
+    }.get(outcome, ExitCode.INCOMPLETE)
+
+
+def hygiene_exit(*, pending: bool) -> int:
+    """`check` / `clean` / `clean --undo`: 1 when something is left to do, else 0."""
+    return ExitCode.FINDINGS if pending else ExitCode.PASS
+
+
+#: Invalid input files (a report, a rulebook, an unknown run id) are usage errors.
+INVALID_INPUT = ExitCode.USAGE
+
+
+def exit_for_exception(exc: BaseException, prog: str = "orchestrate") -> int:
+    """The one exception -> exit code mapping, with its one diagnostic line on stderr.
+
+    KeyboardInterrupt 130; SystemExit its own code (argparse: 2); OrchestrateError its
+    code; a closed stdout (BrokenPipeError) 0; anything else 4. Other BaseExceptions
+    (GeneratorExit and the like) are re-raised.
+    """
+    if isinstance(exc, KeyboardInterrupt):
+        print(f"{prog}: cancelled", file=sys.stderr)
+        return ExitCode.CANCELLED
+    if isinstance(exc, SystemExit):
+        return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE
+    if isinstance(exc, OrchestrateError):
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    if isinstance(exc, BrokenPipeError):
+        return ExitCode.PASS
+    if isinstance(exc, Exception):
+        print(f"{prog}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return ExitCode.INTERNAL
+    raise exc
+
+
+def guarded(fn: Callable[[], int], prog: str = "orchestrate") -> int:
+    """Run a command body; its return value, or the mapped exit code of what it raised."""
+    try:
+        return int(fn())
+    except BaseException as exc:  # noqa: BLE001 - the one boundary; see exit_for_exception
+        return exit_for_exception(exc, prog)
+
+
+__all__ = [
+    "FAULT_DECISION",
+    "HOST_CONTINUE",
+    "HOST_EXIT",
+    "HOST_REFUSAL",
+    "INVALID_INPUT",
+    "LEGACY_BLOCK",
+    "Protocol",
+    "exit_for_exception",
+    "gate_blocks",
+    "gate_exit",
+    "gate_fault_exit",
+    "guarded",
+    "hygiene_exit",
+    "legacy_exit",
+    "lint_exit_code",
+    "mcp_is_error",
+    "most_severe",
+    "verify_exit",
+]

@@ -1,0 +1,47 @@
+"""Finding predicates: which findings block, which become tasks, which fail the exit.
+
+Every surface that counts findings (gate, lint exit, task store, host and MCP
+summaries) asks these functions; none keeps its own copy of the test.
+"""
+
+from __future__ import annotations
+
+from orchestrator.core.report import Finding, Report
+from orchestrator.vocab import Severity
+
+#: Severities that make a plain lint exit 1 (today's exit policy).
+_EXIT_SEVERITIES = frozenset({Severity.ERROR, Severity.WARNING})
+
+
+def is_blocking(f: Finding) -> bool:
+    """A finding blocks delivery when its checker says so or it is a native error.
+
+    Syntax-fallback candidates never block by themselves: they are unconfirmed.
+    """
+    if f.candidate:
+        return False
+    return f.blocking or f.severity == Severity.ERROR
+
+
+def is_task_worthy(f: Finding) -> bool:
+    """A finding becomes a task exactly when it blocks (README: "blocking findings");
+    an unconfirmed syntax candidate is not a task."""
+    return is_blocking(f)
+
+
+def fails_exit(f: Finding) -> bool:
+    """Whether this finding alone makes `orchestrate lint` exit 1 (errors and warnings)."""
+    return f.severity in _EXIT_SEVERITIES
+
+
+def blocking_findings(report: Report) -> list[Finding]:
+    """The findings of `report` that block delivery, in report order."""
+    return [f for f in report.findings if is_blocking(f)]
+
+
+def has_blocking(report: Report) -> bool:
+    """Whether any finding of `report` blocks delivery."""
+    return any(is_blocking(f) for f in report.findings)
+
+
+__all__ = ["blocking_findings", "fails_exit", "has_blocking", "is_blocking", "is_task_worthy"]

@@ -1,0 +1,90 @@
+"""Writing a finished report or gate result: the shared output of every presenter.
+
+Presenters (cli/, the legacy git gate) pick a format; this module renders it on
+stdout or atomically into a file. Nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from orchestrator.core.report import Report
+from orchestrator.vocab import GateDecision
+from orchestrator.workspace import atomic_write
+
+FORMATS = ("human", "json", "sarif")
+HEADLINE = {
+    GateDecision.ALLOW: "allow: required coverage complete, no blocking finding",
+    GateDecision.DENY: "deny: blocking findings (delivery blocked)",
+    GateDecision.INCOMPLETE: "incomplete: required evidence is missing (delivery blocked)",
+    GateDecision.NOT_APPLICABLE: "not applicable: nothing to check",
+    GateDecision.NOT_EVALUATED: "not evaluated: no certification issued",
+}
+
+
+def _human_text(report: Report) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from orchestrator.render.human import render
+
+    buf = StringIO()
+    render(report, Console(file=buf, no_color=True, width=120))
+    return buf.getvalue()
+
+
+def emit_report(report: Report, fmt: str, output: str | None) -> None:
+    """Present the report in `fmt`, on stdout or atomically into `output`."""
+    if fmt == "human" and output is None:
+        from rich.console import Console
+
+        from orchestrator.render.human import render
+
+        render(report, Console(highlight=False, soft_wrap=True))
+        return
+    if fmt == "sarif":
+        from orchestrator.render.sarif import to_sarif
+
+        text = json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
+    elif fmt == "human":
+        text = _human_text(report)
+    else:
+        text = report.model_dump_json(indent=2)
+    if output:
+        atomic_write(Path(output), (text.rstrip("\n") + "\n").encode("utf-8"))
+    else:
+        sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def gate_text(report: Report, label: str) -> str:
+    """A short human summary of a gate: decision, reasons, recovery, notes; no tool free text."""
+    lines = [f"orchestrate {label}: {HEADLINE.get(report.gate.decision, report.gate.decision)}"]
+    lines.append(
+        f"  surface: {report.request.surface}"
+        + (f" at {report.request.revision[:12]}" if report.request.revision else "")
+        + f", {report.scan.files_scanned} file(s)"
+    )
+    lines += [f"  - {r}" for r in report.gate.reasons]
+    if report.gate.recovery:
+        lines.append("  to recover:")
+        lines += [f"  * {r}" for r in report.gate.recovery]
+    lines += [f"  note: {n}" for n in report.notes]
+    return "\n".join(lines) + "\n"
+
+
+def emit_gate(
+    report: Report, fmt: str, output: str | None, label: str, extra: Sequence[str] = ()
+) -> None:
+    """Print a gate in `fmt` (human summary, JSON or SARIF report)."""
+    if fmt == "human" and output is None:
+        sys.stdout.write(gate_text(report, label) + "".join(f"  {x}\n" for x in extra))
+        sys.stdout.flush()
+        return
+    emit_report(report, fmt, output)
+
+
+__all__ = ["FORMATS", "HEADLINE", "emit_gate", "emit_report", "gate_text"]

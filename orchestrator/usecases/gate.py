@@ -1,0 +1,223 @@
+"""The gate use cases: strict commit / push / ci / pre-tool gates and the legacy-v1 gate.
+
+A strict gate reads the real git surface (the index, the pushed ranges, a commit),
+runs the core over its blobs, evaluates the gate and ignores every legacy skip
+(saying so in the notes). The legacy-v1 gate keeps the old policy: a skip skips the
+language gate only (audited), the secret scan always runs, and only blocking
+findings or a secret block; missing evidence fails open. The exit code of each
+outcome comes from decisions/exits.py; printing is the presenters' part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from orchestrator.core.report import Finding, Gate, Report
+from orchestrator.deadline import Deadline
+from orchestrator.decisions.coverage import coverage_of
+from orchestrator.decisions.findings import has_blocking
+from orchestrator.decisions.gate import evaluate_gate
+from orchestrator.errors import UsageError
+from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
+from orchestrator.git.push import current_push, parse_push_lines, push_surface
+from orchestrator.git.repo import NoRepository, open_repo
+from orchestrator.git.runner import Git
+from orchestrator.git.surfaces import Surface, ci_surface, commit_surface, split_rounds
+from orchestrator.vocab import GateDecision, Purpose
+
+EVENTS = ("commit", "push", "ci")
+SURFACE_NAMES = {"commit": "index", "push": "push-range", "ci": "revision"}
+DEFAULT_TIMEOUT = {"commit": 600.0, "push": 900.0, "ci": 1800.0}
+SECRETS_ONLY = frozenset({"secrets"})
+
+
+@dataclass
+class GateResult:
+    """A finished gate run: the report (its gate evaluated) and the surface behind it."""
+
+    event: str
+    report: Report
+    surface: Surface
+
+
+@dataclass
+class LegacyResult:
+    """A finished legacy-v1 gate: whether it blocks, and what the old protocol lists."""
+
+    gate: GateResult
+    block: bool
+    skip: Skip | None = None
+    secrets: list[Finding] = field(default_factory=list)
+    #: How many skips the audit log holds after this one (0 when none was taken).
+    skip_count: int = 0
+
+
+def read_surface(
+    git: Git, event: str, rev: str | None, remote: str | None, stdin: bytes | None
+) -> Surface:
+    """The surface a delivery event checks: the index, the pushed ranges, or a commit.
+
+    A push with `stdin` None is seen before it happens (an agent's `git push`): the
+    range is the current branch against its upstream as git knows it locally.
+    """
+    if event == "commit":
+        return commit_surface(git)
+    if event == "push":
+        if stdin is None:
+            updates, remote = current_push(git)
+        else:
+            try:
+                updates = parse_push_lines(stdin)
+            except ValueError as exc:
+                raise UsageError(f"gate push: {exc}") from exc
+        return push_surface(git, updates, remote)
+    return ci_surface(git, rev or "HEAD")
+
+
+def check_surface(
+    git: Git,
+    event: str,
+    surface: Surface,
+    timeout: float,
+    only_checkers: frozenset[str] | None = None,
+) -> Report:
+    """Run the core over the surface's blobs; one round per distinct version of a path."""
+    from orchestrator.core.engine import LintRequest, run_lint
+
+    rounds = split_rounds(surface.targets) or [[]]
+    report: Report | None = None
+    for i, targets in enumerate(rounds):
+        req = LintRequest(
+            project_root=git.root,
+            targets=targets,
+            refused=surface.refused if i == 0 else (),
+            entry=f"gate-{event}",
+            purpose=Purpose.DELIVERY,
+            surface=SURFACE_NAMES[event],
+            revision=surface.revision,
+            timeout=max(0.0, git.deadline.remaining()) if i else timeout,
+            only_checkers=only_checkers,
+            env=git.env,
+        )
+        part = run_lint(req)
+        if report is None:
+            report = part
+        else:
+            report.scopes += part.scopes
+            report.findings += part.findings
+            report.scan.files_scanned += part.scan.files_scanned
+    assert report is not None
+    if len(rounds) > 1:
+        report.coverage = coverage_of(report.scopes, len(report.plugin_failures))
+        report.notes.append(f"{len(rounds)} versions of some paths were pushed; each was checked")
+    report.notes += surface.notes
+    return report
+
+
+def required_for(root: Path) -> dict[str, str]:
+    """The project's required coverage table (usage error when malformed)."""
+    from orchestrator.core.config import load_config
+    from orchestrator.decisions.required import required_coverage
+
+    return required_coverage(load_config(root))
+
+
+def gate(
+    event: str,
+    *,
+    timeout: float,
+    cwd: Path | None = None,
+    rev: str | None = None,
+    remote: str | None = None,
+    stdin: bytes | None = b"",
+) -> GateResult:
+    """A strict gate: full contract, no skip honoured, gate evaluated on the real surface.
+
+    `cwd` is the folder whose repository is gated (default: the process's); `stdin`
+    is the pre-push hook's input, or None for a push about to happen (pre-tool).
+    Raises NoRepository outside a work tree; any other fault propagates, and every
+    presenter turns it into a refusal.
+    """
+    from orchestrator.gates.legacy import legacy_skip_sources
+
+    git = open_repo(Deadline.after(timeout), cwd)
+    required = required_for(git.root)
+    surface = read_surface(git, event, rev, remote, stdin)
+    report = check_surface(git, event, surface, timeout)
+    for source in legacy_skip_sources(git):
+        report.notes.append(
+            f"legacy skip present ({source}) and ignored: strict gates accept no skip; "
+            "the full contract was checked"
+        )
+    report.gate = evaluate_gate(report, required)
+    return GateResult(event, report, surface)
+
+
+def pre_tool_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report:
+    """The strict gate an agent host runs before its `git commit` / `git push` (or the
+    MCP gate tool): the repository at `root`, a push as git would make it now."""
+    stdin = None if kind == "push" else b""
+    return gate(kind, timeout=timeout, cwd=root, rev=rev, stdin=stdin).report
+
+
+def _skipped(git: Git, event: str, report: Report, skip: Skip) -> tuple[list[Finding], int]:
+    """Audit a legacy skip; the language gate is not evaluated, the secret scan still ran."""
+    secrets = [f for f in report.findings if f.checker == "secrets"]
+    count = audit_skip(git.root, event, skip, len(secrets))
+    report.gate = Gate(
+        decision=GateDecision.NOT_EVALUATED,
+        reasons=[f"{NOT_CERTIFIED}: language gate skipped by {skip.source} (legacy-v1, audited)"],
+    )
+    if secrets:
+        report.gate.reasons.append("the secret scan is never skipped: sensitive content blocks")
+    return secrets, count
+
+
+def legacy_gate(
+    event: str,
+    *,
+    timeout: float,
+    cwd: Path | None = None,
+    rev: str | None = None,
+    remote: str | None = None,
+    stdin: bytes = b"",
+    audit_as: str | None = None,
+) -> LegacyResult:
+    """The legacy-v1 gate policy (CG-03, CG-04, CG-07, CG-10). Raises NoRepository.
+
+    `audit_as` names the event in the skip audit (default: `event`).
+    """
+    git = open_repo(Deadline.after(timeout), cwd)
+    skip = legacy_skip(git)
+    surface = read_surface(git, event, rev, remote, stdin)
+    if skip is not None:
+        report = check_surface(git, event, surface, timeout, only_checkers=SECRETS_ONLY)
+        secrets, count = _skipped(git, audit_as or event, report, skip)
+        result = GateResult(event, report, surface)
+        return LegacyResult(result, bool(secrets), skip, secrets, count)
+    report = check_surface(git, event, surface, timeout)
+    report.gate = evaluate_gate(report, required_for(git.root))
+    # Legacy-v1 blocks on findings only; missing evidence fails open (CG-07).
+    blocks = has_blocking(report)
+    if not blocks and report.gate.decision == GateDecision.INCOMPLETE:
+        report.notes.append(
+            "UNVERIFIED: legacy-v1 fails open on missing evidence (exit 0); this is not a certified pass"
+        )
+    return LegacyResult(GateResult(event, report, surface), blocks)
+
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "EVENTS",
+    "SURFACE_NAMES",
+    "GateResult",
+    "LegacyResult",
+    "NoRepository",
+    "check_surface",
+    "gate",
+    "legacy_gate",
+    "pre_tool_gate",
+    "read_surface",
+    "required_for",
+]

@@ -1,0 +1,147 @@
+"""The lint use case: check paths, add the required-coverage notes, sync tasks.
+
+`lint` is what `orchestrate lint`, `lint --feedback`, the host fast route and the
+MCP lint tool call. It owns the policy around the core: the `--require` gaps and
+their notes, and the task budget (a repair loop works on one task per finding; a
+backlog of thousands is a clean-up project, so over the budget no task is recorded
+and the report says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from orchestrator.core import plugin_host
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.report import Report
+from orchestrator.decisions.coverage import missing_required
+from orchestrator.decisions.exits import lint_exit_code
+from orchestrator.decisions.findings import is_task_worthy
+
+TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
+FEEDBACK_TIMEOUT_S = 20.0  # the save-feedback route's one deadline
+FULL_TIMEOUT_S = 1800.0  # a full lint's one deadline, and the most a caller may ask
+
+
+def deadline_for(asked: float | None, feedback: bool) -> float:
+    """The lint's overall timeout: what the caller asked (within 0..FULL_TIMEOUT_S),
+    else the default of its route."""
+    if asked and 0 < asked <= FULL_TIMEOUT_S:
+        return asked
+    return FEEDBACK_TIMEOUT_S if feedback else FULL_TIMEOUT_S
+
+
+@dataclass(frozen=True)
+class TaskPolicy:
+    """Whether and how a lint records its task-worthy findings as tasks."""
+
+    record: bool = True
+    #: At most this many task-worthy findings become tasks; None: no budget.
+    budget: int | None = TASK_SYNC_BUDGET
+    #: Sync even when nothing is task-worthy (the store then settles earlier tasks).
+    when_clean: bool = False
+    #: Any store fault is a note (feedback must not lose its report), not only I/O.
+    tolerate_faults: bool = False
+    #: A run restricted to some checkers (a task re-check child) observes only.
+    only_observes: bool = True
+
+
+#: `orchestrate lint`: budgeted, the store is opened only when there is something to record.
+CLI_TASKS = TaskPolicy()
+#: Edit feedback and MCP: every run settles the store, no budget, never fails on it.
+FEEDBACK_TASKS = TaskPolicy(budget=None, when_clean=True, tolerate_faults=True, only_observes=False)
+NO_TASKS = TaskPolicy(record=False)
+
+
+@dataclass
+class LintResult:
+    """A finished lint: the report (final, presenters only render it) and its decisions."""
+
+    report: Report
+    required_gaps: list[str] = field(default_factory=list)
+    task_ids: tuple[str, ...] = ()
+    #: Why the task store was not written ("" when it was, or was not asked to be).
+    task_error: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI exit code of this run (decisions/exits.py)."""
+        return lint_exit_code(self.report, self.required_gaps)
+
+
+def _sync(report: Report, req: LintRequest, policy: TaskPolicy) -> tuple[tuple[str, ...], str]:
+    """Record the task-worthy findings as tasks under `policy`: (task ids, error or "")."""
+    worthy = sum(1 for f in report.findings if is_task_worthy(f))
+    if policy.budget is not None and worthy > policy.budget:
+        report.notes.append(
+            f"tasks not recorded: {worthy} blocking findings exceed the budget of "
+            f"{policy.budget}; lint fewer paths to get task ids"
+        )
+        return (), "over_budget"
+    if not worthy and not policy.when_clean:
+        return (), ""
+    faults: tuple[type[BaseException], ...] = (
+        (Exception,) if policy.tolerate_faults else (OSError, TimeoutError)
+    )
+    try:
+        from orchestrator.tasks.store import sync_tasks
+
+        return tuple(sync_tasks(report, req.project_root).task_ids), ""
+    except faults as exc:
+        report.notes.append(f"tasks not recorded: {type(exc).__name__}: {exc}")
+        return (), type(exc).__name__
+
+
+def _native_declared(req: LintRequest) -> dict[str, str] | None:
+    """Which languages have a native checker, as the loaded checkers declare them; only
+    `--require native` asks, so only it pays for a plugin load."""
+    if "native" not in req.require:
+        return None
+    plugins = req.plugins or plugin_host.load()
+    return plugins.native_languages()
+
+
+def lint(req: LintRequest, tasks: TaskPolicy = CLI_TASKS, run: Any = run_lint) -> LintResult:
+    """Check `req`, note missing required coverage, and record tasks under `tasks`.
+
+    A re-check child (`only_checkers`) observes and never writes tasks. `run` lets
+    the CLI wrap the core run (a progress spinner); it must call `run_lint`.
+    """
+    report = run(req)
+    gaps = missing_required(report, req.require, _native_declared(req))
+    for gap in gaps:
+        report.notes.append(f"required coverage missing: {gap}")
+    task_ids: tuple[str, ...] = ()
+    error = ""
+    wants = tasks.when_clean or bool(report.findings)
+    observing = tasks.only_observes and bool(req.only_checkers)
+    if tasks.record and not observing and wants:
+        task_ids, error = _sync(report, req, tasks)
+    return LintResult(report, gaps, task_ids, error)
+
+
+def core_view(report: Report) -> dict[str, Any]:
+    """The presentation-free core of a report: findings, scopes, gate.
+
+    This is what "the same core report" means when two entries are compared (CG-12):
+    timings and reuse marks differ between runs and are left out.
+    """
+    data = report.model_dump(mode="json")
+    for scope in data["scopes"]:
+        scope.pop("duration_ms", None)
+        scope.pop("reused", None)
+    return {"findings": data["findings"], "scopes": data["scopes"], "gate": data["gate"]}
+
+
+__all__ = [
+    "CLI_TASKS",
+    "FEEDBACK_TASKS",
+    "NO_TASKS",
+    "TASK_SYNC_BUDGET",
+    "LintResult",
+    "TaskPolicy",
+    "core_view",
+    "deadline_for",
+    "lint",
+]
