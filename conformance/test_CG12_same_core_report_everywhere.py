@@ -18,9 +18,9 @@ from helpers import VENV_BIN, new_repo
 from host_contracts import check_claude, encode, payload
 from mcp import Client, StdioServerParameters
 
-from orchestrator.core.report import Report
 from orchestrator.hosts import claude_code
 from orchestrator.hosts.router import Services, _gate
+from orchestrator.model.report import Report
 from orchestrator.usecases.lint import core_view
 
 pytestmark = pytest.mark.scenario("CG-12")

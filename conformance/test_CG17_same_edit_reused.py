@@ -12,7 +12,7 @@ import pytest
 from helpers import VENV_BIN, git, require_tool, run_cli
 
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.core.report import Report
+from orchestrator.model.report import Report
 
 pytestmark = pytest.mark.scenario("CG-17")
 

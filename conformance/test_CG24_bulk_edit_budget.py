@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.core.report import Report
 from orchestrator.hosts import budgets
 from orchestrator.hosts.events import Kind, RouterEvent
 from orchestrator.hosts.router import Services, _lint, route
+from orchestrator.model.report import Report
 
 pytestmark = pytest.mark.scenario("CG-24")
 

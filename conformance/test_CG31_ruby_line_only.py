@@ -17,7 +17,7 @@ import pytest
 from helpers import require_tool
 
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.core.report import Report, Scope
+from orchestrator.model.report import Report, Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
 pytestmark = pytest.mark.scenario("CG-31")

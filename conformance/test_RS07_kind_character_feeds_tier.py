@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hygiene_helpers import entry, report
 
-from orchestrator.core.edits import KIND_CHARACTER, tier_for_edit
 from orchestrator.hygiene import validate
+from orchestrator.model.edits import KIND_CHARACTER, tier_for_edit
 
 pytestmark = pytest.mark.scenario("RS-07")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from hygiene_helpers import by_id, clean, commit_all, digest, edit, entry, report, settle
 
-from orchestrator.core.report import utc_now
 from orchestrator.hygiene import validate
+from orchestrator.model.report import utc_now
 
 pytestmark = pytest.mark.scenario("RS-09")
 K = "extract-then-delete"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from hygiene_helpers import by_id, clean, commit_all, digest, edit, entry, report, settle
 
-from orchestrator.core.edits import derive_safety_tier
-from orchestrator.core.report import utc_now
+from orchestrator.model.edits import derive_safety_tier
+from orchestrator.model.report import utc_now
 
 pytestmark = pytest.mark.scenario("RS-10")
 

@@ -9,9 +9,9 @@ import pytest
 from hygiene_helpers import by_id, clean, commit_all, digest, entry, report, settle
 
 from orchestrator.core import plugin_host
-from orchestrator.core.edits import derive_safety_tier
 from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.report import utc_now
+from orchestrator.model.edits import derive_safety_tier
+from orchestrator.model.report import utc_now
 
 pytestmark = pytest.mark.scenario("RS-12")
 

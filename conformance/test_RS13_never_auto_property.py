@@ -14,14 +14,14 @@ from hygiene_helpers import entry, report
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orchestrator.core.edits import (
+from orchestrator.hygiene import validate
+from orchestrator.model.edits import (
     EDIT_KINDS,
     LIFECYCLE_KINDS,
     LifecycleEvidence,
     derive_safety_tier,
     tier_for_edit,
 )
-from orchestrator.hygiene import validate
 
 pytestmark = pytest.mark.scenario("RS-13")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from hygiene_helpers import age, clean, commit_all
 
-from orchestrator.core.edits import LifecycleEvidence, derive_safety_tier
 from orchestrator.hygiene import service
+from orchestrator.model.edits import LifecycleEvidence, derive_safety_tier
 
 pytestmark = pytest.mark.scenario("RS-14")
 

@@ -9,9 +9,9 @@ import pytest
 from hygiene_helpers import clean, commit_all
 
 from orchestrator.core import plugin_host
-from orchestrator.core.edits import LifecycleEvidence, tier_for_edit
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.hygiene import service
+from orchestrator.model.edits import LifecycleEvidence, tier_for_edit
 
 pytestmark = pytest.mark.scenario("RS-15")
 

@@ -19,7 +19,10 @@ import warnings
 from typing import Any
 
 from orchestrator import __version__ as ORCHESTRATE_VERSION
-from orchestrator.core.checker import (
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.reuse import ReuseIdentity
+from orchestrator.deadline import Deadline
+from orchestrator.model.checker import (
     MAX_FILE_BYTES,
     Batch,
     Checker,
@@ -31,20 +34,17 @@ from orchestrator.core.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.core.edits import Anchor, ReplaceText, derive_safety_tier
-from orchestrator.core.hookspecs import hookimpl
-from orchestrator.core.languages import HEAD_BYTES, detect, grammar_info, needs_head
-from orchestrator.core.languages import manifest as grammar_manifest
-from orchestrator.core.outcomes import (
+from orchestrator.model.edits import Anchor, ReplaceText, derive_safety_tier
+from orchestrator.model.languages import HEAD_BYTES, detect, grammar_info, needs_head
+from orchestrator.model.languages import manifest as grammar_manifest
+from orchestrator.model.outcomes import (
     NO_OUTPUT,
     ProcessFailure,
     Unparsable,
     outcome_from,
     process_failure,
 )
-from orchestrator.core.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
-from orchestrator.core.reuse import ReuseIdentity
-from orchestrator.deadline import Deadline
+from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
 

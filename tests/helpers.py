@@ -133,7 +133,7 @@ def task_backlog(root: Path, n: int, message: str = "msg", path: str = "a.py") -
 
     This is the one task-backlog builder of the tests; returns the created task ids.
     """
-    from orchestrator.core.report import Finding, Report, ScanInfo
+    from orchestrator.model.report import Finding, Report, ScanInfo
     from orchestrator.tasks import store
     from orchestrator.vocab import Severity
 

@@ -10,12 +10,12 @@ from typing import Any
 
 from helpers import git
 
-from orchestrator.core.edits import KIND_CHARACTER
-from orchestrator.core.report import utc_now
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import content, service
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry
+from orchestrator.model.edits import KIND_CHARACTER
+from orchestrator.model.report import utc_now
 
 ANCHOR = {"start_line": 1, "end_line": 2}
 LIFECYCLE = {
@@ -96,7 +96,7 @@ def report(
 
 def digest(path: Path, start: int | None = None, end: int | None = None) -> str:
     """The anchor digest of a file (whole) or of a line span."""
-    from orchestrator.core.edits import Anchor
+    from orchestrator.model.edits import Anchor
 
     if start is None:
         return content.sha256(path.read_bytes())

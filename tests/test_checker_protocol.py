@@ -16,10 +16,10 @@ from helpers import REPO, eslint_path
 
 from orchestrator import api
 from orchestrator.core import plugin_host
-from orchestrator.core.checker import Probe, languages_of, native_languages, probe_of
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.decisions.coverage import missing_required
 from orchestrator.hosts.discovery import discover, probe_states
+from orchestrator.model.checker import Probe, languages_of, native_languages, probe_of
 
 
 def _checkers() -> dict[str, object]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 from helpers import run_cli, sarif_schema
 
-from orchestrator.core.report import json_schema
+from orchestrator.model.report import json_schema
 
 
 def _acceptance_folder(tmp_path: Path) -> Path:

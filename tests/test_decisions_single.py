@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchestrator.core.report import Finding, PluginFailure, Report, ScanInfo, Scope
 from orchestrator.decisions.coverage import coverage_of, is_complete, missing_required
 from orchestrator.decisions.exits import gate_blocks, gate_exit, lint_exit_code
 from orchestrator.decisions.findings import blocking_findings, fails_exit, has_blocking
@@ -28,6 +27,7 @@ from orchestrator.decisions.gate import evaluate_gate
 from orchestrator.hosts import claude_code, codex, gemini
 from orchestrator.hosts.mcp_server import report_summary
 from orchestrator.hosts.router import Services
+from orchestrator.model.report import Finding, PluginFailure, Report, ScanInfo, Scope
 from orchestrator.render.human import verdict
 from orchestrator.tasks.store import assign_ids
 from orchestrator.usecases.lint import LintResult

@@ -6,10 +6,10 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from orchestrator.core.checker import Batch, CheckerPlan, FileOutcome
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.decisions.coverage import coverage_of, missing_required
+from orchestrator.model.checker import Batch, CheckerPlan, FileOutcome
 from orchestrator.vocab import ScopeStatus, Tier
 
 

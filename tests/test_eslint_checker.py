@@ -11,8 +11,8 @@ import pytest
 from helpers import eslint_path
 from orchestrate_plugins.eslint_checker import EslintChecker, resolve_tool
 
-from orchestrator.core.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus, Severity
 
 CONFIG = (

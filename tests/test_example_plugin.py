@@ -18,9 +18,9 @@ import pytest
 from helpers import run_cli
 
 from orchestrator.core import plugin_host
-from orchestrator.core.checker import Batch, CheckerPlan, FileOutcome, FileTarget, RunContext
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.core.hookspecs import hookimpl
+from orchestrator.model.checker import Batch, CheckerPlan, FileOutcome, FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus, Tier
 
 INSTALL_HINT = "install the example plugin: .venv/bin/pip install -e examples/orchestrate-yamllint"

@@ -27,9 +27,9 @@ def test_fix_applies_safe_ruff_fix_and_holds_unsafe(git_repo: Path) -> None:
 
 
 def test_fix_derives_the_tier_and_absent_fields_are_conservative() -> None:
-    from orchestrator.core.edits import Anchor, ReplaceText
-    from orchestrator.core.report import Finding, Report, ScanInfo
     from orchestrator.hygiene.service import lint_entries
+    from orchestrator.model.edits import Anchor, ReplaceText
+    from orchestrator.model.report import Finding, Report, ScanInfo
 
     edit = ReplaceText(
         kind="replace-text", anchor=Anchor(start_line=1, end_line=1), match="a", replacement="b"

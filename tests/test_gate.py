@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orchestrator.core.report import Finding, PluginFailure, Report, ScanInfo, Scope
 from orchestrator.decisions.exits import gate_exit as exit_code_for
 from orchestrator.decisions.gate import evaluate_gate, is_blocking
 from orchestrator.decisions.required import level_for, required_coverage
 from orchestrator.errors import UsageError
+from orchestrator.model.report import Finding, PluginFailure, Report, ScanInfo, Scope
 from orchestrator.vocab import GateDecision, ScopeStatus, Severity, SyntaxStatus, Tier
 
 S = ScopeStatus

@@ -16,9 +16,9 @@ ALLOWED = (
     "orchestrator.errors",
     "orchestrator.deadline",
     "orchestrator.procs",
-    "orchestrator.core.languages",
-    "orchestrator.core.checker",
-    "orchestrator.core.report",
+    "orchestrator.model.languages",
+    "orchestrator.model.checker",
+    "orchestrator.model.report",
 )
 
 

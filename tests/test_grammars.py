@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from orchestrate_plugins.treesitter_checker import parse, recovery_regions
 
-from orchestrator.core.languages import SNIFFED, detect, manifest
+from orchestrator.model.languages import SNIFFED, detect, manifest
 
 CORPUS = Path(str(resources.files("orchestrate_grammars").joinpath("corpus")))
 MIN_VALID = 3

@@ -148,7 +148,7 @@ def test_crash_between_ops_leaves_no_half_written_file(git_repo: Path) -> None:
         [
             sys.executable,
             "-m",
-            "orchestrator.hygiene",
+            "orchestrator.cli",
             "clean",
             "--no-input",
             "--root",

@@ -26,11 +26,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from orchestrator.core.report import utc_now
 from orchestrator.errors import UsageError
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import content, journal, service, validate
 from orchestrator.hygiene.hygiene_report import Entry
+from orchestrator.model.report import utc_now
 from orchestrator.workspace import workspace_dir
 
 # Spellings of the protected places: the root, .git, .orchestrate and outside.

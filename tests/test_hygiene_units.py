@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from hygiene_helpers import by_id, clean, commit_all, digest, edit, entry, report, settle
 
-from orchestrator.core.edits import Anchor
-from orchestrator.core.report import Finding, Report, ScanInfo, utc_now
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import content, dedupe, journal, rulebook, service, validate
+from orchestrator.model.edits import Anchor
+from orchestrator.model.report import Finding, Report, ScanInfo, utc_now
 
 
 def test_project_rule_replaces_default_and_mode_replace() -> None:

@@ -7,7 +7,13 @@ import sys
 
 import pytest
 
-from orchestrator.core.languages import detect, grammar_info, manifest, needs_head, shebang_language
+from orchestrator.model.languages import (
+    detect,
+    grammar_info,
+    manifest,
+    needs_head,
+    shebang_language,
+)
 
 
 @pytest.mark.parametrize(
@@ -120,7 +126,7 @@ def test_grammar_info() -> None:
 
 def test_languages_module_does_not_import_tree_sitter() -> None:
     code = (
-        "import sys; import orchestrator.core.languages as l; l.detect('a.go'); l.grammar_info('go');"
+        "import sys; import orchestrator.model.languages as l; l.detect('a.go'); l.grammar_info('go');"
         "print(any(m.startswith('tree_sitter') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,8 +11,8 @@ import anyio
 from helpers import VENV_BIN, git, run_cli
 from mcp import Client, StdioServerParameters
 
-from orchestrator.core.report import Report
 from orchestrator.hosts import budgets
+from orchestrator.model.report import Report
 from orchestrator.usecases.lint import core_view
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.core import checker as checker_mod
 from orchestrator.core import reuse
-from orchestrator.core.checker import FileOutcome
-from orchestrator.core.report import Finding, Scope, ToolIdentity
+from orchestrator.model import checker as checker_mod
+from orchestrator.model.checker import FileOutcome
+from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
 #: Scope fields the outcome cannot know: set when the scope is built.

@@ -14,9 +14,9 @@ import pytest
 from helpers import VENV_BIN, require_tool
 
 from orchestrator.core import reuse
-from orchestrator.core.checker import FileOutcome
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.core.report import Report, Scope
+from orchestrator.model.checker import FileOutcome
+from orchestrator.model.report import Report, Scope
 from orchestrator.vocab import Purpose, ScopeStatus
 
 SRC = "import os\n\nx = 1\n"

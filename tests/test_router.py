@@ -106,7 +106,7 @@ def test_lint_fault_is_a_result_not_a_crash(tmp_path: Path) -> None:
 
 
 def test_repeated_edit_of_same_content_is_logged_once(tmp_path: Path) -> None:
-    from orchestrator.core.report import Report, ScanInfo
+    from orchestrator.model.report import Report, ScanInfo
     from orchestrator.tasks import events
     from orchestrator.usecases.lint import LintResult
 

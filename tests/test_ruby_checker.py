@@ -11,8 +11,8 @@ import pytest
 from helpers import require_tool
 from orchestrate_plugins.ruby_checker import RubyChecker, find_ruby
 
-from orchestrator.core.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus, Severity
 
 HINT = "install ruby (Debian: apt-get install ruby)"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from orchestrate_plugins.ruff_checker import RuffChecker, nearest_config
 
-from orchestrator.core.checker import FileTarget, RunContext
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus
 
 
@@ -93,7 +93,7 @@ def test_fake_ruff_garbage_output_is_tool_error(tmp_path: Path) -> None:
 
 def test_fake_ruff_flood_is_tool_error(tmp_path: Path) -> None:
     # Output over the budget is cut mid-stream: unparsable, so no result stands
-    # (the shared ladder, orchestrator.core.outcomes; it was `partial` here only).
+    # (the shared ladder, orchestrator.model.outcomes; it was `partial` here only).
     fake = _fake_tool(
         tmp_path / "fake_ruff",
         'case "$1" in --version) echo "ruff 9.9.9"; exit 0;; esac\nyes flood\n',

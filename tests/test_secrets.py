@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from orchestrate_plugins import secrets_checker as sc
 
-from orchestrator.core.checker import FileTarget, RunContext
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
 # Secret-shaped values are assembled at run time so this file itself stays clean.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from orchestrator.core.checker import MAX_FILE_BYTES
 from orchestrator.core.selection import select
+from orchestrator.model.checker import MAX_FILE_BYTES
 from orchestrator.vocab import ScopeStatus
 
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import run_cli
 
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.core.report import Finding, Report, ScanInfo, Scope, ToolIdentity
+from orchestrator.model.report import Finding, Report, ScanInfo, Scope, ToolIdentity
 from orchestrator.tasks import store as tasks
 from orchestrator.vocab import ScopeStatus, Severity
 
@@ -155,7 +155,7 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[4])
 from helpers import save_task
 from orchestrator.tasks import store as tasks
-from orchestrator.core.report import utc_now
+from orchestrator.model.report import utc_now
 
 root, tag, shared = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 base = tasks.TaskRecord.model_validate_json((root / "template.json").read_bytes())

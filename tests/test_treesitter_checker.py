@@ -12,10 +12,10 @@ from orchestrate_plugins.treesitter_checker import (
     TreeSitterChecker,
 )
 
-from orchestrator.core.checker import FileTarget, RunContext
-from orchestrator.core.languages import detect
 from orchestrator.core.plugin_host import load
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileTarget, RunContext
+from orchestrator.model.languages import detect
 from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
 GO_MISSING_PAREN = b"""package main
@@ -174,7 +174,7 @@ def test_import_is_lazy() -> None:
 
 
 def test_oversized_content_is_not_run_rather_than_parsed_truncated(tmp_path: Path) -> None:
-    from orchestrator.core.checker import MAX_FILE_BYTES
+    from orchestrator.model.checker import MAX_FILE_BYTES
 
     big = FileTarget(
         path="big.json", abs_path=tmp_path / "big.json", language="json",

@@ -11,22 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from orchestrator.cli.stdin import read_stdin_bounded
 from orchestrator.decisions.exits import gate_exit, gate_fault_exit
 from orchestrator.errors import UsageError
-from orchestrator.git.push import MAX_PUSH_STDIN
 from orchestrator.git.runner import GitError
 from orchestrator.render.output import emit_gate
 from orchestrator.usecases.gate import DEFAULT_TIMEOUT, EVENTS, SURFACE_NAMES, gate
 
 PROTOCOLS = ("strict", "legacy-v1")
-
-
-def read_stdin_bounded() -> bytes:
-    """Hook stdin (the pre-push lines), at most 1 MiB plus one byte to detect overflow."""
-    try:
-        return sys.stdin.buffer.read(MAX_PUSH_STDIN + 1)
-    except (OSError, ValueError, AttributeError):
-        return b""
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -108,4 +100,4 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     add_install_parsers(subparsers)
 
 
-__all__ = ["add_parser", "cmd_gate", "read_stdin_bounded"]
+__all__ = ["add_parser", "cmd_gate"]

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from orchestrator.decisions.exits import INVALID_INPUT, guarded, hygiene_exit
+from orchestrator.decisions.exits import INVALID_INPUT, hygiene_exit
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import render, service, validate
 from orchestrator.hygiene.rulebook import RulebookError
@@ -149,11 +149,3 @@ def add_parser(subparsers: Any) -> None:
     v = sub.add_parser("validate", help="validate a hygiene or lint report")
     v.add_argument("file")
     v.set_defaults(func=cmd_validate)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (`python -m orchestrator.hygiene`): the three subcommands only."""
-    parser = argparse.ArgumentParser(prog="orchestrate")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return guarded(lambda: args.func(args))

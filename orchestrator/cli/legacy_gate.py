@@ -16,10 +16,10 @@ import re
 import sys
 from pathlib import Path
 
-from orchestrator.cli.gate import read_stdin_bounded
-from orchestrator.core.report import Finding, Report
+from orchestrator.cli.stdin import read_stdin_bounded
 from orchestrator.decisions.exits import Protocol, gate_fault_exit, legacy_exit
 from orchestrator.gates.legacy import NOT_CERTIFIED
+from orchestrator.model.report import Finding, Report
 from orchestrator.render.output import emit_gate
 from orchestrator.usecases.gate import DEFAULT_TIMEOUT, NoRepository, legacy_gate
 

@@ -124,7 +124,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from orchestrator.core.report import json_schema
+    from orchestrator.model.report import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return ExitCode.PASS

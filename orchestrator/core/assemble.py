@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from orchestrator.core.checker import FileOutcome
 from orchestrator.core.plugin_host import PluginSet
-from orchestrator.core.report import (
+from orchestrator.decisions.coverage import coverage_of
+from orchestrator.model.checker import FileOutcome
+from orchestrator.model.report import (
     PluginFailure,
     Report,
     RequestInfo,
@@ -20,7 +21,6 @@ from orchestrator.core.report import (
     Scope,
     normalize,
 )
-from orchestrator.decisions.coverage import coverage_of
 from orchestrator.vocab import GateDecision, Tier
 
 

@@ -17,14 +17,14 @@ from typing import Any
 
 from orchestrator.core import plugin_host, reuse
 from orchestrator.core.assemble import Assembly, assemble, scopes_of
-from orchestrator.core.checker import Checker, FileTarget, RunContext
 from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
-from orchestrator.core.report import Report, RequestInfo, ScanInfo, Scope
 from orchestrator.core.run import late_fallback, run_batches
 from orchestrator.core.selection import EXCLUDED_DIRS, select
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import Checker, FileTarget, RunContext
+from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
 from orchestrator.vocab import Purpose, Tier
 
 __all__ = ["LintRequest", "default_jobs", "run_lint"]

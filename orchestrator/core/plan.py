@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from orchestrator.core.checker import (
+from orchestrator.core.selection import SELECTION
+from orchestrator.model.checker import (
     Batch,
     Checker,
     CheckerPlan,
@@ -21,8 +22,7 @@ from orchestrator.core.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.core.report import Scope
-from orchestrator.core.selection import SELECTION
+from orchestrator.model.report import Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pluggy
 
 from orchestrator.core import hookspecs
-from orchestrator.core.checker import Checker, is_essential, native_languages
+from orchestrator.model.checker import Checker, is_essential, native_languages
 
 GROUP = "orchestrate"
 DISABLE_ENV = "ORCHESTRATE_DISABLE_PLUGINS"

@@ -31,8 +31,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core.checker import Batch, FileOutcome, FileTarget, RunContext
-from orchestrator.core.report import Finding, Scope, ToolIdentity
+from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
+from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import atomic_write, workspace_dir
 

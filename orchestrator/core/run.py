@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from orchestrator.core.checker import (
+from orchestrator.core.plan import Planned, claimed_by, contained_plan
+from orchestrator.model.checker import (
     Batch,
     Checker,
     FileOutcome,
@@ -19,8 +20,7 @@ from orchestrator.core.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.core.plan import Planned, claimed_by, contained_plan
-from orchestrator.core.report import Finding
+from orchestrator.model.report import Finding
 from orchestrator.vocab import ScopeStatus
 
 GRACE_S = 0.5  # how long past the deadline we wait for a batch to return its outcome

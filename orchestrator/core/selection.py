@@ -13,12 +13,12 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from orchestrator.core import languages
-from orchestrator.core.checker import MAX_FILE_BYTES, FileTarget
-from orchestrator.core.report import Scope
 from orchestrator.deadline import Deadline
 from orchestrator.git.listing import ls_files
 from orchestrator.git.runner import Git, GitError
+from orchestrator.model import languages
+from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.model.report import Scope
 from orchestrator.vocab import ScopeStatus
 
 SELECTION = "orchestrate"  # the checker name of scopes refused before any checker ran

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from orchestrator.core.report import Coverage, Report, Scope
 from orchestrator.decisions.required import NATIVE_CHECKERS
+from orchestrator.model.report import Coverage, Report, Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
 

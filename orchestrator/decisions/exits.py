@@ -19,9 +19,9 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 
-from orchestrator.core.report import Report
 from orchestrator.decisions.findings import fails_exit
 from orchestrator.errors import OrchestrateError
+from orchestrator.model.report import Report
 from orchestrator.vocab import ExitCode, GateDecision
 
 

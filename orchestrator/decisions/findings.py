@@ -6,7 +6,7 @@ summaries) asks these functions; none keeps its own copy of the test.
 
 from __future__ import annotations
 
-from orchestrator.core.report import Finding, Report
+from orchestrator.model.report import Finding, Report
 from orchestrator.vocab import Severity
 
 #: Severities that make a plain lint exit 1 (today's exit policy).

@@ -14,10 +14,10 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from orchestrator.core.report import Gate, Report, Scope
 from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.findings import blocking_findings, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.model.report import Gate, Report, Scope
 from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
 
 #: The policy checker every delivered file must pass through.

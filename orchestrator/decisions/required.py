@@ -60,7 +60,7 @@ def level_for(language: str | None, required: Mapping[str, str]) -> str:
         return NATIVE
     if not language:
         return NONE
-    from orchestrator.core.languages import grammar_info
+    from orchestrator.model.languages import grammar_info
 
     info = grammar_info(language)
     return SYNTAX if info is not None and info.qualified else NONE

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.core.report import utc_now
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
+from orchestrator.model.report import utc_now
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
 ENV_VAR = "CODEGUARD_SKIP_GATE"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from orchestrator.core.checker import MAX_FILE_BYTES
 from orchestrator.git.listing import split_z
 from orchestrator.git.runner import Git, GitError
+from orchestrator.model.checker import MAX_FILE_BYTES
 
 #: Bytes of blobs fetched per `git cat-file --batch` call.
 BLOB_CHUNK_BYTES = 64 * 1024 * 1024

@@ -12,9 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator.core import languages
-from orchestrator.core.checker import MAX_FILE_BYTES, FileTarget
-from orchestrator.core.report import Scope
 from orchestrator.git.objects import (
     Entry,
     read_blobs,
@@ -24,6 +21,9 @@ from orchestrator.git.objects import (
     staged_changes,
 )
 from orchestrator.git.runner import Git
+from orchestrator.model import languages
+from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.model.report import Scope
 from orchestrator.vocab import ScopeStatus
 
 #: Regular-file modes; symlinks (120000) and submodules (160000) carry no content to lint.

@@ -20,11 +20,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 from orchestrator import __version__
-from orchestrator.core.report import Report
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
+from orchestrator.model.report import Report
 from orchestrator.vocab import Purpose
 
 INSTRUCTIONS = (

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_complete
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
@@ -32,6 +31,7 @@ from orchestrator.git.repo import in_work_tree
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
+from orchestrator.model.report import Report
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)

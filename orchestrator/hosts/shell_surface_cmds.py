@@ -50,6 +50,8 @@ WRITERS = _names("""cp mv tee ln install touch rm rmdir unlink chmod chown chgrp
 
 # wrapper: (short options taking a value, short flags, long options taking a value,
 # long flags, positional words before the command)
+#: Program names that are git itself (`hub` wraps git and passes commands through).
+_GIT_PROGRAMS = frozenset({"git", "hub"})
 _WRAPPERS: dict[str, tuple[str, str, frozenset[str], frozenset[str], int]] = {
     "sudo": (
         "ughpCDrtUTc",
@@ -163,7 +165,7 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         builtin = _BUILTINS.get(prog)
         if builtin is not None:
             return builtin(w, args, st, ctx, nd)
-    if base in ("git", "hub"):
+    if base in _GIT_PROGRAMS:
         from orchestrator.hosts.shell_surface_git import run_git
 
         return run_git(w, args, st, ctx)

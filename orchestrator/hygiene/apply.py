@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from orchestrator.core.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
 from orchestrator.hygiene import content, dedupe, gitstate, journal, paths
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry
+from orchestrator.model.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
 from orchestrator.workspace import atomic_write
 
 #: Test-only fault injection: exit the process right after this many applied ops.

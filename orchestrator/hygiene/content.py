@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from orchestrator.core.edits import Anchor
+from orchestrator.model.edits import Anchor
 
 #: Files larger than this are never edited line by line (deletes still work).
 MAX_EDIT_BYTES = 8 * 1024 * 1024

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from orchestrator.core.edits import Anchor
+from orchestrator.model.edits import Anchor
 
 _HEADING = re.compile(rb"^#{1,6}\s+\S")
 _FENCE = re.compile(rb"^\s*(```|~~~)")

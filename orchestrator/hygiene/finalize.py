@@ -12,14 +12,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from orchestrator.core.edits import (
+from orchestrator.hygiene.hygiene_report import Entry, Evidence, HygieneReport, PromotionCandidate
+from orchestrator.model.edits import (
     LIFECYCLE_KINDS,
     LifecycleEvidence,
     SafetyTier,
     derive_safety_tier,
     tier_for_edit,
 )
-from orchestrator.hygiene.hygiene_report import Entry, Evidence, HygieneReport, PromotionCandidate
 
 MAX_CONVENTIONS_BYTES = 1024 * 1024
 

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from orchestrator.core.edits import ExactEdit, Lifecycle, OpType, SafetyTier
-from orchestrator.core.report import ScanInfo
+from orchestrator.model.edits import ExactEdit, Lifecycle, OpType, SafetyTier
+from orchestrator.model.report import ScanInfo
 
 SCHEMA_VERSION = "1.0"
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from orchestrator.core.edits import Lifecycle, Lifetime
+from orchestrator.model.edits import Lifecycle, Lifetime
 
 BUILTIN_EXCLUDED_DIRS = (
     ".git",

@@ -19,8 +19,6 @@ from typing import Any
 import pathspec
 
 from orchestrator import __version__
-from orchestrator.core.edits import KIND_CHARACTER, Anchor, Dedupe, Delete, ExtractThenDelete
-from orchestrator.core.report import ScanInfo, utc_now
 from orchestrator.hygiene import content, dedupe, gitstate
 from orchestrator.hygiene.hygiene_report import (
     SCHEMA_VERSION,
@@ -30,6 +28,8 @@ from orchestrator.hygiene.hygiene_report import (
     ShortlistItem,
 )
 from orchestrator.hygiene.rulebook import HygieneConfig, Rule
+from orchestrator.model.edits import KIND_CHARACTER, Anchor, Dedupe, Delete, ExtractThenDelete
+from orchestrator.model.report import ScanInfo, utc_now
 
 Classifier = Callable[[dict[str, Any], str], "dict[str, Any] | None"]
 _DAY = 86400.0

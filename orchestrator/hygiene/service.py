@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core.edits import derive_safety_tier
-from orchestrator.core.report import Report
 from orchestrator.errors import UsageError
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
+from orchestrator.model.edits import derive_safety_tier
+from orchestrator.model.report import Report
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
 DEFAULT_REPORT = Path("runs") / "hygiene-report.json"

@@ -14,13 +14,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from orchestrator.core.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
-from orchestrator.core.report import SCHEMA_VERSION as LINT_SCHEMA_VERSION
-from orchestrator.core.report import Report
 from orchestrator.hygiene import dedupe, paths
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import SCHEMA_VERSION, HygieneReport
 from orchestrator.hygiene.scan import parse_time
+from orchestrator.model.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
+from orchestrator.model.report import SCHEMA_VERSION as LINT_SCHEMA_VERSION
+from orchestrator.model.report import Report
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024
 #: How far generated_at may lie ahead of our clock (file-system timestamp granularity).

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.core.report import Report, rule_label
 from orchestrator.decisions.coverage import unchecked
+from orchestrator.model.report import Report, rule_label
 from orchestrator.vocab import GateDecision, ScopeStatus
 
 _STYLE = {

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from orchestrator.core.report import Report
+from orchestrator.model.report import Report
 from orchestrator.vocab import GateDecision
 from orchestrator.workspace import atomic_write
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__
-from orchestrator.core.report import Report, rule_label
+from orchestrator.model.report import Report, rule_label
 from orchestrator.vocab import ScopeStatus, Severity
 
 INFO_URI = "https://pypi.org/project/orchestrate/"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core.report import utc_now
+from orchestrator.model.report import utc_now
 from orchestrator.workspace import locked, workspace_dir
 
 EVENTS_DIR = "events"

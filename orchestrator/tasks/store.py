@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from orchestrator.core.report import Finding, Report, ToolIdentity, utc_now
 from orchestrator.decisions.findings import is_task_worthy
+from orchestrator.model.report import Finding, Report, ToolIdentity, utc_now
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
 TASKS_DIR = "tasks"

@@ -31,9 +31,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from orchestrator.core import reuse
-from orchestrator.core.report import Report, utc_now
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_checked
+from orchestrator.model.report import Report, utc_now
 from orchestrator.procs import run_bounded, scrubbed_env
 from orchestrator.tasks import events
 from orchestrator.tasks import store as tasks

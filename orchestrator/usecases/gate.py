@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator.core.report import Finding, Gate, Report
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.findings import has_blocking
@@ -24,6 +23,7 @@ from orchestrator.git.push import current_push, parse_push_lines, push_surface
 from orchestrator.git.repo import NoRepository, open_repo
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import Surface, ci_surface, commit_surface, split_rounds
+from orchestrator.model.report import Finding, Gate, Report
 from orchestrator.vocab import GateDecision, Purpose
 
 EVENTS = ("commit", "push", "ci")

@@ -14,10 +14,10 @@ from typing import Any
 
 from orchestrator.core import plugin_host
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.core.report import Report
 from orchestrator.decisions.coverage import missing_required
 from orchestrator.decisions.exits import lint_exit_code
 from orchestrator.decisions.findings import is_task_worthy
+from orchestrator.model.report import Report
 
 TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
 FEEDBACK_TIMEOUT_S = 20.0  # the save-feedback route's one deadline

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator import __version__
-from orchestrator.core.edits import ExactEdit, OpType, SafetyTier
+from orchestrator.model.edits import ExactEdit, OpType, SafetyTier
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
 
 SCHEMA_VERSION = "1.0"

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from orchestrator.core.checker import FileOutcome, FileTarget, one_line, outcome_for_all
+from orchestrator.model.checker import FileOutcome, FileTarget, one_line, outcome_for_all
 from orchestrator.procs import ProcResult
 from orchestrator.vocab import ScopeStatus
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from orchestrator.core.report import Finding, Scope, ToolIdentity
 from orchestrator.deadline import Deadline
+from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
 from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus, Tier
 
