@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import stat
+import subprocess
 import time
 from pathlib import Path
 
@@ -132,3 +133,20 @@ def test_plugins_and_schema_commands(tmp_path: Path) -> None:
     assert rows["treesitter"]["status"] == "loaded"
     schema = json.loads(run_cli(["schema"], cwd=tmp_path).stdout)
     assert schema["title"] == "orchestrate report"
+
+
+def test_empty_run_is_never_complete(tmp_path: Path) -> None:
+    """An empty run (nothing in scope) fails every --require level, and the report,
+    the exit code and the verdict line say the same thing."""
+    root = tmp_path / "empty"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for level in ("complete", "native", "syntax"):
+        res = run_cli(["lint", "--require", level, "--no-tasks", "--format", "json"], cwd=root)
+        assert res.returncode == 3, (level, res.stderr)
+        report = json.loads(res.stdout)
+        assert report["coverage"]["complete"] is False
+        assert any("no file was checked" in n for n in report["notes"])
+    res = run_cli(["lint", "--no-tasks"], cwd=root)
+    assert res.returncode == 0
+    assert "nothing was checked" in res.stdout

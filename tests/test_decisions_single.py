@@ -43,7 +43,8 @@ SETTINGS = settings(
 @st.composite
 def reports(draw: st.DrawFn) -> Report:
     """A report shaped like the engine's: per file one native scope and one secret scan."""
-    paths = draw(st.lists(st.sampled_from(sorted(FILES)), min_size=1, max_size=3, unique=True))
+    # Empty runs included: an empty report is never complete, on every surface.
+    paths = draw(st.lists(st.sampled_from(sorted(FILES)), min_size=0, max_size=3, unique=True))
     scopes: list[Scope] = []
     for p in paths:
         lang, checker = FILES[p]
@@ -60,7 +61,7 @@ def reports(draw: st.DrawFn) -> Report:
             candidate=draw(st.booleans()),
             blocking=draw(st.booleans()),
         )
-        for p in draw(st.lists(st.sampled_from(paths), max_size=4))
+        for p in (draw(st.lists(st.sampled_from(paths), max_size=4)) if paths else [])
     ]
     # Rarely a plugin fails to load, so the other answers are exercised too.
     broken = draw(st.integers(0, 4)) == 0
@@ -151,9 +152,13 @@ def test_every_surface_agrees_on_completeness(report: Report, project: Path) -> 
     for host_incomplete, _ in _host_answers(report, project):
         assert host_incomplete is (not complete)
     # Gate: for this shape (a native check and a secret scan per file) required
-    # coverage is exactly complete coverage.
+    # coverage is exactly complete coverage. An empty surface is the gate's own
+    # answer: nothing to deliver is not_applicable (unless a plugin failed to load).
     gate = evaluate_gate(report, {})
-    assert (gate.decision == GateDecision.INCOMPLETE) is (not complete)
+    if not report.scopes and not report.plugin_failures:
+        assert gate.decision == GateDecision.NOT_APPLICABLE
+    else:
+        assert (gate.decision == GateDecision.INCOMPLETE) is (not complete)
 
 
 @SETTINGS

@@ -59,3 +59,16 @@ def test_fix_derives_the_tier_and_absent_fields_are_conservative() -> None:
     )
     tiers = {e.reason: e.safety_tier for e in lint_entries(report)}
     assert tiers == {"x:bare": "confirm", "x:untiered": "auto", "x:full": "auto"}
+
+
+def test_a_fix_tier_never_beats_its_kind() -> None:
+    """One derivation for lint fixes: the kind's character and the checker's claims,
+    each on the conservative side (a checker cannot make a delete auto)."""
+    from orchestrator.model.edits import tier_for_fix
+
+    assert tier_for_fix("deterministic", "replace-text", False, True) == "auto"
+    assert tier_for_fix("deterministic", "replace-text", None, None) == "confirm"
+    assert tier_for_fix("deterministic", "replace-text", True, True) == "confirm"
+    assert tier_for_fix("deterministic", "delete-range", False, True) == "confirm"
+    assert tier_for_fix("generative", "replace-text", False, True) == "confirm"
+    assert tier_for_fix(None, "delete", False, True) == "confirm"

@@ -74,6 +74,10 @@ def missing_required(
     if not want:
         return reasons
     native_checkers = NATIVE_CHECKERS if native is None else native
+    if not report.scopes:
+        # Nothing was judged: no requirement can be met by an empty run, and the answer
+        # must agree with `is_complete` (an empty report is never complete).
+        return ["no file was checked: the run has no scopes"]
     by_file: dict[str, list[Scope]] = defaultdict(list)
     for s in report.scopes:
         by_file[s.path].append(s)

@@ -14,7 +14,7 @@ from orchestrator.errors import UsageError
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
-from orchestrator.model.edits import derive_safety_tier
+from orchestrator.model.edits import tier_for_fix
 from orchestrator.model.report import Report
 from orchestrator.workspace import atomic_write, locked, workspace_dir
 
@@ -68,20 +68,20 @@ def lint_entries(report: Report) -> list[Entry]:
     for f in report.findings:
         if f.exact_edit is None:
             continue
-        # The tier is derived, never taken from the plugin: an absent field counts as
-        # its conservative value (destructive, irreversible), which derives to confirm.
+        # The tier is derived, never taken from the plugin (model/edits.tier_for_fix):
+        # an absent claim counts as its conservative value.
         op_type = f.op_type or "deterministic"
-        destructive = True if f.is_destructive is None else f.is_destructive
-        reversible = False if f.is_reversible is None else f.is_reversible
         out.append(
             Entry(
                 id=f.fingerprint or scan.entry_id(f.exact_edit.kind, f.path, f.exact_edit.anchor),  # type: ignore[union-attr]
                 path=f.path,
                 op_type=op_type,
                 exact_edit=f.exact_edit,
-                is_destructive=destructive,
-                is_reversible=reversible,
-                safety_tier=derive_safety_tier(op_type, destructive, reversible),
+                is_destructive=f.is_destructive is not False,
+                is_reversible=f.is_reversible is True,
+                safety_tier=tier_for_fix(
+                    op_type, f.exact_edit.kind, f.is_destructive, f.is_reversible
+                ),
                 reason=f"{f.checker}:{f.rule}",
             )
         )

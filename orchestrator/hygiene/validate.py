@@ -18,7 +18,11 @@ from orchestrator.hygiene import dedupe, paths
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import SCHEMA_VERSION, HygieneReport
 from orchestrator.hygiene.scan import parse_time
-from orchestrator.model.edits import KIND_CHARACTER, LIFECYCLE_KINDS, derive_safety_tier
+from orchestrator.model.edits import (
+    KIND_CHARACTER,
+    LIFECYCLE_KINDS,
+    tier_for_fix,
+)
 from orchestrator.model.report import SCHEMA_VERSION as LINT_SCHEMA_VERSION
 from orchestrator.model.report import Report
 
@@ -162,14 +166,8 @@ def validate_lint(data: Any) -> tuple[Report | None, list[str]]:
         if f.exact_edit is None:
             continue
         reasons += _path_reasons(f"findings.{i}", f.path, f.exact_edit)
-        if (
-            f.safety_tier is not None
-            and f.is_destructive is not None
-            and f.is_reversible is not None
-        ):
-            derived = derive_safety_tier(
-                f.op_type or "deterministic", f.is_destructive, f.is_reversible
-            )
+        if f.safety_tier is not None:
+            derived = tier_for_fix(f.op_type, f.exact_edit.kind, f.is_destructive, f.is_reversible)
             if derived != f.safety_tier:
                 reasons.append(
                     f"findings.{i}.safety_tier: recorded {f.safety_tier}, derivation gives {derived}"

@@ -198,3 +198,22 @@ def tier_for_edit(
     else:
         lifecycle = None
     return derive_safety_tier(op_type, destructive, reversible, lifecycle)
+
+
+def tier_for_fix(
+    op_type: str | None, kind: str, is_destructive: bool | None, is_reversible: bool | None
+) -> SafetyTier:
+    """The tier of a lint fix: its edit kind's inherent character combined with what the
+    checker says of this fix, each on its conservative side.
+
+    A fix is destructive when its kind is or the checker says so (an absent claim counts
+    as destructive), and reversible only when its kind is and the checker says so. So a
+    checker can make a fix safer to ask about, never safer to apply than its kind allows.
+    """
+    kind_destructive, kind_reversible = KIND_CHARACTER[kind]
+    destructive = kind_destructive or is_destructive is not False
+    reversible = kind_reversible and is_reversible is True
+    if kind in LIFECYCLE_KINDS:
+        # A lint fix carries no lifecycle evidence: a delete it proposes always asks.
+        return tier_for_edit(op_type or "deterministic", kind)
+    return derive_safety_tier(op_type or "deterministic", destructive, reversible)

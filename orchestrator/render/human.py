@@ -40,6 +40,8 @@ def verdict(report: Report) -> str:
         parts.append(f"no findings in {checked} checked scope(s)")
     if not_checked:
         parts.append(f"{not_checked} scope(s) NOT checked (see coverage)")
+    elif not report.scopes:
+        parts.append("nothing was checked (NOT checked: no file in scope)")
     if report.coverage.syntax_only_files:
         parts.append(f"{report.coverage.syntax_only_files} file(s) had syntax checks only")
     if report.plugin_failures:
