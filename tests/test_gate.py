@@ -204,3 +204,44 @@ def test_unqualified_languages_are_listed_not_required_by_default() -> None:
     assert (
         evaluate_gate(_report(scopes), {"markdown": "syntax"}).decision is GateDecision.INCOMPLETE
     )
+
+
+def test_declared_native_languages_need_native_evidence() -> None:
+    """A language a loaded native checker declares (a third-party YAML linter) needs
+    native evidence at the gate; the default policy's languages always do, even when
+    their checker is not loaded (switching a checker off never lowers a requirement)."""
+    yaml_syntax_only = [
+        _scope("c.yml", "treesitter", Tier.FALLBACK, S.CHECKED, "yaml", syntax=SyntaxStatus.CLEAN),
+        _secrets("c.yml"),
+    ]
+    assert evaluate_gate(_report(yaml_syntax_only), {}).decision is GateDecision.ALLOW
+    gate = evaluate_gate(_report(yaml_syntax_only), {}, {"yaml"})
+    assert gate.decision is GateDecision.INCOMPLETE
+    assert any("no native checker for yaml" in r for r in gate.reasons)
+    assert level_for("python", {}, ()) == "native"
+
+
+def test_policy_checks_are_known_by_tier_not_name() -> None:
+    """Any policy-tier scope is the file's policy evidence; none at all is a gap."""
+    other_policy = [
+        _scope("a.py", "ruff", Tier.NATIVE, S.CHECKED, "python"),
+        _scope("a.py", "licence-scan", Tier.POLICY, S.CHECKED, None),
+    ]
+    assert evaluate_gate(_report(other_policy), {}).decision is GateDecision.ALLOW
+    no_policy = [_scope("a.py", "ruff", Tier.NATIVE, S.CHECKED, "python")]
+    gate = evaluate_gate(_report(no_policy), {})
+    assert gate.decision is GateDecision.INCOMPLETE
+    assert any("policy checks" in r for r in gate.reasons)
+
+
+def test_legacy_blocks_in_one_place() -> None:
+    from orchestrator.decisions.gate import legacy_blocks
+
+    secret = _finding("a.py", checker="secrets", rule="aws-access-key-id")
+    lint = _finding("a.py")
+    with_secret = _report(_py(), [secret])
+    with_lint = _report(_py(), [lint])
+    assert legacy_blocks(with_secret, skipped=True) and legacy_blocks(with_secret, skipped=False)
+    assert not legacy_blocks(with_lint, skipped=True)  # the skip takes the language gate away
+    assert legacy_blocks(with_lint, skipped=False)
+    assert not legacy_blocks(_report(_py(S.MISSING)), skipped=False)  # fails open (CG-07)

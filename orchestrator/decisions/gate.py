@@ -11,17 +11,15 @@ restore the evidence and never claims the code has errors (CG-08).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from orchestrator.decisions.coverage import is_checked
-from orchestrator.decisions.findings import blocking_findings, is_blocking
+from orchestrator.decisions.findings import blocking_findings, has_blocking, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
-from orchestrator.model.report import Gate, Report, Scope
+from orchestrator.model.report import Finding, Gate, Report, Scope
 from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
 
-#: The policy checker every delivered file must pass through.
-SECRETS = "secrets"
 #: Reasons listed one by one before they are summarised.
 MAX_LISTED = 12
 
@@ -64,19 +62,22 @@ def _recovery(s: Scope, language: str | None) -> str:
     return "re-run the gate"
 
 
-def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> list[Gap]:
+def _file_gaps(
+    path: str, scopes: list[Scope], required: Mapping[str, str], native: Collection[str]
+) -> list[Gap]:
     gaps: list[Gap] = []
     language = next((s.language for s in scopes if s.language), None)
-    policy = [s for s in scopes if s.checker == SECRETS or s.tier == Tier.POLICY]
+    # Policy checks (the secret scan is the built-in one) guard every delivered file,
+    # whatever its language: a file no policy checker looked at is not verified.
+    policy = [s for s in scopes if s.tier == Tier.POLICY]
     lang_scopes = [s for s in scopes if s not in policy]
 
-    secrets = [s for s in policy if s.checker == SECRETS]
-    if not secrets:
+    if not policy:
         gaps.append(
             Gap(
                 path,
-                "secret scan: did not run",
-                "make sure the secrets plugin loads (orchestrate plugins), then re-run",
+                "policy checks (the secret scan): did not run",
+                "make sure the essential plugins load (orchestrate plugins), then re-run",
             )
         )
     for s in policy:
@@ -86,7 +87,7 @@ def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> l
         if s.status == ScopeStatus.UNSAFE:
             gaps.append(Gap(path, f"{s.checker}: unsafe", _recovery(s, language)))
 
-    level = level_for(language, required)
+    level = level_for(language, required, native)
     if level == NONE:
         if not any(is_checked(s) for s in lang_scopes):
             gaps.append(
@@ -131,21 +132,29 @@ def _file_gaps(path: str, scopes: list[Scope], required: Mapping[str, str]) -> l
     return gaps
 
 
-def coverage_gaps(report: Report, required: Mapping[str, str]) -> list[Gap]:
+def coverage_gaps(
+    report: Report, required: Mapping[str, str], native: Collection[str] = ()
+) -> list[Gap]:
     """Every required scope of `report` that lacks complete evidence."""
     by_file: dict[str, list[Scope]] = defaultdict(list)
     for s in report.scopes:
         by_file[s.path].append(s)
     gaps: list[Gap] = []
     for path in sorted(by_file):
-        gaps += _file_gaps(path, by_file[path], required)
+        gaps += _file_gaps(path, by_file[path], required, native)
     return gaps
 
 
-def evaluate_gate(report: Report, required: Mapping[str, str]) -> Gate:
-    """The delivery decision for `report` under `required` coverage, with reasons and recovery."""
+def evaluate_gate(
+    report: Report, required: Mapping[str, str], native: Collection[str] = ()
+) -> Gate:
+    """The delivery decision for `report` under `required` coverage, with reasons and recovery.
+
+    `native` names the languages the loaded native checkers declare; they need native
+    evidence by default, besides the default policy's languages (decisions/required.py).
+    """
     blocking = blocking_findings(report)
-    all_gaps = coverage_gaps(report, required)
+    all_gaps = coverage_gaps(report, required, native)
     gaps = [g for g in all_gaps if g.required]
     optional = [g for g in all_gaps if not g.required]
     failed_plugins = [p.name for p in report.plugin_failures]
@@ -206,3 +215,21 @@ __all__ = [
     "evaluate_gate",
     "is_blocking",
 ]
+
+
+def legacy_blocks(report: Report, skipped: bool) -> bool:
+    """Whether the legacy-v1 protocol blocks (exit 2) on `report`.
+
+    Legacy-v1 blocks on blocking findings only; missing evidence fails open (CG-07).
+    When a skip took the language gate away, only what the policy checks found (the
+    secret scan is never skipped) blocks (CG-04).
+    """
+    if skipped:
+        return bool(policy_findings(report))
+    return has_blocking(report)
+
+
+def policy_findings(report: Report) -> list[Finding]:
+    """Findings of the policy checkers (tier policy: the secret scan), in report order."""
+    policy = {s.checker for s in report.scopes if s.tier == Tier.POLICY}
+    return [f for f in report.findings if f.checker in policy]

@@ -12,7 +12,7 @@ README. The gate still lists them as unverified.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from orchestrator.errors import UsageError
@@ -21,7 +21,9 @@ NATIVE = "native"
 SYNTAX = "syntax"
 NONE = "none"
 LEVELS = (NATIVE, SYNTAX, NONE)
-#: Languages a built-in native checker covers, and that checker (for `--require native`).
+#: The default policy: languages whose files need native evidence before a gate allows
+#: them, with the checker named in messages when the loaded plugins say nothing else.
+#: Policy, not checker knowledge: which checkers exist comes from their declarations.
 NATIVE_CHECKERS = {
     "python": "ruff",
     "javascript": "eslint",
@@ -50,13 +52,21 @@ def required_coverage(config: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def level_for(language: str | None, required: Mapping[str, str]) -> str:
-    """The coverage level a file of `language` needs before a gate may allow it."""
+def level_for(
+    language: str | None, required: Mapping[str, str], native: Collection[str] = ()
+) -> str:
+    """The coverage level a file of `language` needs before a gate may allow it.
+
+    Unless the project's table says otherwise: native for the default policy's languages
+    and for every language a loaded native checker declares (`native`), syntax where a
+    qualified grammar exists, none for the rest. The default policy does not shrink when
+    a checker is disabled: switching Ruff off must not lower what a Python file needs.
+    """
     if language and language in required:
         return required[language]
     if "default" in required and language:
         return required["default"]
-    if language in NATIVE_LANGUAGES:
+    if language in NATIVE_LANGUAGES or (language and language in native):
         return NATIVE
     if not language:
         return NONE

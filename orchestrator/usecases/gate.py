@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from orchestrator.core import plugin_host
+from orchestrator.core.config import load_config
+from orchestrator.core.plugin_host import PluginSet
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import coverage_of
-from orchestrator.decisions.findings import has_blocking
-from orchestrator.decisions.gate import evaluate_gate
+from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
 from orchestrator.errors import UsageError
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
 from orchestrator.git.push import current_push, parse_push_lines, push_surface
@@ -24,12 +26,11 @@ from orchestrator.git.repo import NoRepository, open_repo
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import Surface, ci_surface, commit_surface, split_rounds
 from orchestrator.model.report import Finding, Gate, Report
-from orchestrator.vocab import GateDecision, Purpose
+from orchestrator.vocab import GateDecision, Purpose, Tier
 
 EVENTS = ("commit", "push", "ci")
 SURFACE_NAMES = {"commit": "index", "push": "push-range", "ci": "revision"}
 DEFAULT_TIMEOUT = {"commit": 600.0, "push": 900.0, "ci": 1800.0}
-SECRETS_ONLY = frozenset({"secrets"})
 
 
 @dataclass
@@ -150,8 +151,19 @@ def gate(
             f"legacy skip present ({source}) and ignored: strict gates accept no skip; "
             "the full contract was checked"
         )
-    report.gate = evaluate_gate(report, required)
+    report.gate = evaluate_gate(report, required, _checkers(git.root).native_languages())
     return GateResult(event, report, surface)
+
+
+def _checkers(root: Path) -> PluginSet:
+    """The plugin set the core loads for `root` (its block list applies), for what the
+    checkers declare: their native languages, which of them are policy checks."""
+    return plugin_host.load(block=tuple(load_config(root).get("disable_plugins", []) or ()))
+
+
+def _policy_checkers(plugins: PluginSet) -> frozenset[str]:
+    """Names of the loaded policy checkers (the secret scan): what a legacy skip keeps."""
+    return frozenset(c.name for c in plugins.checkers() if c.tier == Tier.POLICY)
 
 
 def pre_tool_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report:
@@ -163,7 +175,7 @@ def pre_tool_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> R
 
 def _skipped(git: Git, event: str, report: Report, skip: Skip) -> tuple[list[Finding], int]:
     """Audit a legacy skip; the language gate is not evaluated, the secret scan still ran."""
-    secrets = [f for f in report.findings if f.checker == "secrets"]
+    secrets = policy_findings(report)
     count = audit_skip(git.root, event, skip, len(secrets))
     report.gate = Gate(
         decision=GateDecision.NOT_EVALUATED,
@@ -191,15 +203,16 @@ def legacy_gate(
     git = open_repo(Deadline.after(timeout), cwd)
     skip = legacy_skip(git)
     surface = read_surface(git, event, rev, remote, stdin)
+    plugins = _checkers(git.root)
     if skip is not None:
-        report = check_surface(git, event, surface, timeout, only_checkers=SECRETS_ONLY)
+        policy = _policy_checkers(plugins)
+        report = check_surface(git, event, surface, timeout, only_checkers=policy)
         secrets, count = _skipped(git, audit_as or event, report, skip)
         result = GateResult(event, report, surface)
-        return LegacyResult(result, bool(secrets), skip, secrets, count)
+        return LegacyResult(result, legacy_blocks(report, skipped=True), skip, secrets, count)
     report = check_surface(git, event, surface, timeout)
-    report.gate = evaluate_gate(report, required_for(git.root))
-    # Legacy-v1 blocks on findings only; missing evidence fails open (CG-07).
-    blocks = has_blocking(report)
+    report.gate = evaluate_gate(report, required_for(git.root), plugins.native_languages())
+    blocks = legacy_blocks(report, skipped=False)
     if not blocks and report.gate.decision == GateDecision.INCOMPLETE:
         report.notes.append(
             "UNVERIFIED: legacy-v1 fails open on missing evidence (exit 0); this is not a certified pass"
