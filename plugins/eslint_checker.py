@@ -84,6 +84,7 @@ INSTALL_HINT = (
     "install the pinned ESLint: npm ci --prefix tools/eslint "
     "(or add eslint to the project, or set [tool.orchestrate.tools] eslint = '/abs/path')"
 )
+NO_CONFIG = "no ESLint config (eslint.config.* or .eslintrc*) between the file and the root"
 MAX_MESSAGE = 500
 MAX_BATCH = 400
 #: Characters ESLint's argument globbing would interpret: such files go over stdin.
@@ -164,9 +165,11 @@ class EslintChecker:
         idents: dict[str, ToolIdentity] = {}
         for t in targets:
             setup = find_setup(root, t.path)
-            refusal = self._refusal(t, setup)
-            if refusal is not None or setup is None:
-                settled.append(refusal or self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, ""))
+            if setup is None:
+                settled.append(self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, NO_CONFIG))
+                continue
+            if not setup.selects(t.path):
+                settled.append(self._unselected(t, setup))
                 continue
             tool = resolve_tool(root, t.path, ctx)
             if tool is None:
@@ -197,21 +200,14 @@ class EslintChecker:
                 batches.append(Batch((t,), job, f"eslint:{t.path}"))
         return CheckerPlan(batches=tuple(batches), settled=tuple(settled))
 
-    def _refusal(self, t: FileTarget, setup: Setup | None) -> FileOutcome | None:
-        """No config at all, or a legacy config that would not select this file."""
-        if setup is None:
-            reason = (
-                "no ESLint config (eslint.config.* or .eslintrc*) between the file and the root"
-            )
-            return self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason)
-        if not setup.selects(t.path):
-            exts = ", ".join(sorted(setup.extensions))
-            reason = (
-                f"legacy config {setup.config.name}: ESLint selects {exts} files"
-                " (the default, --ext and overrides patterns); this file is not among them"
-            )
-            return self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason, EXTENSION_HINT)
-        return None
+    def _unselected(self, t: FileTarget, setup: Setup) -> FileOutcome:
+        """A file `eslint .` would not lint under the legacy config."""
+        exts = ", ".join(sorted(setup.extensions))
+        reason = (
+            f"legacy config {setup.config.name}: ESLint selects {exts} files"
+            " (the default, --ext and overrides patterns); this file is not among them"
+        )
+        return self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason, EXTENSION_HINT)
 
     def _unrunnable(self, t: FileTarget, setup: Setup, ident: ToolIdentity) -> FileOutcome | None:
         """The tool cannot run, or has no legacy mode for a legacy config."""

@@ -329,3 +329,35 @@ def test_typescript_config_imports_resolve_from_the_managed_install(tmp_path: Pa
     assert rules == {"@typescript-eslint/no-unused-vars", "@typescript-eslint/no-explicit-any"}
     assert outs["b.tsx"].findings == ()
     assert {f.rule for f in outs["legacy/c.js"].findings} == {"no-unused-vars"}
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["flat", "legacy"])
+def test_eslint_is_never_asked_to_write(tmp_path: Path, legacy: bool) -> None:
+    # Fault injection: a fake ESLint records its arguments and answers an empty result.
+    log = tmp_path / "argv.log"
+    fake = _fake(tmp_path / "fake-eslint", f'echo "$@" >> {log}; echo "[]"')
+    project = tmp_path / "p"
+    config = {".eslintrc.json": "{}"} if legacy else {"eslint.config.js": CONFIG}
+    _write(project, {**config, "a.js": "1;\n"})
+    staged = FileTarget(path="s.js", abs_path=project / "s.js", content=b"2;\n")
+    ctx = _ctx(project, tool_overrides={"eslint": fake})
+    checker = EslintChecker()
+    plan = checker.plan([*_targets(project, ["a.js"]), staged], ctx)
+    for batch in plan.batches:
+        checker.run(batch, ctx)
+    calls = log.read_text().splitlines()
+    assert len(calls) == 2 and all("--format json" in c for c in calls)
+    assert not any(flag in c for c in calls for flag in ("--fix", "--cache"))
+    assert ("--config" in calls[0]) is not legacy
+
+
+def test_staged_content_in_legacy_mode(tmp_path: Path) -> None:
+    rc = '{"root": true, "rules": {"no-var": "error"}}'
+    _write(tmp_path, {".eslintrc.json": rc, ".eslintignore": "gen/\n", "s.js": "let q;\n"})
+    staged = FileTarget(path="s.js", abs_path=tmp_path / "s.js", content=b"var q;\n")
+    ignored = FileTarget(path="gen/g.js", abs_path=tmp_path / "gen/g.js", content=b"var g;\n")
+    checker, ctx = EslintChecker(), _ctx(tmp_path)
+    plan = checker.plan([staged, ignored], ctx)
+    outs = {o.path: o for b in plan.batches for o in checker.run(b, ctx)}
+    assert {f.rule for f in outs["s.js"].findings} == {"no-var"}
+    assert outs["gen/g.js"].status == ScopeStatus.NOT_RUN
