@@ -124,6 +124,20 @@ def _cause(stderr: bytes) -> str:
     return ""
 
 
+_NOT_INSTALLED = ("couldn't find the plugin", "Cannot find package", "Cannot find module")
+
+
+def _with_install_hint(out: FileOutcome, root: Path, cwd: Path) -> FileOutcome:
+    """A config whose plugin or import the project has not installed: point at the
+    project's own install (never fetch it for the project)."""
+    if out.status != ScopeStatus.TOOL_ERROR or out.hint or not out.reason:
+        return out
+    if not any(needle in out.reason for needle in _NOT_INSTALLED):
+        return out
+    where = cwd.relative_to(root).as_posix()
+    return out.with_(hint=f"install the project's dependencies in {where}/ (npm ci)")
+
+
 class EslintChecker:
     """Native lint and syntax evidence for JavaScript and TypeScript from ESLint."""
 
@@ -278,7 +292,7 @@ class EslintChecker:
             env=env,
             output_budget=ctx.output_budget,
         )
-        return outcome_from(
+        outs = outcome_from(
             res,
             batch.targets,
             checker=NAME,
@@ -287,6 +301,7 @@ class EslintChecker:
             cause=_cause,
             **common,
         )
+        return [_with_install_hint(o, root, cwd) for o in outs]
 
     def _parse(
         self,

@@ -220,6 +220,7 @@ def test_legacy_plugin_not_installed_is_a_bounded_tool_error(tmp_path: Path) -> 
     reason = _reason(out)
     assert "eslint-plugin-not-installed-here" in reason and "\n" not in reason
     assert len(reason) <= 500 and "ESLintRCWarning" not in reason
+    assert out.hint and "npm ci" in out.hint
 
 
 def test_ignores_and_eslintignore_are_not_run(tmp_path: Path) -> None:
