@@ -1,14 +1,17 @@
 """ESLint: the native JavaScript / TypeScript checker.
 
-Tool, in order: an explicit absolute path from configuration; the project's own
-`node_modules/.bin/eslint` nearest to the files (inside the project root); the pinned
-managed install (`npm ci --prefix tools/eslint`, or `$ORCHESTRATE_ESLINT_HOME`). A
-relative PATH entry is never consulted. Config: the nearest flat config
-(`eslint.config.*`) between a file's folder and the project root; a file without one
-is `configuration_required` and goes to the syntax fallback.
+Tool: see `eslint_tool` (explicit path, the project's own, else the pinned install).
+Config (see `eslint_config`): the nearest flat
+config (`eslint.config.*`), run with its folder as working directory; else a legacy
+config (`.eslintrc*`, `eslintConfig` in package.json), run in legacy mode
+(`ESLINT_USE_FLAT_CONFIG=false`, ESLint <= 9 only) from the cascade's outermost folder
+so ESLint resolves the cascade, `.eslintignore` and the project's plugins itself. A file
+with neither is `configuration_required` and goes to the syntax fallback.
 
-One ESLint process per batch (files sharing tool and config folder), run with the
-config folder as working directory. Staged content goes over stdin, one process each.
+One ESLint process per batch (files sharing tool and configuration), never with
+`--fix` or `--cache`: ESLint writes nothing in the project. Staged content goes over
+stdin, one process each. A checked scope's reason names the ESLint that ran and, when
+package.json declares another, that they differ.
 """
 
 from __future__ import annotations
@@ -25,13 +28,27 @@ from typing import Any
 from orchestrate_plugins._common import (
     cached_version,
     digest_files,
-    find_tool,
     root_configs,
     tool_version,
 )
+from orchestrate_plugins.eslint_config import (
+    CONFIG_NAMES,
+    LAST_LEGACY_MAJOR,
+    LEGACY_NAMES,
+    Setup,
+    declared_eslint,
+    find_setup,
+    legacy_in,
+    major,
+)
+from orchestrate_plugins.eslint_text import Text, edit, pos
+from orchestrate_plugins.eslint_tool import (
+    resolve_tool,
+    run_env,
+    version_note,
+)
 
 from orchestrator.api import (
-    Anchor,
     Batch,
     CheckerPlan,
     Deadline,
@@ -40,14 +57,12 @@ from orchestrator.api import (
     Finding,
     Probe,
     ProcResult,
-    ReplaceText,
     RunContext,
     ScopeStatus,
     Severity,
     Tier,
     ToolIdentity,
     Unparsable,
-    derive_safety_tier,
     fingerprint,
     hookimpl,
     one_line,
@@ -59,190 +74,33 @@ from orchestrator.api import (
 NAME = "eslint"
 SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 LANGUAGES = frozenset({"javascript", "typescript", "tsx", "jsx"})
-CONFIG_NAMES = tuple(f"eslint.config.{e}" for e in ("js", "mjs", "cjs", "ts", "mts", "cts"))
-LEGACY_NAMES = (".eslintrc", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml")
-HOME_ENV = "ORCHESTRATE_ESLINT_HOME"
-#: Environment that would switch ESLint to another config system or lookup mode.
-SCRUBBED = ("ESLINT_USE_FLAT_CONFIG", "ESLINT_FLAGS")
 CONFIG_HINT = "add eslint.config.js (see https://eslint.org/docs/latest/use/configure/)"
+MIGRATE_HINT = (
+    "migrate to eslint.config.js (npx @eslint/migrate-config .eslintrc.json), "
+    "or run ESLint 9 for the legacy config"
+)
+EXTENSION_HINT = "name the extension in an `overrides` entry (or --ext), or add eslint.config.js"
 INSTALL_HINT = (
     "install the pinned ESLint: npm ci --prefix tools/eslint "
     "(or add eslint to the project, or set [tool.orchestrate.tools] eslint = '/abs/path')"
 )
+NO_CONFIG = "no ESLint config (eslint.config.* or .eslintrc*) between the file and the root"
 MAX_MESSAGE = 500
 MAX_BATCH = 400
 #: Characters ESLint's argument globbing would interpret: such files go over stdin.
 _GLOB_CHARS = re.compile(r"[*?\[\]{}()!+@]")
-_LINE_BREAK = re.compile(r"\r\n|[\r\n\u2028\u2029]")
+_Key = tuple[str, Setup, tuple[str, Path] | None]
 #: A probe resolves the tool only; nothing it calls consults the deadline.
 _NO_DEADLINE = Deadline.after(0)
-
-
-def managed_home() -> Path:
-    """Folder of the managed ESLint install (`$ORCHESTRATE_ESLINT_HOME` wins)."""
-    env = os.environ.get(HOME_ENV)
-    if env and os.path.isabs(env):
-        return Path(env)
-    return Path(__file__).resolve().parent.parent / "tools" / "eslint"
-
-
-def _executable(p: Path) -> bool:
-    return p.is_file() and os.access(p, os.X_OK)
-
-
-def _ancestors(root: Path, rel_path: str) -> list[Path]:
-    """The file's folders from nearest to `root`, all inside `root`."""
-    folder = (root / rel_path).parent
-    out: list[Path] = []
-    while folder.is_relative_to(root):
-        out.append(folder)
-        if folder == root:
-            break
-        folder = folder.parent
-    return out
-
-
-def nearest_config(root: Path, rel_path: str) -> Path | None:
-    """The nearest flat config between the file's folder and `root` (no listing)."""
-    for folder in _ancestors(root, rel_path):
-        for name in CONFIG_NAMES:
-            if (folder / name).is_file():
-                return folder / name
-    return None
-
-
-def _legacy_config(root: Path, rel_path: str) -> Path | None:
-    for folder in _ancestors(root, rel_path):
-        for name in LEGACY_NAMES:
-            if (folder / name).is_file():
-                return folder / name
-    return None
-
-
-def resolve_tool(root: Path, rel_path: str, ctx: RunContext) -> str | None:
-    """Absolute path of the ESLint to run for `rel_path`, or None (see module docs)."""
-    explicit = ctx.tool_overrides.get(NAME)
-    if explicit is None:
-        tools = ctx.config.get("tools", {})
-        cand = tools.get(NAME) if isinstance(tools, dict) else None
-        explicit = cand if isinstance(cand, str) and os.path.isabs(cand) else None
-    if explicit is not None:
-        return find_tool(NAME, override=explicit)
-    for folder in _ancestors(root, rel_path):
-        cand = folder / "node_modules" / ".bin" / NAME
-        if _executable(cand):
-            return str(cand)
-    managed = managed_home() / "node_modules" / ".bin" / NAME
-    return str(managed) if _executable(managed) else None
-
-
-def managed_env(tool: str, env: dict[str, str]) -> dict[str, str]:
-    """Let a project config's bare imports fall back to the managed install's packages.
-
-    Node resolves a config's imports from the config's folder; a project that relies
-    on the managed ESLint has no `@eslint/js` or `typescript-eslint` of its own. Only
-    for the managed tool: a resolve hook (ESM) and NODE_PATH (CommonJS) retry from it.
-    """
-    home = managed_home()
-    hook = home / "resolve-managed.mjs"
-    if not Path(tool).is_relative_to(home) or not hook.is_file():
-        return env
-    opt = f"--import={hook.as_uri()}"
-    opts = env.get("NODE_OPTIONS", "")
-    env = dict(env, NODE_OPTIONS=f"{opts} {opt}".strip())
-    paths = [str(home / "node_modules"), *filter(None, env.get("NODE_PATH", "").split(os.pathsep))]
-    env["NODE_PATH"] = os.pathsep.join(paths)
-    return env
 
 
 @dataclass(frozen=True)
 class _Job:
     tool: ToolIdentity
-    config: Path
+    setup: Setup
     stdin: bool
-
-
-def _utf16_index(text: str) -> list[int] | None:
-    """Map UTF-16 offsets (ESLint's ranges) to str indexes; None when they coincide."""
-    if all(ord(c) < 0x10000 for c in text):
-        return None
-    table: list[int] = []
-    for i, c in enumerate(text):
-        table.append(i)
-        if ord(c) >= 0x10000:
-            table.append(i)
-    table.append(len(text))
-    return table
-
-
-class _Text:
-    """The judged text as ESLint sees it (BOM stripped), with line/column lookups."""
-
-    def __init__(self, raw: bytes) -> None:
-        self.text = raw.decode("utf-8", "replace").removeprefix("\ufeff")
-        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
-        self._u16 = _utf16_index(self.text)
-
-    def index(self, utf16: int) -> int:
-        if self._u16 is None:
-            return max(0, min(utf16, len(self.text)))
-        return self._u16[max(0, min(utf16, len(self._u16) - 1))]
-
-    def line_col(self, index: int) -> tuple[int, int]:
-        """1-based line and column (characters) of a str index."""
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= index:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1, index - self.starts[lo] + 1
-
-    def line(self, number: int) -> str:
-        if not 1 <= number <= len(self.starts):
-            return ""
-        end = self.starts[number] if number < len(self.starts) else len(self.text)
-        return self.text[self.starts[number - 1] : end].strip()
-
-
-def _edit(fix: object, text: _Text, suggestion: bool) -> dict[str, Any]:
-    """One ESLint fix {range, text} as a replace-text exact_edit with its derived tier.
-
-    A rule's `fix` is deterministic and reversible, so it derives to auto. A
-    `suggestion` may change behaviour (that is why ESLint does not apply it), so it is
-    marked destructive and derives to confirm. A finding carries one edit: only the
-    first suggestion is kept.
-    """
-    if not isinstance(fix, dict):
-        return {}
-    rng, new = fix.get("range"), fix.get("text")
-    if not (isinstance(rng, list) and len(rng) == 2 and isinstance(new, str)):
-        return {}
-    if not all(isinstance(v, int) for v in rng) or rng[0] > rng[1]:
-        return {}
-    start, end = text.index(rng[0]), text.index(rng[1])
-    (sl, sc), (el, ec) = text.line_col(start), text.line_col(end)
-    destructive = suggestion
-    return {
-        "exact_edit": ReplaceText(
-            kind="replace-text",
-            anchor=Anchor(start_line=sl, end_line=el),
-            match=text.text[start:end],
-            replacement=new,
-            start_column=sc,
-            end_column=ec,
-        ),
-        "op_type": "deterministic",
-        "is_destructive": destructive,
-        "is_reversible": True,
-        "safety_tier": derive_safety_tier("deterministic", destructive, True),
-        "fix_applicability": "suggestion" if suggestion else "fix",
-    }
-
-
-def _pos(value: object) -> int | None:
-    return value if isinstance(value, int) and value >= 1 else None
+    #: The checked scope's reason: config system, ESLint used, declared version.
+    note: str
 
 
 def _ignored(msg: dict[str, Any]) -> str | None:
@@ -253,13 +111,31 @@ def _ignored(msg: dict[str, Any]) -> str | None:
     return None
 
 
+_NOT_CAUSE = ("Oops! Something went wrong", "ESLint: ", "(node:", "(Use `node --trace-warnings")
+
+
 def _cause(stderr: bytes) -> str:
     """The informative line of ESLint's 'Oops! Something went wrong!' banner."""
     for line in stderr.decode("utf-8", "replace").splitlines():
         s = line.strip()
-        if s and not s.startswith(("Oops! Something went wrong", "ESLint: ")):
+        # Node's process warnings (ESLint 9's eslintrc deprecation) are not the cause.
+        if s and not s.startswith(_NOT_CAUSE):
             return one_line(s)
     return ""
+
+
+_NOT_INSTALLED = ("couldn't find the plugin", "Cannot find package", "Cannot find module")
+
+
+def _with_install_hint(out: FileOutcome, root: Path, cwd: Path) -> FileOutcome:
+    """A config whose plugin or import the project has not installed: point at the
+    project's own install (never fetch it for the project)."""
+    if out.status != ScopeStatus.TOOL_ERROR or out.hint or not out.reason:
+        return out
+    if not any(needle in out.reason for needle in _NOT_INSTALLED):
+        return out
+    where = cwd.relative_to(root).as_posix()
+    return out.with_(hint=f"install the project's dependencies in {where}/ (npm ci)")
 
 
 class EslintChecker:
@@ -270,10 +146,13 @@ class EslintChecker:
     languages = LANGUAGES
 
     def probe(self, root: Path) -> Probe:
-        """The ESLint a run at the root would use, and the root's flat config (ESLint 9
-        refuses to run without one: configuration_required)."""
+        """The ESLint a run at the root would use, and the root's config: flat, or legacy
+        (`.eslintrc*`, `eslintConfig`); with neither, ESLint refuses to run
+        (configuration_required)."""
         tool = resolve_tool(root, "probe.js", RunContext(project_root=root, deadline=_NO_DEADLINE))
-        configs = root_configs(root, CONFIG_NAMES)
+        configs = root_configs(root, CONFIG_NAMES) or root_configs(root, LEGACY_NAMES)
+        if not configs and legacy_in(root) is not None:
+            configs = ("package.json",)
         return Probe(
             found=tool is not None,
             tool_path=tool,
@@ -292,53 +171,79 @@ class EslintChecker:
         return target.path.lower().endswith(SUFFIXES)
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
+        """Settle what cannot run (no config, no tool, legacy config without an ESLint
+        that has legacy mode); batch the rest by tool, configuration and declared range."""
         root = ctx.project_root
         settled: list[FileOutcome] = []
-        groups: dict[tuple[str, Path], list[FileTarget]] = defaultdict(list)
+        groups: dict[_Key, list[FileTarget]] = defaultdict(list)
         idents: dict[str, ToolIdentity] = {}
         for t in targets:
-            cfg = nearest_config(root, t.path)
-            if cfg is None:
-                legacy = _legacy_config(root, t.path)
-                reason = "no ESLint flat config (eslint.config.*) between the file and the root"
-                if legacy is not None:
-                    reason += f"; legacy {legacy.name} is not read by ESLint 9"
-                settled.append(self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason))
+            setup = find_setup(root, t.path)
+            if setup is None:
+                settled.append(self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, NO_CONFIG))
+                continue
+            if not setup.selects(t.path):
+                settled.append(self._unselected(t, setup))
                 continue
             tool = resolve_tool(root, t.path, ctx)
             if tool is None:
                 settled.append(
-                    self._settle(t, ScopeStatus.MISSING, "eslint not found", hint=INSTALL_HINT)
+                    self._settle(t, ScopeStatus.MISSING, "eslint not found", INSTALL_HINT)
                 )
                 continue
             if tool not in idents:
                 idents[tool] = ToolIdentity(path=tool, version=tool_version(tool))
-            if idents[tool].version is None:
-                settled.append(
-                    FileOutcome(
-                        path=t.path,
-                        checker=NAME,
-                        status=ScopeStatus.TOOL_ERROR,
-                        reason="eslint --version failed: the tool cannot run",
-                        tool=idents[tool],
-                        hint=INSTALL_HINT,
-                        language=t.language,
-                    )
-                )
+            ident = idents[tool]
+            broken = self._unrunnable(t, setup, ident)
+            if broken is not None:
+                settled.append(broken)
                 continue
-            groups[(tool, cfg)].append(t)
+            groups[(tool, setup, declared_eslint(root, t.path))].append(t)
         batches: list[Batch] = []
-        for (tool, cfg), members in sorted(
-            groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))
-        ):
+        for key in sorted(groups, key=lambda k: (k[0], str(k[1].config), str(k[2]))):
+            tool, setup, declared = key
+            members = groups[key]
+            note = version_note(root, setup, idents[tool], declared)
             disk = [t for t in members if t.on_disk and not _GLOB_CHARS.search(t.path)]
-            single = [t for t in members if t not in disk]
+            label = f"eslint:{setup.config}"
             for i in range(0, len(disk), MAX_BATCH):
-                job = _Job(idents[tool], cfg, stdin=False)
-                batches.append(Batch(tuple(disk[i : i + MAX_BATCH]), job, label=f"eslint:{cfg}"))
-            for t in single:
-                batches.append(Batch((t,), _Job(idents[tool], cfg, stdin=True), f"eslint:{t.path}"))
+                job = _Job(idents[tool], setup, stdin=False, note=note)
+                batches.append(Batch(tuple(disk[i : i + MAX_BATCH]), job, label=label))
+            for t in (t for t in members if t not in disk):
+                job = _Job(idents[tool], setup, stdin=True, note=note)
+                batches.append(Batch((t,), job, f"eslint:{t.path}"))
         return CheckerPlan(batches=tuple(batches), settled=tuple(settled))
+
+    def _unselected(self, t: FileTarget, setup: Setup) -> FileOutcome:
+        """A file `eslint .` would not lint under the legacy config."""
+        exts = ", ".join(sorted(setup.extensions))
+        reason = (
+            f"legacy config {setup.config.name}: ESLint selects {exts} files"
+            " (the default, --ext and overrides patterns); this file is not among them"
+        )
+        return self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason, EXTENSION_HINT)
+
+    def _unrunnable(self, t: FileTarget, setup: Setup, ident: ToolIdentity) -> FileOutcome | None:
+        """The tool cannot run, or has no legacy mode for a legacy config."""
+        if ident.version is None:
+            reason = "eslint --version failed: the tool cannot run"
+            return FileOutcome(
+                path=t.path,
+                checker=NAME,
+                status=ScopeStatus.TOOL_ERROR,
+                reason=reason,
+                tool=ident,
+                hint=INSTALL_HINT,
+                language=t.language,
+            )
+        if setup.legacy and (major(ident.version) or 0) > LAST_LEGACY_MAJOR:
+            reason = (
+                f"legacy config {setup.config.name} needs ESLint <= {LAST_LEGACY_MAJOR};"
+                f" the ESLint found is {ident.version} (no legacy mode)"
+            )
+            out = self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason, MIGRATE_HINT)
+            return out.with_(tool=ident)
+        return None
 
     def _settle(
         self, t: FileTarget, status: ScopeStatus, reason: str, hint: str = CONFIG_HINT
@@ -354,14 +259,17 @@ class EslintChecker:
         )
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        """One ESLint process for the batch (never --fix, never --cache)."""
         job: _Job = batch.data
-        root, cwd = ctx.project_root, job.config.parent
+        root, cwd = ctx.project_root, job.setup.cwd
         common: dict[str, Any] = {
             "tool": job.tool,
-            "config_digest": digest_files([job.config]),
-            "config_files": (job.config.relative_to(root).as_posix(),),
+            "config_digest": digest_files(job.setup.files),
+            "config_files": tuple(p.relative_to(root).as_posix() for p in job.setup.files),
         }
-        argv = [str(job.tool.path), "--format", "json", "--config", str(job.config)]
+        argv = [str(job.tool.path), "--format", "json"]
+        if not job.setup.legacy:
+            argv += ["--config", str(job.setup.config)]
         stdin: bytes | None = None
         rel = {t.path: os.path.relpath(root / t.path, cwd) for t in batch.targets}
         if job.stdin:
@@ -375,7 +283,7 @@ class EslintChecker:
         else:
             argv += [f"./{rel[t.path]}" for t in batch.targets]
         base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
-        env = managed_env(str(job.tool.path), {k: v for k, v in base.items() if k not in SCRUBBED})
+        env = run_env(base, str(job.tool.path), job.setup, job.tool.version)
         res = run_bounded(
             argv,
             deadline=ctx.deadline,
@@ -384,25 +292,27 @@ class EslintChecker:
             env=env,
             output_budget=ctx.output_budget,
         )
-        return outcome_from(
+        outs = outcome_from(
             res,
             batch.targets,
             checker=NAME,
             label=NAME,
-            parse=lambda r: self._parse(batch, r, cwd, rel, common),
+            parse=lambda r: self._parse(batch, r, rel, common),
             cause=_cause,
             **common,
         )
+        return [_with_install_hint(o, root, cwd) for o in outs]
 
     def _parse(
         self,
         batch: Batch,
         res: ProcResult,
-        cwd: Path,
         rel: dict[str, str],
         common: dict[str, Any],
     ) -> list[FileOutcome]:
         """ESLint's JSON results (one per linted file) -> one outcome per target."""
+        job: _Job = batch.data
+        cwd = job.setup.cwd
         results = json.loads(res.stdout.decode("utf-8")) if res.stdout.strip() else None
         if not isinstance(results, list):
             raise Unparsable(_cause(res.stderr) or "no JSON result")
@@ -427,10 +337,12 @@ class EslintChecker:
                     )
                 )
                 continue
-            outcomes.append(self._outcome(t, item["messages"], common))
+            outcomes.append(self._outcome(t, item["messages"], job, common))
         return outcomes
 
-    def _outcome(self, t: FileTarget, messages: list[Any], common: dict[str, Any]) -> FileOutcome:
+    def _outcome(
+        self, t: FileTarget, messages: list[Any], job: _Job, common: dict[str, Any]
+    ) -> FileOutcome:
         msgs = [m for m in messages if isinstance(m, dict)]
         kinds = {k for k in (_ignored(m) for m in msgs) if k}
         if "no-config" in kinds:
@@ -449,19 +361,21 @@ class EslintChecker:
                 path=t.path,
                 checker=NAME,
                 status=ScopeStatus.NOT_RUN,
-                reason="ignored by the project's ESLint ignore patterns",
+                reason="ignored by the project's ESLint config"
+                + (" (.eslintignore, ignorePatterns)" if job.setup.legacy else " (ignores)"),
                 language=t.language,
                 **common,
             )
         try:
-            text = _Text(t.read_bytes())
+            text = Text(t.read_bytes())
         except OSError:
-            text = _Text(b"")
+            text = Text(b"")
         findings = [self._finding(t, m, text) for m in msgs]
         return FileOutcome(
             path=t.path,
             checker=NAME,
             status=ScopeStatus.CHECKED,
+            reason=job.note,
             findings=tuple(findings),
             # A fatal parse error is still a coherent verdict by the native parser:
             # the fallback grammar must not parse these bytes again.
@@ -470,17 +384,17 @@ class EslintChecker:
             **common,
         )
 
-    def _finding(self, t: FileTarget, m: dict[str, Any], text: _Text) -> Finding:
+    def _finding(self, t: FileTarget, m: dict[str, Any], text: Text) -> Finding:
         fatal = bool(m.get("fatal"))
         rule = "eslint/parse-error" if fatal else str(m.get("ruleId") or "eslint/unknown")
         raw = m.get("severity")
         severity = Severity.ERROR if fatal or raw == 2 else Severity.WARNING
-        line = _pos(m.get("line"))
-        edit = _edit(m.get("fix"), text, suggestion=False)
-        if not edit:
+        line = pos(m.get("line"))
+        change = edit(m.get("fix"), text, suggestion=False)
+        if not change:
             suggestions = m.get("suggestions")
             if isinstance(suggestions, list) and suggestions and isinstance(suggestions[0], dict):
-                edit = _edit(suggestions[0].get("fix"), text, suggestion=True)
+                change = edit(suggestions[0].get("fix"), text, suggestion=True)
         return Finding(
             checker=NAME,
             rule=rule,
@@ -488,13 +402,13 @@ class EslintChecker:
             tool_severity=str(raw) if raw is not None else None,
             path=t.path,
             line=line,
-            column=_pos(m.get("column")),
-            end_line=_pos(m.get("endLine")),
-            end_column=_pos(m.get("endColumn")),
+            column=pos(m.get("column")),
+            end_line=pos(m.get("endLine")),
+            end_column=pos(m.get("endColumn")),
             message=one_line(str(m.get("message", "")), MAX_MESSAGE),
             blocking=severity == Severity.ERROR,
             fingerprint=fingerprint(NAME, rule, t.path, text.line(line or 0)),
-            **edit,
+            **change,
         )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import eslint_path
 from orchestrate_plugins.eslint_checker import EslintChecker, resolve_tool
+from orchestrate_plugins.eslint_config import range_differs
 
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
@@ -128,11 +129,85 @@ def test_one_process_per_config_folder(tmp_path: Path) -> None:
 
 
 def test_no_config_is_configuration_required_and_falls_back(tmp_path: Path) -> None:
-    _write(tmp_path, {"src/app.ts": "let a: number = 1;\n", ".eslintrc.json": "{}"})
-    out = _lint(tmp_path, ["src/app.ts"])["src/app.ts"]
+    _write(tmp_path, {"src/app.ts": "let a: number = 1;\n", "src/b.js": "1;\n"})
+    outs = _lint(tmp_path, ["src/app.ts", "src/b.js"])
+    for out in outs.values():
+        assert out.status == ScopeStatus.CONFIGURATION_REQUIRED and out.falls_back
+        assert out.hint and "eslint.config.js" in out.hint and "\n" not in out.hint
+        assert out.reason and ".eslintrc" in out.reason
+
+
+def test_legacy_cascade_runs_in_legacy_mode(tmp_path: Path) -> None:
+    # Root config, a nested one adding a rule, an eslintConfig in a package.json: ESLint
+    # resolves the cascade itself; a .ts file only when an override pattern names it.
+    _write(
+        tmp_path,
+        {
+            ".eslintrc.json": '{"root": true, "rules": {"no-var": "error"}}',
+            "a.js": "var a;\n",
+            "sub/.eslintrc.yml": "rules:\n  no-debugger: error\n",
+            "sub/b.js": "var b;\ndebugger;\n",
+            "sub/c.ts": "var c;\n",
+            "pkg/package.json": '{"eslintConfig": {"root": true, "rules": {"eqeqeq": "error"}}}',
+            "pkg/d.js": "var d = 1 == 2;\n",
+        },
+    )
+    # A user's ESLINT_USE_FLAT_CONFIG=true must not turn the legacy project into "no config".
+    ctx = _ctx(tmp_path, env={**os.environ, "ESLINT_USE_FLAT_CONFIG": "true"})
+    outs = _lint(tmp_path, ["a.js", "sub/b.js", "sub/c.ts", "pkg/d.js"], ctx)
+    rules = {p: {f.rule for f in o.findings} for p, o in outs.items()}
+    assert rules["a.js"] == {"no-var"}
+    assert rules["sub/b.js"] == {"no-var", "no-debugger"}
+    assert rules["pkg/d.js"] == {"eqeqeq"}
+    assert outs["sub/b.js"].reason and "legacy config sub/.eslintrc.yml" in outs["sub/b.js"].reason
+    assert set(outs["sub/b.js"].config_files) == {".eslintrc.json", "sub/.eslintrc.yml"}
+    ts = outs["sub/c.ts"]
+    assert ts.status == ScopeStatus.CONFIGURATION_REQUIRED and ts.falls_back and ts.hint
+    assert ts.reason and "not among them" in ts.reason
+
+
+def test_legacy_override_pattern_selects_its_extension(tmp_path: Path) -> None:
+    rc = '{"root": true, "overrides": [{"files": ["*.mjs"], "rules": {"no-var": "error"}}]}'
+    _write(tmp_path, {".eslintrc.json": rc, "m.mjs": "var m;\n"})
+    out = _lint(tmp_path, ["m.mjs"])["m.mjs"]
+    assert out.status == ScopeStatus.CHECKED and {f.rule for f in out.findings} == {"no-var"}
+
+
+def test_legacy_config_with_eslint_10_has_no_legacy_mode(tmp_path: Path) -> None:
+    fake = _fake(tmp_path / "fake-eslint", "exit 0")
+    Path(fake).write_text(Path(fake).read_text().replace("v0.0.0-fake", "v10.0.0"))
+    _write(tmp_path, {".eslintrc.json": "{}", "a.js": "1;\n"})
+    out = _lint(tmp_path, ["a.js"], _ctx(tmp_path, tool_overrides={"eslint": fake}))["a.js"]
     assert out.status == ScopeStatus.CONFIGURATION_REQUIRED and out.falls_back
-    assert out.hint and "eslint.config.js" in out.hint and "\n" not in out.hint
-    assert out.reason and ".eslintrc.json" in out.reason
+    assert out.reason and "ESLint <= 9" in out.reason and "v10.0.0" in out.reason
+    assert out.hint and "eslint.config.js" in out.hint
+
+
+@pytest.mark.parametrize(
+    ("declared", "used", "differs"),
+    [
+        ("^9.0.0", "v9.39.5", False),
+        ("^8.57.0", "v9.39.5", True),
+        ("~8.1", "v8.57.1", False),
+        ("8.x", "v9.0.0", True),
+        (">=8", "v9.1.0", False),
+        (">=10", "v9.1.0", True),
+        ("^8 || ^9", "v9.1.0", False),
+        ("latest", "v9.1.0", None),
+        ("workspace:*", "v9.1.0", None),
+    ],
+)
+def test_declared_range_by_major(declared: str, used: str, differs: bool | None) -> None:
+    assert range_differs(declared, used) is differs
+
+
+def test_scope_says_the_declared_version_differs(tmp_path: Path) -> None:
+    pkg = '{"devDependencies": {"eslint": "^8.57.0"}}'
+    _write(tmp_path, {"eslint.config.js": CONFIG, "package.json": pkg, "a.js": "1;\n"})
+    out = _lint(tmp_path, ["a.js"])["a.js"]
+    assert out.status == ScopeStatus.CHECKED and out.reason
+    assert "orchestrate's pinned install" in out.reason
+    assert "package.json declares eslint ^8.57.0: the majors differ" in out.reason
 
 
 def test_config_not_covering_typescript(tmp_path: Path) -> None:
@@ -254,3 +329,35 @@ def test_typescript_config_imports_resolve_from_the_managed_install(tmp_path: Pa
     assert rules == {"@typescript-eslint/no-unused-vars", "@typescript-eslint/no-explicit-any"}
     assert outs["b.tsx"].findings == ()
     assert {f.rule for f in outs["legacy/c.js"].findings} == {"no-unused-vars"}
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["flat", "legacy"])
+def test_eslint_is_never_asked_to_write(tmp_path: Path, legacy: bool) -> None:
+    # Fault injection: a fake ESLint records its arguments and answers an empty result.
+    log = tmp_path / "argv.log"
+    fake = _fake(tmp_path / "fake-eslint", f'echo "$@" >> {log}; echo "[]"')
+    project = tmp_path / "p"
+    config = {".eslintrc.json": "{}"} if legacy else {"eslint.config.js": CONFIG}
+    _write(project, {**config, "a.js": "1;\n"})
+    staged = FileTarget(path="s.js", abs_path=project / "s.js", content=b"2;\n")
+    ctx = _ctx(project, tool_overrides={"eslint": fake})
+    checker = EslintChecker()
+    plan = checker.plan([*_targets(project, ["a.js"]), staged], ctx)
+    for batch in plan.batches:
+        checker.run(batch, ctx)
+    calls = log.read_text().splitlines()
+    assert len(calls) == 2 and all("--format json" in c for c in calls)
+    assert not any(flag in c for c in calls for flag in ("--fix", "--cache"))
+    assert ("--config" in calls[0]) is not legacy
+
+
+def test_staged_content_in_legacy_mode(tmp_path: Path) -> None:
+    rc = '{"root": true, "rules": {"no-var": "error"}}'
+    _write(tmp_path, {".eslintrc.json": rc, ".eslintignore": "gen/\n", "s.js": "let q;\n"})
+    staged = FileTarget(path="s.js", abs_path=tmp_path / "s.js", content=b"var q;\n")
+    ignored = FileTarget(path="gen/g.js", abs_path=tmp_path / "gen/g.js", content=b"var g;\n")
+    checker, ctx = EslintChecker(), _ctx(tmp_path)
+    plan = checker.plan([staged, ignored], ctx)
+    outs = {o.path: o for b in plan.batches for o in checker.run(b, ctx)}
+    assert {f.rule for f in outs["s.js"].findings} == {"no-var"}
+    assert outs["gen/g.js"].status == ScopeStatus.NOT_RUN

@@ -1,0 +1,115 @@
+"""Which ESLint runs, where it came from, and the environment it runs under.
+
+Tool, in order: an explicit absolute path from configuration; the project's own
+`node_modules/.bin/eslint` nearest to the file (inside the project root); the pinned
+managed install (`npm ci --prefix tools/eslint`, or `$ORCHESTRATE_ESLINT_HOME`). A
+relative PATH entry is never consulted.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from orchestrate_plugins._common import find_tool
+from orchestrate_plugins.eslint_config import (
+    LAST_LEGACY_MAJOR,
+    Setup,
+    ancestors,
+    major,
+    range_differs,
+)
+
+from orchestrator.api import RunContext, ToolIdentity
+
+NAME = "eslint"
+HOME_ENV = "ORCHESTRATE_ESLINT_HOME"
+#: Environment that would switch ESLint to another config system or lookup mode.
+SCRUBBED = ("ESLINT_USE_FLAT_CONFIG", "ESLINT_FLAGS")
+
+
+def managed_home() -> Path:
+    """Folder of the managed ESLint install (`$ORCHESTRATE_ESLINT_HOME` wins)."""
+    env = os.environ.get(HOME_ENV)
+    if env and os.path.isabs(env):
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "tools" / "eslint"
+
+
+def _executable(p: Path) -> bool:
+    return p.is_file() and os.access(p, os.X_OK)
+
+
+def resolve_tool(root: Path, rel_path: str, ctx: RunContext) -> str | None:
+    """Absolute path of the ESLint to run for `rel_path`, or None (see module docs)."""
+    explicit = ctx.tool_overrides.get(NAME)
+    if explicit is None:
+        tools = ctx.config.get("tools", {})
+        cand = tools.get(NAME) if isinstance(tools, dict) else None
+        explicit = cand if isinstance(cand, str) and os.path.isabs(cand) else None
+    if explicit is not None:
+        return find_tool(NAME, override=explicit)
+    for folder in ancestors(root, rel_path):
+        cand = folder / "node_modules" / ".bin" / NAME
+        if _executable(cand):
+            return str(cand)
+    managed = managed_home() / "node_modules" / ".bin" / NAME
+    return str(managed) if _executable(managed) else None
+
+
+def managed_env(tool: str, env: dict[str, str]) -> dict[str, str]:
+    """Let a project config's bare imports fall back to the managed install's packages.
+
+    Node resolves a config's imports from the config's folder; a project that relies
+    on the managed ESLint has no `@eslint/js` or `typescript-eslint` of its own. Only
+    for the managed tool: a resolve hook (ESM) and NODE_PATH (CommonJS) retry from it.
+    """
+    home = managed_home()
+    hook = home / "resolve-managed.mjs"
+    if not Path(tool).is_relative_to(home) or not hook.is_file():
+        return env
+    opt = f"--import={hook.as_uri()}"
+    opts = env.get("NODE_OPTIONS", "")
+    env = dict(env, NODE_OPTIONS=f"{opts} {opt}".strip())
+    paths = [str(home / "node_modules"), *filter(None, env.get("NODE_PATH", "").split(os.pathsep))]
+    env["NODE_PATH"] = os.pathsep.join(paths)
+    return env
+
+
+def _source(tool: str) -> str:
+    if Path(tool).is_relative_to(managed_home()):
+        return "orchestrate's pinned install"
+    if f"{os.sep}node_modules{os.sep}" in tool:
+        return "the project's node_modules"
+    return "the configured path"
+
+
+def version_note(
+    root: Path, setup: Setup, tool: ToolIdentity, declared: tuple[str, Path] | None
+) -> str:
+    """What a checked scope says about how ESLint ran: legacy mode, the ESLint used (version
+    and where it came from) and, when package.json declares an eslint range, whether the
+    used version's major falls outside it."""
+    note = f"eslint {tool.version} from {_source(str(tool.path))}"
+    if setup.legacy:
+        rel = setup.config.relative_to(root).as_posix()
+        note = f"legacy config {rel} (ESLINT_USE_FLAT_CONFIG=false); {note}"
+    if declared is not None:
+        wanted, pkg = declared
+        note += f"; {pkg.relative_to(root).as_posix()} declares eslint {wanted}"
+        differs = range_differs(wanted, tool.version)
+        note += {True: ": the majors differ", False: "", None: " (range not compared)"}[differs]
+    return note
+
+
+def run_env(base: dict[str, str], tool: str, setup: Setup, version: str | None) -> dict[str, str]:
+    """The environment ESLint runs under: the config system the setup needs, stated
+    explicitly (ESLint 8 and 9 both honour it; 10 has no legacy mode), and for a flat
+    config under the managed tool, the managed module fallback."""
+    env = {k: v for k, v in base.items() if k not in SCRUBBED}
+    if setup.legacy:
+        # The project's own plugins only: no fallback to the managed install's packages.
+        return dict(env, ESLINT_USE_FLAT_CONFIG="false")
+    if (major(version) or 0) <= LAST_LEGACY_MAJOR:
+        env["ESLINT_USE_FLAT_CONFIG"] = "true"
+    return managed_env(tool, env)
