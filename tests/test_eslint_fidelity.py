@@ -23,8 +23,8 @@ import pytest
 from helpers import IN_CI, eslint_path, require_tool
 from orchestrate_plugins.eslint_checker import EslintChecker
 
-from orchestrator.core.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus
 
 PLUGIN = "eslint-plugin-no-only-tests@3.4.0"
