@@ -407,12 +407,15 @@ class RuffChecker:
 
     def _listing(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """Outcomes for the targets Ruff's `--show-files` does not list (excluded), or
-        for all of them when the listing fails or names a file not asked about. A
-        target that is not on disk (staged content only) cannot be listed: no outcome."""
+        for all of them when the listing fails or names a file not asked about.
+        Targets not on disk (staged content only) are asked with `_stdin_probe`."""
         ident: ToolIdentity = batch.data["ident"]
         askable = [t for t in batch.targets if t.abs_path.is_file()]
+        probed = [
+            o for t in batch.targets if t not in askable for o in self._stdin_probe(t, batch, ctx)
+        ]
         if not askable:
-            return []
+            return probed
         root = ctx.project_root
         argv = [*self._base_argv(batch), "--show-files", "--", *[t.path for t in askable]]
         res = run_bounded(
@@ -436,7 +439,7 @@ class RuffChecker:
                 if t.path not in names
             ]
 
-        return outcome_from(
+        return probed + outcome_from(
             res,
             askable,
             checker=NAME,
@@ -446,6 +449,32 @@ class RuffChecker:
             quiet_ok=True,
             tool=ident,
         )
+
+    def _stdin_probe(self, t: FileTarget, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        """Whether Ruff excludes `t`, for a path `--show-files` cannot list (not on
+        disk): one byte of invalid Python on stdin under that name. Ruff reports a
+        syntax error whatever rules are selected, unless it excludes the path."""
+        ident: ToolIdentity = batch.data["ident"]
+        argv = [*self._base_argv(batch), "--output-format", "json", "--exit-zero"]
+        argv += ["--stdin-filename", t.path, "-"]
+        res = run_bounded(
+            argv,
+            deadline=ctx.deadline,
+            stdin=b"(",
+            cwd=ctx.project_root,
+            output_budget=ctx.output_budget,
+            env=ctx.env,
+        )
+        reason = EXCLUDED if batch.data["configs"].get(t.path) else EXCLUDED_DEFAULT
+
+        def parse(r: ProcResult) -> list[FileOutcome]:
+            items = json.loads(r.stdout.decode("utf-8"))
+            if not isinstance(items, list):
+                raise Unparsable("unparsable output: not a JSON list")
+            return [] if items else [self._settle(t, ScopeStatus.NOT_RUN, reason, ident)]
+
+        label = f"{NAME} exclusion probe"
+        return outcome_from(res, [t], checker=NAME, label=label, parse=parse, tool=ident)
 
     def _lint(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         ident: ToolIdentity = batch.data["ident"]

@@ -308,3 +308,26 @@ def test_project_virtualenv_ruff_is_used(tmp_path: Path, untouched: Watch) -> No
     assert _ours(report) == _native(root) == {("a.py", 1, 8, "F401")}
     scope = _scope(report, "a.py")
     assert scope.tool and scope.tool.path == str(root / ".venv" / "bin" / "ruff")
+
+
+def test_staged_file_not_on_disk_in_an_excluded_folder(tmp_path: Path, untouched: Watch) -> None:
+    """Staged content whose path is not in the worktree (`--show-files` cannot list
+    it) under `extend-exclude = ["gen"]`: before, Ruff answered `[]` and the scope was
+    `checked`; now Ruff's own answer on a probe says excluded, so it is `not_run`, and
+    a staged file outside the excluded folder is still `checked`."""
+    cfg = '[tool.ruff]\nextend-exclude = ["gen"]\n'
+    root = _repo(tmp_path / "r", {"pyproject.toml": cfg, "keep.py": "x = 1\n"})
+    untouched.append(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    checker = RuffChecker()
+    staged = b"x = 2\n"
+    targets = [
+        FileTarget(path=p, abs_path=root / p, language="python", content=staged)
+        for p in ("gen/new.py", "src/new.py")
+    ]
+    outs = {o.path: o for b in checker.plan(targets, ctx).batches for o in checker.run(b, ctx)}
+    assert outs["gen/new.py"].status == ScopeStatus.NOT_RUN
+    assert outs["gen/new.py"].reason == "excluded by the project's Ruff config"
+    assert outs["src/new.py"].status == ScopeStatus.CHECKED
+    assert not any(o.findings for o in outs.values())
+    assert _native(root, "--stdin-filename", "src/new.py", "-", stdin=staged) == set()
