@@ -1,17 +1,28 @@
 """Ruff: the native Python checker.
 
-One `ruff check --output-format json` process per batch (files sharing their nearest
-Ruff config), never one per file, except for staged/committed content, which goes
-over stdin with `--stdin-filename`. Config discovery follows CG-30: only the selected
-files' ancestor folders inside the project root are looked at, nearest config wins,
-nothing is enumerated.
+Ruff is run the way a user runs it in the project: from the project root, with no
+`--config`, so Ruff resolves each file's nearest config and its `extend` chain
+itself, and relative settings (`per-file-ignores`, `src`, `exclude`) mean what they
+mean to the project. Always `--no-fix` (a config's `fix = true` never rewrites a
+byte) and `--no-cache` (no `.ruff_cache` in the project); `--force-exclude` makes
+the config's excludes hold for the files we name. Files Ruff excludes are found
+with Ruff's own listing (`--show-files`) and reported `not_run`. Files without any
+config inside the root run `--isolated` (no user-level or outside config).
+
+Files of several configs share one process from the root: measured on 20 config
+folders of 100 files, it gives the same 3000 findings as one process per folder
+with that folder as cwd, in a third of the time.
+
+One `ruff check --output-format json` process per batch of files on disk, never
+one per file, except for staged/committed content, which goes over stdin with
+`--stdin-filename`. Config discovery for the identity follows CG-30 (see
+`_ruff_config`).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tomllib
 from collections import defaultdict
 from collections.abc import Sequence
 from importlib import metadata
@@ -27,6 +38,16 @@ from orchestrate_plugins._common import (
     offset_of,
     tool_version,
 )
+from orchestrate_plugins._ruff_config import (
+    CONFIG_NAMES,
+    ConfigProblem,
+    RuffConfig,
+    describe,
+    has_ruff_section,
+    nearest_config,
+    satisfies,
+    version_number,
+)
 
 from orchestrator.api import (
     Anchor,
@@ -38,6 +59,7 @@ from orchestrator.api import (
     Probe,
     ProcResult,
     ReplaceText,
+    ReuseIdentity,
     RunContext,
     ScopeStatus,
     Severity,
@@ -53,67 +75,8 @@ from orchestrator.api import (
 )
 
 NAME = "ruff"
-CONFIG_NAMES = ("ruff.toml", ".ruff.toml", "pyproject.toml")
 PY_SUFFIXES = (".py", ".pyi")
 INSTALL_HINT = "install Ruff (pip install ruff) or set [tool.orchestrate.tools] ruff = '/abs/path'"
-
-
-def _has_ruff_section(path: Path) -> bool | None:
-    """True/False for a pyproject.toml with/without [tool.ruff]; None when unreadable."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
-    return isinstance(data.get("tool", {}).get("ruff"), dict)
-
-
-class ConfigProblem(Exception):
-    pass
-
-
-def nearest_config(root: Path, rel_path: str, cache: dict[Path, Path | None]) -> Path | None:
-    """The nearest Ruff config among the file's ancestors inside `root` (CG-30).
-
-    Looks only at the three candidate names in each ancestor folder: no listing. A
-    candidate that exists but cannot be read raises ConfigProblem (reported, not hidden).
-    """
-    folder = (root / rel_path).parent
-    chain: list[Path] = []
-    while True:
-        if folder in cache:
-            found = cache[folder]
-            break
-        chain.append(folder)
-        found = None
-        for name in CONFIG_NAMES:
-            cand = folder / name
-            if not cand.is_file():
-                continue
-            try:
-                real = cand.resolve(strict=True)
-            except OSError as exc:
-                raise ConfigProblem(f"config {cand.relative_to(root)}: cannot resolve") from exc
-            if not real.is_relative_to(root):
-                raise ConfigProblem(f"config {cand.relative_to(root)} links outside the root")
-            if name == "pyproject.toml":
-                has = _has_ruff_section(cand)
-                if has is None:
-                    raise ConfigProblem(f"config {cand.relative_to(root)} is unreadable")
-                if not has:
-                    continue
-            else:
-                try:
-                    cand.read_bytes()
-                except OSError as exc:
-                    raise ConfigProblem(f"config {cand.relative_to(root)} is unreadable") from exc
-            found = cand
-            break
-        if found is not None or folder == root or not folder.is_relative_to(root):
-            break
-        folder = folder.parent
-    for f in chain:
-        cache[f] = found
-    return found
 
 
 def _severity(item: dict[str, Any]) -> tuple[Severity, str | None]:
@@ -201,7 +164,7 @@ def _root_configured(root: Path) -> tuple[str, ...]:
     found = []
     for name in CONFIG_NAMES:
         cand = root / name
-        if cand.is_file() and (name != "pyproject.toml" or _has_ruff_section(cand)):
+        if cand.is_file() and (name != "pyproject.toml" or has_ruff_section(cand)):
             found.append(name)
     return tuple(found)
 
@@ -231,6 +194,60 @@ def _argv_chunks(targets: Sequence[FileTarget]) -> list[tuple[FileTarget, ...]]:
     return chunks
 
 
+#: Where a project keeps its own Ruff: its virtualenv under the project root.
+PROJECT_RUFF = Path(".venv") / "bin" / NAME
+EXCLUDED = "excluded by the project's Ruff config"
+EXCLUDED_DEFAULT = "excluded by Ruff's default exclude list"
+
+
+def project_ruff(root: Path) -> str | None:
+    """The project's own Ruff (`.venv/bin/ruff` under the root) when it is executable."""
+    cand = root / PROJECT_RUFF
+    return str(cand) if cand.is_file() and os.access(cand, os.X_OK) else None
+
+
+def select_tool(root: Path, override: str | None) -> str | None:
+    """The Ruff to run: an explicit `[tools] ruff` path, else the project's own
+    (its `.venv`), else the one installed beside orchestrate, else PATH's."""
+    if override is not None:
+        return find_tool(NAME, override=override)
+    return project_ruff(root) or find_tool(NAME, extra_dirs=[interpreter_bin_dir()])
+
+
+def _label(root: Path, path: Path) -> str:
+    """A config file as the report names it: root-relative, or absolute outside it."""
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+
+def _pin_check(
+    cfg: RuffConfig | None, version: str | None, root: Path
+) -> tuple[bool | None, str | None]:
+    """(meets the config's `required-version`?, a sentence saying it); (None, None)
+    without a pin, (None, sentence) when the version or the pin cannot be compared."""
+    if cfg is None or cfg.required_version is None:
+        return None, None
+    spec, where = cfg.required_version
+    number = version_number(version)
+    ok = satisfies(number, spec) if number else None
+    where_s = _label(root, where)
+    if ok is None:
+        return None, f"ruff {number or '?'} not compared with required-version {spec!r} ({where_s})"
+    verb = "meets" if ok else "does not meet"
+    return ok, f"ruff {number} {verb} required-version {spec!r} ({where_s})"
+
+
+def _stdout_paths(res: ProcResult, root: Path) -> list[str]:
+    """`--show-files` output as root-relative POSIX paths (absolute when outside)."""
+    prefix = str(root).rstrip(os.sep) + os.sep
+    out = []
+    for line in res.stdout.decode("utf-8").splitlines():
+        name = line.strip()
+        if name:
+            rel = name[len(prefix) :] if name.startswith(prefix) else name
+            out.append(rel.replace(os.sep, "/"))
+    return out
+
+
 class RuffChecker:
     """Native Python lint and syntax evidence from Ruff."""
 
@@ -243,7 +260,7 @@ class RuffChecker:
 
     def probe(self, root: Path) -> Probe:
         """The Ruff a run would use (no override known here) and the root's config."""
-        tool = find_tool(NAME, extra_dirs=[interpreter_bin_dir()])
+        tool = select_tool(root, None)
         configs = _root_configured(root)
         return Probe(
             found=tool is not None,
@@ -254,16 +271,14 @@ class RuffChecker:
             hint=None if tool else INSTALL_HINT,
         )
 
-    def _tool(self, ctx: RunContext) -> str | None:
-        override = ctx.tool_overrides.get(NAME)
-        if override is not None:
-            return find_tool(NAME, override=override)
-        return find_tool(NAME, extra_dirs=[interpreter_bin_dir()])
-
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
+        """Batches of files sharing a mode (hierarchical config or `--isolated`); files
+        whose config is unusable or whose pinned Ruff version is not the one found
+        are settled now, with the reason."""
         if not targets:
             return CheckerPlan()
-        tool = self._tool(ctx)
+        root = ctx.project_root
+        tool = select_tool(root, ctx.tool_overrides.get(NAME))
         if tool is None:
             return CheckerPlan(
                 settled=tuple(
@@ -278,47 +293,193 @@ class RuffChecker:
                 )
             )
         ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))
-        root = ctx.project_root
-        cache: dict[Path, Path | None] = {}
-        groups: dict[Path | None, list[FileTarget]] = defaultdict(list)
-        settled: list[FileOutcome] = []
-        for t in targets:
-            try:
-                cfg = nearest_config(root, t.path, cache)
-            except ConfigProblem as exc:
-                settled.append(
-                    FileOutcome(
-                        path=t.path,
-                        checker=NAME,
-                        status=ScopeStatus.TOOL_ERROR,
-                        reason=str(exc),
-                        tool=ident,
-                        language=t.language,
-                    )
-                )
-                continue
-            groups[cfg].append(t)
+        configs, notes, settled = self._configs(targets, ctx.project_root, ident)
         batches: list[Batch] = []
-        for cfg, members in sorted(groups.items(), key=lambda kv: str(kv[0])):
-            disk = [t for t in members if t.on_disk]
-            staged = [t for t in members if not t.on_disk]
-            data = {"tool": tool, "ident": ident, "config": cfg}
-            for chunk in _argv_chunks(disk):
-                batches.append(Batch(chunk, data, label=f"ruff:{cfg}"))
-            for t in staged:
+        for isolated in (False, True):
+            members = [
+                t for t in targets if t.path in configs and (configs[t.path] is None) == isolated
+            ]
+            data = {"tool": tool, "ident": ident, "isolated": isolated}
+            data |= {"configs": configs, "notes": notes}
+            mode = "isolated" if isolated else "config"
+            for chunk in _argv_chunks([t for t in members if t.on_disk]):
+                batches.append(Batch(chunk, data, label=f"ruff:{mode}"))
+            for t in (t for t in members if not t.on_disk):
                 batches.append(Batch((t,), data, label=f"ruff-stdin:{t.path}"))
         return CheckerPlan(batches=tuple(batches), settled=tuple(settled))
 
+    def _configs(
+        self, targets: Sequence[FileTarget], root: Path, ident: ToolIdentity
+    ) -> tuple[dict[str, RuffConfig | None], dict[str, str], list[FileOutcome]]:
+        """(each runnable target's nearest config or None, version notes by path, the
+        targets settled now: an unusable config, or a pin the found Ruff does not meet)."""
+        cache: dict[Path, Path | None] = {}
+        described: dict[Path, RuffConfig] = {}
+        configs: dict[str, RuffConfig | None] = {}
+        notes: dict[str, str] = {}
+        settled: list[FileOutcome] = []
+        for t in targets:
+            try:
+                path = nearest_config(root, t.path, cache)
+            except ConfigProblem as exc:
+                settled.append(self._settle(t, ScopeStatus.TOOL_ERROR, str(exc), ident))
+                continue
+            cfg = described.setdefault(path, describe(path)) if path is not None else None
+            ok, note = _pin_check(cfg, ident.version, root)
+            if ok is False:
+                hint = f"install a Ruff that meets it in {PROJECT_RUFF.parent}, or {INSTALL_HINT}"
+                settled.append(
+                    self._settle(t, ScopeStatus.MISSING, note, ident, hint=hint, falls_back=True)
+                )
+                continue
+            configs[t.path] = cfg
+            if note:
+                notes[t.path] = note
+        return configs, notes, settled
+
+    def _settle(
+        self, t: FileTarget, status: ScopeStatus, reason: str | None, ident: ToolIdentity, **kw: Any
+    ) -> FileOutcome:
+        return FileOutcome(
+            path=t.path,
+            checker=NAME,
+            status=status,
+            reason=reason,
+            tool=ident,
+            language=t.language,
+            **kw,
+        )
+
+    def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
+        """The batch's identity for reuse: the tool, and every config file that governs
+        one of its files (nearest config and its whole `extend` chain)."""
+        files = self._chain_files(batch)
+        rules = "isolated" if batch.data["isolated"] else "hierarchical"
+        return ReuseIdentity(
+            tool=batch.data["ident"], config_digest=digest_files(files), rules=rules
+        )
+
+    @staticmethod
+    def _chain_files(batch: Batch) -> list[Path]:
+        configs: dict[str, RuffConfig | None] = batch.data["configs"]
+        return sorted({p for t in batch.targets if (c := configs.get(t.path)) for p in c.chain})
+
+    def _base_argv(self, batch: Batch) -> list[str]:
+        # Never --fix, never a cache in the project, the config's excludes hold for the
+        # files we name.
+        argv = [batch.data["tool"], "check", "--no-fix", "--no-cache", "--force-exclude"]
+        return argv + (["--isolated"] if batch.data["isolated"] else [])
+
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
-        tool: str = batch.data["tool"]
+        """One lint process over the batch, then Ruff's own listing of the files it
+        reported nothing for: those it excluded are `not_run`, never `checked`."""
+        outcomes = self._lint(batch, ctx)
+        quiet = {o.path for o in outcomes if o.status == ScopeStatus.CHECKED and not o.findings}
+        if quiet:
+            asked = tuple(t for t in batch.targets if t.path in quiet)
+            settled = {o.path: o for o in self._listing(Batch(asked, batch.data), ctx)}
+            outcomes = [settled.get(o.path, o) for o in outcomes]
+        return self._with_config(batch, ctx.project_root, outcomes)
+
+    def _with_config(
+        self, batch: Batch, root: Path, outcomes: list[FileOutcome]
+    ) -> list[FileOutcome]:
+        """The outcomes with each file's own config identity (its nearest config and
+        `extend` chain) and, on a checked scope, the required-version note."""
+        configs: dict[str, RuffConfig | None] = batch.data["configs"]
+        notes: dict[str, str] = batch.data["notes"]
+        digests: dict[tuple[Path, ...], str] = {}
+        out = []
+        for o in outcomes:
+            cfg = configs.get(o.path)
+            chain = tuple(sorted(cfg.chain)) if cfg is not None else ()
+            if chain not in digests:  # one read per config chain, not per file
+                digests[chain] = digest_files(chain)
+            note = notes.get(o.path) if o.status == ScopeStatus.CHECKED else None
+            out.append(
+                o.with_(
+                    config_digest=digests[chain],
+                    config_files=tuple(_label(root, p) for p in chain),
+                    reason=o.reason or note,
+                )
+            )
+        return out
+
+    def _listing(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        """Outcomes for the targets Ruff's `--show-files` does not list (excluded), or
+        for all of them when the listing fails or names a file not asked about.
+        Targets not on disk (staged content only) are asked with `_stdin_probe`."""
         ident: ToolIdentity = batch.data["ident"]
-        cfg: Path | None = batch.data["config"]
+        askable = [t for t in batch.targets if t.abs_path.is_file()]
+        probed = [
+            o for t in batch.targets if t not in askable for o in self._stdin_probe(t, batch, ctx)
+        ]
+        if not askable:
+            return probed
         root = ctx.project_root
-        argv = [tool, "check", "--output-format", "json", "--no-cache", "--exit-zero"]
-        argv += ["--config", str(cfg)] if cfg is not None else ["--isolated"]
-        cfg_digest = digest_files([cfg] if cfg else [])
-        cfg_files = (cfg.relative_to(root).as_posix(),) if cfg else ()
-        common = {"tool": ident, "config_digest": cfg_digest, "config_files": cfg_files}
+        argv = [*self._base_argv(batch), "--show-files", "--", *[t.path for t in askable]]
+        res = run_bounded(
+            argv, deadline=ctx.deadline, cwd=root, output_budget=ctx.output_budget, env=ctx.env
+        )
+        configs = batch.data["configs"]
+
+        def parse(r: ProcResult) -> list[FileOutcome]:
+            names = set(_stdout_paths(r, root))
+            stray = sorted(names - {t.path for t in askable})
+            if stray:
+                raise Unparsable(f"listing names a file not asked about: {stray[0]!r}")
+            return [
+                self._settle(
+                    t,
+                    ScopeStatus.NOT_RUN,
+                    EXCLUDED if configs.get(t.path) else EXCLUDED_DEFAULT,
+                    ident,
+                )
+                for t in askable
+                if t.path not in names
+            ]
+
+        return probed + outcome_from(
+            res,
+            askable,
+            checker=NAME,
+            label=f"{NAME} --show-files",
+            parse=parse,
+            exits=(0,),
+            quiet_ok=True,
+            tool=ident,
+        )
+
+    def _stdin_probe(self, t: FileTarget, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        """Whether Ruff excludes `t`, for a path `--show-files` cannot list (not on
+        disk): one byte of invalid Python on stdin under that name. Ruff reports a
+        syntax error whatever rules are selected, unless it excludes the path."""
+        ident: ToolIdentity = batch.data["ident"]
+        argv = [*self._base_argv(batch), "--output-format", "json", "--exit-zero"]
+        argv += ["--stdin-filename", t.path, "-"]
+        res = run_bounded(
+            argv,
+            deadline=ctx.deadline,
+            stdin=b"(",
+            cwd=ctx.project_root,
+            output_budget=ctx.output_budget,
+            env=ctx.env,
+        )
+        reason = EXCLUDED if batch.data["configs"].get(t.path) else EXCLUDED_DEFAULT
+
+        def parse(r: ProcResult) -> list[FileOutcome]:
+            items = json.loads(r.stdout.decode("utf-8"))
+            if not isinstance(items, list):
+                raise Unparsable("unparsable output: not a JSON list")
+            return [] if items else [self._settle(t, ScopeStatus.NOT_RUN, reason, ident)]
+
+        label = f"{NAME} exclusion probe"
+        return outcome_from(res, [t], checker=NAME, label=label, parse=parse, tool=ident)
+
+    def _lint(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        ident: ToolIdentity = batch.data["ident"]
+        root = ctx.project_root
+        argv = [*self._base_argv(batch), "--output-format", "json", "--exit-zero"]
         stdin = None
         if len(batch.targets) == 1 and not batch.targets[0].on_disk:
             t = batch.targets[0]
@@ -339,14 +500,16 @@ class RuffChecker:
             batch.targets,
             checker=NAME,
             label=NAME,
-            parse=lambda r: self._parse(batch, r, root, common),
-            **common,
+            parse=lambda r: self._parse(batch, r, root, ident),
+            tool=ident,
         )
 
     def _parse(
-        self, batch: Batch, res: ProcResult, root: Path, common: dict[str, Any]
+        self, batch: Batch, res: ProcResult, root: Path, ident: ToolIdentity
     ) -> list[FileOutcome]:
-        """Ruff's JSON list (always printed, `[]` when clean) -> one outcome per target."""
+        """Ruff's JSON list (always printed, `[]` when clean) -> one outcome per target.
+
+        A result for a file that was not asked about makes the whole output untrusted."""
         items = json.loads(res.stdout.decode("utf-8"))
         if not isinstance(items, list):
             raise Unparsable("unparsable output: not a JSON list")
@@ -356,10 +519,13 @@ class RuffChecker:
         prefix = str(root).rstrip(os.sep) + os.sep
         for item in items:
             if not isinstance(item, dict):
-                continue
+                raise Unparsable("unparsable output: a result that is not an object")
             fname = str(item.get("filename", ""))
             rel = fname[len(prefix) :].replace(os.sep, "/") if fname.startswith(prefix) else fname
             by_path[rel].append(item)
+        stray = sorted(set(by_path) - {t.path for t in batch.targets})
+        if stray:
+            raise Unparsable(f"results for a file not asked about: {stray[0]!r}")
         outcomes: list[FileOutcome] = []
         for t in batch.targets:
             findings = self._findings(t, by_path.get(t.path, []))
@@ -373,7 +539,7 @@ class RuffChecker:
                     duration_ms=res.duration_ms,
                     coherent=True,
                     language=t.language,
-                    **common,
+                    tool=ident,
                 )
             )
         return outcomes

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import stat
 from pathlib import Path
 
+from orchestrate_plugins._ruff_config import describe, satisfies
 from orchestrate_plugins.ruff_checker import RuffChecker, nearest_config
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -117,3 +119,46 @@ def test_fake_ruff_crash_is_tool_error(tmp_path: Path) -> None:
     outs = checker.run(checker.plan([_target(tmp_path, "m.py")], ctx).batches[0], ctx)
     assert outs[0].status == ScopeStatus.TOOL_ERROR
     assert outs[0].exit_code == 101
+
+
+def test_results_for_a_path_not_asked_about_make_the_batch_untrusted(tmp_path: Path) -> None:
+    # Before, the stray result was dropped and m.py stood `checked` and clean.
+    other = json.dumps(
+        [{"filename": str(tmp_path / "other.py"), "code": "F401", "location": {"row": 1}}]
+    )
+    fake = _fake_tool(
+        tmp_path / "fake-ruff",
+        f"case \"$1\" in --version) echo 'ruff 9.9.9'; exit 0;; esac\necho '{other}'\n",
+    )
+    (tmp_path / "m.py").write_text("x = 1\n")
+    ctx = _ctx(tmp_path, tool_overrides={"ruff": fake})
+    checker = RuffChecker()
+    (out,) = checker.run(checker.plan([_target(tmp_path, "m.py")], ctx).batches[0], ctx)
+    assert out.status == ScopeStatus.TOOL_ERROR
+    assert "not asked about" in (out.reason or "")
+
+
+def test_a_listing_naming_other_files_is_untrusted(tmp_path: Path) -> None:
+    # Lint says clean; the listing that should confirm m.py was checked names another file.
+    fake = _fake_tool(
+        tmp_path / "fake-ruff",
+        'case "$1" in --version) echo "ruff 9.9.9"; exit 0;; esac\n'
+        'for a in "$@"; do [ "$a" = --show-files ] && { echo /elsewhere/x.py; exit 0; }; done\n'
+        "echo '[]'\n",
+    )
+    (tmp_path / "m.py").write_text("x = 1\n")
+    ctx = _ctx(tmp_path, tool_overrides={"ruff": fake})
+    checker = RuffChecker()
+    (out,) = checker.run(checker.plan([_target(tmp_path, "m.py")], ctx).batches[0], ctx)
+    assert out.status == ScopeStatus.TOOL_ERROR
+    assert "--show-files" in (out.reason or "")
+
+
+def test_extend_cycle_ends_and_bare_pins_mean_equal(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text('extend = "b.toml"\nrequired-version = "0.8.4"\n')
+    (tmp_path / "b.toml").write_text('extend = "a.toml"\n')
+    cfg = describe(tmp_path / "a.toml")
+    assert cfg.chain == (tmp_path / "a.toml", tmp_path / "b.toml")
+    assert cfg.required_version == ("0.8.4", tmp_path / "a.toml")
+    assert satisfies("0.8.4", "0.8.4") and not satisfies("0.8.5", "0.8.4")
+    assert satisfies("0.9.0", ">=0.8,<1") and satisfies("1.0", "not a pin") is None
