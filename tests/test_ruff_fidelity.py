@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from orchestrate_plugins.ruff_checker import RuffChecker
 
-from orchestrator.core.checker import FileTarget, RunContext
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.core.report import Report
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileTarget, RunContext
+from orchestrator.model.report import Report
 from orchestrator.vocab import ScopeStatus
 
 RUFF = Path(sys.executable).parent / "ruff"
