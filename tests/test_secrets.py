@@ -109,7 +109,8 @@ def test_findings_are_redacted_and_blocking() -> None:
         assert secret not in dumped
     for f in outcome.findings:
         assert f.blocking and f.severity is Severity.ERROR
-        assert f.message in {r.description for r in sc.RULES}
+        description = next(r.description for r in sc.RULES if r.id == f.rule)
+        assert f.message == f"{description} (fingerprint {f.fingerprint})"
         assert f.path == "leak.py"
 
 
