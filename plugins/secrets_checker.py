@@ -56,13 +56,17 @@ NAME = "secrets"
 #: Only this many leading bytes are scanned for content rules (names are always checked);
 #: a longer file is reported `partial`, never silently clean.
 SCAN_LIMIT = MAX_FILE_BYTES
+#: Policy files a strict gate takes from the judged surface for this checker.
+CONFIG_NAMES = (ALLOWLIST_FILE,)
 #: Path labels in notes are bounded like every label that may reach an agent.
 MAX_LABEL = 128
 
 _KEY_FILE_NAMES = frozenset(
     {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}
 )
-_KEY_STORE_SUFFIXES = (".pem", ".p12", ".pfx", ".keystore", ".jks")
+#: Binary key stores. A `.pem` is text and usually a certificate: its private key
+#: blocks are found by content, the name alone flags nothing.
+_KEY_STORE_SUFFIXES = (".p12", ".pfx", ".keystore", ".jks")
 #: .env templates are meant to be committed; their content rules still apply.
 _DOTENV_TEMPLATES = (".example", ".sample", ".template", ".dist")
 
@@ -100,7 +104,7 @@ def scan_content(path: str, data: bytes) -> tuple[list[tuple[Rule, int | None]],
     for view in read.views:
         rules = (DOTENV_ASSIGNMENT, *CONTENT_RULES) if dotenv and view.lines else CONTENT_RULES
         for rule in rules:
-            for m in rule.pattern.finditer(view.data):  # type: ignore[union-attr]
+            for m in rule.finditer(view.data):
                 value = (rule.id, m.group())
                 if view.lines:
                     line = view.data.count(b"\n", 0, m.start()) + 1
@@ -186,7 +190,7 @@ class SecretsChecker:
     #: The secret scan has no global skip: a block list cannot switch it off.
     essential = True
     #: Policy files a strict gate takes from the judged surface for this checker.
-    CONFIG_NAMES = (ALLOWLIST_FILE,)
+    config_names = CONFIG_NAMES
 
     def probe(self, root: Path) -> Probe:
         """In-process rules: there is no tool to find and nothing to configure."""

@@ -11,13 +11,10 @@ than `checked`. Nothing here keeps or returns a matched value.
 from __future__ import annotations
 
 import codecs
-import re
 from dataclasses import dataclass
 
 #: Leading bytes sniffed for NULs (binary or BOM-less UTF-16).
 PROBE = 8192
-#: Shortest UTF-16 printable run worth scanning (no token is shorter).
-MIN_RUN = 8
 
 #: UTF-32 marks first: the UTF-32LE mark starts with the UTF-16LE one.
 _BOMS = (
@@ -26,9 +23,6 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-_PRINTABLE = rb"[\x09\x0a\x0d\x20-\x7e]"
-_RUN_LE = re.compile(rb"(?:" + _PRINTABLE + rb"\x00){%d,}" % MIN_RUN)
-_RUN_BE = re.compile(rb"(?:\x00" + _PRINTABLE + rb"){%d,}" % MIN_RUN)
 
 
 @dataclass(frozen=True)
@@ -74,12 +68,12 @@ def _decoded(body: bytes, codec: str) -> bytes | None:
 
 
 def binary_runs(data: bytes) -> tuple[View, ...]:
-    """A binary's views: its raw bytes (ASCII runs match there as they are) and its
-    UTF-16LE and UTF-16BE printable runs with the NULs taken out."""
-    runs = [m.group()[::2] for m in _RUN_LE.finditer(data)]
-    runs += [m.group()[1::2] for m in _RUN_BE.finditer(data)]
-    joined = b"\n".join(runs)
-    return (View(data, lines=False), *((View(joined, lines=False),) if runs else ()))
+    """A binary's views: its raw bytes (ASCII runs match there as they are) and the
+    same bytes with every NUL taken out, which turns UTF-16LE and UTF-16BE runs of
+    ASCII-range text into plain runs (one C-speed pass, where a run regex would step
+    through every byte)."""
+    stripped = data.translate(None, b"\0")
+    return (View(data, lines=False), View(stripped, lines=False))
 
 
 def views(data: bytes) -> Views:

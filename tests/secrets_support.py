@@ -19,8 +19,9 @@ GH_TOKEN = "ghp" + "_" + "a1B2" * 9
 SLACK = "xoxb" + "-" + "1234567890-abcdefghij"
 STRIPE = "sk" + "_live_" + "Z" * 24
 GITLAB = "glpat" + "-" + "x" * 20
-PEM = "-----BEGIN " + "RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n"
-OPENSSH = "-----BEGIN " + "OPENSSH PRIVATE KEY-----\nb3Bl\n"
+KEY_BODY = "MIIEow" + "IBAAKCAQEA" * 6
+PEM = "-----BEGIN " + f"RSA PRIVATE KEY-----\n{KEY_BODY}\n-----END RSA PRIVATE KEY-----\n"
+OPENSSH = "-----BEGIN " + "OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
 
 
 def run_scan(
