@@ -2,18 +2,33 @@
 
 A policy-tier checker: it claims every file beside whatever language checker claims
 it, and on a delivery surface its findings block. A finding carries the rule, the
-path and the line only; its message is the rule's fixed description. The matched
-value never leaves this module (not in a message, a fingerprint or a reason).
-No global skip flag disables it: it declares itself `essential`, and the plugin host
-loads an essential checker's plugin even when a block list names it.
+path, the line and its fingerprint only; its message is the rule's fixed description.
+The matched value never leaves this module (not in a message, a fingerprint or a
+note). No global skip flag disables it: it declares itself `essential`, and the
+plugin host loads an essential checker's plugin even when a block list names it.
+
+Every file is scanned, lock files and generated files included; a binary through its
+printable runs, UTF-16/32 text decoded (`secrets_decode`). What cannot be read is a
+`partial` scope with the reason. Reviewed false positives are allowed through the
+committed allowlist (`secrets_allow`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from orchestrate_plugins.secrets_allow import ALLOWLIST_FILE, Allowlist, parse_allowlist
+from orchestrate_plugins.secrets_decode import views
+from orchestrate_plugins.secrets_rules import (
+    CONTENT_RULES,
+    DOTENV_ASSIGNMENT,
+    KEY_STORE_FILE,
+    PRIVATE_KEY_FILE,
+    RULES,
+    RULESET_VERSION,
+    Rule,
+)
 
 from orchestrator.api import (
     MAX_FILE_BYTES,
@@ -23,6 +38,7 @@ from orchestrator.api import (
     FileTarget,
     Finding,
     Probe,
+    Purpose,
     RunContext,
     ScopeStatus,
     Severity,
@@ -34,70 +50,23 @@ from orchestrator.api import (
 )
 from orchestrator.api import ORCHESTRATE_VERSION as __version__
 
+__all__ = ["ALLOWLIST_FILE", "RULES", "SecretsChecker", "parse_allowlist", "scan"]
+
 NAME = "secrets"
-#: Identity of the rule set; bump when a rule changes what it matches.
-RULESET_VERSION = "1"
 #: Only this many leading bytes are scanned for content rules (names are always checked);
 #: a longer file is reported `partial`, never silently clean.
 SCAN_LIMIT = MAX_FILE_BYTES
-#: Files with a NUL byte in this prefix are binary: name rules only.
-BINARY_PROBE = 8192
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A secret rule: an id, its fixed description, and what it matches."""
-
-    id: str
-    description: str
-    pattern: re.Pattern[bytes] | None = None
-
-
-PRIVATE_KEY_BLOCK = Rule(
-    "secret-private-key-block",
-    "a private key block (PEM) is in the file",
-    re.compile(rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
-)
-AWS_ACCESS_KEY = Rule(
-    "secret-aws-access-key-id",
-    "a cloud access key id (AWS shape) is in the file",
-    re.compile(
-        rb"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}(?![A-Z0-9])"
-    ),
-)
-KNOWN_TOKEN = Rule(
-    "secret-known-token",
-    "an access token with a known provider prefix is in the file",
-    re.compile(
-        rb"(?<![A-Za-z0-9_])(?:"
-        rb"gh[pousr]_[A-Za-z0-9]{36,255}"
-        rb"|github_pat_[A-Za-z0-9_]{22,255}"
-        rb"|xox[abposr]-[A-Za-z0-9-]{10,255}"
-        rb"|(?:sk|rk)_live_[A-Za-z0-9]{16,255}"
-        rb"|glpat-[A-Za-z0-9_-]{20,255}"
-        rb"|AIza[0-9A-Za-z_-]{35}"
-        rb"|npm_[A-Za-z0-9]{36}"
-        rb"|sk-ant-[A-Za-z0-9_-]{20,255}"
-        rb"|sk-proj-[A-Za-z0-9_-]{20,255}"
-        rb"|hf_[A-Za-z0-9]{34,255}"
-        rb")"
-    ),
-)
-DOTENV_ASSIGNMENT = Rule(
-    "secret-dotenv-file",
-    "a .env file with variable assignments is staged",
-    re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.]*[ \t]*=[ \t]*\S", re.MULTILINE),
-)
-PRIVATE_KEY_FILE = Rule("secret-private-key-file", "a private key file (ssh key name) is staged")
-KEY_STORE_FILE = Rule("secret-key-store-file", "a certificate or key store file is staged")
-
-CONTENT_RULES = (PRIVATE_KEY_BLOCK, AWS_ACCESS_KEY, KNOWN_TOKEN)
-RULES = (*CONTENT_RULES, DOTENV_ASSIGNMENT, PRIVATE_KEY_FILE, KEY_STORE_FILE)
+#: Policy files a strict gate takes from the judged surface for this checker.
+CONFIG_NAMES = (ALLOWLIST_FILE,)
+#: Path labels in notes are bounded like every label that may reach an agent.
+MAX_LABEL = 128
 
 _KEY_FILE_NAMES = frozenset(
     {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}
 )
-_KEY_STORE_SUFFIXES = (".pem", ".p12", ".pfx", ".keystore", ".jks")
+#: Binary key stores. A `.pem` is text and usually a certificate: its private key
+#: blocks are found by content, the name alone flags nothing.
+_KEY_STORE_SUFFIXES = (".p12", ".pfx", ".keystore", ".jks")
 #: .env templates are meant to be committed; their content rules still apply.
 _DOTENV_TEMPLATES = (".example", ".sample", ".template", ".dist")
 
@@ -110,51 +79,105 @@ def _is_dotenv(name: str) -> bool:
     return False
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
-def scan(path: str, data: bytes | None) -> list[tuple[Rule, int | None]]:
-    """Every (rule, line) hit for `path` with bytes `data`; at most one hit per rule and line.
-
-    `data` None means the content could not be read: name rules only.
-    """
+def _name_hits(path: str) -> list[tuple[Rule, int | None]]:
+    lowered = PurePosixPath(path).name.lower()
     hits: list[tuple[Rule, int | None]] = []
-    name = PurePosixPath(path).name
-    lowered = name.lower()
     if lowered in _KEY_FILE_NAMES:
         hits.append((PRIVATE_KEY_FILE, None))
     if lowered.endswith(_KEY_STORE_SUFFIXES):
         hits.append((KEY_STORE_FILE, None))
-    if data is None or b"\0" in data[:BINARY_PROBE]:
-        return hits
-    body = data[:SCAN_LIMIT]
-    if _is_dotenv(lowered):
-        m = DOTENV_ASSIGNMENT.pattern.search(body)  # type: ignore[union-attr]
-        if m is not None:
-            hits.append((DOTENV_ASSIGNMENT, _line_of(body, m.start())))
-    for rule in CONTENT_RULES:
-        seen: set[int] = set()
-        for m in rule.pattern.finditer(body):  # type: ignore[union-attr]
-            line = _line_of(body, m.start())
-            if line not in seen:
-                seen.add(line)
-                hits.append((rule, line))
     return hits
 
 
-def _finding(path: str, rule: Rule, line: int | None, nth: int) -> Finding:
-    # The fingerprint anchors on rule, path and occurrence index: never on the value.
-    return Finding(
-        checker=NAME,
-        rule=rule.id,
-        severity=Severity.ERROR,
-        path=path,
-        line=line,
-        message=rule.description,
-        blocking=True,
-        fingerprint=fingerprint(NAME, rule.id, path, str(nth)),
-    )
+def scan_content(path: str, data: bytes) -> tuple[list[tuple[Rule, int | None]], str | None]:
+    """Content hits for `path` with bytes `data`, and what could not be read (None: all).
+
+    At most one hit per rule and line; in a view without lines (a binary's runs) one
+    per rule and distinct match not already found. Matched values are compared here
+    and dropped.
+    """
+    read = views(data)
+    hits: list[tuple[Rule, int | None]] = []
+    lines_seen: set[tuple[str, int]] = set()
+    values_seen: set[tuple[str, bytes]] = set()
+    dotenv = _is_dotenv(PurePosixPath(path).name.lower())
+    for view in read.views:
+        rules = (DOTENV_ASSIGNMENT, *CONTENT_RULES) if dotenv and view.lines else CONTENT_RULES
+        for rule in rules:
+            for m in rule.finditer(view.data):
+                value = (rule.id, m.group())
+                if view.lines:
+                    line = view.data.count(b"\n", 0, m.start()) + 1
+                    if (rule.id, line) not in lines_seen:
+                        lines_seen.add((rule.id, line))
+                        hits.append((rule, line))
+                elif value not in values_seen:
+                    hits.append((rule, None))
+                values_seen.add(value)
+                if rule is DOTENV_ASSIGNMENT:
+                    break  # one assignment is enough to name the file
+    return hits, read.unreadable
+
+
+def scan(path: str, data: bytes | None) -> list[tuple[Rule, int | None]]:
+    """Every (rule, line) hit for `path` with bytes `data`; `data` None: name rules only."""
+    hits = _name_hits(path)
+    if data is not None:
+        hits += scan_content(path, data)[0]
+    return hits
+
+
+def _label(path: str) -> str:
+    return path if len(path) <= MAX_LABEL else path[: MAX_LABEL - 1] + "…"
+
+
+def _findings(path: str, hits: list[tuple[Rule, int | None]]) -> list[Finding]:
+    # The fingerprint anchors on rule, path and the n-th hit of that rule in the file:
+    # never on the value, and stable when lines move.
+    nth: dict[str, int] = {}
+    out: list[Finding] = []
+    for rule, line in hits:
+        n = nth[rule.id] = nth.get(rule.id, -1) + 1
+        fp = fingerprint(NAME, rule.id, path, str(n))
+        out.append(
+            Finding(
+                checker=NAME,
+                rule=rule.id,
+                severity=Severity.ERROR,
+                path=path,
+                line=line,
+                message=f"{rule.description} (fingerprint {fp})",
+                blocking=True,
+                fingerprint=fp,
+            )
+        )
+    return out
+
+
+def allowlist_for(ctx: RunContext) -> tuple[Allowlist, tuple[str, ...]]:
+    """The allowlist this run applies and the notes saying where it came from.
+
+    With `ctx.surface_files` set (a strict gate), only the judged surface's copy
+    counts. A delivery run without it applies none: the working tree is not the
+    surface. A feedback run reads the working tree's file.
+    """
+    if ctx.surface_files is not None:
+        found = parse_allowlist(ctx.surface_files.get(ALLOWLIST_FILE))
+        return found, found.problems
+    disk = ctx.project_root / ALLOWLIST_FILE
+    if ctx.purpose == Purpose.DELIVERY:
+        if disk.is_file():
+            return Allowlist(), (
+                f"{ALLOWLIST_FILE} not applied: a strict gate reads it only from the "
+                "judged surface, and none was supplied",
+            )
+        return Allowlist(), ()
+    try:
+        data = disk.read_bytes() if disk.is_file() else None
+    except OSError:
+        return Allowlist(), (f"{ALLOWLIST_FILE} could not be read: not applied",)
+    found = parse_allowlist(data)
+    return found, found.problems
 
 
 class SecretsChecker:
@@ -166,6 +189,8 @@ class SecretsChecker:
     languages: frozenset[str] = frozenset()
     #: The secret scan has no global skip: a block list cannot switch it off.
     essential = True
+    #: Policy files a strict gate takes from the judged surface for this checker.
+    config_names = CONFIG_NAMES
 
     def probe(self, root: Path) -> Probe:
         """In-process rules: there is no tool to find and nothing to configure."""
@@ -184,6 +209,7 @@ class SecretsChecker:
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """Scan each file before the deadline; the rest of the batch is timed_out."""
         tool = ToolIdentity(path=None, version=f"orchestrate-{__version__}/rules-{RULESET_VERSION}")
+        allow, notes = allowlist_for(ctx)
         outcomes: list[FileOutcome] = []
         for i, target in enumerate(batch.targets):
             if ctx.deadline.expired():
@@ -192,35 +218,47 @@ class SecretsChecker:
                     self, rest, ScopeStatus.TIMED_OUT, "deadline passed before the secret scan"
                 )
                 break
-            outcomes.append(self._scan_one(target, tool))
+            outcome = self._scan_one(target, tool, allow)
+            outcomes.append(outcome.with_(notes=notes + outcome.notes) if notes else outcome)
         return outcomes
 
-    def _scan_one(self, target: FileTarget, tool: ToolIdentity) -> FileOutcome:
-        data: bytes | None
-        reason: str | None = None
+    def _scan_one(self, target: FileTarget, tool: ToolIdentity, allow: Allowlist) -> FileOutcome:
+        reasons: list[str] = []
         status = ScopeStatus.CHECKED
+        hits = _name_hits(target.path)
         try:
-            data = target.read_bytes(SCAN_LIMIT + 1)
+            data: bytes | None = target.read_bytes(SCAN_LIMIT + 1)
         except OSError as exc:
             data = None
             status = ScopeStatus.TOOL_ERROR
-            reason = f"file could not be read ({type(exc).__name__})"
-        if data is not None and len(data) > SCAN_LIMIT:
-            data = data[:SCAN_LIMIT]
-            status = ScopeStatus.PARTIAL
-            reason = f"only the first {SCAN_LIMIT} bytes were scanned"
-        hits = scan(target.path, data)
-        findings = tuple(
-            _finding(target.path, rule, line, n) for n, (rule, line) in enumerate(hits)
+            reasons.append(f"file could not be read ({type(exc).__name__})")
+        if data is not None:
+            if len(data) > SCAN_LIMIT:
+                data = data[:SCAN_LIMIT]
+                status = ScopeStatus.PARTIAL
+                reasons.append(f"only the first {SCAN_LIMIT} bytes were scanned")
+            content, unreadable = scan_content(target.path, data)
+            hits += content
+            if unreadable is not None:
+                status = ScopeStatus.PARTIAL if status == ScopeStatus.CHECKED else status
+                reasons.append(unreadable)
+        findings = _findings(target.path, hits)
+        kept = tuple(f for f in findings if f.fingerprint not in allow.fingerprints)
+        notes = tuple(
+            f"secret allowed by {ALLOWLIST_FILE}: {f.rule} in {_label(f.path)}"
+            f"{f':{f.line}' if f.line else ''} (fingerprint {f.fingerprint})"
+            for f in findings
+            if f.fingerprint in allow.fingerprints
         )
         return FileOutcome(
             path=target.path,
             checker=NAME,
             status=status,
-            reason=reason,
-            findings=findings,
+            reason="; ".join(reasons) or None,
+            findings=kept,
             tool=tool,
             language=target.language,
+            notes=notes,
         )
 
 

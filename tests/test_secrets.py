@@ -6,19 +6,11 @@ from pathlib import Path
 
 import pytest
 from orchestrate_plugins import secrets_checker as sc
+from secrets_support import AWS_KEY, GH_TOKEN, GITLAB, KEY_BODY, OPENSSH, PEM, SLACK, STRIPE
 
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus, Severity, Tier
-
-# Secret-shaped values are assembled at run time so this file itself stays clean.
-AWS_KEY = "AKIA" + "Q7XZ" * 4
-GH_TOKEN = "ghp" + "_" + "a1B2" * 9
-SLACK = "xoxb" + "-" + "1234567890-abcdefghij"
-STRIPE = "sk" + "_live_" + "Z" * 24
-GITLAB = "glpat" + "-" + "x" * 20
-PEM = "-----BEGIN " + "RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n"
-OPENSSH = "-----BEGIN " + "OPENSSH PRIVATE KEY-----\nb3Bl\n"
 
 
 def _run(files: dict[str, bytes], seconds: float = 30.0) -> list:
@@ -70,7 +62,6 @@ def test_content_rules(path: str, text: str, rule: str, line: int) -> None:
     [
         ("home/.ssh/id_rsa", "secret-private-key-file"),
         ("id_ed25519", "secret-private-key-file"),
-        ("certs/site.pem", "secret-key-store-file"),
         ("client.p12", "secret-key-store-file"),
         ("x.PFX", "secret-key-store-file"),
         ("android/release.keystore", "secret-key-store-file"),
@@ -105,11 +96,12 @@ def test_findings_are_redacted_and_blocking() -> None:
         "secret-private-key-block",
     }
     dumped = " ".join(f.model_dump_json() for f in outcome.findings) + repr(outcome)
-    for secret in (AWS_KEY, GH_TOKEN, "MIIEow"):
+    for secret in (AWS_KEY, GH_TOKEN, KEY_BODY):
         assert secret not in dumped
     for f in outcome.findings:
         assert f.blocking and f.severity is Severity.ERROR
-        assert f.message in {r.description for r in sc.RULES}
+        description = next(r.description for r in sc.RULES if r.id == f.rule)
+        assert f.message == f"{description} (fingerprint {f.fingerprint})"
         assert f.path == "leak.py"
 
 

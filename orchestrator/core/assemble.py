@@ -64,4 +64,6 @@ def assemble(parts: Assembly, scopes: list[Scope], outcomes: Sequence[FileOutcom
         )
     if report.coverage.native_files and report.coverage.syntax_only_files:
         report.notes.append("mixed coverage: some files had only syntax checks, not native lint")
+    # Checker notes in outcome order, each once (the same remark may come per file).
+    report.notes += list(dict.fromkeys(n for o in outcomes for n in o.notes))
     return normalize(report)

@@ -52,6 +52,8 @@ class LintRequest:
     cwd: Path | None = None
     env: Mapping[str, str] | None = None
     output_budget: int | None = None
+    #: The judged surface's policy files, for a strict gate (see RunContext).
+    surface_files: Mapping[str, bytes] | None = None
 
 
 def default_jobs() -> int:
@@ -70,6 +72,7 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
         jobs=jobs,
         tool_overrides=tool_overrides(config),
         env=req.env,
+        surface_files=req.surface_files,
         **({"output_budget": req.output_budget} if req.output_budget else {}),
     )
 

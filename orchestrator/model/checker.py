@@ -74,6 +74,11 @@ class RunContext:
     #: Values like ("tool", "eslint") -> "/abs/path" from config or tests.
     tool_overrides: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] | None = None
+    #: Policy files taken from the judged surface by a strict gate (project-relative
+    #: path -> bytes; a path absent from the mapping is absent from the surface). When
+    #: set, a checker reads its policy files from here, never from the working tree;
+    #: None means the working tree is the surface.
+    surface_files: Mapping[str, bytes] | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,8 @@ class FileOutcome:
 
     `falls_back` says the fallback tier should still look at this file (the native
     tool is missing or unconfigured). `coherent` says the checker parsed these exact
-    bytes coherently, so no other checker needs to parse them again.
+    bytes coherently, so no other checker needs to parse them again. `notes` are
+    report-level remarks (an allowlist use, ...): the report lists each distinct one.
     """
 
     path: str
@@ -100,6 +106,7 @@ class FileOutcome:
     falls_back: bool = False
     coherent: bool = False
     language: str | None = None
+    notes: tuple[str, ...] = ()
 
     def with_(self, **changes: Any) -> FileOutcome:
         return replace(self, **changes)
