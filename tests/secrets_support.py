@@ -10,8 +10,8 @@ from pathlib import Path
 
 from orchestrate_plugins import secrets_checker as sc
 
-from orchestrator.core.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.vocab import Purpose
 
 AWS_KEY = "AKIA" + "Q7XZ" * 4
