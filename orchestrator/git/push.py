@@ -114,6 +114,8 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
         for e in picked:
             chosen.setdefault((e.path, e.oid), e)
     add_targets(git, list(chosen.values()), surface, "pushed commits")
+    tips = {up.local_oid for up in updates if not up.deletes}
+    surface.source = tips.pop() if len(tips) == 1 else None
     return surface
 
 

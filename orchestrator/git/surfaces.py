@@ -39,6 +39,20 @@ class Surface:
     refused: list[Scope] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     revision: str | None = None
+    #: Where the judged content lives, for the files that govern it (a checker's
+    #: allowlist or config): "index", a commit id, or None when no single source holds
+    #: all of it (several pushed tips): then nothing governs from the work tree either.
+    source: str | None = None
+
+
+def read_files_at(git: Git, source: str, names: Sequence[str]) -> dict[str, bytes]:
+    """The bytes of the files `names` (project-relative) at `source` ("index" or a commit
+    id); a name the source does not hold, or that is not a regular file, is left out."""
+    entries = read_index(git) if source == "index" else read_tree(git, source)
+    wanted = set(names)
+    oids = {e.path: e.oid for e in entries if e.path in wanted and e.mode in REGULAR_MODES}
+    blobs = read_blobs(git, oids.values())
+    return {path: blobs[oid] for path, oid in oids.items() if oid in blobs}
 
 
 def _refuse_kind(e: Entry, what: str) -> Scope:
@@ -85,7 +99,7 @@ def commit_surface(git: Git) -> Surface:
 
     Deleted paths are not checked; renamed and copied paths are, under their new name.
     """
-    surface = Surface(root=git.root)
+    surface = Surface(root=git.root, source="index")
     changes = staged_changes(git)
     index = {e.path: e for e in read_index(git)}
     wanted: list[Entry] = []
@@ -108,7 +122,7 @@ def commit_surface(git: Git) -> Surface:
 def ci_surface(git: Git, rev: str = "HEAD") -> Surface:
     """The whole tree of an immutable commit id (`rev` is resolved once, then fixed)."""
     oid = resolve_commit(git, rev)
-    surface = Surface(root=git.root, revision=oid)
+    surface = Surface(root=git.root, revision=oid, source=oid)
     add_targets(git, read_tree(git, oid), surface, f"commit {oid[:12]}")
     return surface
 

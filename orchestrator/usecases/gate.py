@@ -24,7 +24,13 @@ from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_sk
 from orchestrator.git.push import current_push, parse_push_lines, push_surface
 from orchestrator.git.repo import NoRepository, open_repo
 from orchestrator.git.runner import Git
-from orchestrator.git.surfaces import Surface, ci_surface, commit_surface, split_rounds
+from orchestrator.git.surfaces import (
+    Surface,
+    ci_surface,
+    commit_surface,
+    read_files_at,
+    split_rounds,
+)
 from orchestrator.model.report import Finding, Gate, Report
 from orchestrator.vocab import GateDecision, Purpose, Tier
 
@@ -82,10 +88,17 @@ def check_surface(
     surface: Surface,
     timeout: float,
     only_checkers: frozenset[str] | None = None,
+    plugins: PluginSet | None = None,
 ) -> Report:
-    """Run the core over the surface's blobs; one round per distinct version of a path."""
+    """Run the core over the surface's blobs; one round per distinct version of a path.
+
+    The files that govern a checker's verdict and that it reads itself (the secret
+    scan's allowlist) come from the judged surface, never the work tree: an untracked
+    or unstaged allowlist cannot clear a staged secret.
+    """
     from orchestrator.core.engine import LintRequest, run_lint
 
+    governing = _governing_files(git, surface, plugins or _checkers(git.root))
     rounds = split_rounds(surface.targets) or [[]]
     report: Report | None = None
     for i, targets in enumerate(rounds):
@@ -100,6 +113,7 @@ def check_surface(
             timeout=max(0.0, git.deadline.remaining()) if i else timeout,
             only_checkers=only_checkers,
             env=git.env,
+            surface_files=governing,
         )
         part = run_lint(req)
         if report is None:
@@ -108,12 +122,22 @@ def check_surface(
             report.scopes += part.scopes
             report.findings += part.findings
             report.scan.files_scanned += part.scan.files_scanned
+            report.notes += [n for n in part.notes if n not in report.notes]
     assert report is not None
     if len(rounds) > 1:
         report.coverage = coverage_of(report.scopes, len(report.plugin_failures))
         report.notes.append(f"{len(rounds)} versions of some paths were pushed; each was checked")
     report.notes += surface.notes
     return report
+
+
+def _governing_files(git: Git, surface: Surface, plugins: PluginSet) -> dict[str, bytes]:
+    """The files the loaded checkers declare they read (`config_names`), as the judged
+    surface holds them; none when the surface has no single source (several tips)."""
+    names = sorted({n for c in plugins.checkers() for n in getattr(c, "config_names", ()) or ()})
+    if not names or surface.source is None:
+        return {}
+    return read_files_at(git, surface.source, names)
 
 
 def required_for(root: Path) -> dict[str, str]:
@@ -145,13 +169,14 @@ def gate(
     git = open_repo(Deadline.after(timeout), cwd)
     required = required_for(git.root)
     surface = read_surface(git, event, rev, remote, stdin)
-    report = check_surface(git, event, surface, timeout)
+    plugins = _checkers(git.root)
+    report = check_surface(git, event, surface, timeout, plugins=plugins)
     for source in legacy_skip_sources(git):
         report.notes.append(
             f"legacy skip present ({source}) and ignored: strict gates accept no skip; "
             "the full contract was checked"
         )
-    report.gate = evaluate_gate(report, required, _checkers(git.root).native_languages())
+    report.gate = evaluate_gate(report, required, plugins.native_languages())
     return GateResult(event, report, surface)
 
 
@@ -206,11 +231,11 @@ def legacy_gate(
     plugins = _checkers(git.root)
     if skip is not None:
         policy = _policy_checkers(plugins)
-        report = check_surface(git, event, surface, timeout, only_checkers=policy)
+        report = check_surface(git, event, surface, timeout, policy, plugins)
         secrets, count = _skipped(git, audit_as or event, report, skip)
         result = GateResult(event, report, surface)
         return LegacyResult(result, legacy_blocks(report, skipped=True), skip, secrets, count)
-    report = check_surface(git, event, surface, timeout)
+    report = check_surface(git, event, surface, timeout, plugins=plugins)
     report.gate = evaluate_gate(report, required_for(git.root), plugins.native_languages())
     blocks = legacy_blocks(report, skipped=False)
     if not blocks and report.gate.decision == GateDecision.INCOMPLETE:
