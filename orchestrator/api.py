@@ -33,6 +33,7 @@ from orchestrator.model.checker import (
     RunContext,
     one_line,
     outcome_for_all,
+    settled_plan,
 )
 from orchestrator.model.edits import Anchor, ReplaceText, derive_safety_tier
 from orchestrator.model.languages import HEAD_BYTES, detect, grammar_info, needs_head
@@ -92,6 +93,7 @@ __all__ = [
     "outcome_from",
     "process_failure",
     "run_bounded",
+    "settled_plan",
 ]
 
 #: Old public name -> (module, current name). A renamed export stays reachable here,

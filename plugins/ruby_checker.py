@@ -44,6 +44,7 @@ from orchestrator.api import (
     outcome_for_all,
     outcome_from,
     run_bounded,
+    settled_plan,
 )
 
 NAME = "ruby"
@@ -139,17 +140,13 @@ class RubyChecker:
             return CheckerPlan()
         tool = find_ruby(ctx)
         if tool is None:
-            return CheckerPlan(
-                settled=tuple(
-                    outcome_for_all(
-                        self,
-                        targets,
-                        ScopeStatus.MISSING,
-                        "ruby not found (explicit path or an absolute PATH entry)",
-                        hint=INSTALL_HINT,
-                        falls_back=True,
-                    )
-                )
+            return settled_plan(
+                self,
+                targets,
+                ScopeStatus.MISSING,
+                "ruby not found (explicit path or an absolute PATH entry)",
+                hint=INSTALL_HINT,
+                falls_back=True,
             )
         banner = tool_version(tool)
         ident = ToolIdentity(path=tool, version=banner)

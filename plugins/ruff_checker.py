@@ -69,9 +69,9 @@ from orchestrator.api import (
     derive_safety_tier,
     fingerprint,
     hookimpl,
-    outcome_for_all,
     outcome_from,
     run_bounded,
+    settled_plan,
 )
 
 NAME = "ruff"
@@ -280,17 +280,13 @@ class RuffChecker:
         root = ctx.project_root
         tool = select_tool(root, ctx.tool_overrides.get(NAME))
         if tool is None:
-            return CheckerPlan(
-                settled=tuple(
-                    outcome_for_all(
-                        self,
-                        targets,
-                        ScopeStatus.MISSING,
-                        "ruff not found",
-                        hint=INSTALL_HINT,
-                        falls_back=True,
-                    )
-                )
+            return settled_plan(
+                self,
+                targets,
+                ScopeStatus.MISSING,
+                "ruff not found",
+                hint=INSTALL_HINT,
+                falls_back=True,
             )
         ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))
         configs, notes, settled = self._configs(targets, ctx.project_root, ident)

@@ -269,6 +269,18 @@ def outcome_for_all(
     ]
 
 
+def settled_plan(
+    checker: Checker | str,
+    targets: Sequence[FileTarget],
+    status: ScopeStatus,
+    reason: str | None,
+    **extra: Any,
+) -> CheckerPlan:
+    """A plan that runs nothing: every target settled with the same outcome (the tool is
+    missing, its version probe failed ...); `extra` as for `outcome_for_all`."""
+    return CheckerPlan(settled=tuple(outcome_for_all(checker, targets, status, reason, **extra)))
+
+
 def one_line(text: str | bytes, limit: int = 200) -> str:
     """Squash tool output into one bounded line for a `reason` field."""
     if isinstance(text, bytes):
