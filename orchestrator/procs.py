@@ -57,7 +57,9 @@ class _Registry:
     may start (not once the process is shutting down)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        # Re-entrant: a signal handler runs in the main thread, maybe while that thread
+        # holds the lock to start a child; it must not deadlock on it.
+        self.lock = threading.RLock()
         self.live: dict[int, subprocess.Popen[bytes]] = {}
         self.closed = threading.Event()
         self.counter = itertools.count(1)
@@ -127,11 +129,13 @@ def terminate_all_children(*, refuse_new: bool = True) -> int:
     while True:
         with _REGISTRY.lock:
             live = list(_REGISTRY.live.values())
-        for proc in live:
-            _kill_group(proc)
         owned = {proc.pid for proc in live}
+        # The tree first, then the kill: a parent killed first may be reaped and its
+        # children handed to init (no subreaper) before the walk could see them.
         below = [r for r in proctree.descendants({os.getpid()}, proctree.table()) if r.alive]
         proctree.kill(r.pid for r in below)
+        for proc in live:
+            _kill_group(proc)
         killed |= owned | {r.pid for r in below}
         # Our own children that no Popen owns were adopted (or belong to a Popen that
         # has already been reaped): collect them so no zombie stays behind.

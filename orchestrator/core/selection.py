@@ -20,7 +20,7 @@ from orchestrator.core.checker import MAX_FILE_BYTES, FileTarget
 from orchestrator.core.report import Scope
 from orchestrator.core.walk import Unlisted, parent_dirs, scan_unlisted, walk_files
 from orchestrator.deadline import Deadline
-from orchestrator.git.listing import ls_files, split_z
+from orchestrator.git.listing import check_ignore, ls_files
 from orchestrator.git.runner import Git, GitError
 from orchestrator.vocab import ScopeStatus
 
@@ -207,11 +207,8 @@ def _git_unlisted(directory: Path, names: list[str], excluded: Sequence[str]) ->
     git = Git(directory, Deadline.after(GIT_LIST_SECONDS))
 
     def ignored(paths: list[str]) -> set[str]:
-        asked = b"".join(os.fsencode(p) + b"\0" for p in paths)
-        res = git.run("check-ignore", "-z", "--stdin", stdin=asked, check=False)
-        # 0: some are ignored, 1: none is; anything else: git could not say, and an
-        # entry git cannot rule out is reported rather than dropped.
-        return set(split_z(res.stdout)) if res.ok and res.returncode in (0, 1) else set()
+        # When git cannot say, an entry it cannot rule out is reported, not dropped.
+        return check_ignore(git, paths) or set()
 
     return scan_unlisted(directory, frozenset(excluded), parent_dirs(names), ignored)
 
