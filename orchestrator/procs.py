@@ -1,25 +1,37 @@
 """Run a child process with literal arguments, one deadline and a closed output budget.
 
-The child gets its own process group; at the deadline the whole group is killed.
-Output past the budget is dropped and the result says so. The child's exit code is
-recorded, never passed through.
+The child gets its own process group and is tracked until it is reaped. At the
+deadline, past the output budget, or when a leftover helper keeps the output pipes
+open, the child's whole tree is killed: its process group, every live descendant, and
+(where this process is a child subreaper, see `orchestrator.proctree`) the orphans it
+left behind. `signals_end_children` turns SIGTERM and SIGINT into "kill everything
+below us, then exit 143 / 130". Output past the budget is dropped and the result says
+so. The child's exit code is recorded, never passed through.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from orchestrator import proctree
 from orchestrator.deadline import Deadline
 
 DEFAULT_OUTPUT_BUDGET = 8 * 1024 * 1024
+#: The environment entry every child gets (``NAME=<our pid>-<n>``, unique per run):
+#: its descendants inherit it, so an orphan we adopted is traced back to its run.
+RUN_MARK = "ORCHESTRATE_RUN_MARK"
+#: How long the kill of a tree may keep polling for processes that are still dying.
+KILL_SETTLE_SECONDS = 2.0
+CANCELLED_REASON = "not started: orchestrate is shutting down (cancelled)"
 
 
 @dataclass(frozen=True)
@@ -40,11 +52,150 @@ class ProcResult:
         return not (self.timed_out or self.over_budget or self.spawn_error)
 
 
+class _Registry:
+    """Every child `run_bounded` started and has not reaped yet, and whether new ones
+    may start (not once the process is shutting down)."""
+
+    def __init__(self) -> None:
+        # Re-entrant: a signal handler runs in the main thread, maybe while that thread
+        # holds the lock to start a child; it must not deadlock on it.
+        self.lock = threading.RLock()
+        self.live: dict[int, subprocess.Popen[bytes]] = {}
+        self.closed = threading.Event()
+        self.counter = itertools.count(1)
+
+    def owned(self) -> set[int]:
+        with self.lock:
+            return set(self.live)
+
+
+_REGISTRY = _Registry()
+
+
+def shutting_down() -> bool:
+    """True once `terminate_all_children` ran to end the process: start no new work."""
+    return _REGISTRY.closed.is_set()
+
+
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
+
+
+def _kill_tree(proc: subprocess.Popen[bytes], mark: bytes) -> None:
+    """Kill `proc`, its group, every live descendant and the orphans of its run.
+
+    Descendants are killed before the child (a killed parent would hand its children to
+    us or to init mid-walk); orphans we adopted that carry the run's `mark` count as
+    the run's too, and are reaped here since no Popen owns them.
+    """
+    owned = _REGISTRY.owned()
+    adopted: set[int] = set()
+    settle = Deadline.after(KILL_SETTLE_SECONDS)
+    while True:
+        rows = proctree.table()
+        mine = {
+            r.pid
+            for r in rows.values()
+            if r.ppid == os.getpid()
+            and r.pid not in owned
+            and r.alive
+            and proctree.carries(r.pid, mark)
+        }
+        adopted |= mine
+        below = [r.pid for r in proctree.descendants({proc.pid, *mine}, rows) if r.alive]
+        proctree.kill([*below, *mine])
+        _kill_group(proc)
+        adopted = {pid for pid in adopted if not proctree.reap(pid)}
+        if not (below or mine) or settle.expired():
+            return
+        time.sleep(0.01)
+
+
+def terminate_all_children(*, refuse_new: bool = True) -> int:
+    """Kill every process below this one and reap what we adopted. Returns the count.
+
+    With `refuse_new` (the default, for a process about to exit) `run_bounded` starts
+    no child afterwards: work still queued ends at once as not started. On Linux the
+    whole tree below us is found through ``/proc``; elsewhere only the children
+    `run_bounded` started and their process groups are killed.
+    """
+    if refuse_new:
+        _REGISTRY.closed.set()
+    killed: set[int] = set()
+    settle = Deadline.after(KILL_SETTLE_SECONDS)
+    while True:
+        with _REGISTRY.lock:
+            live = list(_REGISTRY.live.values())
+        owned = {proc.pid for proc in live}
+        # The tree first, then the kill: a parent killed first may be reaped and its
+        # children handed to init (no subreaper) before the walk could see them.
+        below = [r for r in proctree.descendants({os.getpid()}, proctree.table()) if r.alive]
+        proctree.kill(r.pid for r in below)
+        for proc in live:
+            _kill_group(proc)
+        killed |= owned | {r.pid for r in below}
+        # Our own children that no Popen owns were adopted (or belong to a Popen that
+        # has already been reaped): collect them so no zombie stays behind.
+        pending = [r for r in below if r.ppid == os.getpid() and r.pid not in owned]
+        pending = [r for r in pending if not proctree.reap(r.pid)]
+        if not (below or pending) or settle.expired():
+            return len(killed)
+        time.sleep(0.01)
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of orphans below it (Linux; a no-op elsewhere).
+
+    Re-exported from `orchestrator.proctree`: with it, a helper that a tool started and
+    that called `setsid` or outlived the tool stays below us, so a deadline or a signal
+    can still kill it. True when this process is a subreaper.
+    """
+    return proctree.become_subreaper()
+
+
+#: Exit codes of a run ended by a signal (DESIGN.md: 130 on SIGINT, 143 on SIGTERM).
+SIGNAL_EXITS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    again = _REGISTRY.closed.is_set()
+    terminate_all_children()
+    code = SIGNAL_EXITS.get(signal.Signals(signum), 128 + signum)
+    if again:
+        # A second signal while the first unwinds: the user insists, stop now.
+        os._exit(code)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise SystemExit(code)
+
+
+@contextlib.contextmanager
+def signals_end_children() -> Iterator[None]:
+    """While inside, SIGTERM and SIGINT end every child and descendant, then the process.
+
+    On entry this process becomes a child subreaper (Linux). On SIGTERM or SIGINT every
+    process below us is killed and reaped first (`terminate_all_children`, which also
+    stops new children from starting), then SIGINT raises `KeyboardInterrupt` and
+    SIGTERM raises `SystemExit(143)` in the main thread, so the caller's usual handling
+    turns them into exit 130 and 143. A second signal during the unwinding exits at
+    once with the same code. The previous handlers come back on exit. Outside the main
+    thread (where Python cannot install handlers) only the subreaper is set up.
+    """
+    become_subreaper()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _on_signal) for sig in SIGNAL_EXITS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if _REGISTRY.closed.is_set():
+            terminate_all_children()
 
 
 def run_bounded(
@@ -65,23 +216,58 @@ def run_bounded(
     start = time.monotonic()
     if deadline.expired():
         return ProcResult(argv, None, b"", b"", timed_out=True)
+    mark_value = f"{os.getpid()}-{next(_REGISTRY.counter)}"
+    mark = f"{RUN_MARK}={mark_value}".encode()
+    child_env = dict(os.environ if env is None else env)
+    child_env[RUN_MARK] = mark_value
+    # Spawn and register under one lock: `terminate_all_children` either sees the child
+    # or has already closed the registry, never neither.
+    with _REGISTRY.lock:
+        if _REGISTRY.closed.is_set():
+            return ProcResult(argv, None, b"", b"", spawn_error=CANCELLED_REASON)
+        try:
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=str(cwd) if cwd is not None else None,
+                env=child_env,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            return ProcResult(argv, None, b"", b"", spawn_error=f"{type(exc).__name__}: {exc}")
+        _REGISTRY.live[proc.pid] = proc
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=str(cwd) if cwd is not None else None,
-            env=dict(env) if env is not None else None,
-            start_new_session=True,
-        )
-    except OSError as exc:
-        return ProcResult(argv, None, b"", b"", spawn_error=f"{type(exc).__name__}: {exc}")
+        return _supervise(proc, argv, start, deadline, stdin, output_budget, mark)
+    finally:
+        with _REGISTRY.lock:
+            _REGISTRY.live.pop(proc.pid, None)
+
+
+def _supervise(
+    proc: subprocess.Popen[bytes],
+    argv: tuple[str, ...],
+    start: float,
+    deadline: Deadline,
+    stdin: bytes | None,
+    output_budget: int,
+    mark: bytes,
+) -> ProcResult:
+    """Pump the child's output within the budget, wait for it within the deadline."""
 
     chunks: dict[str, list[bytes]] = {"out": [], "err": []}
     total = [0]
     over = threading.Event()
     lock = threading.Lock()
+    killed = [False]
+
+    def kill_once() -> None:
+        with lock:
+            if killed[0]:
+                return
+            killed[0] = True
+        _kill_tree(proc, mark)
 
     def pump(stream, key: str) -> None:  # type: ignore[no-untyped-def]
         while True:
@@ -90,17 +276,14 @@ def run_bounded(
                 break
             with lock:
                 room = output_budget - total[0]
-                if room <= 0:
-                    # Budget already used up exactly: still kill, or a flooder runs on.
+                # Budget already used up exactly: still kill, or a flooder runs on.
+                if room <= 0 or len(block) > room:
                     over.set()
-                    _kill_group(proc)
-                    continue
-                chunks[key].append(block[:room])
-                total[0] += min(len(block), room)
-                if len(block) > room:
-                    over.set()
+                if room > 0:
+                    chunks[key].append(block[:room])
+                    total[0] += min(len(block), room)
             if over.is_set():
-                _kill_group(proc)
+                kill_once()
 
     def feed() -> None:
         try:
@@ -133,13 +316,14 @@ def run_bounded(
     timed_out = False
     if not exited.wait(timeout=max(0.0, deadline.remaining())):
         timed_out = True
-        _kill_group(proc)
+        _kill_tree(proc, mark)
         proc.wait()
-    # The group may hold grandchildren that keep the pipes open: bound the drain.
+    # Helpers the child left (in its group or not) may keep the pipes open: bound the
+    # drain, then kill what is left of the run's tree.
     for t in threads[:2]:
         t.join(timeout=max(0.2, min(2.0, deadline.remaining())))
     if any(t.is_alive() for t in threads[:2]):
-        _kill_group(proc)
+        _kill_tree(proc, mark)
         for t in threads[:2]:
             t.join(timeout=0.5)
     with lock:

@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.api import Deadline, run_bounded
@@ -42,26 +43,67 @@ def interpreter_bin_dir() -> Path:
     return Path(sys.executable).parent
 
 
+#: The most a version probe may take, and less when the run's deadline comes sooner.
+PROBE_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class VersionProbe:
+    """What `TOOL --version` answered: the first line, or why there is none."""
+
+    version: str | None
+    timed_out: bool = False
+    detail: str | None = None
+
+
+def probe_version(
+    path: str,
+    deadline: Deadline,
+    args: tuple[str, ...] = ("--version",),
+    cap: float = PROBE_SECONDS,
+) -> VersionProbe:
+    """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
+
+    The first line of its output, cached per (path, mtime); a failed probe is not
+    remembered (it may be transient). `timed_out` says the deadline or the cap ended
+    it, so the caller can report `timed_out` rather than a broken tool.
+    """
+    try:
+        key = (path, os.stat(path).st_mtime)
+    except OSError as exc:
+        return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
+    if key in _VERSION_CACHE:
+        return VersionProbe(_VERSION_CACHE[key])
+    limit = Deadline.after(min(cap, deadline.remaining()))
+    res = run_bounded([path, *args], deadline=limit, output_budget=65536)
+    if res.timed_out:
+        return VersionProbe(None, timed_out=True, detail="no answer before the deadline")
+    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
+    if res.spawn_error:
+        return VersionProbe(None, detail=res.spawn_error)
+    if res.over_budget:
+        return VersionProbe(None, detail="output over budget")
+    if res.returncode != 0:
+        return VersionProbe(None, detail=f"exit {res.returncode}")
+    if not text:
+        return VersionProbe(None, detail="no output")
+    version = text.splitlines()[0].strip()
+    _VERSION_CACHE[key] = version
+    return VersionProbe(version)
+
+
 def tool_version(
     path: str,
     args: tuple[str, ...] = ("--version",),
-    timeout: float = 10.0,
+    timeout: float = PROBE_SECONDS,
     deadline: Deadline | None = None,
 ) -> str | None:
-    """`TOOL --version`, first line, cached per (path, mtime). None when it fails."""
-    try:
-        key = (path, os.stat(path).st_mtime)
-    except OSError:
-        return None
-    if key in _VERSION_CACHE:
-        return _VERSION_CACHE[key]
-    limit = min(timeout, deadline.remaining()) if deadline is not None else timeout
-    res = run_bounded([path, *args], deadline=Deadline.after(limit), output_budget=65536)
-    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
-    version = text.splitlines()[0].strip() if res.ok and res.returncode == 0 and text else None
-    if version is not None:  # a failed probe is not remembered: it may be transient
-        _VERSION_CACHE[key] = version
-    return version
+    """`TOOL --version`, first line, cached per (path, mtime). None when it fails.
+
+    Pass the run's `deadline`: without one the probe may take `timeout` seconds
+    whatever the run's own deadline says. `probe_version` also says why it failed.
+    """
+    return probe_version(path, deadline or Deadline.after(timeout), args, cap=timeout).version
 
 
 def cached_version(path: str | None) -> str | None:

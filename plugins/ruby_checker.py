@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from orchestrate_plugins._common import cached_version, tool_version
+from orchestrate_plugins._common import cached_version, probe_version
 
 from orchestrator.api import (
     Batch,
@@ -148,14 +148,15 @@ class RubyChecker:
                 hint=INSTALL_HINT,
                 falls_back=True,
             )
-        banner = tool_version(tool)
-        ident = ToolIdentity(path=tool, version=banner)
-        if banner is None:
-            reason = "ruby --version failed: the tool cannot run"
+        probe = probe_version(tool, ctx.deadline)
+        ident = ToolIdentity(path=tool, version=probe.version)
+        if probe.version is None:
+            status = ScopeStatus.TIMED_OUT if probe.timed_out else ScopeStatus.TOOL_ERROR
+            reason = f"ruby --version failed ({probe.detail}): the tool cannot run"
+            if probe.timed_out:
+                reason = "ruby --version did not answer before the run's deadline"
             return CheckerPlan(
-                settled=tuple(
-                    outcome_for_all(self, targets, ScopeStatus.TOOL_ERROR, reason, tool=ident)
-                )
+                settled=tuple(outcome_for_all(self, targets, status, reason, tool=ident))
             )
         return CheckerPlan(batches=(Batch(tuple(targets), ident, label="ruby -c"),))
 

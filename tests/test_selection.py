@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 from pathlib import Path
 
+import pytest
+from helpers import git, run_cli
+
+from orchestrator.core import selection
 from orchestrator.core.selection import select
 from orchestrator.model.checker import MAX_FILE_BYTES
 from orchestrator.vocab import ScopeStatus
@@ -83,3 +89,171 @@ def test_empty_and_legacy_encoded_files_are_selected(tmp_path: Path) -> None:
     targets, refused = select(tmp_path, ["."], cwd=tmp_path)
     assert {t.path for t in targets} == {"empty.py", "latin.py"}
     assert not refused
+
+
+# --- entries a walk must not drop: FIFOs, sockets, unreadable folders, odd names ---------
+
+
+def _project(tmp_path: Path, with_git: bool) -> Path:
+    """A project folder, a git work tree or not (the two walks differ)."""
+    root = tmp_path / "p"
+    root.mkdir()
+    if with_git:
+        git(root, "init", "-q")
+    return root
+
+
+def _socket(path: Path) -> None:
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(path))
+    s.close()  # the socket file stays on disk
+
+
+def _scope(refused, path):  # type: ignore[no-untyped-def]
+    return {s.path: s for s in refused}.get(path)
+
+
+@pytest.mark.parametrize("with_git", [True, False], ids=["git", "no-git"])
+def test_walk_reports_fifos_and_sockets(tmp_path: Path, with_git: bool) -> None:
+    root = _project(tmp_path, with_git)
+    (root / "sub").mkdir()
+    os.mkfifo(root / "sub" / "pipe.py")
+    _socket(root / "server.sock")
+    (root / "ok.py").write_text("x = 1\n")
+    targets, refused = select(root, ["."], cwd=root)
+    assert [t.path for t in targets] == ["ok.py"]
+    for path in ("sub/pipe.py", "server.sock"):
+        scope = _scope(refused, path)
+        assert scope is not None, f"{path} was dropped"
+        assert scope.status == ScopeStatus.UNSAFE
+        assert "not a regular file" in (scope.reason or "")
+
+
+def test_walk_leaves_what_git_ignores(git_repo: Path) -> None:
+    (git_repo / ".gitignore").write_text("*.sock\nbuild/\n")
+    _socket(git_repo / "dev.sock")
+    (git_repo / "build").mkdir()
+    os.mkfifo(git_repo / "build" / "fifo")
+    _, refused = select(git_repo, ["."], cwd=git_repo)
+    assert not [s for s in refused if s.path in ("dev.sock", "build/fifo")]
+
+
+class _Denied:
+    """FAULT INJECTION: the folder `locked` behaves as it does for a user without read
+    or search permission (tests run as root, and root reads everything). os.scandir of
+    it and os.stat / os.lstat / open of anything below it raise PermissionError."""
+
+    def __init__(self, locked: Path) -> None:
+        self.locked = str(locked)
+        self.real = {"scandir": os.scandir, "stat": os.stat, "lstat": os.lstat}
+
+    def _hit(self, path: object, inside: bool) -> bool:
+        if isinstance(path, int):
+            return False
+        p = os.fsdecode(os.fspath(path))  # type: ignore[arg-type]
+        return p.startswith(self.locked + os.sep) or (not inside and p == self.locked)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        def deny(name: str, inside: bool):  # type: ignore[no-untyped-def]
+            real = self.real[name]
+
+            def fake(path=".", *args, **kw):  # type: ignore[no-untyped-def]
+                if self._hit(path, inside):
+                    raise PermissionError(13, "Permission denied", os.fspath(path))
+                return real(path, *args, **kw)
+
+            return fake
+
+        monkeypatch.setattr(os, "scandir", deny("scandir", inside=False))
+        monkeypatch.setattr(os, "stat", deny("stat", inside=True))
+        monkeypatch.setattr(os, "lstat", deny("lstat", inside=True))
+
+
+@pytest.mark.parametrize("with_git", [True, False], ids=["git", "no-git"])
+def test_unreadable_folder_is_a_scope(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_git: bool
+) -> None:
+    root = _project(tmp_path, with_git)
+    (root / "locked").mkdir()
+    (root / "locked" / "a.py").write_text("import os\n")
+    (root / "ok.py").write_text("x = 1\n")
+    _Denied(root / "locked").install(monkeypatch)
+    targets, refused = select(root, ["."], cwd=root)
+    assert [t.path for t in targets] == ["ok.py"]
+    folder = _scope(refused, "locked")
+    assert folder is not None, "the unreadable folder was dropped"
+    assert folder.status == ScopeStatus.NOT_RUN
+    assert "folder cannot be read" in (folder.reason or "")
+
+
+def test_file_in_unreadable_folder_is_a_scope_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.py").write_text("import os\n")
+    _Denied(tmp_path / "locked").install(monkeypatch)
+    targets, refused = select(tmp_path, ["locked/a.py"], cwd=tmp_path)
+    assert not targets
+    (scope,) = refused
+    assert scope.path == "locked/a.py" and scope.status == ScopeStatus.NOT_RUN
+    assert "Permission denied" in (scope.reason or "")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every folder: the fault test covers it")
+def test_really_unreadable_folder(tmp_path: Path) -> None:
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.py").write_text("import os\n")
+    (tmp_path / "locked").chmod(0)
+    try:
+        _, refused = select(tmp_path, [".", "locked/a.py"], cwd=tmp_path)
+    finally:
+        (tmp_path / "locked").chmod(0o755)
+    assert _scope(refused, "locked").status == ScopeStatus.NOT_RUN
+    assert _scope(refused, "locked/a.py").status == ScopeStatus.NOT_RUN
+
+
+BAD_NAME = os.fsdecode(b"bad\xff.py")
+
+
+@pytest.mark.parametrize("with_git", [True, False], ids=["git", "no-git"])
+def test_name_that_is_not_utf8_is_refused_and_shown_escaped(tmp_path: Path, with_git: bool) -> None:
+    root = _project(tmp_path, with_git)
+    (root / BAD_NAME).write_text("import os\n")
+    (root / "ok.py").write_text("x = 1\n")
+    for paths in (["."], [BAD_NAME]):
+        targets, refused = select(root, paths, cwd=root)
+        assert BAD_NAME not in [t.path for t in targets]
+        scope = _scope(refused, "bad\\xff.py")
+        assert scope is not None, f"{paths}: the file was dropped"
+        assert scope.status == ScopeStatus.UNSAFE
+        assert "not valid UTF-8" in (scope.reason or "")
+        json.loads(scope.model_dump_json())  # a report can carry it
+
+
+def test_file_vanishing_while_inspected_is_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # FAULT INJECTION: the file is deleted between its lstat and its open.
+    (tmp_path / "gone.py").write_text("x = 1\n")
+
+    def vanished(path, *args, **kw):  # type: ignore[no-untyped-def]
+        raise FileNotFoundError(2, "No such file or directory", str(path))
+
+    monkeypatch.setattr(selection, "open", vanished, raising=False)
+    targets, refused = select(tmp_path, ["gone.py"], cwd=tmp_path)
+    assert not targets
+    assert refused[0].status == ScopeStatus.NOT_RUN
+    assert refused[0].reason == "file vanished or does not exist"
+
+
+def test_lint_json_with_a_name_that_is_not_utf8(tmp_path: Path) -> None:
+    # End to end: the report is valid JSON (it was exit 4), the file is not `checked`
+    # and its finding is not silently lost behind a clean verdict.
+    (tmp_path / BAD_NAME).write_text("import os\n")
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    for args in (["."], [BAD_NAME]):
+        out = run_cli(["lint", "--no-tasks", "--format", "json", *args], cwd=tmp_path)
+        assert out.returncode != 4, out.stderr
+        report = json.loads(out.stdout)
+        rows = [s for s in report["scopes"] if s["path"] == "bad\\xff.py"]
+        assert rows and all(s["status"] == "unsafe" for s in rows), report["scopes"]

@@ -21,7 +21,7 @@ from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import late_fallback, run_batches
-from orchestrator.core.selection import EXCLUDED_DIRS, select
+from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, select
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import Checker, FileTarget, RunContext
 from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
@@ -90,7 +90,7 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
     return RequestInfo(
         entry=req.entry,
         purpose=req.purpose,
-        paths=list(req.paths),
+        paths=[escaped_name(p) for p in req.paths],
         surface=req.surface,
         revision=req.revision,
         require=list(req.require),
@@ -141,7 +141,7 @@ def run_lint(req: LintRequest) -> Report:
     scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON)
     scan = ScanInfo(
         project_root=str(root),
-        scope_globs=list(req.paths) or (["."] if req.targets is None else []),
+        scope_globs=[escaped_name(p) for p in req.paths] or (["."] if req.targets is None else []),
         excluded_dirs=list(excluded),
         files_scanned=len(targets),
     )

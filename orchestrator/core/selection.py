@@ -1,8 +1,10 @@
 """Turn the paths a user named into safe file targets, or into refused scopes.
 
 Every path is resolved against the project root. Outside the root, a symlink that
-escapes it, a non-regular file, a vanished file, a binary or oversized file: each
-becomes a scope row with a reason. Nothing is silently dropped, nothing unsafe is read.
+escapes it, a non-regular file (also a FIFO or socket inside a walked folder, which
+git does not list), a folder that cannot be read, a vanished file, a file name that is
+not UTF-8, a binary or oversized file: each becomes a scope row with a reason. Nothing
+is silently dropped, nothing unsafe is read.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from orchestrator.core.walk import Unlisted, parent_dirs, scan_unlisted, walk_files
 from orchestrator.deadline import Deadline
-from orchestrator.git.listing import ls_files
+from orchestrator.git.listing import check_ignore, ls_files
 from orchestrator.git.runner import Git, GitError
 from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
@@ -37,6 +40,7 @@ EXCLUDED_DIRS = (
     ".tox",
 )
 SNIFF_BYTES = 8192
+VANISHED = "file vanished or does not exist"
 #: Seconds git may take to list a folder before selection walks it without git.
 GIT_LIST_SECONDS = 60.0
 
@@ -55,6 +59,54 @@ def _label(root: Path, raw: Path) -> str:
 
 def _refuse(path: str, status: ScopeStatus, reason: str) -> Scope:
     return Scope(path=path, checker=SELECTION, status=status, reason=reason)
+
+
+def is_utf8(name: str) -> bool:
+    """Whether `name` (from the file system, surrogate escapes for bytes that are not
+    UTF-8) is valid UTF-8 text."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escaped_name(name: str) -> str:
+    r"""`name` as printable UTF-8: each byte that is not UTF-8 becomes ``\xNN``.
+
+    File names come from the file system as surrogate escapes (`os.fsdecode`); a report
+    cannot carry those (JSON has no such characters), so a scope shows the escaped form.
+    """
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+NOT_UTF8_REASON = (
+    "file name is not valid UTF-8 (shown with \\x escapes): no checker can report on it"
+    " by its name, so it is not checked"
+)
+UNLISTED_REASONS = {
+    "fifo": "not a regular file (a FIFO)",
+    "socket": "not a regular file (a socket)",
+    "device": "not a regular file (a device)",
+}
+
+
+def _unlisted_scope(base_rel: str, entry: Unlisted) -> Scope:
+    parts = [part for part in (base_rel, entry.rel) if part != "."]
+    label = escaped_name("/".join(parts) or ".")
+    if entry.kind == "folder":
+        reason = f"folder cannot be read ({entry.error}): the files in it are not checked"
+        return _refuse(label, ScopeStatus.NOT_RUN, reason)
+    return _refuse(label, ScopeStatus.UNSAFE, UNLISTED_REASONS[entry.kind])
+
+
+def _lstat_is_dir(path: Path) -> bool:
+    """A real folder (not a symlink to one); False when it cannot be looked at (the
+    file inspection then says why)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 class _Inspector:
@@ -82,10 +134,12 @@ class _Inspector:
 
     def inspect(self, abs_s: str, label: str, rel: str | None) -> FileTarget | Scope:
         """`abs_s` is absolute and normalised; `rel` its project path when known."""
+        if not is_utf8(label):
+            return _refuse(escaped_name(label), ScopeStatus.UNSAFE, NOT_UTF8_REASON)
         try:
             lst = os.lstat(abs_s)
         except FileNotFoundError:
-            return _refuse(label, ScopeStatus.NOT_RUN, "file vanished or does not exist")
+            return _refuse(label, ScopeStatus.NOT_RUN, VANISHED)
         except OSError as exc:
             return _refuse(label, ScopeStatus.NOT_RUN, f"cannot stat: {exc.strerror}")
         is_link = stat.S_ISLNK(lst.st_mode)
@@ -120,6 +174,8 @@ class _Inspector:
         try:
             with open(real, "rb") as fh:
                 head = fh.read(SNIFF_BYTES)
+        except FileNotFoundError:
+            return _refuse(label, ScopeStatus.NOT_RUN, VANISHED)
         except OSError as exc:
             return _refuse(label, ScopeStatus.NOT_RUN, f"cannot read: {exc.strerror}")
         if b"\x00" in head:
@@ -145,38 +201,51 @@ def _git_names(directory: Path) -> list[str] | None:
     return sorted(set(names))
 
 
-def _walk(root: Path, directory: Path, excluded: Sequence[str]) -> list[Path]:
-    """Walk without git: skip excluded dirs, honour .gitignore files found on the way."""
-    import pathspec  # only needed outside a git work tree: keep it off the start-up path
+def _git_unlisted(directory: Path, names: list[str], excluded: Sequence[str]) -> list[Unlisted]:
+    """What git passed over under `directory` (whose listing is `names`): FIFOs,
+    sockets, devices and unreadable folders that git does not ignore."""
+    git = Git(directory, Deadline.after(GIT_LIST_SECONDS))
 
-    specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
-        here = Path(dirpath)
-        gi = here / ".gitignore"
-        if gi.is_file():
-            try:
-                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs.append((here, pathspec.GitIgnoreSpec.from_lines(lines)))
-            except OSError:
-                pass
+    def ignored(paths: list[str]) -> set[str]:
+        # When git cannot say, an entry it cannot rule out is reported, not dropped.
+        return check_ignore(git, paths) or set()
 
-        def ignored(p: Path, is_dir: bool) -> bool:
-            for base, spec in specs:
-                if p.is_relative_to(base):
-                    rel = p.relative_to(base).as_posix() + ("/" if is_dir else "")
-                    if spec.match_file(rel):
-                        return True
-            return False
+    return scan_unlisted(directory, frozenset(excluded), parent_dirs(names), ignored)
 
-        dirnames[:] = sorted(
-            d for d in dirnames if d not in excluded and not ignored(here / d, True)
-        )
-        for name in sorted(filenames):
-            p = here / name
-            if not ignored(p, False):
-                found.append(p)
-    return found
+
+def _select_dir(
+    root: Path,
+    real_dir: Path,
+    excluded_dirs: Sequence[str],
+    inspector: _Inspector,
+    targets: dict[str, FileTarget],
+    refused: dict[str, Scope],
+) -> None:
+    """Every file under `real_dir` into `targets` or `refused`, and every entry git or
+    the walk passed over (FIFOs, sockets, unreadable folders) into `refused`."""
+    base_rel = _rel(root, real_dir)
+    names = _git_names(real_dir)
+    if names is None:
+        files, unlisted = walk_files(real_dir, excluded_dirs)
+        names = [_rel(real_dir, f) for f in files]
+    else:
+        unlisted = _git_unlisted(real_dir, names, excluded_dirs)
+    for entry in unlisted:
+        scope = _unlisted_scope(base_rel, entry)
+        refused.setdefault(scope.path, scope)
+    dir_s = str(real_dir)
+    excluded_set = frozenset(excluded_dirs)
+    for name in names:
+        rel = name if base_rel == "." else f"{base_rel}/{name}"
+        if rel in targets or rel in refused:
+            continue
+        if any(part in excluded_set for part in rel.split("/")[:-1]):
+            continue
+        got = inspector.inspect(os.path.join(dir_s, name), rel, rel)
+        if isinstance(got, FileTarget):
+            targets[got.path] = got
+        else:
+            refused[got.path] = got
 
 
 def select(
@@ -188,7 +257,9 @@ def select(
     """Expand `paths` (files and directories) into targets and refused scopes.
 
     Directories are walked with .gitignore respected (git itself when the folder is in
-    a work tree). Each file appears once. No paths means the whole project root.
+    a work tree). Each file appears once; each entry that is not one (a FIFO, a socket,
+    an unreadable folder) and each path that cannot be looked at is a refused scope,
+    never an error. No paths means the whole project root.
     """
     root = project_root.resolve()
     base = (cwd or Path.cwd()).absolute()
@@ -201,28 +272,13 @@ def select(
         absolute = given if given.is_absolute() else base / given
         absolute = Path(os.path.normpath(absolute))
         label = _label(root, absolute)
-        if absolute.is_dir() and not absolute.is_symlink():
+        if _lstat_is_dir(absolute):
             real_dir = absolute.resolve()
             if not real_dir.is_relative_to(root):
+                label = escaped_name(label)
                 refused[label] = _refuse(label, ScopeStatus.UNSAFE, "outside the project root")
                 continue
-            names = _git_names(real_dir)
-            if names is None:
-                names = [_rel(real_dir, f) for f in _walk(root, real_dir, excluded_dirs)]
-            dir_s = str(real_dir)
-            base_rel = _rel(root, real_dir)
-            excluded_set = frozenset(excluded_dirs)
-            for name in names:
-                rel = name if base_rel == "." else f"{base_rel}/{name}"
-                if rel in targets or rel in refused:
-                    continue
-                if any(part in excluded_set for part in rel.split("/")[:-1]):
-                    continue
-                got = inspector.inspect(os.path.join(dir_s, name), rel, rel)
-                if isinstance(got, FileTarget):
-                    targets[got.path] = got
-                else:
-                    refused[got.path] = got
+            _select_dir(root, real_dir, excluded_dirs, inspector, targets, refused)
             continue
         got = inspector.inspect(str(absolute), label, None)
         if isinstance(got, FileTarget):

@@ -38,6 +38,19 @@ def ls_files(
     return [p for p in split_z(git.run(*args, "--", *pathspecs).stdout) if p]
 
 
+def check_ignore(git: Git, paths: list[str]) -> set[str] | None:
+    """Which of `paths` (relative to the runner's folder) git ignores
+    (``git check-ignore -z --stdin``); None when git could not say."""
+    if not paths:
+        return set()
+    asked = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    res = git.run("check-ignore", "-z", "--stdin", stdin=asked, check=False)
+    # Exit 0: some are ignored, 1: none is; anything else is git failing.
+    if not res.ok or res.returncode not in (0, 1):
+        return None
+    return set(split_z(res.stdout))
+
+
 @dataclass(frozen=True)
 class StatusEntry:
     """One ``git status --porcelain=v1`` entry.

@@ -1,0 +1,253 @@
+"""Bounded children leave nothing behind: not at the deadline, not on SIGTERM or SIGINT.
+
+The tools here are FAKES written by the tests (scripts named fake-*): a tool that forks
+a grandchild which calls `setsid` (so it leaves the tool's process group, the one thing
+a group kill reaches) and writes its pid to a file, then either waits for it or exits
+at once and leaves it to be adopted. The signal cases run a small entry script in a
+process of its own (the subreaper setting and the signal handlers belong to a whole
+process, not to the test runner) and send it a real signal.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+
+from orchestrator import proctree
+from orchestrator.deadline import Deadline
+from orchestrator.procs import CANCELLED_REASON, run_bounded, terminate_all_children
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the process tree is read from /proc (Linux)"
+)
+
+#: Generous bounds for waiting on real processes; never asserted as durations.
+WAIT_S = 60.0
+
+FAKE_TOOL = """\
+import os, sys, time
+if sys.argv[1:2] == ["--version"]:
+    print("ruff 9.9.9")
+    sys.exit(0)
+out = {out!r}
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    if {detach!r}:
+        # A well-behaved daemon: it lets go of the output pipes.
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+    with open(out + "/grandchild.tmp", "w") as fh:
+        fh.write(str(os.getpid()))
+    os.rename(out + "/grandchild.tmp", out + "/grandchild.pid")
+    time.sleep(600)
+    os._exit(0)
+with open(out + "/tool.tmp", "w") as fh:
+    fh.write(str(os.getpid()))
+os.rename(out + "/tool.tmp", out + "/tool.pid")
+if {leave!r}:
+    os._exit(0)
+time.sleep(600)
+"""
+
+
+def _fake_tool(folder: Path, *, leave: bool = False, detach: bool = False) -> Path:
+    """fake-tool: forks a `setsid` grandchild; waits for it, or (`leave`) exits at once."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tool = folder / "fake-tool"
+    body = FAKE_TOOL.format(out=str(folder), leave=leave, detach=detach)
+    tool.write_text(f"#!{sys.executable}\n{body}")
+    tool.chmod(0o755)
+    return tool
+
+
+def _wait_for_pid(path: Path) -> int:
+    limit = Deadline.after(WAIT_S)
+    while not path.exists():
+        assert not limit.expired(), f"{path.name} never appeared"
+        time.sleep(0.02)
+    return int(path.read_text())
+
+
+def _gone(pid: int) -> bool:
+    """Dead: no such process, or a zombie (killed, waiting for a parent to reap it)."""
+    row = proctree._stat(pid)
+    return row is None or not row.alive
+
+
+def _wait_gone(pid: int) -> bool:
+    limit = Deadline.after(WAIT_S)
+    while not _gone(pid):
+        if limit.expired():
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _cleanup(*pids: int) -> None:
+    proctree.kill(pids)
+
+
+def test_deadline_kills_a_grandchild_that_left_the_group(tmp_path: Path) -> None:
+    tool = _fake_tool(tmp_path / "run")
+    res = run_bounded([str(tool)], deadline=Deadline.after(1.0))
+    grandchild = _wait_for_pid(tmp_path / "run" / "grandchild.pid")
+    try:
+        assert res.timed_out
+        assert _wait_gone(grandchild), "the setsid grandchild survived the deadline kill"
+    finally:
+        _cleanup(grandchild)
+
+
+LEFTOVER_ENTRY = """\
+import sys
+from orchestrator.deadline import Deadline
+from orchestrator.procs import become_subreaper, run_bounded
+
+become_subreaper()
+res = run_bounded([sys.argv[1]], deadline=Deadline.after(60))
+sys.exit(0 if res.returncode == 0 and not res.timed_out else 1)
+"""
+
+
+def test_leftover_holding_the_pipes_is_killed_with_its_run(tmp_path: Path) -> None:
+    # The tool exits at once; its setsid grandchild keeps the output pipes open and is
+    # adopted by the (subreaper) entry process: the run ends with the tool's own exit
+    # and takes the leftover with it, though it is in no group or tree of the tool's.
+    tool = _fake_tool(tmp_path / "run", leave=True)
+    proc = _entry(tmp_path, LEFTOVER_ENTRY, str(tool))
+    grandchild = 0
+    try:
+        grandchild = _wait_for_pid(tmp_path / "run" / "grandchild.pid")
+        assert proc.wait(timeout=WAIT_S) == 0
+        assert _wait_gone(grandchild), "the leftover outlived its run"
+    finally:
+        proc.kill()
+        _cleanup(grandchild)
+
+
+ENTRY = """\
+import sys
+from pathlib import Path
+from orchestrator.deadline import Deadline
+from orchestrator.procs import run_bounded, signals_end_children
+
+daemon, sleeper = sys.argv[1], sys.argv[2]
+with signals_end_children():
+    try:
+        # First a tool that leaves a detached daemon behind and exits: the daemon is
+        # an orphan now, re-parented to us only because we are a subreaper.
+        run_bounded([daemon], deadline=Deadline.after(60))
+        run_bounded([sleeper], deadline=Deadline.after(600))
+    except KeyboardInterrupt:
+        sys.exit(130)
+sys.exit(0)
+"""
+
+
+def _entry(tmp_path: Path, source: str, *args: str) -> subprocess.Popen[bytes]:
+    script = tmp_path / "entry.py"
+    script.write_text(source)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.Popen([sys.executable, str(script), *args], env=env, cwd=tmp_path)
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_kills_children_and_adopted_orphans(
+    tmp_path: Path, sig: signal.Signals, code: int
+) -> None:
+    daemon = _fake_tool(tmp_path / "daemon", leave=True, detach=True)
+    sleeper = _fake_tool(tmp_path / "sleeper")
+    proc = _entry(tmp_path, ENTRY, str(daemon), str(sleeper))
+    pids: list[int] = []
+    try:
+        pids.append(_wait_for_pid(tmp_path / "daemon" / "grandchild.pid"))
+        pids.append(_wait_for_pid(tmp_path / "sleeper" / "tool.pid"))
+        pids.append(_wait_for_pid(tmp_path / "sleeper" / "grandchild.pid"))
+        proc.send_signal(sig)
+        assert proc.wait(timeout=WAIT_S) == code
+        left = [pid for pid in pids if not _wait_gone(pid)]
+        assert not left, f"left running after the signal: {left}"
+    finally:
+        proc.kill()
+        _cleanup(*pids)
+
+
+CLI_ENTRY = """\
+import sys
+from orchestrator.cli.main import main
+from orchestrator.procs import signals_end_children
+
+with signals_end_children():
+    code = main(sys.argv[1:])
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_lint_main_under_signals_end_children(
+    tmp_path: Path, sig: signal.Signals, code: int
+) -> None:
+    # `orchestrate lint` the way the console script will run it: main() inside
+    # signals_end_children(), Ruff replaced by the fake tool through the config.
+    project = tmp_path / "project"
+    project.mkdir()
+    tool = _fake_tool(tmp_path / "tool")
+    (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{tool}"\n')
+    (project / "m.py").write_text("x = 1\n")
+    proc = _entry(tmp_path, CLI_ENTRY, "lint", "--no-tasks", "--root", str(project), str(project))
+    pids: list[int] = []
+    try:
+        pids.append(_wait_for_pid(tmp_path / "tool" / "tool.pid"))
+        pids.append(_wait_for_pid(tmp_path / "tool" / "grandchild.pid"))
+        proc.send_signal(sig)
+        assert proc.wait(timeout=WAIT_S) == code
+        left = [pid for pid in pids if not _wait_gone(pid)]
+        assert not left, f"left running after the signal: {left}"
+    finally:
+        proc.kill()
+        _cleanup(*pids)
+
+
+def test_after_shutdown_no_child_starts(tmp_path: Path) -> None:
+    script = tmp_path / "entry.py"
+    script.write_text(
+        "from orchestrator.deadline import Deadline\n"
+        "from orchestrator.procs import run_bounded, terminate_all_children\n"
+        "terminate_all_children()\n"
+        "res = run_bounded(['true'], deadline=Deadline.after(60))\n"
+        "print(res.spawn_error)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == CANCELLED_REASON
+
+
+def test_terminate_all_children_reaches_the_tree(tmp_path: Path) -> None:
+    # In-process, without closing the registry (the test runner goes on running).
+    tool = _fake_tool(tmp_path / "run")
+    import threading
+
+    t = threading.Thread(
+        target=run_bounded, args=([str(tool)],), kwargs={"deadline": Deadline.after(WAIT_S)}
+    )
+    t.start()
+    grandchild = _wait_for_pid(tmp_path / "run" / "grandchild.pid")
+    tool_pid = _wait_for_pid(tmp_path / "run" / "tool.pid")
+    try:
+        assert terminate_all_children(refuse_new=False) >= 2
+        assert _wait_gone(grandchild) and _wait_gone(tool_pid)
+        t.join(timeout=WAIT_S)
+        assert not t.is_alive()
+    finally:
+        _cleanup(grandchild, tool_pid)
