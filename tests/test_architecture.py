@@ -85,9 +85,8 @@ DUPLICATE_CODE_ARGS = (
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "duplicates listed in the architecture issue (hosts/claude_code, codex, gemini "
-        "to_output; ruby_checker/ruff_checker missing-tool plan) remain until the "
-        "architecture refactor lands"
+        "one duplicate listed in the architecture issue remains: the missing-tool "
+        "CheckerPlan of ruby_checker and ruff_checker"
     ),
 )
 def test_no_duplicate_code() -> None:
