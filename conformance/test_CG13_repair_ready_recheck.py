@@ -68,3 +68,29 @@ def test_CG13_still_present_and_close_is_separate(tmp_path: Path) -> None:
     )
     assert out.returncode == 0
     assert tasks.load_task(tmp_path, tid).status == "closed"  # type: ignore[union-attr]
+
+
+def test_CG13_host_edit_of_a_task_file_is_a_repair_ready_recheck(tmp_path: Path) -> None:
+    """Through a host: a confirmed edit of a file with a stable task re-checks that task
+    by its original checker (the task verify path), says so in bounded words, and
+    neither closes the task nor claims delivery."""
+    from orchestrator.hosts import claude_code
+
+    tid = _stable_task(tmp_path)
+    (tmp_path / "app.py").write_text("def main():\n    return 1\n")
+    event = {
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "cwd": str(tmp_path),
+        "tool_input": {"file_path": str(tmp_path / "app.py")},
+    }
+    code, out = claude_code.run(json.dumps(event).encode(), {})
+    assert code == 0
+    obj = json.loads(out)
+    text = obj["hookSpecificOutput"]["additionalContext"]
+    assert f"task verify {tid} absent_unverified" in text and len(text) <= 1200
+    assert "no task is closed" in text and "delivery not_evaluated" in text
+    rec = tasks.load_task(tmp_path, tid)
+    assert rec is not None and rec.status == "verification_required"
+    kinds = [e["kind"] for e in events.recent_events(tmp_path)]
+    assert kinds[:2] == ["repair_ready", "recheck"]

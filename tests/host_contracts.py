@@ -158,3 +158,29 @@ def payload(host: str, name: str, **changes: Any) -> dict[str, Any]:
 
 def encode(event: dict[str, Any]) -> bytes:
     return json.dumps(event).encode()
+
+
+class RepairSpy:
+    """Fake lint and verify use cases that record what an edit route asked for: the
+    files fast-checked and the tasks re-checked (with the timeout each was given)."""
+
+    def __init__(self, observation: str = "still_present") -> None:
+        self.linted: list[tuple[str, ...]] = []
+        self.verified: list[tuple[str, float]] = []
+        self.observation = observation
+
+    def services(self) -> Any:
+        from orchestrator.hosts.router import Services
+        from orchestrator.model.report import Report, ScanInfo
+        from orchestrator.tasks.verify import VerifyResult
+        from orchestrator.usecases.lint import LintResult
+
+        def lint(root: Path, paths: Any, timeout: float) -> LintResult:
+            self.linted.append(tuple(paths))
+            return LintResult(Report(scan=ScanInfo(project_root=str(root))))
+
+        def verify(root: Path, tid: str, timeout: float) -> VerifyResult:
+            self.verified.append((tid, timeout))
+            return VerifyResult(task_id=tid, outcome=self.observation, checker="ruff")
+
+        return Services(lint=lint, verify=verify)

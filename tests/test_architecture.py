@@ -16,8 +16,6 @@ import sys
 import tomllib
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
@@ -82,14 +80,6 @@ DUPLICATE_CODE_ARGS = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "duplicates listed in the architecture issue (hosts/claude_code, codex, gemini "
-        "to_output; ruby_checker/ruff_checker missing-tool plan) remain until the "
-        "architecture refactor lands"
-    ),
-)
 def test_no_duplicate_code() -> None:
     """No block of six or more lines is repeated across orchestrator/ and plugins/."""
     assert PYLINT.exists(), f"{PYLINT} missing: install the test extra (.[test])"

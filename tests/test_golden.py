@@ -84,6 +84,13 @@ def written_bad(repo: Path) -> None:
     (repo / "a.py").write_text(BAD_PY)
 
 
+def repaired_task(repo: Path) -> None:
+    """A lint recorded a task for a.py, then the edit removed its finding: a repair."""
+    (repo / "a.py").write_text(BAD_PY)
+    assert orchestrate(repo, "lint", "a.py").returncode == 1
+    (repo / "a.py").write_text(GOOD_PY)
+
+
 HOOKS = {"claude-code": "claude-code", "codex": "codex", "gemini": "gemini"}
 CASES = [
     Case("lint_human", lint_tree, ("lint",), initial_commit=False),
@@ -102,6 +109,12 @@ CASES = [
         ("hook", "claude-code"),
         ("claude-code", "PreToolUse.Bash"),
         "git commit -q -m 'add staged'",
+    ),
+    Case(
+        "claude_code_post_tool_use_repair",
+        repaired_task,
+        ("hook", "claude-code"),
+        ("claude-code", "PostToolUse.Write"),
     ),
     Case("codex_post_tool_use_bash", written_bad, ("hook", "codex"), ("codex", "PostToolUse.Bash")),
     Case(

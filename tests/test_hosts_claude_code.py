@@ -226,3 +226,23 @@ def test_project_dir_falls_back_to_cwd(git_repo: Path) -> None:
         encode(ev), {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
     )
     assert "ruff: checked 1" in context(check_claude("PostToolUse", code, out))
+
+
+def test_post_tool_use_on_a_file_with_a_task_is_a_repair_recheck(git_repo: Path) -> None:
+    from helpers import task_backlog
+    from host_contracts import RepairSpy
+
+    (tid,) = task_backlog(git_repo.resolve(), 1, message=INJECTION)
+    ev = payload(
+        "claude-code",
+        "PostToolUse.Write",
+        cwd=str(git_repo),
+        tool_input={"file_path": str(git_repo / "a.py"), "content": INJECTION},
+    )
+    spy = RepairSpy()
+    obj = run(git_repo, ev, spy.services())
+    text = context(obj)
+    assert [t for t, _ in spy.verified] == [tid] and spy.linted == []
+    assert f"task verify {tid} still_present" in text and "no task is closed" in text
+    assert f"task re-check {tid} still_present" in obj["systemMessage"]
+    assert "IGNORE" not in json.dumps(obj)

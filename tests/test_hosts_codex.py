@@ -102,3 +102,37 @@ def test_stop_continues_once(git_repo: Path) -> None:
 def test_every_output_shape_is_schema_valid(event: str, result: RouteResult) -> None:
     out = codex.to_output(event, result)
     check_codex(event, 0, json.dumps(out).encode())
+
+
+def test_edit_tool_on_a_file_with_a_task_is_a_repair_recheck(git_repo: Path) -> None:
+    from helpers import task_backlog
+    from host_contracts import RepairSpy
+
+    (tid,) = task_backlog(git_repo.resolve(), 1, message=INJECTION)
+    ev = payload(
+        "codex",
+        "PostToolUse.Bash",
+        cwd=str(git_repo),
+        tool_name="Edit",
+        tool_input={"file_path": str(git_repo / "a.py")},
+    )
+    spy = RepairSpy("absent_unverified")
+    code, out = codex.run(encode(ev), {}, spy.services())
+    obj = check_codex("PostToolUse", code, out)
+    text = obj["hookSpecificOutput"]["additionalContext"]
+    assert [t for t, _ in spy.verified] == [tid] and spy.linted == []
+    assert f"task verify {tid} absent_unverified" in text
+    assert "rm -rf" not in json.dumps(obj)
+
+
+def test_apply_patch_is_no_confirmed_repair(git_repo: Path) -> None:
+    # Its target paths are free text: the scope is re-determined, never a task recheck.
+    from helpers import task_backlog
+    from host_contracts import RepairSpy
+
+    task_backlog(git_repo.resolve(), 1)
+    ev = payload("codex", "PostToolUse.Bash", cwd=str(git_repo), tool_name="apply_patch")
+    spy = RepairSpy()
+    code, out = codex.run(encode(ev), {}, spy.services())
+    check_codex("PostToolUse", code, out)
+    assert spy.verified == [] and spy.linted == [("a.py",)]

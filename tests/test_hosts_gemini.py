@@ -100,3 +100,23 @@ def test_settings_timeouts_are_milliseconds_and_above_router_deadlines() -> None
             for group in groups:
                 for h in group["hooks"]:
                     assert h["command"].startswith("orchestrate hook ")
+
+
+def test_after_tool_on_a_file_with_a_task_is_a_repair_recheck(git_repo: Path) -> None:
+    from helpers import task_backlog
+    from host_contracts import RepairSpy
+
+    (tid,) = task_backlog(git_repo.resolve(), 1, message=INJECTION)
+    ev = payload(
+        "gemini",
+        "AfterTool.write_file",
+        cwd=str(git_repo),
+        tool_input={"file_path": str(git_repo / "a.py")},
+    )
+    spy = RepairSpy()
+    code, out = gemini.run(encode(ev), {"GEMINI_PROJECT_DIR": str(git_repo)}, spy.services())
+    obj = check_gemini("AfterTool", code, out)
+    text = obj["hookSpecificOutput"]["additionalContext"]
+    assert [t for t, _ in spy.verified] == [tid] and spy.linted == []
+    assert f"task verify {tid} still_present" in text
+    assert "SYSTEM" not in json.dumps(obj)

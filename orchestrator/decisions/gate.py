@@ -62,16 +62,12 @@ def _recovery(s: Scope, language: str | None) -> str:
     return "re-run the gate"
 
 
-def _file_gaps(
-    path: str, scopes: list[Scope], required: Mapping[str, str], native: Collection[str]
+def _policy_gaps(
+    path: str, policy: list[Scope], lang_scopes: list[Scope], language: str | None
 ) -> list[Gap]:
+    """Required everywhere: a policy check ran (the secret scan is the built-in one),
+    every policy scope is checked, and no language scope was refused as unsafe."""
     gaps: list[Gap] = []
-    language = next((s.language for s in scopes if s.language), None)
-    # Policy checks (the secret scan is the built-in one) guard every delivered file,
-    # whatever its language: a file no policy checker looked at is not verified.
-    policy = [s for s in scopes if s.tier == Tier.POLICY]
-    lang_scopes = [s for s in scopes if s not in policy]
-
     if not policy:
         gaps.append(
             Gap(
@@ -86,7 +82,54 @@ def _file_gaps(
     for s in lang_scopes:
         if s.status == ScopeStatus.UNSAFE:
             gaps.append(Gap(path, f"{s.checker}: unsafe", _recovery(s, language)))
+    return gaps
 
+
+def _native_gaps(path: str, short: list[Scope], language: str | None) -> list[Gap]:
+    """Native required and no native checker ran completely: why, per native scope."""
+    natives = [s for s in short if s.tier == Tier.NATIVE]
+    if natives:
+        return [Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in natives]
+    return [
+        Gap(
+            path,
+            f"no native checker for {language}",
+            f"install a native checker plugin for {language}, or set "
+            f'[tool.orchestrate.required] {language} = "syntax"',
+        )
+    ]
+
+
+def _syntax_gaps(
+    path: str, lang_scopes: list[Scope], short: list[Scope], language: str | None
+) -> list[Gap]:
+    """Syntax required: a complete syntax check without recovery nodes is enough."""
+    fallback = [s for s in lang_scopes if s.tier == Tier.FALLBACK and is_checked(s)]
+    if any(s.syntax == SyntaxStatus.SUSPECTED_ISSUE for s in fallback):
+        return [
+            Gap(
+                path,
+                "suspected syntax issue (unconfirmed candidate)",
+                f"confirm with the native compiler or linter for {language}, repair, then re-run",
+            )
+        ]
+    if fallback:
+        return []
+    if short:
+        return [Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in short]
+    return [Gap(path, f"no {SYNTAX} evidence", "re-run the gate")]
+
+
+def _file_gaps(
+    path: str, scopes: list[Scope], required: Mapping[str, str], native: Collection[str]
+) -> list[Gap]:
+    """The gaps of one file: policy first, then its language's required level."""
+    language = next((s.language for s in scopes if s.language), None)
+    # Policy checks guard every delivered file, whatever its language; they are known
+    # by their tier, never by a checker's name.
+    policy = [s for s in scopes if s.tier == Tier.POLICY]
+    lang_scopes = [s for s in scopes if s not in policy]
+    gaps = _policy_gaps(path, policy, lang_scopes, language)
     level = level_for(language, required, native)
     if level == NONE:
         if not any(is_checked(s) for s in lang_scopes):
@@ -96,40 +139,12 @@ def _file_gaps(
                 )
             )
         return gaps
-    native_ok = any(s.tier == Tier.NATIVE and is_checked(s) for s in lang_scopes)
-    if native_ok:
+    if any(s.tier == Tier.NATIVE and is_checked(s) for s in lang_scopes):
         return gaps
     short = [s for s in lang_scopes if not is_checked(s) and s.status != ScopeStatus.UNSAFE]
     if level == NATIVE:
-        natives = [s for s in short if s.tier == Tier.NATIVE]
-        if natives:
-            gaps += [Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in natives]
-        else:
-            gaps.append(
-                Gap(
-                    path,
-                    f"no native checker for {language}",
-                    f"install a native checker plugin for {language}, or set "
-                    f'[tool.orchestrate.required] {language} = "syntax"',
-                )
-            )
-        return gaps
-    # SYNTAX: a complete syntax check without recovery nodes is enough.
-    fallback = [s for s in lang_scopes if s.tier == Tier.FALLBACK and is_checked(s)]
-    if any(s.syntax == SyntaxStatus.SUSPECTED_ISSUE for s in fallback):
-        gaps.append(
-            Gap(
-                path,
-                "suspected syntax issue (unconfirmed candidate)",
-                f"confirm with the native compiler or linter for {language}, repair, then re-run",
-            )
-        )
-    elif not fallback:
-        if short:
-            gaps += [Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in short]
-        else:
-            gaps.append(Gap(path, f"no {SYNTAX} evidence", "re-run the gate"))
-    return gaps
+        return gaps + _native_gaps(path, short, language)
+    return gaps + _syntax_gaps(path, lang_scopes, short, language)
 
 
 def coverage_gaps(

@@ -15,8 +15,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.decisions.exits import HOST_CONTINUE, HOST_REFUSAL, Protocol
-from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
-from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
+from orchestrator.hosts.common import (
+    GATE_REFUSED,
+    HostSpec,
+    OutputShape,
+    event_name,
+    file_changed_event,
+    handle,
+    render_output,
+    root_of,
+    stop_event,
+)
+from orchestrator.hosts.events import Kind, RouterEvent, str_field
 from orchestrator.hosts.router import RouteResult, Services
 
 HOST = "claude-code"
@@ -30,6 +40,7 @@ SHELL_TOOLS = ("Bash",)
 SESSION_SOURCES = ("startup", "resume", "clear", "compact")
 PROJECT_ENV = ("CLAUDE_PROJECT_DIR",)
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure")
+STOP_EVENTS = ("Stop", "SubagentStop")
 _REFUSE = HOST_REFUSAL[Protocol.CLAUDE_CODE]
 _CONTINUE = HOST_CONTINUE[Protocol.CLAUDE_CODE]
 
@@ -63,36 +74,27 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
             str_field(tool_input, "command", 1024 * 1024) if isinstance(tool_input, dict) else None
         )
         return RouterEvent(Kind.SHELL_COMMAND, root, command=command or "", host=HOST)
-    if name in ("Stop", "SubagentStop"):
-        return RouterEvent(
-            Kind.STOP, root, stop_hook_active=bool_field(obj, "stop_hook_active"), host=HOST
-        )
+    if name in STOP_EVENTS:
+        return stop_event(obj, root, HOST)
     return RouterEvent(Kind.IGNORED, root, host=HOST)
+
+
+def _before_tool(res: RouteResult) -> dict[str, Any]:
+    hso: dict[str, Any] = {"hookEventName": "PreToolUse"}
+    if res.block:
+        hso[_REFUSE[0]] = _REFUSE[1]
+        hso["permissionDecisionReason"] = res.context or GATE_REFUSED
+    elif res.context:
+        hso["additionalContext"] = res.context
+    return {"hookSpecificOutput": hso}
+
+
+SHAPE = OutputShape("PreToolUse", STOP_EVENTS, CONTEXT_EVENTS, _CONTINUE, _before_tool)
 
 
 def to_output(name: str, res: RouteResult) -> dict[str, Any]:
     """The Claude Code hook output for `res` (the SDK's SyncHookJSONOutput shape)."""
-    out: dict[str, Any] = {}
-    if res.action == "ignored":
-        return out
-    if res.message:
-        out["systemMessage"] = res.message
-    if name == "PreToolUse":
-        hso: dict[str, Any] = {"hookEventName": "PreToolUse"}
-        if res.block:
-            hso[_REFUSE[0]] = _REFUSE[1]
-            hso["permissionDecisionReason"] = res.context or "orchestrate strict gate refused"
-        elif res.context:
-            hso["additionalContext"] = res.context
-        out["hookSpecificOutput"] = hso
-    elif name in ("Stop", "SubagentStop"):
-        # Only a block continues the turn; status-only results go to the person.
-        if res.continue_once and res.context:
-            out[_CONTINUE[0]] = _CONTINUE[1]
-            out["reason"] = res.context
-    elif name in CONTEXT_EVENTS and res.context:
-        out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}
-    return out
+    return render_output(SHAPE, name, res)
 
 
 SPEC = HostSpec(HOST, "PreToolUse", to_event, to_output, PROJECT_ENV)

@@ -20,6 +20,7 @@ from orchestrator.decisions.exits import FAULT_DECISION, HOST_EXIT, gate_blocks
 from orchestrator.hosts.events import (
     Kind,
     RouterEvent,
+    bool_field,
     decode_event,
     project_root_for,
     resolve_target,
@@ -29,6 +30,11 @@ from orchestrator.hosts.router import RouteResult, Services, route
 
 ToEvent = Callable[[dict[str, Any], Mapping[str, str]], RouterEvent]
 ToOutput = Callable[[str, RouteResult], dict[str, Any]]
+#: A host's answer to its before-tool event: the keys it adds to the output.
+BeforeTool = Callable[[RouteResult], dict[str, Any]]
+
+#: The refusal reason when a strict gate blocks without a context text.
+GATE_REFUSED = "orchestrate strict gate refused"
 
 UNREADABLE = (
     "orchestrate: the hook event could not be read (oversized, not JSON, or wrong types); "
@@ -58,6 +64,7 @@ def event_name(obj: dict[str, Any]) -> str:
 
 
 def root_of(obj: dict[str, Any], env: Mapping[str, str], names: tuple[str, ...]) -> Path | None:
+    """The project root from the first set variable of `names`, else the event's cwd."""
     env_value = next((env[n] for n in names if env.get(n)), None)
     return project_root_for(env_value, str_field(obj, "cwd", 4096))
 
@@ -81,6 +88,47 @@ def file_changed_event(
     if target.rel_path is None:
         return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=host)
     return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=host)
+
+
+def stop_event(obj: dict[str, Any], root: Path | None, host: str) -> RouterEvent:
+    """The host's end-of-turn event; of its fields only `stop_hook_active` is read."""
+    return RouterEvent(
+        Kind.STOP, root, stop_hook_active=bool_field(obj, "stop_hook_active"), host=host
+    )
+
+
+@dataclass(frozen=True)
+class OutputShape:
+    """What differs in how hosts spell a RouteResult; `render_output` does the rest."""
+
+    before_tool_event: str
+    stop_events: tuple[str, ...]
+    context_events: tuple[str, ...]
+    #: The (key, value) that asks the host for one more turn (decisions/exits.HOST_CONTINUE).
+    continuation: tuple[str, str]
+    before_tool: BeforeTool
+
+
+def render_output(shape: OutputShape, name: str, res: RouteResult) -> dict[str, Any]:
+    """The host output for event `name`: nothing for an ignored event; the person's line
+    as `systemMessage`; the before-tool answer; at the end of a turn a continuation only
+    when one is asked for; otherwise the context for the agent on the host's context
+    events."""
+    out: dict[str, Any] = {}
+    if res.action == "ignored":
+        return out
+    if res.message:
+        out["systemMessage"] = res.message
+    if name == shape.before_tool_event:
+        out.update(shape.before_tool(res))
+    elif name in shape.stop_events:
+        # Only a continuation request continues the turn; status-only results go to the person.
+        if res.continue_once and res.context:
+            out[shape.continuation[0]] = shape.continuation[1]
+            out["reason"] = res.context
+    elif name in shape.context_events and res.context:
+        out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}
+    return out
 
 
 def dump(obj: dict[str, Any]) -> bytes:

@@ -13,8 +13,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.decisions.exits import HOST_CONTINUE, HOST_REFUSAL, Protocol
-from orchestrator.hosts.common import HostSpec, event_name, file_changed_event, handle, root_of
-from orchestrator.hosts.events import Kind, RouterEvent, bool_field, str_field
+from orchestrator.hosts.common import (
+    GATE_REFUSED,
+    HostSpec,
+    OutputShape,
+    event_name,
+    file_changed_event,
+    handle,
+    render_output,
+    root_of,
+    stop_event,
+)
+from orchestrator.hosts.events import Kind, RouterEvent, str_field
 from orchestrator.hosts.router import RouteResult, Services
 
 HOST = "gemini"
@@ -50,31 +60,23 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
         )
         return RouterEvent(Kind.SHELL_COMMAND, root, command=command or "", host=HOST)
     if name == "AfterAgent":
-        return RouterEvent(
-            Kind.STOP, root, stop_hook_active=bool_field(obj, "stop_hook_active"), host=HOST
-        )
+        return stop_event(obj, root, HOST)
     return RouterEvent(Kind.IGNORED, root, host=HOST)
+
+
+def _before_tool(res: RouteResult) -> dict[str, Any]:
+    if not res.block:
+        return {}
+    return {_REFUSE[0]: _REFUSE[1], "reason": res.context or GATE_REFUSED}
+
+
+# AfterAgent's deny is one retry turn with the reason as its prompt; only the first time.
+SHAPE = OutputShape("BeforeTool", ("AfterAgent",), CONTEXT_EVENTS, _CONTINUE, _before_tool)
 
 
 def to_output(name: str, res: RouteResult) -> dict[str, Any]:
     """The Gemini CLI hook output for `res`."""
-    out: dict[str, Any] = {}
-    if res.action == "ignored":
-        return out
-    if res.message:
-        out["systemMessage"] = res.message
-    if name == "BeforeTool":
-        if res.block:
-            out[_REFUSE[0]] = _REFUSE[1]
-            out["reason"] = res.context or "orchestrate strict gate refused"
-    elif name == "AfterAgent":
-        # deny = one retry turn with the reason as its prompt; only the first time.
-        if res.continue_once and res.context:
-            out[_CONTINUE[0]] = _CONTINUE[1]
-            out["reason"] = res.context
-    elif name in CONTEXT_EVENTS and res.context:
-        out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": res.context}
-    return out
+    return render_output(SHAPE, name, res)
 
 
 SPEC = HostSpec(HOST, "BeforeTool", to_event, to_output, PROJECT_ENV)

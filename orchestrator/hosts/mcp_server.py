@@ -65,8 +65,96 @@ def _report_result(report: Report, head: str) -> CallToolResult:
     return _result({"report": report.model_dump(mode="json"), "summary": summary}, summary)
 
 
+def lint_tool(
+    root: Path,
+    paths: list[str] | None,
+    feedback: bool,
+    only: list[str] | None,
+    timeout: float | None,
+) -> CallToolResult:
+    """The lint tool: the lint use case under the feedback task policy, its report and
+    safe task ids. Feedback only, never a delivery pass."""
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for
+    from orchestrator.usecases.lint import lint as lint_usecase
+
+    req = LintRequest(
+        project_root=root,
+        paths=tuple(paths or []),
+        entry="feedback" if feedback else "lint",
+        purpose=Purpose.FEEDBACK,
+        timeout=deadline_for(timeout, feedback),
+        only_checkers=frozenset(only) if only else None,
+        cwd=root,
+    )
+    done = lint_usecase(req, FEEDBACK_TASKS)
+    task_ids = [t for t in done.task_ids if B.safe_task_id(t)]
+    result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
+    result.structured_content["task_ids"] = task_ids
+    return result
+
+
+def gate_tool(root: Path, event: str, rev: str) -> CallToolResult:
+    """The gate tool: the strict gate on the real git surface; a fault refuses delivery."""
+    from orchestrator.usecases.gate import DEFAULT_TIMEOUT, pre_tool_gate
+
+    try:
+        report = pre_tool_gate(event, root, DEFAULT_TIMEOUT[event], rev=rev)
+    except Exception as exc:  # noqa: BLE001 - CG-02: a fault is reported, delivery refused
+        text = (
+            f"orchestrate strict {event} gate: incomplete. An internal fault stopped the "
+            f"gate ({type(exc).__name__[:40]}); delivery is refused until it runs."
+        )
+        return _result(
+            {"report": None, "gate": str(FAULT_DECISION), "summary": text},
+            text,
+            error=mcp_is_error(fault=True),
+        )
+    return _report_result(report, f"orchestrate strict {event} gate")
+
+
+def task_verify_tool(root: Path, task_id: str) -> CallToolResult:
+    """The task_verify tool: one task re-checked by its original checker; never closed."""
+    from orchestrator.usecases.tasks import verify
+
+    tid = B.safe_task_id(task_id)
+    if tid is None:
+        text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
+        return _result({"verify": None, "summary": text}, text, error=mcp_is_error(fault=True))
+    proj = verify(root, tid).projection()
+    text = B.clamp(
+        f"orchestrate task verify {tid}: {proj['observation']}"
+        + (f" ({proj['reason']})" if proj.get("reason") else "")
+        + f"; task status {proj.get('task_status')}. The task is not closed by a recheck."
+    )
+    return _result({"verify": proj, "summary": text}, text)
+
+
+def next_tool(root: Path) -> CallToolResult:
+    """The next tool: open tasks and the next step from local task facts only."""
+    from orchestrator.tasks.nextstep import render_text
+    from orchestrator.usecases.tasks import next_summary
+
+    summary = next_summary(root)
+    text = render_text(summary, B.CONTEXT_MAX_CHARS)
+    return _result({"next": summary.to_dict(), "summary": text}, text)
+
+
+def explain_tool(report: dict[str, Any]) -> CallToolResult:
+    """The explain_report tool: a bounded summary of a report the caller hands in."""
+    from pydantic import ValidationError
+
+    try:
+        parsed = Report.model_validate(report)
+    except ValidationError as exc:
+        text = f"orchestrate explain_report: not a valid report ({exc.error_count()} error(s))."
+        return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
+    return _report_result(parsed, "orchestrate report")
+
+
 def build_server(project_root: Path) -> MCPServer:
-    """The server with its five tools, bound to `project_root`."""
+    """The server with its five tools, bound to `project_root`. Each handler only
+    declares the tool's arguments and runs its `*_tool` function off the event loop."""
     root = project_root.resolve()
     server = MCPServer(name="orchestrate", version=__version__, instructions=INSTRUCTIONS)
 
@@ -82,29 +170,7 @@ def build_server(project_root: Path) -> MCPServer:
         only: list[str] | None = None,
         timeout: float | None = None,
     ) -> CallToolResult:
-        from orchestrator.core.engine import LintRequest
-        from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for
-        from orchestrator.usecases.lint import lint as lint_usecase
-
-        def work() -> CallToolResult:
-            wanted = list(paths or [])
-            limit = deadline_for(timeout, feedback)
-            req = LintRequest(
-                project_root=root,
-                paths=tuple(wanted),
-                entry="feedback" if feedback else "lint",
-                purpose=Purpose.FEEDBACK,
-                timeout=limit,
-                only_checkers=frozenset(only) if only else None,
-                cwd=root,
-            )
-            done = lint_usecase(req, FEEDBACK_TASKS)
-            task_ids = [t for t in done.task_ids if B.safe_task_id(t)]
-            result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
-            result.structured_content["task_ids"] = task_ids
-            return result
-
-        return await in_thread(work)
+        return await in_thread(lambda: lint_tool(root, paths, feedback, only, timeout))
 
     @server.tool(
         description="Strict delivery gate on the real git surface: the index, the push range, or a commit."
@@ -112,75 +178,25 @@ def build_server(project_root: Path) -> MCPServer:
     async def gate(
         event: Literal["commit", "push", "ci"] = "commit", rev: str = "HEAD"
     ) -> CallToolResult:
-        from orchestrator.usecases.gate import DEFAULT_TIMEOUT, pre_tool_gate
-
-        def work() -> CallToolResult:
-            try:
-                report = pre_tool_gate(event, root, DEFAULT_TIMEOUT[event], rev=rev)
-            except Exception as exc:  # noqa: BLE001 - CG-02: a fault is reported, delivery refused
-                text = (
-                    f"orchestrate strict {event} gate: incomplete. An internal fault stopped the "
-                    f"gate ({type(exc).__name__[:40]}); delivery is refused until it runs."
-                )
-                return _result(
-                    {"report": None, "gate": str(FAULT_DECISION), "summary": text},
-                    text,
-                    error=mcp_is_error(fault=True),
-                )
-            return _report_result(report, f"orchestrate strict {event} gate")
-
-        return await in_thread(work)
+        return await in_thread(lambda: gate_tool(root, event, rev))
 
     @server.tool(
         description="Re-check one task (T-xxxxxxxxxxxx) with its original checker. Never closes it."
     )
     async def task_verify(task_id: str) -> CallToolResult:
-        from orchestrator.usecases.tasks import verify
-
-        def work() -> CallToolResult:
-            tid = B.safe_task_id(task_id)
-            if tid is None:
-                text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
-                return _result(
-                    {"verify": None, "summary": text}, text, error=mcp_is_error(fault=True)
-                )
-            res = verify(root, tid)
-            proj = res.projection()
-            text = B.clamp(
-                f"orchestrate task verify {tid}: {proj['observation']}"
-                + (f" ({proj['reason']})" if proj.get("reason") else "")
-                + f"; task status {proj.get('task_status')}. The task is not closed by a recheck."
-            )
-            return _result({"verify": proj, "summary": text}, text)
-
-        return await in_thread(work)
+        return await in_thread(lambda: task_verify_tool(root, task_id))
 
     @server.tool(
         name="next", description="Open tasks and the next step, from local task facts only."
     )
     async def next_step() -> CallToolResult:
-        from orchestrator.tasks.nextstep import render_text
-        from orchestrator.usecases.tasks import next_summary
-
-        def work() -> CallToolResult:
-            summary = next_summary(root)
-            text = render_text(summary, B.CONTEXT_MAX_CHARS)
-            return _result({"next": summary.to_dict(), "summary": text}, text)
-
-        return await in_thread(work)
+        return await in_thread(lambda: next_tool(root))
 
     @server.tool(
         description="Explain a report (as printed by `orchestrate lint --format json`): bounded summary."
     )
     async def explain_report(report: dict[str, Any]) -> CallToolResult:
-        from pydantic import ValidationError
-
-        try:
-            parsed = Report.model_validate(report)
-        except ValidationError as exc:
-            text = f"orchestrate explain_report: not a valid report ({exc.error_count()} error(s))."
-            return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
-        return _report_result(parsed, "orchestrate report")
+        return explain_tool(report)
 
     return server
 

@@ -1,9 +1,11 @@
 """The host-neutral event router: one event in, one bounded action out.
 
 session_start -> read-only discovery (no lint); prompt_submitted -> fixed advice (the
-prompt is never read); file_changed -> fast check of those files only; write_unknown
--> scope re-determined from git, marked incomplete; write_failed -> no checker;
-repair_ready -> `task verify` of that id; shell_command on git commit / push -> the
+prompt is never read); file_changed -> fast check of those files only, and for a
+file with open tasks the repair re-check of those tasks instead (`task verify` by the
+original checker, docs/hosts.md); write_unknown -> scope re-determined from git,
+marked incomplete; write_failed -> no checker; repair_ready -> `task verify` of that
+id; shell_command on git commit / push -> the
 strict gate on the real index / ref; stop -> bounded summary from local task facts.
 
 Routing itself never issues a quality or delivery pass: only a strict gate decides
@@ -36,6 +38,7 @@ from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
     from orchestrator.usecases.lint import LintResult
+    from orchestrator.usecases.tasks import RepairTargets
 
 FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
 PROMPT_ADVICE = (
@@ -99,6 +102,12 @@ def _verify(root: Path, task_id: str, timeout: float) -> object:
     return repair_ready(root, task_id, timeout)
 
 
+def _repair_targets_of(root: Path, paths: Sequence[str], limit: int) -> RepairTargets:
+    from orchestrator.usecases.tasks import repair_targets
+
+    return repair_targets(root, paths, limit)
+
+
 def _record_edit(root: Path, paths: Sequence[str], outcome: str) -> object:
     from orchestrator.usecases.tasks import record_edit
 
@@ -113,6 +122,7 @@ class Services:
     gate: Callable[[str, Path, float], Report] = _gate
     verify: Callable[[Path, str, float], object] = _verify
     record_edit: Callable[[Path, Sequence[str], str], object] = _record_edit
+    repair_targets: Callable[[Path, Sequence[str], int], RepairTargets] = _repair_targets_of
     git_changed: Callable[[Path, Deadline], list[str] | None] = field(
         default_factory=lambda: shell.git_changed_paths
     )
@@ -212,46 +222,124 @@ def _session_start(ev: RouterEvent) -> RouteResult:
     )
 
 
-def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
-    root = ev.project_root
-    assert root is not None
-    plan = B.plan_fast_scope(ev.paths)
+def _scope_reasons(ev: RouterEvent, plan: B.FastPlan, rescoped: bool) -> list[str]:
+    """The reasons known before any check runs: a re-determined or over-budget scope."""
     reasons: list[str] = []
     if rescoped:
         reasons.append(ev.scope_reason or "scope_redetermined_from_git")
     if not plan.per_file:
         reasons.append(B.FAST_SCOPE_BUDGET_EXCEEDED)
-    if len(plan.paths) > B.BATCH_MAX_FILES:
-        text = (
-            f"orchestrate: {B.FAST_SCOPE_BUDGET_EXCEEDED}: {len(plan.paths)} changed files is "
-            f"over the batch limit of {B.BATCH_MAX_FILES}; check not run. Run: orchestrate lint "
-            f"({FEEDBACK_ONLY})."
-        )
-        return RouteResult(
-            "batch_check",
-            context=text,
-            message="orchestrate: too many changed files for edit feedback; check not run",
-            source_check="not_run",
-            reasons=tuple(reasons),
-        )
-    result = svc.lint(root, plan.paths, B.FAST_DEADLINE_S)
-    report, task_ids = result.report, result.task_ids
-    if result.task_error:  # task ids are optional in feedback
-        reasons.append("task_store_unavailable")
-    incomplete = rescoped or is_incomplete(report)
+    return reasons
+
+
+def _batch_refused(plan: B.FastPlan, reasons: list[str]) -> RouteResult:
+    text = (
+        f"orchestrate: {B.FAST_SCOPE_BUDGET_EXCEEDED}: {len(plan.paths)} changed files is "
+        f"over the batch limit of {B.BATCH_MAX_FILES}; check not run. Run: orchestrate lint "
+        f"({FEEDBACK_ONLY})."
+    )
+    return RouteResult(
+        "batch_check",
+        context=text,
+        message="orchestrate: too many changed files for edit feedback; check not run",
+        source_check="not_run",
+        reasons=tuple(reasons),
+    )
+
+
+@dataclass(frozen=True)
+class _Repair:
+    """The repair re-checks of one edit event: what was chosen and what each observed."""
+
+    targets: RepairTargets | None = None
+    #: (task id, observation word, reason word or None), in re-check order.
+    observed: tuple[tuple[str, str, str | None], ...] = ()
+
+    @property
+    def paths(self) -> frozenset[str]:
+        return self.targets.paths if self.targets else frozenset()
+
+
+def _repair_targets(
+    root: Path, plan: B.FastPlan, svc: Services, rescoped: bool, reasons: list[str]
+) -> RepairTargets | None:
+    """The open tasks of a confirmed per-file edit, looked up from local task facts only.
+
+    A batch or a re-determined scope is no confirmed repair of a known file: no lookup.
+    """
+    if rescoped or not plan.per_file:
+        return None
+    try:
+        targets = svc.repair_targets(root, plan.paths, B.MAX_TASK_IDS)
+    except Exception:  # noqa: BLE001 - the lookup is optional; feedback still runs
+        reasons.append("task_facts_unavailable")
+        return None
+    if targets.over_budget:
+        reasons.append("task_facts_over_budget")
+    return targets
+
+
+def _recheck(
+    root: Path, targets: RepairTargets | None, svc: Services, deadline: Deadline
+) -> _Repair:
+    """Each chosen task re-checked by its original checker on what is left of the event's
+    deadline; a fault is an incomplete observation, never a claimed recheck."""
+    observed: list[tuple[str, str, str | None]] = []
+    for tid in targets.task_ids if targets else ():
+        if B.safe_task_id(tid) is None:
+            continue
+        try:
+            outcome = svc.verify(root, tid, deadline.remaining())
+        except Exception:  # noqa: BLE001 - one task's fault must not hide the others
+            observed.append((tid, "recheck_incomplete", "internal_fault"))
+            continue
+        observation = _word(getattr(outcome, "outcome", None)) or "unknown"
+        observed.append((tid, observation, _word(getattr(outcome, "reason", None))))
+    return _Repair(targets, tuple(observed))
+
+
+def _repair_pieces(repair: _Repair) -> list[str]:
+    """What the edit's repair re-checks observed, in fixed words, ids and path labels."""
+    targets = repair.targets
+    if targets is None:
+        return []
+    if targets.over_budget:
+        return [
+            f"task facts over the hook budget ({_word(targets.over_budget) or 'over_budget'}): "
+            "repair re-check not run; run orchestrate task verify ID (list: orchestrate next)"
+        ]
+    if not repair.observed:
+        return []
+    labels = " ".join(B.path_label(p) for p in sorted(repair.paths))
+    seen = "; ".join(f"{t} {o}" + (f" ({r})" if r else "") for t, o, r in repair.observed)
+    pieces = [
+        f"repair re-check by the original checker, files {len(repair.paths)}: {labels}",
+        f"task verify {seen}",
+        "no task is closed by this hook; other checkers and other findings of these "
+        "files are not reported here",
+    ]
+    if deferred := _tasks_line(targets.deferred):
+        pieces.append(f"not re-checked in this event: {deferred}; run orchestrate task verify ID")
+    return pieces
+
+
+def _log_edit(
+    root: Path, paths: Sequence[str], incomplete: bool, svc: Services, reasons: list[str]
+) -> None:
     try:  # the edit log is bookkeeping: it never changes or fails the feedback
-        svc.record_edit(root, plan.paths, "incomplete" if incomplete else "checked")
+        svc.record_edit(root, paths, "incomplete" if incomplete else "checked")
     except Exception:  # noqa: BLE001
         reasons.append("event_log_unavailable")
+
+
+def _report_pieces(report: Report, plan: B.FastPlan, paths: Sequence[str]) -> list[str]:
+    """The fast check's own lines: scope, scopes, findings, languages."""
     head = "orchestrate fast check" if plan.per_file else "orchestrate batch check"
     if plan.per_file:
-        labels = " ".join(B.path_label(p) for p in plan.paths)
-        scope_text = f"files {len(plan.paths)}: {labels}"
-        recheck = f"orchestrate lint --feedback {labels}"
+        scope_text = f"files {len(paths)}: " + " ".join(B.path_label(p) for p in paths)
     else:
         # One batch: counts only, never a truncated per-file list.
-        scope_text = f"files {len(plan.paths)} ({B.FAST_SCOPE_BUDGET_EXCEEDED}, one batch check)"
-        recheck = "orchestrate lint"
+        scope_text = f"files {len(paths)} ({B.FAST_SCOPE_BUDGET_EXCEEDED}, one batch check)"
     pieces = [
         f"{head} ({FEEDBACK_ONLY})",
         scope_text,
@@ -260,29 +348,84 @@ def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
     ]
     if langs := _languages(report):
         pieces.append(f"languages {langs}")
+    return pieces
+
+
+def _edit_context(
+    plan: B.FastPlan,
+    result: LintResult | None,
+    repair: _Repair,
+    reasons: list[str],
+    incomplete: bool,
+) -> str:
+    fast_paths = [p for p in plan.paths if p not in repair.paths]
+    if result is not None:
+        pieces = _report_pieces(result.report, plan, fast_paths)
+    else:
+        pieces = [f"orchestrate repair check ({FEEDBACK_ONLY})"]
     if incomplete:
         why = ", ".join(r for r in reasons if r != B.FAST_SCOPE_BUDGET_EXCEEDED)
         pieces.append("coverage incomplete" + (f" ({why})" if why else ""))
-    if hints := _hints(report):
+    if result is not None and (hints := _hints(result.report)):
         pieces.append("recovery: " + " / ".join(hints))
-    if t := _tasks_line(task_ids):
+    if result is not None and (t := _tasks_line(result.task_ids)):
         pieces.append(t)
+    pieces.extend(_repair_pieces(repair))
+    if plan.per_file:
+        recheck = "orchestrate lint --feedback " + " ".join(B.path_label(p) for p in plan.paths)
+    else:
+        recheck = "orchestrate lint"
     pieces.append(f"re-check: {recheck}")
-    context = ". ".join(pieces) + "."
-    rules = B.safe_rule_ids(f.rule for f in report.findings)
-    message = (
-        f"orchestrate: {len(report.findings)} finding(s)"
-        + (f" [{', '.join(rules)}]" if rules else "")
+    return ". ".join(pieces) + "."
+
+
+def _edit_message(result: LintResult | None, repair: _Repair, incomplete: bool) -> str:
+    parts = []
+    if result is not None:
+        findings = result.report.findings
+        rules = B.safe_rule_ids(f.rule for f in findings)
+        parts.append(f"{len(findings)} finding(s)" + (f" [{', '.join(rules)}]" if rules else ""))
+    if repair.observed:
+        parts.append("task re-check " + ", ".join(f"{t} {o}" for t, o, _ in repair.observed))
+    return (
+        "orchestrate: "
+        + "; ".join(parts)
         + (", coverage incomplete" if incomplete else "")
         + " (edit feedback, not a delivery pass)"
     )
+
+
+def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
+    """A confirmed (or re-determined) edit: the fast check of its files, and for files
+    with open tasks the repair re-check of those tasks instead (CG-13), all on one
+    event deadline; the original checker never runs twice on a file in one event."""
+    root = ev.project_root
+    assert root is not None
+    plan = B.plan_fast_scope(ev.paths)
+    reasons = _scope_reasons(ev, plan, rescoped)
+    if len(plan.paths) > B.BATCH_MAX_FILES:
+        return _batch_refused(plan, reasons)
+    deadline = Deadline.after(B.FAST_DEADLINE_S)
+    targets = _repair_targets(root, plan, svc, rescoped, reasons)
+    fast_paths = tuple(p for p in plan.paths if not targets or p not in targets.paths)
+    result = svc.lint(root, fast_paths, deadline.remaining()) if fast_paths else None
+    if result is not None and result.task_error:  # task ids are optional in feedback
+        reasons.append("task_store_unavailable")
+    repair = _recheck(root, targets, svc, deadline)
+    if repair.paths:
+        reasons.append("repair_recheck_only")
+    incomplete = (
+        rescoped or bool(repair.paths) or (result is not None and is_incomplete(result.report))
+    )
+    _log_edit(root, plan.paths, incomplete, svc, reasons)
+    rechecked = tuple(t for t, _, _ in repair.observed)
     return RouteResult(
-        "fast_check" if plan.per_file else "batch_check",
-        context=context,
-        message=message,
+        ("repair_check" if rechecked else "fast_check") if plan.per_file else "batch_check",
+        context=_edit_context(plan, result, repair, reasons, incomplete),
+        message=_edit_message(result, repair, incomplete),
         source_check="incomplete" if incomplete else "checked",
-        report=report,
-        task_ids=tuple(task_ids),
+        report=result.report if result is not None else None,
+        task_ids=tuple(dict.fromkeys((result.task_ids if result else ()) + rechecked)),
         reasons=tuple(reasons),
     )
 

@@ -132,6 +132,88 @@ def _match_rules(
     return out
 
 
+def _shortlist_item(
+    root: Path,
+    rule: Rule,
+    rel: str,
+    is_dir: bool,
+    snap: gitstate.RepoSnapshot,
+    now_s: float,
+    classifier: Classifier | None,
+) -> tuple[ShortlistItem, float]:
+    """One rule match as a shortlist item with its evidence, and its age in days.
+
+    A temporary's status is settled later, with the others of its rule (`_settle_temporaries`).
+    """
+    abs_path = root / rel
+    git = snap.state(rel, is_dir)
+    age = max(0.0, (now_s - content.newest_mtime(abs_path)) / _DAY)
+    ev = Evidence(tracked=git.tracked, clean=git.clean, age_days=round(age, 3))
+    item = ShortlistItem(
+        path=rel,
+        type="directory" if is_dir else "file",
+        lifecycle=rule.lifecycle(),
+        status="candidate",
+        evidence=ev,
+    )
+    if content.is_frozen(abs_path):
+        item.status = "frozen"
+    elif rule.lifetime == "keep":
+        item.status = "kept"
+    elif rule.lifetime == "temporary":
+        pass
+    elif rule.served_when_path is not None:
+        served = _resolve_served_path(rule.served_when_path, rel)
+        if served is not None and (root / served).exists():
+            item.evidence = ev.model_copy(update={"scanner_proven": True, "served_by": served})
+        else:
+            item.status = "unserved"
+    else:
+        judged = _classify(
+            classifier,
+            {"path": rel, "type": item.type, "lifecycle": item.lifecycle.model_dump()},
+            str(root),
+        )
+        item.evidence = ev.model_copy(
+            update={"classifier": judged.classifier, "rationale": judged.rationale}
+        )
+        if judged.classifier == "not_served":
+            item.status = "not_served"
+    return item, age
+
+
+def _settle_temporaries(temporaries: dict[str, list[tuple[float, ShortlistItem, Rule]]]) -> None:
+    """Per temporary rule: the youngest `retain_recent` and the too-young are retained;
+    the rest are scanner-proven candidates."""
+    for group in temporaries.values():
+        group.sort(key=lambda g: (g[0], g[1].path))  # youngest first
+        for rank, (age, item, rule) in enumerate(group):
+            if rank < rule.retain_recent or age < (rule.max_age_days or 0.0):
+                item.status = "retained"
+            else:
+                item.evidence = item.evidence.model_copy(update={"scanner_proven": True})
+
+
+def _shortlist(
+    root: Path,
+    cfg: HygieneConfig,
+    files: list[str],
+    dirs: list[str],
+    snap: gitstate.RepoSnapshot,
+    now_s: float,
+    classifier: Classifier | None,
+) -> list[ShortlistItem]:
+    shortlist: list[ShortlistItem] = []
+    temporaries: dict[str, list[tuple[float, ShortlistItem, Rule]]] = {}
+    for rule, rel, is_dir in _match_rules(cfg.rules, files, dirs):
+        item, age = _shortlist_item(root, rule, rel, is_dir, snap, now_s, classifier)
+        if item.status == "candidate" and rule.lifetime == "temporary":
+            temporaries.setdefault(rule.id, []).append((age, item, rule))
+        shortlist.append(item)
+    _settle_temporaries(temporaries)
+    return shortlist
+
+
 def scan(
     root: Path,
     cfg: HygieneConfig,
@@ -149,56 +231,9 @@ def scan(
     in_scope = _spec(cfg.scope_globs)
     files = [f for f in files if in_scope.match_file(f)]
     snap = gitstate.snapshot(root)
+    shortlist = _shortlist(root, cfg, files, dirs, snap, now_s, classifier)
 
-    shortlist: list[ShortlistItem] = []
     entries: list[Entry] = []
-    temporaries: dict[str, list[tuple[float, ShortlistItem, Rule]]] = {}
-
-    for rule, rel, is_dir in _match_rules(cfg.rules, files, dirs):
-        abs_path = root / rel
-        git = snap.state(rel, is_dir)
-        age = max(0.0, (now_s - content.newest_mtime(abs_path)) / _DAY)
-        ev = Evidence(tracked=git.tracked, clean=git.clean, age_days=round(age, 3))
-        item = ShortlistItem(
-            path=rel,
-            type="directory" if is_dir else "file",
-            lifecycle=rule.lifecycle(),
-            status="candidate",
-            evidence=ev,
-        )
-        if content.is_frozen(abs_path):
-            item.status = "frozen"
-        elif rule.lifetime == "keep":
-            item.status = "kept"
-        elif rule.lifetime == "temporary":
-            temporaries.setdefault(rule.id, []).append((age, item, rule))
-        elif rule.served_when_path is not None:
-            served = _resolve_served_path(rule.served_when_path, rel)
-            if served is not None and (root / served).exists():
-                item.evidence = ev.model_copy(update={"scanner_proven": True, "served_by": served})
-            else:
-                item.status = "unserved"
-        else:
-            judged = _classify(
-                classifier,
-                {"path": rel, "type": item.type, "lifecycle": item.lifecycle.model_dump()},
-                str(root),
-            )
-            item.evidence = ev.model_copy(
-                update={"classifier": judged.classifier, "rationale": judged.rationale}
-            )
-            if judged.classifier == "not_served":
-                item.status = "not_served"
-        shortlist.append(item)
-
-    for group in temporaries.values():
-        group.sort(key=lambda g: (g[0], g[1].path))  # youngest first
-        for rank, (age, item, rule) in enumerate(group):
-            if rank < rule.retain_recent or age < (rule.max_age_days or 0.0):
-                item.status = "retained"
-            else:
-                item.evidence = item.evidence.model_copy(update={"scanner_proven": True})
-
     rules = {r.id: r for r in cfg.rules}
     for item in shortlist:
         if item.status == "candidate":

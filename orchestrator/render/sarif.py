@@ -10,13 +10,71 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__
-from orchestrator.model.report import Report, rule_label
+from orchestrator.model.report import Finding, Report, Scope, rule_label
 from orchestrator.vocab import ScopeStatus, Severity
 
 INFO_URI = "https://pypi.org/project/orchestrate/"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 # Statuses that are only an absence of coverage are notes-worth "warning"; faults "error".
 _FAULTS = {ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL, ScopeStatus.UNSAFE}
+
+
+def _region(f: Finding) -> dict[str, int]:
+    region: dict[str, int] = {}
+    if f.line:
+        region["startLine"] = f.line
+        if f.column:
+            region["startColumn"] = f.column
+        if f.end_line:
+            region["endLine"] = f.end_line
+        if f.end_column and f.end_line:
+            region["endColumn"] = f.end_column
+    return region
+
+
+def _result(f: Finding, rule_id: str) -> dict[str, Any]:
+    """One finding as a SARIF result, located relative to PROJECTROOT."""
+    loc: dict[str, Any] = {"artifactLocation": {"uri": f.path, "uriBaseId": "PROJECTROOT"}}
+    if region := _region(f):
+        loc["region"] = region
+    props: dict[str, Any] = {"candidate": f.candidate, "blocking": f.blocking}
+    if f.safety_tier:
+        props["safety_tier"] = f.safety_tier
+    return {
+        "ruleId": rule_id,
+        "level": _LEVEL[f.severity],
+        "message": {"text": f.message or f.rule},
+        "locations": [{"physicalLocation": loc}],
+        "partialFingerprints": {"orchestrate/v1": f.fingerprint or rule_id},
+        "properties": props,
+    }
+
+
+def _scope_note(s: Scope) -> dict[str, Any]:
+    """One scope that is not `checked` as a toolExecutionNotification."""
+    text = f"{s.checker}: {s.status}" + (f" ({s.reason})" if s.reason else "")
+    return {
+        "level": "error" if s.status in _FAULTS else "warning",
+        "message": {"text": text},
+        "descriptor": {"id": str(s.status)},
+        "locations": [
+            {"physicalLocation": {"artifactLocation": {"uri": s.path, "uriBaseId": "PROJECTROOT"}}}
+        ],
+        "properties": {"checker": s.checker, "status": str(s.status)},
+    }
+
+
+def _notes(report: Report) -> list[dict[str, Any]]:
+    notes = [_scope_note(s) for s in report.scopes if s.status != ScopeStatus.CHECKED]
+    for pf in report.plugin_failures:
+        notes.append(
+            {
+                "level": "error",
+                "message": {"text": f"plugin {pf.name} failed to load: {pf.reason}"},
+                "descriptor": {"id": "plugin_failure"},
+            }
+        )
+    return notes
 
 
 def to_sarif(report: Report) -> dict[str, Any]:
@@ -26,84 +84,31 @@ def to_sarif(report: Report) -> dict[str, Any]:
     for f in report.findings:
         rule_id = rule_label(f.checker, f.rule)
         rules.setdefault(rule_id, {"id": rule_id, "name": f.rule})
-        region: dict[str, int] = {}
-        if f.line:
-            region["startLine"] = f.line
-            if f.column:
-                region["startColumn"] = f.column
-            if f.end_line:
-                region["endLine"] = f.end_line
-            if f.end_column and f.end_line:
-                region["endColumn"] = f.end_column
-        loc: dict[str, Any] = {"artifactLocation": {"uri": f.path, "uriBaseId": "PROJECTROOT"}}
-        if region:
-            loc["region"] = region
-        props: dict[str, Any] = {"candidate": f.candidate, "blocking": f.blocking}
-        if f.safety_tier:
-            props["safety_tier"] = f.safety_tier
-        results.append(
-            {
-                "ruleId": rule_id,
-                "level": _LEVEL[f.severity],
-                "message": {"text": f.message or f.rule},
-                "locations": [{"physicalLocation": loc}],
-                "partialFingerprints": {"orchestrate/v1": f.fingerprint or rule_id},
-                "properties": props,
-            }
-        )
-    notes: list[dict[str, Any]] = []
-    for s in report.scopes:
-        if s.status == ScopeStatus.CHECKED:
-            continue
-        text = f"{s.checker}: {s.status}" + (f" ({s.reason})" if s.reason else "")
-        notes.append(
-            {
-                "level": "error" if s.status in _FAULTS else "warning",
-                "message": {"text": text},
-                "descriptor": {"id": str(s.status)},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": {"uri": s.path, "uriBaseId": "PROJECTROOT"}
-                        }
-                    }
-                ],
-                "properties": {"checker": s.checker, "status": str(s.status)},
-            }
-        )
-    for pf in report.plugin_failures:
-        notes.append(
-            {
-                "level": "error",
-                "message": {"text": f"plugin {pf.name} failed to load: {pf.reason}"},
-                "descriptor": {"id": "plugin_failure"},
-            }
-        )
+        results.append(_result(f, rule_id))
+    notes = _notes(report)
     root_uri = Path(report.scan.project_root).as_uri().rstrip("/") + "/"
+    driver = {
+        "name": "orchestrate",
+        "version": __version__,
+        "informationUri": INFO_URI,
+        "rules": [rules[k] for k in sorted(rules)],
+    }
+    invocation = {
+        "executionSuccessful": bool(report.coverage.complete) and not notes,
+        "toolExecutionNotifications": notes,
+        "properties": {
+            "gate": str(report.gate.decision),
+            "coverage": report.coverage.model_dump(mode="json"),
+        },
+    }
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "orchestrate",
-                        "version": __version__,
-                        "informationUri": INFO_URI,
-                        "rules": [rules[k] for k in sorted(rules)],
-                    }
-                },
+                "tool": {"driver": driver},
                 "originalUriBaseIds": {"PROJECTROOT": {"uri": root_uri}},
-                "invocations": [
-                    {
-                        "executionSuccessful": bool(report.coverage.complete) and not notes,
-                        "toolExecutionNotifications": notes,
-                        "properties": {
-                            "gate": str(report.gate.decision),
-                            "coverage": report.coverage.model_dump(mode="json"),
-                        },
-                    }
-                ],
+                "invocations": [invocation],
                 "results": results,
             }
         ],

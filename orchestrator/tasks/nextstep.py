@@ -11,16 +11,21 @@ were the whole.
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from orchestrator.tasks import store as tasks
-from orchestrator.workspace import DIRNAME
+from orchestrator.tasks.facts import (
+    BYTES_OVER,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ENTRIES,
+    ENTRIES_OVER,
+    UNREADABLE,
+    TaskFacts,
+    read_task_facts,
+)
 
-DEFAULT_MAX_ENTRIES = 128
-DEFAULT_MAX_BYTES = 1 << 20
 FULL_CHECK = "orchestrate lint"
 
 UNINITIALIZED = "uninitialized"
@@ -28,9 +33,21 @@ NO_OPEN_TASKS = "no_open_tasks"
 OPEN_TASKS = "open_tasks"
 OVER_BUDGET = "over_budget"
 
-ENTRIES_OVER = "task_entries_over_budget"
-BYTES_OVER = "task_bytes_over_budget"
-UNREADABLE = "task_folder_unreadable"
+__all__ = [
+    "BYTES_OVER",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ENTRIES",
+    "ENTRIES_OVER",
+    "FULL_CHECK",
+    "NO_OPEN_TASKS",
+    "OPEN_TASKS",
+    "OVER_BUDGET",
+    "UNINITIALIZED",
+    "UNREADABLE",
+    "NextSummary",
+    "next_summary",
+    "render_text",
+]
 
 
 @dataclass(frozen=True)
@@ -80,6 +97,51 @@ def _over_budget(reason: str, detail: str) -> NextSummary:
     )
 
 
+def _uninitialized() -> NextSummary:
+    return NextSummary(
+        state=UNINITIALIZED,
+        recommendation=f"no local task facts; run a fresh full check: `{FULL_CHECK}`",
+        commands=((*FULL_CHECK.split(),),),
+    )
+
+
+def _recommendation(pending: bool, unreadable: int) -> str:
+    if pending:
+        text = (
+            "re-verify each task with its original checker, then close it explicitly "
+            "(`orchestrate task close ID --resolution KIND`); a fresh full check "
+            f"(`{FULL_CHECK}`) is still needed before delivery"
+        )
+    else:
+        text = (
+            "no open task in local facts; that is not a pass: "
+            f"run a fresh full check with `{FULL_CHECK}`"
+        )
+    if unreadable:
+        text += f"; {unreadable} record(s) unreadable: run `orchestrate task list`"
+    return text
+
+
+def _summarize(facts: TaskFacts) -> NextSummary:
+    """The summary of a complete bounded read: pending ids first, a recommendation."""
+    open_ids = tuple(r.id for r in facts.records if r.status == "open")
+    verify_ids = tuple(r.id for r in facts.records if r.status == "verification_required")
+    closed = sum(1 for r in facts.records if r.status not in ("open", "verification_required"))
+    pending = open_ids + verify_ids
+    return NextSummary(
+        state=OPEN_TASKS if pending else NO_OPEN_TASKS,
+        open_task_ids=open_ids,
+        verification_required_ids=verify_ids,
+        closed_count=closed,
+        unreadable_count=facts.unreadable,
+        entries_read=facts.entries,
+        bytes_read=facts.bytes_read,
+        complete=True,
+        recommendation=_recommendation(bool(pending), facts.unreadable),
+        commands=_pending_commands(pending) if pending else ((*FULL_CHECK.split(),),),
+    )
+
+
 def next_summary(
     project_root: Path,
     max_entries: int = DEFAULT_MAX_ENTRIES,
@@ -89,91 +151,12 @@ def next_summary(
 
     Never raises for a bad record; never creates the workspace.
     """
-    folder = project_root / DIRNAME / tasks.TASKS_DIR
-    if not folder.is_dir():
-        return NextSummary(
-            state=UNINITIALIZED,
-            recommendation=f"no local task facts; run a fresh full check: `{FULL_CHECK}`",
-            commands=((*FULL_CHECK.split(),),),
-        )
-    # Budget first, from directory entries and sizes only: nothing is read past it.
-    names: list[tuple[str, int]] = []
-    total = 0
-    try:
-        with os.scandir(folder) as it:
-            for e in it:
-                if len(names) >= max_entries:
-                    return _over_budget(ENTRIES_OVER, f"more than {max_entries} task entries")
-                try:
-                    size = e.stat(follow_symlinks=False).st_size
-                except OSError:
-                    size = 0
-                total += size
-                if total > max_bytes:
-                    return _over_budget(BYTES_OVER, f"task records exceed {max_bytes} bytes")
-                names.append((e.name, size))
-    except OSError:
-        return _over_budget(UNREADABLE, "task folder unreadable")
-
-    open_ids: list[str] = []
-    verify_ids: list[str] = []
-    closed = 0
-    unreadable = 0
-    bytes_read = 0
-    entries = 0
-    for name, _size in sorted(names):
-        if name.startswith(".") or not name.endswith(".json"):
-            continue
-        entries += 1
-        stem = name[: -len(".json")]
-        path = folder / name
-        try:
-            if not tasks.is_safe_task_id(stem) or path.is_symlink():
-                raise ValueError("not a task record")
-            with open(path, "rb") as fh:
-                data = fh.read(max_bytes - bytes_read + 1)
-            bytes_read += len(data)
-            if bytes_read > max_bytes:
-                return _over_budget(BYTES_OVER, f"task records exceed {max_bytes} bytes")
-            rec = tasks.parse_record(data, expected_id=stem)
-        except (OSError, ValueError):
-            unreadable += 1
-            continue
-        if rec.status == "open":
-            open_ids.append(rec.id)
-        elif rec.status == "verification_required":
-            verify_ids.append(rec.id)
-        else:
-            closed += 1
-
-    pending = tuple(open_ids) + tuple(verify_ids)
-    if pending:
-        state = OPEN_TASKS
-        rec_text = (
-            "re-verify each task with its original checker, then close it explicitly "
-            "(`orchestrate task close ID --resolution KIND`); a fresh full check "
-            f"(`{FULL_CHECK}`) is still needed before delivery"
-        )
-    else:
-        state = NO_OPEN_TASKS
-        rec_text = (
-            "no open task in local facts; that is not a pass: "
-            f"run a fresh full check with `{FULL_CHECK}`"
-        )
-    if unreadable:
-        rec_text += f"; {unreadable} record(s) unreadable: run `orchestrate task list`"
-    return NextSummary(
-        state=state,
-        open_task_ids=tuple(open_ids),
-        verification_required_ids=tuple(verify_ids),
-        closed_count=closed,
-        unreadable_count=unreadable,
-        entries_read=entries,
-        bytes_read=bytes_read,
-        complete=True,
-        recommendation=rec_text,
-        commands=_pending_commands(pending) if pending else ((*FULL_CHECK.split(),),),
-    )
+    facts = read_task_facts(project_root, max_entries, max_bytes)
+    if facts is None:
+        return _uninitialized()
+    if facts.over is not None:
+        return _over_budget(*facts.over)
+    return _summarize(facts)
 
 
 def render_text(summary: NextSummary, limit_chars: int = 1200) -> str:

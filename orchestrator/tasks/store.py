@@ -382,6 +382,51 @@ def add_attempt(rec: TaskRecord, attempt: Attempt) -> None:
         del rec.attempts[: len(rec.attempts) - MAX_ATTEMPTS]
 
 
+def _new_record(
+    finding: Finding, basis: Basis, tid: str, identity: CheckerIdentity, now: str
+) -> TaskRecord:
+    rec = TaskRecord(
+        id=tid,
+        basis=basis,
+        identity=identity,
+        recheck_argv=recheck_argv_for(basis),
+        verify_command=verify_command_for(tid),
+        message=_bounded_message(finding.message),
+        created_at=now,
+        updated_at=now,
+        last_seen_at=now,
+    )
+    add_attempt(rec, Attempt(at=now, kind="seen", outcome="present", tool=identity.tool))
+    return rec
+
+
+def _refresh(
+    rec: TaskRecord, finding: Finding, basis: Basis, identity: CheckerIdentity, now: str
+) -> str:
+    """Bring an existing record up to the finding seen now; returns "unchanged",
+    "reopened" (a `fixed` task whose finding is back) or "updated"."""
+    before = _dump(rec)
+    rec.basis = basis
+    rec.identity = identity
+    rec.recheck_argv = recheck_argv_for(basis)
+    rec.message = _bounded_message(finding.message)
+    reopened = False
+    if rec.status == "closed" and rec.resolution == "fixed":
+        rec.status = "open"
+        rec.resolution = None
+        add_attempt(rec, Attempt(at=now, kind="reopen", outcome="present"))
+        reopened = True
+    elif rec.status == "verification_required":
+        # Seen again by a full run after an absent recheck: open again.
+        rec.status = "open"
+        add_attempt(rec, Attempt(at=now, kind="seen", outcome="present"))
+    if _dump(rec) == before:
+        return "unchanged"  # no write, no churn in a reviewable file
+    rec.last_seen_at = now
+    rec.updated_at = now
+    return "reopened" if reopened else "updated"
+
+
 def sync_tasks(
     report: Report, project_root: Path, contents: Mapping[str, bytes] | None = None
 ) -> SyncResult:
@@ -396,10 +441,7 @@ def sync_tasks(
     assigned = assign_ids(report.findings, project_root, contents)
     if not assigned:
         return SyncResult()
-    created: list[str] = []
-    updated: list[str] = []
-    reopened: list[str] = []
-    unchanged: list[str] = []
+    seen: dict[str, list[str]] = {"created": [], "updated": [], "reopened": [], "unchanged": []}
     now = utc_now()
     scopes = {(s.path, s.checker): s for s in report.scopes}
     with locked(project_root, LOCK_NAME):
@@ -410,46 +452,15 @@ def sync_tasks(
                 tool=scope.tool if scope else None,
                 config_digest=scope.config_digest if scope else None,
             )
-            seen = Attempt(at=now, kind="seen", outcome="present", tool=identity.tool)
             rec = _read_unlocked(project_root, tid)
             if rec is None:
-                rec = TaskRecord(
-                    id=tid,
-                    basis=basis,
-                    identity=identity,
-                    recheck_argv=recheck_argv_for(basis),
-                    verify_command=verify_command_for(tid),
-                    message=_bounded_message(finding.message),
-                    created_at=now,
-                    updated_at=now,
-                    last_seen_at=now,
-                )
-                add_attempt(rec, seen)
-                created.append(tid)
+                rec, what = _new_record(finding, basis, tid, identity, now), "created"
             else:
-                before = _dump(rec)
-                rec.basis = basis
-                rec.identity = identity
-                rec.recheck_argv = recheck_argv_for(basis)
-                rec.message = _bounded_message(finding.message)
-                if rec.status == "closed" and rec.resolution == "fixed":
-                    rec.status = "open"
-                    rec.resolution = None
-                    add_attempt(rec, Attempt(at=now, kind="reopen", outcome="present"))
-                    reopened.append(tid)
-                elif rec.status == "verification_required":
-                    # Seen again by a full run after an absent recheck: open again.
-                    rec.status = "open"
-                    add_attempt(rec, Attempt(at=now, kind="seen", outcome="present"))
-                if _dump(rec) == before:
-                    unchanged.append(tid)
-                    continue  # unchanged: no write, no churn in a reviewable file
-                rec.last_seen_at = now
-                rec.updated_at = now
-                if tid not in reopened:
-                    updated.append(tid)
-            _write_unlocked(project_root, rec)
-    return SyncResult(tuple(created), tuple(updated), tuple(reopened), tuple(unchanged))
+                what = _refresh(rec, finding, basis, identity, now)
+            seen[what].append(tid)
+            if what != "unchanged":
+                _write_unlocked(project_root, rec)
+    return SyncResult(*(tuple(seen[k]) for k in ("created", "updated", "reopened", "unchanged")))
 
 
 def close_task(project_root: Path, task_id: str, resolution: str) -> TaskRecord | None:

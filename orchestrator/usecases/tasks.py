@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
-from orchestrator.tasks import events, nextstep
+from orchestrator.tasks import events, facts, nextstep
 from orchestrator.tasks import verify as _verify
 from orchestrator.tasks.nextstep import NextSummary
 from orchestrator.tasks.verify import VerifyResult
@@ -37,6 +38,57 @@ def next_summary(root: Path, **budgets: int) -> NextSummary:
     return nextstep.next_summary(root, **budgets)
 
 
+@dataclass(frozen=True)
+class RepairTargets:
+    """Which tasks a confirmed edit re-checks: at most one per (file, checker)."""
+
+    #: Tasks to re-check now, by their original checker, in path then id order.
+    task_ids: tuple[str, ...] = ()
+    #: Files at least one of whose tasks is re-checked (their repair check stands in
+    #: for the plain fast check, so no checker runs twice on a file in one event).
+    paths: frozenset[str] = frozenset()
+    #: Further tasks of those files not re-checked in this event.
+    deferred: tuple[str, ...] = ()
+    #: A reason code when the task facts could not be looked at within the hook budget.
+    over_budget: str | None = None
+
+
+def repair_targets(root: Path, paths: Sequence[str], limit: int) -> RepairTargets:
+    """The not-closed tasks of `paths` a confirmed edit re-checks (a repair attempt).
+
+    Reads local task facts only, within the hook pre-check budget (128 entries, 1 MiB);
+    over it, nothing is chosen and `over_budget` says why. One task per (path, checker)
+    and at most `limit` in all: the recheck of one task re-runs its checker on the
+    whole file, so a second task of the same pair would run the same checker again.
+    """
+    found = facts.read_task_facts(root, _verify.HOOK_MAX_ENTRIES, _verify.HOOK_MAX_BYTES)
+    if found is None:
+        return RepairTargets()
+    if found.over is not None:
+        return RepairTargets(over_budget=found.over[0])
+    wanted = set(paths)
+    pending = sorted(
+        (r.basis.path, r.id, r.basis.checker)
+        for r in found.records
+        if r.is_open() and r.basis.path in wanted
+    )
+    chosen: list[tuple[str, str]] = []
+    pairs: set[tuple[str, str]] = set()
+    deferred: list[str] = []
+    for path, tid, checker in pending:
+        if (path, checker) in pairs or len(chosen) >= limit:
+            deferred.append(tid)
+            continue
+        pairs.add((path, checker))
+        chosen.append((path, tid))
+    chosen_paths = frozenset(p for p, _ in chosen)
+    return RepairTargets(
+        task_ids=tuple(t for _, t in chosen),
+        paths=chosen_paths,
+        deferred=tuple(t for p, t, _ in pending if t in deferred and p in chosen_paths),
+    )
+
+
 #: Bytes of one edited file hashed for the edit snapshot (a larger file: its first 8 MiB).
 SNAPSHOT_READ_MAX = 8 * 1024 * 1024
 
@@ -59,4 +111,11 @@ def record_edit(root: Path, paths: Sequence[str], outcome: str) -> events.Record
     )
 
 
-__all__ = ["next_summary", "record_edit", "repair_ready", "verify"]
+__all__ = [
+    "RepairTargets",
+    "next_summary",
+    "record_edit",
+    "repair_ready",
+    "repair_targets",
+    "verify",
+]
