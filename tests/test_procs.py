@@ -181,29 +181,19 @@ def test_signal_kills_children_and_adopted_orphans(
         _cleanup(*pids)
 
 
-CLI_ENTRY = """\
-import sys
-from orchestrator.cli.main import main
-from orchestrator.procs import signals_end_children
-
-with signals_end_children():
-    code = main(sys.argv[1:])
-sys.exit(code)
-"""
-
-
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_lint_main_under_signals_end_children(
+def test_orchestrate_lint_ends_its_tree_on_a_signal(
     tmp_path: Path, sig: signal.Signals, code: int
 ) -> None:
-    # `orchestrate lint` the way the console script will run it: main() inside
-    # signals_end_children(), Ruff replaced by the fake tool through the config.
+    # The real CLI entry (`python -m orchestrator.cli`, what the console script runs),
+    # Ruff replaced by the fake tool through the config: main() itself must end the tree.
     project = tmp_path / "project"
     project.mkdir()
     tool = _fake_tool(tmp_path / "tool")
     (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{tool}"\n')
     (project / "m.py").write_text("x = 1\n")
-    proc = _entry(tmp_path, CLI_ENTRY, "lint", "--no-tasks", "--root", str(project), str(project))
+    argv = ["-m", "orchestrator.cli", "lint", "--no-tasks", "--root", str(project), str(project)]
+    proc = subprocess.Popen([sys.executable, *argv], cwd=tmp_path)
     pids: list[int] = []
     try:
         pids.append(_wait_for_pid(tmp_path / "tool" / "tool.pid"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from orchestrator import __version__
 from orchestrator.decisions.exits import guarded
 from orchestrator.errors import UsageError
+from orchestrator.procs import signals_end_children
 from orchestrator.render.output import FORMATS, emit_report
 from orchestrator.vocab import ExitCode, Purpose
 
@@ -56,8 +58,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
         raise UsageError(f"project root {root} is not a directory")
     for raw in args.paths:
         p = Path(raw)
-        if not (p if p.is_absolute() else cwd / p).exists() and not p.is_symlink():
-            raise UsageError(f"path does not exist: {raw}")
+        try:
+            os.lstat(p if p.is_absolute() else cwd / p)
+        except (FileNotFoundError, NotADirectoryError):
+            raise UsageError(f"path does not exist: {raw}") from None
+        except OSError:
+            pass  # unreadable or odd: selection gives it a scope with the reason
     timeout = args.timeout or deadline_for(None, args.feedback)
     req = LintRequest(
         project_root=root,
@@ -190,7 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return ExitCode.USAGE
-        return int(args.func(args))
+        # SIGTERM / SIGINT end every tool child and what it spawned (setsid helpers
+        # included) before the process exits 143 / 130.
+        with signals_end_children():
+            return int(args.func(args))
 
     return guarded(run)
 
