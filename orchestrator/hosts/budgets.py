@@ -33,7 +33,6 @@ MESSAGE_MAX_CHARS = 300
 FAST_DEADLINE_S = 20.0
 GATE_DEADLINE_S = 100.0
 VERIFY_DEADLINE_S = 20.0
-STOP_DEADLINE_S = 5.0
 #: A raw path field longer than this is refused before it is looked at.
 RAW_PATH_MAX_BYTES = 4096
 

@@ -501,7 +501,7 @@ def _gate_text(kind: str, report: Report) -> tuple[str, str]:
         )
     if hints := _hints(report):
         pieces.append("recovery: " + " / ".join(hints))
-    if report.gate.decision in (GateDecision.DENY, GateDecision.INCOMPLETE):
+    if gate_blocks(report.gate.decision):
         pieces.append(f"the {what} was refused. Fix, then re-run: orchestrate gate {what}")
     return ". ".join(pieces) + ".", f"orchestrate {what} gate: {decision}"
 

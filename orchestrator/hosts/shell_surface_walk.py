@@ -284,11 +284,6 @@ def word(node: Node, ctx: Ctx) -> Word:
     return Word(text.replace(_PLACEHOLDER, DYN), glob)
 
 
-def is_literal(w: Word) -> bool:
-    """True when `w` is known text (helper for callers holding plain lists)."""
-    return w.literal
-
-
 # ---------------------------------------------------------------- walker
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__
+from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
 from orchestrator.vocab import ScopeStatus, Severity
 
@@ -37,7 +38,7 @@ def _result(f: Finding, rule_id: str) -> dict[str, Any]:
     loc: dict[str, Any] = {"artifactLocation": {"uri": f.path, "uriBaseId": "PROJECTROOT"}}
     if region := _region(f):
         loc["region"] = region
-    props: dict[str, Any] = {"candidate": f.candidate, "blocking": f.blocking}
+    props: dict[str, Any] = {"candidate": f.candidate, "blocking": is_blocking(f)}
     if f.safety_tier:
         props["safety_tier"] = f.safety_tier
     return {
