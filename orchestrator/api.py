@@ -3,7 +3,8 @@
 Everything a checker plugin needs is re-exported here: the `Checker` protocol and
 its records (`FileTarget`, `Batch`, `CheckerPlan`, `RunContext`, `FileOutcome`,
 `Probe`), the shared process ladder (`outcome_from`), finding records and helpers,
-the vocabulary enums, the bounded process runner and the `hookimpl` marker.
+the vocabulary enums, the bounded process runner, the `hookimpl` marker, and
+`ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`).
 
 Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
 change between releases; the names below do not. `API_VERSION` follows the report's
@@ -19,7 +20,7 @@ import warnings
 from typing import Any
 
 from orchestrator import __version__ as ORCHESTRATE_VERSION
-from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.hookspecs import ReportFormat, hookimpl
 from orchestrator.core.reuse import ReuseIdentity
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import (
@@ -73,6 +74,7 @@ __all__ = [
     "ProcessFailure",
     "Purpose",
     "ReplaceText",
+    "ReportFormat",
     "ReuseIdentity",
     "RunContext",
     "ScopeStatus",

@@ -18,6 +18,7 @@ from orchestrator import __version__
 from orchestrator.decisions.exits import guarded
 from orchestrator.errors import UsageError
 from orchestrator.procs import signals_end_children
+from orchestrator.render.formats import ReportFormat
 from orchestrator.render.output import FORMATS, emit_report
 from orchestrator.vocab import ExitCode, Purpose
 
@@ -37,9 +38,28 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(ExitCode.USAGE)
 
 
+def _report_format(name: str) -> str | ReportFormat:
+    """A built-in format name as is (no plugin is loaded); any other name resolved now
+    through the plugins, so an unknown one is a usage error before any work runs."""
+    if name in FORMATS:
+        return name
+    from orchestrator.render.formats import resolve
+
+    try:
+        return resolve(name)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """--format and --output, shared by every command that prints a report."""
-    p.add_argument("--format", choices=FORMATS, default="human", help="output format")
+    p.add_argument(
+        "--format",
+        type=_report_format,
+        default="human",
+        metavar="NAME",
+        help=f"output format: {', '.join(FORMATS)}, or one a plugin adds",
+    )
     p.add_argument("--output", "-o", metavar="PATH", help="write the report here (atomically)")
 
 

@@ -7,13 +7,33 @@ All hook names start with ``orchestrate_``; the plugin manager refuses unknown o
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pluggy
+
+if TYPE_CHECKING:
+    from orchestrator.model.report import Report
 
 PROJECT = "orchestrate"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@dataclass(frozen=True)
+class ReportFormat:
+    """A report format a plugin adds to `--format`: its name, renderer and one-line help.
+
+    `render` turns a finished report into the whole text to print (or write with
+    `--output`); it must not change the report. The names ``human``, ``json`` and
+    ``sarif`` are built in and cannot be taken.
+    """
+
+    name: str
+    render: Callable[[Report], str]
+    description: str
+
 
 # ---------------------------------------------------------------------------
 # Discovery: what a plugin offers
@@ -28,6 +48,24 @@ def orchestrate_checkers() -> list[Any]:
     must satisfy `orchestrator.api.Checker`. Every plugin's list is collected
     (not firstresult). Returning None or [] means "no checkers from this plugin".
     An element that does not satisfy the protocol is reported as a plugin failure.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Presentation: how a finished report can be printed
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def orchestrate_report_formats() -> list[ReportFormat]:
+    """Return the report formats this plugin adds to `--format`.
+
+    Called only when a command is asked for a format that is not built in (human,
+    json, sarif print without loading any plugin). Each element must be an
+    `orchestrator.api.ReportFormat`. Every plugin's list is collected (not
+    firstresult). Returning None or [] means "no formats from this plugin". A plugin
+    whose list holds something else, a built-in name, or a name another plugin
+    already offers has all its formats refused, with the reason shown to the user.
     """
 
 

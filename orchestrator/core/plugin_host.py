@@ -8,7 +8,7 @@ plugin provides. Every stage is a small immutable record, sorted for determinism
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -16,6 +16,7 @@ from typing import Any
 import pluggy
 
 from orchestrator.core import hookspecs
+from orchestrator.core.hookspecs import ReportFormat
 from orchestrator.model.checker import Checker, is_essential, native_languages
 
 GROUP = "orchestrate"
@@ -50,6 +51,27 @@ class FailedPlugin:
     reason: str
 
 
+@dataclass(frozen=True)
+class FormatSet:
+    """The report formats the plugins offer, by name, and the plugins whose formats were refused."""
+
+    formats: dict[str, ReportFormat]
+    refused: tuple[FailedPlugin, ...] = ()
+
+
+def _formats_of(impl: Any, taken: Collection[str]) -> list[ReportFormat]:
+    """One plugin's formats, or ValueError/TypeError naming why they are refused."""
+    provided = list(impl.function() or [])
+    for f in provided:
+        if not isinstance(f, ReportFormat) or not callable(f.render):
+            raise TypeError(f"not a ReportFormat: {type(f).__name__}")
+    names = [f.name for f in provided]
+    clash = sorted({n for n in names if n in taken or names.count(n) > 1})
+    if clash:
+        raise ValueError(f"report format name(s) already taken or repeated: {', '.join(clash)}")
+    return provided
+
+
 @dataclass
 class PluginSet:
     """The final set: a plugin manager, its checkers, and what failed or was blocked."""
@@ -73,6 +95,24 @@ class PluginSet:
 
     def generate(self, entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
         return self.pm.hook.orchestrate_generate(entry=entry, project_root=project_root)
+
+    def report_formats(self, reserved: Collection[str]) -> FormatSet:
+        """Every plugin's report formats; a plugin that names one in `reserved` (the built
+        ins) or one an earlier plugin (by name order) took is refused whole, with the reason."""
+        formats: dict[str, ReportFormat] = {}
+        refused: list[FailedPlugin] = []
+        impls = self.pm.hook.orchestrate_report_formats.get_hookimpls()
+        for impl in sorted(impls, key=lambda i: i.plugin_name):
+            try:
+                provided = _formats_of(impl, {*reserved, *formats})
+            except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
+                source = repr(impl.plugin)
+                refused.append(
+                    FailedPlugin(impl.plugin_name, source, f"{type(exc).__name__}: {exc}")
+                )
+                continue
+            formats.update((f.name, f) for f in provided)
+        return FormatSet(formats, tuple(refused))
 
     def hygiene_rules(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

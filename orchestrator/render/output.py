@@ -6,16 +6,17 @@ stdout or atomically into a file. Nothing here decides anything.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from orchestrator.model.report import Report
+from orchestrator.render.formats import BUILTIN, ReportFormat, resolve
 from orchestrator.vocab import GateDecision
 from orchestrator.workspace import atomic_write
 
-FORMATS = ("human", "json", "sarif")
+#: The built-in format names, in the order `--help` lists them.
+FORMATS = tuple(BUILTIN)
 HEADLINE = {
     GateDecision.ALLOW: "allow: required coverage complete, no blocking finding",
     GateDecision.DENY: "deny: blocking findings (delivery blocked)",
@@ -25,35 +26,21 @@ HEADLINE = {
 }
 
 
-def _human_text(report: Report) -> str:
-    from io import StringIO
+def emit_report(report: Report, fmt: str | ReportFormat, output: str | None) -> None:
+    """Present the report in `fmt` (a format or its name), on stdout or atomically into `output`.
 
-    from rich.console import Console
-
-    from orchestrator.render.human import render
-
-    buf = StringIO()
-    render(report, Console(file=buf, no_color=True, width=120))
-    return buf.getvalue()
-
-
-def emit_report(report: Report, fmt: str, output: str | None) -> None:
-    """Present the report in `fmt`, on stdout or atomically into `output`."""
+    A name that is neither built in nor offered by a plugin raises UsageError.
+    """
     if fmt == "human" and output is None:
+        # The live console: terminal width and colours, unlike the 120-column text.
         from rich.console import Console
 
         from orchestrator.render.human import render
 
         render(report, Console(highlight=False, soft_wrap=True))
         return
-    if fmt == "sarif":
-        from orchestrator.render.sarif import to_sarif
-
-        text = json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
-    elif fmt == "human":
-        text = _human_text(report)
-    else:
-        text = report.model_dump_json(indent=2)
+    chosen = fmt if isinstance(fmt, ReportFormat) else resolve(fmt)
+    text = chosen.render(report)
     if output:
         atomic_write(Path(output), (text.rstrip("\n") + "\n").encode("utf-8"))
     else:
@@ -77,9 +64,13 @@ def gate_text(report: Report, label: str) -> str:
 
 
 def emit_gate(
-    report: Report, fmt: str, output: str | None, label: str, extra: Sequence[str] = ()
+    report: Report,
+    fmt: str | ReportFormat,
+    output: str | None,
+    label: str,
+    extra: Sequence[str] = (),
 ) -> None:
-    """Print a gate in `fmt` (human summary, JSON or SARIF report)."""
+    """Print a gate in `fmt` (human summary, or the report in any other format)."""
     if fmt == "human" and output is None:
         sys.stdout.write(gate_text(report, label) + "".join(f"  {x}\n" for x in extra))
         sys.stdout.flush()

@@ -1,0 +1,68 @@
+"""The report formats `--format` accepts: the built-in table and the plugins' additions.
+
+Built-in names (human, json, sarif) resolve from the table below without loading any
+plugin, so the common path stays fast. Any other name loads the plugins and asks
+their `orchestrate_report_formats` hook; a plugin may add names, never replace a
+built-in one (see `PluginSet.report_formats`: such a plugin's formats are refused and
+the reason is shown with the usage error).
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+from orchestrator.core.hookspecs import ReportFormat
+from orchestrator.errors import UsageError
+from orchestrator.model.report import Report
+
+
+def _human_text(report: Report) -> str:
+    from rich.console import Console
+
+    from orchestrator.render.human import render
+
+    buf = StringIO()
+    render(report, Console(file=buf, no_color=True, width=120))
+    return buf.getvalue()
+
+
+def _json_text(report: Report) -> str:
+    return report.model_dump_json(indent=2)
+
+
+def _sarif_text(report: Report) -> str:
+    from orchestrator.render.sarif import to_sarif
+
+    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
+
+
+BUILTIN: dict[str, ReportFormat] = {
+    f.name: f
+    for f in (
+        ReportFormat("human", _human_text, "the readable summary (the default)"),
+        ReportFormat("json", _json_text, "the standard report, as JSON"),
+        ReportFormat("sarif", _sarif_text, "SARIF 2.1.0 for code-scanning tools"),
+    )
+}
+
+
+def resolve(name: str) -> ReportFormat:
+    """The format called `name`: a built-in one without loading plugins, else a plugin's.
+
+    Raises UsageError (exit 2) naming every known format, and any plugin whose formats
+    were refused, when no built-in or plugin format has that name.
+    """
+    if name in BUILTIN:
+        return BUILTIN[name]
+    from orchestrator.core import plugin_host
+
+    offered = plugin_host.load().report_formats(reserved=BUILTIN)
+    if name in offered.formats:
+        return offered.formats[name]
+    known = ", ".join([*BUILTIN, *sorted(offered.formats)])
+    refused = "".join(f"; plugin {f.name} refused: {f.reason}" for f in offered.refused)
+    raise UsageError(f"unknown report format {name!r} (known: {known}){refused}")
+
+
+__all__ = ["BUILTIN", "ReportFormat", "resolve"]
