@@ -1,7 +1,10 @@
-"""The `.orchestrate/` workspace: atomic writes under a file lock.
+"""The `.orchestrate/` workspace and the user's cache folder: atomic writes under a lock.
 
-Runtime state (cache, runs, events, journal, audit) is git-ignored by a
-`.gitignore` the workspace writes inside itself; task records stay reviewable.
+`.orchestrate/` holds only what the user asked for (tasks, events, reports, the undo
+journal, the audit log) and ignores itself entirely: the `.gitignore` it writes inside
+itself says `*`, so `git status` stays clean and `git add -A` never commits it. Caches
+(reuse results) live in the user's cache folder (platformdirs), keyed by repository,
+so a run that records nothing writes nothing inside the project.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 DIRNAME = ".orchestrate"
-IGNORED = ("cache/", "runs/", "events/", "journal/", "audit/", "quarantine/", "*.lock", "*.tmp")
+GITIGNORE = b"# orchestrate's workspace: local state, never committed\n*\n"
+#: The first line of the .gitignore earlier versions wrote (it ignored only some folders).
+_OLD_GITIGNORE_HEAD = b"# runtime state of orchestrate\n"
 
 
 def workspace_dir(project_root: Path, create: bool = True) -> Path:
@@ -22,9 +27,23 @@ def workspace_dir(project_root: Path, create: bool = True) -> Path:
     if create and not ws.is_dir():
         ws.mkdir(parents=True, exist_ok=True)
     gi = ws / ".gitignore"
-    if create and not gi.exists():
-        atomic_write(gi, ("# runtime state of orchestrate\n" + "\n".join(IGNORED) + "\n").encode())
+    if create and (not gi.exists() or gi.read_bytes().startswith(_OLD_GITIGNORE_HEAD)):
+        atomic_write(gi, GITIGNORE)
     return ws
+
+
+def user_cache_dir(project_root: Path, *parts: str, create: bool = True) -> Path:
+    """`parts` under the user's cache folder for this repository (keyed by its resolved
+    path), never inside the project."""
+    import hashlib
+
+    import platformdirs
+
+    key = hashlib.sha256(os.fsencode(str(project_root.resolve()))).hexdigest()[:16]
+    folder = Path(platformdirs.user_cache_dir("orchestrate")).joinpath("projects", key, *parts)
+    if create:
+        folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

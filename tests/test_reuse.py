@@ -103,9 +103,9 @@ def test_delivery_never_reuses(project: Path) -> None:
 
 def test_cache_is_safe_to_delete_and_corrupt_entries_are_misses(project: Path) -> None:
     _lint(project)
-    shutil.rmtree(project / ".orchestrate" / "cache")
+    shutil.rmtree(reuse.cache_dir(project))
     assert _ruff_scope(_lint(project)).reused is None
-    (slot,) = (project / ".orchestrate" / "cache" / "reuse").iterdir()
+    (slot,) = reuse.cache_dir(project).iterdir()
     slot.write_text('{"schema": "orchestrate.reuse/1", "parts": ')
     report = _lint(project)
     assert _ruff_scope(report).reused is None
@@ -159,4 +159,4 @@ def test_cache_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
     for i in range(reuse.MAX_ENTRIES * 4):
         reuse.store(tmp_path, _parts(source_digest=str(i)), outcome)
-    assert len(list((tmp_path / ".orchestrate/cache/reuse").iterdir())) <= reuse.MAX_ENTRIES
+    assert len(list(reuse.cache_dir(tmp_path).iterdir())) <= reuse.MAX_ENTRIES

@@ -6,7 +6,8 @@ version), rule set, scope (path, checker, purpose) and completeness. Only comple
 `checked` results of feedback runs are stored; timed-out, partial or otherwise
 incomplete results never are, and delivery (commit, push, CI) never reuses.
 
-Entries live in `.orchestrate/cache/reuse/` (git-ignored). The cache is bounded
+Entries live in the user's cache folder, keyed by repository (`cache_dir`), never in
+the project. The cache is bounded
 (a fixed number of slots, and an age limit checked on every lookup) and safe
 to delete at any time: a missing, corrupt or
 mismatching entry is a miss.
@@ -34,7 +35,7 @@ from typing import Any
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
 from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.vocab import Purpose, ScopeStatus
-from orchestrator.workspace import atomic_write, workspace_dir
+from orchestrator.workspace import atomic_write, user_cache_dir
 
 CACHE_DIR = "cache/reuse"
 REUSE_REASON = "identity equal"
@@ -81,8 +82,13 @@ class Cached:
     reason: str = REUSE_REASON
 
 
+def cache_dir(project_root: Path, create: bool = False) -> Path:
+    """Where this repository's reuse entries live (the user's cache folder)."""
+    return user_cache_dir(project_root, CACHE_DIR, create=create)
+
+
 def _dir(project_root: Path, create: bool) -> Path:
-    return workspace_dir(project_root, create=create) / CACHE_DIR
+    return cache_dir(project_root, create)
 
 
 def _entry_path(project_root: Path, key: str, create: bool) -> Path:
