@@ -31,7 +31,7 @@ def test_post_tool_use_bounded_summary(git_repo: Path) -> None:
     text = obj["hookSpecificOutput"]["additionalContext"]
     assert len(text) <= budgets.CONTEXT_MAX_CHARS
     assert "ruff: checked 1" in text and "rules F401" in text and "tasks T-" in text
-    assert "re-check: orchestrate lint --feedback a.py" in text
+    assert "re-check: orchestrate lint --feedback -- a.py" in text
     assert "feedback only, not a delivery pass" in text and "delivery not_evaluated" in text
     dumped = json.dumps(obj)
     assert (

@@ -62,7 +62,7 @@ def test_post_tool_use_write_gets_bounded_fast_feedback(git_repo: Path) -> None:
     obj = run(git_repo, ev)
     text = context(obj)
     assert "ruff: checked 1" in text and "rules F401" in text
-    assert "not a delivery pass" in text and "re-check: orchestrate lint --feedback a.py" in text
+    assert "not a delivery pass" in text and "re-check: orchestrate lint --feedback -- a.py" in text
     assert "tasks T-" in text
     dumped = json.dumps(obj)
     assert "import os" not in dumped and "IGNORE" not in dumped
@@ -246,3 +246,33 @@ def test_post_tool_use_on_a_file_with_a_task_is_a_repair_recheck(git_repo: Path)
     assert f"task verify {tid} still_present" in text and "no task is closed" in text
     assert f"task re-check {tid} still_present" in obj["systemMessage"]
     assert "IGNORE" not in json.dumps(obj)
+
+
+def test_printed_recheck_treats_a_hostile_name_as_a_path(git_repo: Path) -> None:
+    """A file named like an option (`--output=src/main.py`) must stay a path in the
+    re-check command handed to the agent: running that command as printed never
+    overwrites the tracked src/main.py with a report."""
+    import shlex
+
+    from helpers import run_cli
+
+    victim = git_repo / "src" / "main.py"
+    victim.parent.mkdir()
+    victim.write_text("x = 1\n")
+    hostile = git_repo / "--output=src" / "main.py"
+    hostile.parent.mkdir()
+    hostile.write_text("import os\n")
+    ev = payload(
+        "claude-code",
+        "PostToolUse.Write",
+        cwd=str(git_repo),
+        tool_input={"file_path": str(hostile), "content": "import os\n"},
+        tool_response={"filePath": str(hostile), "content": "import os\n"},
+    )
+    text = context(run(git_repo, ev))
+    command = text.split("re-check: ", 1)[1].rstrip(".")
+    argv = shlex.split(command)
+    assert argv[:4] == ["orchestrate", "lint", "--feedback", "--"], argv
+    res = run_cli(["lint", "--no-tasks", *argv[2:]], cwd=git_repo)
+    assert res.returncode == 1, res.stderr  # it linted the hostile file: F401
+    assert victim.read_text() == "x = 1\n"

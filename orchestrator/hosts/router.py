@@ -372,7 +372,8 @@ def _edit_context(
         pieces.append(t)
     pieces.extend(_repair_pieces(repair))
     if plan.per_file:
-        recheck = "orchestrate lint --feedback " + " ".join(B.path_label(p) for p in plan.paths)
+        # `--` before the paths: a file named `--output=x` is a path, never an option.
+        recheck = "orchestrate lint --feedback -- " + " ".join(B.path_label(p) for p in plan.paths)
     else:
         recheck = "orchestrate lint"
     pieces.append(f"re-check: {recheck}")
