@@ -35,17 +35,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     sibling_guard.STATE.armed = False
 
 
+def _fail_on_sibling_reads(report: pytest.TestReport | pytest.CollectReport, nodeid: str) -> None:
+    """Mark `report` failed, naming what was read, when a sibling of the checkout was read."""
+    seen = sibling_guard.take_violations()
+    if seen:
+        report.outcome = "failed"
+        report.longrepr = f"{nodeid} read outside the repository:\n" + "\n".join(seen)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, None]:
     """Fail the phase (setup, call, teardown) of `item` in which a sibling read happened."""
     outcome = yield
-    report = outcome.get_result()
-    seen = sibling_guard.take_violations()
-    if seen:
-        report.outcome = "failed"
-        report.longrepr = f"{item.nodeid} read outside the repository:\n" + "\n".join(seen)
+    _fail_on_sibling_reads(outcome.get_result(), item.nodeid)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -54,8 +58,4 @@ def pytest_make_collect_report(
 ) -> Generator[None, pytest.CollectReport, None]:
     """Fail the collection of `collector` if importing it read a sibling of the checkout."""
     outcome = yield
-    report = outcome.get_result()
-    seen = sibling_guard.take_violations()
-    if seen:
-        report.outcome = "failed"
-        report.longrepr = f"{collector.nodeid} read outside the repository:\n" + "\n".join(seen)
+    _fail_on_sibling_reads(outcome.get_result(), collector.nodeid)

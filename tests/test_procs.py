@@ -160,6 +160,16 @@ def _entry(tmp_path: Path, source: str, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, str(script), *args], env=env, cwd=tmp_path)
 
 
+def _signal_and_expect(
+    proc: subprocess.Popen[bytes], sig: signal.Signals, code: int, pids: list[int]
+) -> None:
+    """Send `sig`; the process exits `code` and none of `pids` is left running."""
+    proc.send_signal(sig)
+    assert proc.wait(timeout=WAIT_S) == code
+    left = [pid for pid in pids if not _wait_gone(pid)]
+    assert not left, f"left running after the signal: {left}"
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signal_kills_children_and_adopted_orphans(
     tmp_path: Path, sig: signal.Signals, code: int
@@ -172,10 +182,7 @@ def test_signal_kills_children_and_adopted_orphans(
         pids.append(_wait_for_pid(tmp_path / "daemon" / "grandchild.pid"))
         pids.append(_wait_for_pid(tmp_path / "sleeper" / "tool.pid"))
         pids.append(_wait_for_pid(tmp_path / "sleeper" / "grandchild.pid"))
-        proc.send_signal(sig)
-        assert proc.wait(timeout=WAIT_S) == code
-        left = [pid for pid in pids if not _wait_gone(pid)]
-        assert not left, f"left running after the signal: {left}"
+        _signal_and_expect(proc, sig, code, pids)
     finally:
         proc.kill()
         _cleanup(*pids)
@@ -198,10 +205,7 @@ def test_orchestrate_lint_ends_its_tree_on_a_signal(
     try:
         pids.append(_wait_for_pid(tmp_path / "tool" / "tool.pid"))
         pids.append(_wait_for_pid(tmp_path / "tool" / "grandchild.pid"))
-        proc.send_signal(sig)
-        assert proc.wait(timeout=WAIT_S) == code
-        left = [pid for pid in pids if not _wait_gone(pid)]
-        assert not left, f"left running after the signal: {left}"
+        _signal_and_expect(proc, sig, code, pids)
     finally:
         proc.kill()
         _cleanup(*pids)

@@ -17,7 +17,6 @@ from pathlib import Path
 from orchestrator import __version__
 from orchestrator.decisions.exits import guarded
 from orchestrator.errors import UsageError
-from orchestrator.procs import signals_end_children
 from orchestrator.render.formats import ReportFormat
 from orchestrator.render.output import FORMATS, emit_report
 from orchestrator.vocab import ExitCode, Purpose
@@ -218,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ExitCode.USAGE
         # SIGTERM / SIGINT end every tool child and what it spawned (setsid helpers
         # included) before the process exits 143 / 130.
+        from orchestrator.procs import signals_end_children
+
         with signals_end_children():
             return int(args.func(args))
 

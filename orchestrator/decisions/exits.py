@@ -18,11 +18,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from orchestrator.decisions.findings import fails_exit
 from orchestrator.errors import OrchestrateError
-from orchestrator.model.report import Report
 from orchestrator.vocab import ExitCode, GateDecision
+
+if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
+    from orchestrator.model.report import Report
 
 
 class Protocol(StrEnum):

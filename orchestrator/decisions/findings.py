@@ -6,8 +6,12 @@ summaries) asks these functions; none keeps its own copy of the test.
 
 from __future__ import annotations
 
-from orchestrator.model.report import Finding, Report
+from typing import TYPE_CHECKING
+
 from orchestrator.vocab import Severity
+
+if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
+    from orchestrator.model.report import Finding, Report
 
 #: Severities that make a plain lint exit 1 (today's exit policy).
 _EXIT_SEVERITIES = frozenset({Severity.ERROR, Severity.WARNING})

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 from io import StringIO
+from typing import TYPE_CHECKING
 
 from orchestrator.core.hookspecs import ReportFormat
 from orchestrator.errors import UsageError
-from orchestrator.model.report import Report
+
+if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
+    from orchestrator.model.report import Report
 
 
 def _human_text(report: Report) -> str:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from orchestrator.model.report import Report
 from orchestrator.render.formats import BUILTIN, ReportFormat, resolve
 from orchestrator.vocab import GateDecision
 from orchestrator.workspace import atomic_write
+
+if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
+    from orchestrator.model.report import Report
 
 #: The built-in format names, in the order `--help` lists them.
 FORMATS = tuple(BUILTIN)

@@ -98,7 +98,9 @@ def check_surface(
     """
     from orchestrator.core.engine import LintRequest, run_lint
 
-    governing = _governing_files(git, surface, plugins or _checkers(git.root))
+    # One plugin load per gate: the same set answers the declarations and runs the checks.
+    plugins = plugins or _checkers(git.root)
+    governing = _governing_files(git, surface, plugins)
     rounds = split_rounds(surface.targets) or [[]]
     report: Report | None = None
     for i, targets in enumerate(rounds):
@@ -114,6 +116,7 @@ def check_surface(
             only_checkers=only_checkers,
             env=git.env,
             surface_files=governing,
+            plugins=plugins,
         )
         part = run_lint(req)
         if report is None:
