@@ -24,7 +24,13 @@ def require_tool(name: str, install_hint: str, path: str | None = None) -> str:
     found = path if path and Path(path).exists() else shutil.which(name)
     if found:
         return found
-    message = f"{name} is required for this test: {install_hint}"
+    fail_or_skip(f"{name} is required for this test: {install_hint}")
+    raise AssertionError("unreachable")
+
+
+def fail_or_skip(message: str) -> None:
+    """A missing prerequisite: a failure under CI=true (it must be installed there), a
+    skip with the same message locally."""
     if IN_CI:
         pytest.fail(message)
     pytest.skip(message)

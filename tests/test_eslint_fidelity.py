@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import platformdirs
-import pytest
-from helpers import IN_CI, eslint_path, require_tool
+from helpers import eslint_path, fail_or_skip, require_tool
 from orchestrate_plugins.eslint_checker import EslintChecker
 
 from orchestrator.deadline import Deadline
@@ -33,12 +32,6 @@ NPM_HINT = "install Node.js with npm (Debian: apt-get install npm) and reach reg
 CACHE = Path(platformdirs.user_cache_dir("orchestrate")) / "test-npm"
 
 Key = tuple[str, int | None, int | None, str]
-
-
-def _fail_or_skip(message: str) -> None:
-    if IN_CI:
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 def _template(spec: str) -> Path:
@@ -54,7 +47,7 @@ def _template(spec: str) -> Path:
     argv = [npm, "install", "--no-audit", "--no-fund", "--cache", str(CACHE / "npm"), spec]
     res = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
-        _fail_or_skip(f"npm install {spec} failed ({NPM_HINT}): {res.stderr[-400:]}")
+        fail_or_skip(f"npm install {spec} failed ({NPM_HINT}): {res.stderr[-400:]}")
     shutil.rmtree(home, ignore_errors=True)
     work.rename(home)
     return home / "node_modules"

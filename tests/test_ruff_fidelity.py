@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import fail_or_skip
 from orchestrate_plugins.ruff_checker import RuffChecker
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -39,10 +40,7 @@ def _no_reuse(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _require_ruff() -> None:
     if not RUFF.is_file():
-        msg = f"{RUFF} missing: install the project (pip install -e '.[test]') for Ruff"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg)
-        pytest.skip(msg)
+        fail_or_skip(f"{RUFF} missing: install the project (pip install -e '.[test]') for Ruff")
 
 
 def _git(root: Path, *args: str) -> str:
