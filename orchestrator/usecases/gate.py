@@ -21,6 +21,7 @@ from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
 from orchestrator.errors import UsageError
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
+from orchestrator.git.objects import has_commit
 from orchestrator.git.push import current_push, parse_push_lines, push_surface
 from orchestrator.git.repo import NoRepository, open_repo
 from orchestrator.git.runner import Git
@@ -32,6 +33,7 @@ from orchestrator.git.surfaces import (
     split_rounds,
 )
 from orchestrator.model.report import Finding, Gate, Report
+from orchestrator.safetext import printable
 from orchestrator.vocab import GateDecision, Purpose, Tier
 
 EVENTS = ("commit", "push", "ci")
@@ -66,7 +68,8 @@ def read_surface(
     """The surface a delivery event checks: the index, the pushed ranges, or a commit.
 
     A push with `stdin` None is seen before it happens (an agent's `git push`): the
-    range is the current branch against its upstream as git knows it locally.
+    range is the current branch against its upstream as git knows it locally. A `rev`
+    that names no commit, and malformed push lines, are usage errors.
     """
     if event == "commit":
         return commit_surface(git)
@@ -79,7 +82,11 @@ def read_surface(
             except ValueError as exc:
                 raise UsageError(f"gate push: {exc}") from exc
         return push_surface(git, updates, remote)
-    return ci_surface(git, rev or "HEAD")
+    rev = rev or "HEAD"
+    if rev.startswith("-") or not has_commit(git, rev):
+        # The caller's words, not git's fault: a usage error (exit 2), never "internal".
+        raise UsageError(f"gate ci: --rev '{printable(rev[:200])}' names no commit here")
+    return ci_surface(git, rev)
 
 
 def check_surface(
