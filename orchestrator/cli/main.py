@@ -116,6 +116,7 @@ def _with_progress(req, run):  # type: ignore[no-untyped-def]
 
 def cmd_plugins(args: argparse.Namespace) -> int:
     from orchestrator.core import plugin_host
+    from orchestrator.safetext import printable
 
     ps = plugin_host.load()
     rows = [
@@ -144,7 +145,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
                 if r["status"] == "loaded"
                 else r.get("reason", "")
             )
-            print(f"{r['name']:<14} {r['status']:<8} {r.get('source', '')}  {extra}".rstrip())
+            line = f"{r['name']:<14} {r['status']:<8} {r.get('source', '')}  {extra}"
+            print(printable(line.rstrip()))
     return ExitCode.PASS
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from orchestrator.decisions.findings import fails_exit
 from orchestrator.errors import OrchestrateError
+from orchestrator.safetext import printable
 from orchestrator.vocab import ExitCode, GateDecision
 
 if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
@@ -154,12 +155,12 @@ def exit_for_exception(exc: BaseException, prog: str = "orchestrate") -> int:
     if isinstance(exc, SystemExit):
         return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE
     if isinstance(exc, OrchestrateError):
-        print(f"{prog}: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {printable(exc)}", file=sys.stderr)
         return int(exc.exit_code)
     if isinstance(exc, BrokenPipeError):
         return ExitCode.PASS
     if isinstance(exc, Exception):
-        print(f"{prog}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"{prog}: internal error: {type(exc).__name__}: {printable(exc)}", file=sys.stderr)
         return ExitCode.INTERNAL
     raise exc
 
