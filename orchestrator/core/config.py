@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,28 @@ def load_config(project_root: Path) -> dict[str, Any]:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise UsageError(f"{path}: cannot read configuration: {exc}") from exc
+        section = data.get("tool", {}).get("orchestrate")
+        if name == "orchestrate.toml":
+            cfg = section if isinstance(section, dict) else data
+            cfg = {k: v for k, v in cfg.items() if k != "tool"} if section is None else cfg
+            return dict(cfg)
+        if isinstance(section, dict):
+            return dict(section)
+    return {}
+
+
+def config_from_files(files: Mapping[str, bytes], label: str = ".") -> dict[str, Any]:
+    """The orchestrate settings that the root files `files` (name -> bytes, as a commit or
+    the index holds them) define, by the precedence of `load_config`; `label` says where
+    they come from in the usage error for a file that does not parse."""
+    for name in CONFIG_FILES:
+        raw = files.get(name)
+        if raw is None:
+            continue
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise UsageError(f"{name} at {label}: cannot read configuration: {exc}") from exc
         section = data.get("tool", {}).get("orchestrate")
         if name == "orchestrate.toml":
             cfg = section if isinstance(section, dict) else data
