@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from gate_support import BAD_PY, GOOD_PY, clean_env, orchestrate
-from helpers import VENV_BIN, add_remote, git, new_repo, require_tool, stage
+from helpers import VENV_BIN, add_remote, eslint_path, git, new_repo, require_tool, stage
 
 from orchestrator.core import reuse
 from orchestrator.gates.materialise import TREES_DIR, UnsafePath, materialised
@@ -292,4 +292,35 @@ def test_tree_is_removed_on_error_and_refuses_escaping_paths(
     with pytest.raises(UnsafePath), materialised(project, [evil], {}):
         pass
     assert not (tmp_path / "escape.py").exists()
+    assert _trees(homes) == []
+
+
+LOCAL_PLUGIN = (
+    "module.exports = { rules: { 'no-foo': { meta: { type: 'problem' }, create(ctx) {"
+    " return { Identifier(n) { if (n.name === 'foo') ctx.report({ node: n, message: 'no foo' });"
+    " } }; } } } };\n"
+)
+
+
+def test_eslint_runs_committed_config_with_the_projects_installed_plugins(
+    tmp_path: Path, homes: dict[str, str]
+) -> None:
+    eslint_path()
+    config = (
+        'import local from "eslint-plugin-local";\n'
+        'export default [{ plugins: { local }, rules: { "local/no-foo": "error" } }];\n'
+    )
+    repo = new_repo(tmp_path / "r", {"eslint.config.mjs": config, ".gitignore": "node_modules/\n"})
+    git(repo, "commit", "-q", "-m", "eslint config")
+    plugin = repo / "node_modules" / "eslint-plugin-local"  # installed, not in git
+    plugin.mkdir(parents=True)
+    (plugin / "package.json").write_text('{"name": "eslint-plugin-local", "main": "index.js"}\n')
+    (plugin / "index.js").write_text(LOCAL_PLUGIN)
+    stage(repo, {"bad.mjs": "export const foo = 1;\n"})
+    (repo / "eslint.config.mjs").write_text("export default [];\n")  # unstaged: ignored
+    before = _footprint(repo)
+    code, report = _gate(repo, homes, "commit")
+    assert code == 1, report["gate"]
+    assert [(f["path"], f["rule"]) for f in report["findings"]] == [("bad.mjs", "local/no-foo")]
+    assert _footprint(repo) == before
     assert _trees(homes) == []
