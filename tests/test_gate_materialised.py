@@ -324,3 +324,31 @@ def test_eslint_runs_committed_config_with_the_projects_installed_plugins(
     assert [(f["path"], f["rule"]) for f in report["findings"]] == [("bad.mjs", "local/no-foo")]
     assert _footprint(repo) == before
     assert _trees(homes) == []
+
+
+def test_a_malformed_base_config_is_replaced_by_the_defaults_so_it_can_be_repaired(
+    tmp_path: Path, ruff: str, homes: dict[str, str]
+) -> None:
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": '[required]\npython = "nativ"\n'})
+    git(repo, "commit", "-q", "-m", "typo", "--no-verify")
+    stage(repo, {"orchestrate.toml": '[required]\npython = "native"\n', "a.py": GOOD_PY})
+    code, report = _gate(repo, homes, "commit")
+    assert code == 0, report["gate"]
+    assert any("base's orchestrate config is malformed" in n for n in report["notes"])
+    # The judged surface's own typo is the user's to fix: a usage error, never a pass.
+    stage(repo, {"orchestrate.toml": '[required]\npython = "nativ"\n'})
+    res = _human(repo, homes, "commit")
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "nativ" in res.stderr
+
+
+def test_a_staged_secret_allowlist_is_named_as_a_change(
+    tmp_path: Path, ruff: str, homes: dict[str, str]
+) -> None:
+    repo = new_repo(tmp_path / "r", {".orchestrate-secrets-allow": "# none yet\n", "a.py": GOOD_PY})
+    code, report = _gate(repo, homes, "commit")
+    assert code == 0, report["gate"]
+    assert "secret allowlist .orchestrate-secrets-allow added since the base" in " ".join(
+        report["notes"]
+    )
+    assert any(".orchestrate-secrets-allow" in r for r in report["gate"]["reasons"])

@@ -21,6 +21,7 @@ from typing import Any
 from orchestrator.core.config import CONFIG_FILES, config_from_files
 from orchestrator.core.selection import escaped_name
 from orchestrator.decisions.policy import changed_settings, stricter_disabled
+from orchestrator.decisions.required import required_coverage
 from orchestrator.errors import UsageError
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import Surface, read_files_at
@@ -73,12 +74,21 @@ def policy_inputs(git: Git, event: str, surface: Surface) -> PolicyInputs:
 
     With no base: a first commit's policy is its own (there is nothing else committed);
     a push onto a base not known locally, or several pushed tips, is held to the
-    default policy wherever the surface does not ask for more.
+    default policy wherever the surface does not ask for more. A base whose config
+    does not parse is held to the defaults too (so the commit that repairs it can
+    pass); a surface whose config does not parse is a usage error.
     """
     judged = _config_at(git, surface.source) if surface.source else {}
+    required_coverage(judged)  # a malformed judged table is the user's to fix, now
     base = base_commit(git, event, surface)
     if base is not None:
-        return PolicyInputs(base, _config_at(git, base), judged)
+        try:
+            committed = _config_at(git, base)
+            required_coverage(committed)
+        except UsageError:
+            note = "the base's orchestrate config is malformed: the defaults stand in for it"
+            return PolicyInputs(base, {}, judged, [note])
+        return PolicyInputs(base, committed, judged)
     if event == "commit":
         note = "no commit yet: the policy is the one the first commit carries"
         return PolicyInputs(None, judged, judged, [note])
