@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -352,3 +354,38 @@ def test_a_staged_secret_allowlist_is_named_as_a_change(
         report["notes"]
     )
     assert any(".orchestrate-secrets-allow" in r for r in report["gate"]["reasons"])
+
+
+def test_tree_is_removed_when_the_gate_times_out_or_is_terminated(
+    tmp_path: Path, homes: dict[str, str]
+) -> None:
+    fake = tmp_path / "fake-ruff"  # fault injection: a Ruff that never answers
+    fake.write_text("#!/bin/sh\nsleep 60\n")
+    fake.chmod(0o755)
+    cfg = Path(homes["XDG_CONFIG_HOME"]) / "orchestrate" / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(f'[tools]\nruff = "{fake}"\n')
+    repo = new_repo(tmp_path / "r", {"bad.py": BAD_PY})
+
+    res = orchestrate(repo, "gate", "commit", "--timeout", "2", env=clean_env(**homes))
+    assert res.returncode in (3, 4), res.stdout + res.stderr  # blocked, never allowed
+    assert _trees(homes) == []
+
+    proc = subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), "gate", "commit"],
+        cwd=repo,
+        env=clean_env(**homes),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not _trees(homes) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _trees(homes), "the gate never made its tree"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 143
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert _trees(homes) == []
