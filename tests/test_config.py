@@ -135,24 +135,35 @@ def test_unknown_required_level_is_refused_by_lint_too(project: Path) -> None:
     assert "did you mean 'native'?" in res.stderr
 
 
+def _commit_all(root: Path) -> None:
+    """Strict gates read orchestrate's config from the judged revision, not the work tree."""
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "config")
+
+
 def test_gate_names_the_file_the_bad_level_is_in(project: Path) -> None:
     (project / "orchestrate.toml").write_text('[required]\npython = "nativ"\n')
+    _commit_all(project)
     res = run_cli(["gate", "ci"], cwd=project)
     assert res.returncode == 2, res.stderr
-    assert "orchestrate.toml: required.python: " in res.stderr
+    assert "orchestrate.toml" in res.stderr and "required.python: " in res.stderr
     assert "[tool.orchestrate.required]" not in res.stderr
     (project / "orchestrate.toml").unlink()
     (project / "pyproject.toml").write_text('[tool.orchestrate.required]\npython = "nativ"\n')
+    _commit_all(project)
     res = run_cli(["gate", "ci"], cwd=project)
     assert res.returncode == 2, res.stderr
-    assert "pyproject.toml: tool.orchestrate.required.python: " in res.stderr
+    assert "pyproject.toml at commit " in res.stderr
+    assert ": tool.orchestrate.required.python: " in res.stderr
 
 
 def test_gate_refuses_an_unknown_key(project: Path) -> None:
     (project / "orchestrate.toml").write_text("jobz = 4\n")
+    _commit_all(project)
     res = run_cli(["gate", "ci"], cwd=project)
     assert res.returncode == 2, res.stderr
-    assert "orchestrate.toml: jobz: unknown key (did you mean 'jobs'?)" in res.stderr
+    assert "orchestrate.toml" in res.stderr
+    assert "jobz: unknown key (did you mean 'jobs'?)" in res.stderr
 
 
 def test_top_level_keys_beside_a_tool_orchestrate_table_are_refused(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ of the wrong type is a usage error naming the file and the dotted key.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -43,7 +44,9 @@ def _section(data: dict[str, Any], source: str) -> dict[str, Any] | None:
     return section
 
 
-def parse_config(text: str, source_name: str) -> dict[str, Any] | None:
+def parse_config(
+    text: str, source_name: str, file_name: str | None = None
+) -> dict[str, Any] | None:
     """The validated orchestrate settings in `text`, the content of a file `source_name`.
 
     The file's name decides its form: `orchestrate.toml` holds the settings at the top
@@ -51,14 +54,15 @@ def parse_config(text: str, source_name: str) -> dict[str, Any] | None:
     left alone) and always answers, {} when empty; any other file (pyproject.toml)
     answers only through `[tool.orchestrate]`, None when it has none. TOML that does not
     parse, an unknown key or a wrong type is a UsageError naming `source_name` and the
-    dotted key. Reachable for text from git as well as for files on disk.
+    dotted key. Reachable for text from git as well as for files on disk; `file_name`
+    gives the file's name when `source_name` is a label ("orchestrate.toml at HEAD").
     """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{printable(source_name)}: cannot read configuration: {exc}") from exc
     section = _section(data, source_name)
-    if PurePath(source_name).name != "orchestrate.toml":
+    if PurePath(file_name or source_name).name != "orchestrate.toml":
         return None if section is None else validate_settings(section, source_name, _SECTION)
     top = {k: v for k, v in data.items() if k != "tool"}
     if section is None:
@@ -88,6 +92,25 @@ def load_config(project_root: Path) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"{printable(path)}: cannot read configuration: {exc}") from exc
         cfg = parse_config(text, str(path))
+        if cfg is not None:
+            return cfg
+    return {}
+
+
+def config_from_files(files: Mapping[str, bytes], label: str = ".") -> dict[str, Any]:
+    """The validated orchestrate settings that the root files `files` (name -> bytes, as
+    a commit or the index holds them) define, by the precedence of `load_config`; `label`
+    says where they come from in the usage error (see parse_config)."""
+    for name in CONFIG_FILES:
+        raw = files.get(name)
+        if raw is None:
+            continue
+        source = f"{name} at {label}"
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{printable(source)}: cannot read configuration: {exc}") from exc
+        cfg = parse_config(text, source, name)
         if cfg is not None:
             return cfg
     return {}
