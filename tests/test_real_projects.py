@@ -5,7 +5,7 @@ by scripts/fetch into the user cache folder: a PyPI sdist with its own Ruff conf
 npm package with its own ESLint config and the lint set-up its package.json declares,
 installed from a pinned lock file. A test copies the project, as it ships, into a
 temporary git repository (node_modules is ignored through .git/info/exclude, so no
-file of the project is added or changed), runs `orchestrate lint --format json` once
+file of the project is added or changed; its files are compared by size and mtime), runs `orchestrate lint --format json` once
 through the CLI, then the project's linter directly the way the project runs it, at the
 project root. The (path, line, column, rule) sets must be equal, the files the native
 tool lints must be exactly the files orchestrate reports `checked` by that tool, and
@@ -45,15 +45,19 @@ def _project(tmp_path: Path, item: str) -> Path:
     return root
 
 
-def _footprint(root: Path) -> tuple[dict[str, tuple[bytes, int]], str]:
-    """Every file's bytes and mtime (outside .git), and git's view, ignored files too."""
+def _footprint(root: Path) -> tuple[dict[str, tuple[bytes, int, int]], str]:
+    """Every file's bytes (the installed node_modules: size only), mtime and size
+    (outside .git), and git's view, ignored files too."""
     files = {}
     for dirpath, dirnames, names in os.walk(root):
         dirnames[:] = [d for d in dirnames if d != ".git"]
+        installed = Path(dirpath).relative_to(root).parts[:1] == ("node_modules",)
         for n in names:
             p = Path(dirpath) / n
             if not p.is_symlink():
-                files[p.relative_to(root).as_posix()] = (p.read_bytes(), p.stat().st_mtime_ns)
+                st = p.stat()
+                body = b"" if installed else p.read_bytes()
+                files[p.relative_to(root).as_posix()] = (body, st.st_mtime_ns, st.st_size)
     status = git(root, "status", "--porcelain", "--ignored", "--untracked-files=all")
     return files, status
 
