@@ -30,9 +30,9 @@ def _commit(
         p = repo / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
-        git(repo, "add", rel)
+        git(repo, "add", "--", f"./{rel}")
     for rel in delete:
-        git(repo, "rm", "-q", rel)
+        git(repo, "rm", "-q", "--", f"./{rel}")
     git(repo, "commit", "-q", "--no-verify", "-m", msg)
     return git(repo, "rev-parse", "HEAD").strip()
 
@@ -180,3 +180,16 @@ def test_pushed_submodule_update_is_named_and_incomplete(remote: Path, tmp_path:
     assert res.returncode == 3, report["gate"]
     assert any(f"submodule at commit {oid[:12]}" in r for r in report["gate"]["reasons"])
     assert not any("essential plugins" in r for r in report["gate"]["recovery"])
+
+
+def test_history_scan_reads_odd_file_names_as_names(remote: Path) -> None:
+    old = _head(remote)
+    odd = {"f" * 40: f"aws {AWS_KEY}\n", ":colon.txt": f"aws {AWS_KEY}\n", "new\nline.txt": "ok\n"}
+    first = _commit(remote, odd, "odd names")
+    tip = _commit(remote, {}, "remove", delete=("f" * 40, ":colon.txt"))
+    line = f"refs/heads/main {tip} refs/heads/main {old}\n"
+    res = _orchestrate(remote, "gate", "push", "origin", "--format", "json", stdin=line)
+    report = json.loads(res.stdout)
+    assert res.returncode == 1, report["gate"]
+    assert {f["path"] for f in report["findings"]} == {"f" * 40, ":colon.txt"}
+    assert any(first[:12] in n for n in report["notes"])
