@@ -17,8 +17,11 @@ the tool is sound, the configuration asks for something orchestrate will not do,
 the remedy is in the configuration. A `require:` of a gem that is not installed is
 RuboCop's own error: `tool_error` with its first line.
 
-The scope's reason names the RuboCop that ran and, when the nearest `Gemfile.lock`
-locks another version, that they differ (Debian's RuboCop rarely matches a bundle).
+The RuboCop run is an explicit `[tools] rubocop` path, else the project's own
+`bin/rubocop` (a binstub) when it answers `--version`, else the first absolute PATH
+entry. The scope's reason names the RuboCop that ran and where it came from and, when
+the nearest `Gemfile.lock` locks another version, that they differ (Debian's RuboCop
+rarely matches a bundle).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from orchestrate_plugins._common import (
+    VersionProbe,
     cached_version,
     digest_files,
     find_on_path,
@@ -94,6 +98,35 @@ def find_rubocop(ctx: RunContext) -> str | None:
     return find_on_path(NAME, ctx)
 
 
+#: Where a project keeps its own RuboCop: the bundler binstub (`bundle binstubs rubocop`).
+PROJECT_RUBOCOP = Path("bin") / NAME
+
+
+def select_tool(root: Path, ctx: RunContext) -> tuple[str | None, VersionProbe | None, str]:
+    """(the RuboCop to run, its `--version` probe, where it came from).
+
+    An explicit `[tools] rubocop` path is used as it is. Else the project's own
+    `bin/rubocop` when it is executable and answers `--version` (its bundle is
+    installed); else the first absolute PATH entry, the source then saying why the
+    project's own was passed over."""
+    if ctx.tool_overrides.get(NAME) is not None:
+        tool = find_rubocop(ctx)
+        return tool, probe_version(tool, ctx.deadline) if tool else None, "the configured path"
+    own = root / PROJECT_RUBOCOP
+    passed_over = ""
+    if own.is_file() and os.access(own, os.X_OK):
+        probe = probe_version(str(own), ctx.deadline)
+        if probe.version is not None:
+            return str(own), probe, f"the project's {PROJECT_RUBOCOP.as_posix()}"
+        passed_over = (
+            f"; the project's {PROJECT_RUBOCOP.as_posix()} failed --version ({probe.detail})"
+        )
+    tool = find_rubocop(ctx)
+    if tool is None:
+        return None, None, ""
+    return tool, probe_version(tool, ctx.deadline), "from PATH" + passed_over
+
+
 def _root_of(target: FileTarget) -> Path | None:
     """The project root a target's `abs_path` implies (it ends with its relative path)."""
     depth = len(PurePosixPath(target.path).parts)
@@ -139,7 +172,12 @@ class RubocopChecker:
         with one, whether `rubocop` is on the absolute PATH."""
         if not (root / ".rubocop.yml").is_file():
             return Probe()
-        tool = find_rubocop(RunContext(project_root=root, deadline=Deadline.after(0)))
+        own = root / PROJECT_RUBOCOP
+        tool = (
+            str(own)
+            if own.is_file() and os.access(own, os.X_OK)
+            else find_rubocop(RunContext(project_root=root, deadline=Deadline.after(0)))
+        )
         return Probe(
             found=tool is not None,
             tool_path=tool,
@@ -164,16 +202,15 @@ class RubocopChecker:
         if not targets:
             return CheckerPlan()
         root = ctx.project_root
-        tool = find_rubocop(ctx)
-        if tool is None:
+        tool, probe, source = select_tool(root, ctx)
+        if tool is None or probe is None:
             reason = (
-                "rubocop not found (explicit path or an absolute PATH entry);"
-                " the project configures it (.rubocop.yml)"
+                "rubocop not found (explicit path, the project's bin/rubocop or an absolute"
+                " PATH entry); the project configures it (.rubocop.yml)"
             )
             return settled_plan(
                 self, targets, ScopeStatus.MISSING, reason, hint=INSTALL_HINT, falls_back=True
             )
-        probe = probe_version(tool, ctx.deadline)
         ident = ToolIdentity(path=tool, version=probe.version)
         if probe.version is None:
             status = ScopeStatus.TIMED_OUT if probe.timed_out else ScopeStatus.TOOL_ERROR
@@ -198,7 +235,7 @@ class RubocopChecker:
                 settled.append(out.with_(hint=refusal.hint, config_files=self._files(root, cfg)))
                 continue
             configs[t.path] = cfg
-            notes[t.path] = self._note(root, t.path, cfg, ident)
+            notes[t.path] = self._note(root, t.path, cfg, ident, source)
         batches: list[Batch] = []
         disk = [t for t in targets if t.path in configs and t.on_disk]
         for i in range(0, len(disk), MAX_BATCH):
@@ -214,9 +251,9 @@ class RubocopChecker:
         return tuple(_label(root, p) for p in cfg.chain)
 
     @staticmethod
-    def _note(root: Path, rel: str, cfg: RubocopConfig, ident: ToolIdentity) -> str:
-        """What ran, with which config, against the version the project's bundle locks."""
-        note = f"rubocop {ident.version} with {_label(root, cfg.path)}"
+    def _note(root: Path, rel: str, cfg: RubocopConfig, ident: ToolIdentity, source: str) -> str:
+        """What ran (version, whence), with which config, against the bundle's lock."""
+        note = f"rubocop {ident.version} ({source}) with {_label(root, cfg.path)}"
         if len(cfg.chain) > 1:
             note += " (inherits " + ", ".join(_label(root, p) for p in cfg.chain[1:]) + ")"
         pin: Pin | None = gemfile_lock_pin(root, rel, NAME)

@@ -284,3 +284,46 @@ def test_display_only_options_file_is_honoured(tmp_path: Path) -> None:
     report = _lint(root, "a.rb")
     assert _scope(report, "a.rb").status == ScopeStatus.CHECKED
     assert _ours(report) == _native(root, tmp_path)
+
+
+def _own_rubocop(root: Path, body: str | None = None) -> Path:
+    """The project's own bin/rubocop: a copy of the installed RubyGems wrapper, or
+    (fault injection) a fake whose `body` is the whole script."""
+    own = root / "bin" / "rubocop"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    if body is None:
+        own.write_bytes(Path(_rubocop()).resolve().read_bytes())
+    else:
+        own.write_text(body)
+    own.chmod(0o755)
+    return own
+
+
+def test_the_projects_own_rubocop_is_used(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    own = _own_rubocop(root)
+    root = _repo(root, FILES)
+    before = _state(root)
+    report = _lint(root, "lib/b.rb")
+    assert _state(root) == before
+    scope = _scope(report, "lib/b.rb")
+    assert scope.tool and scope.tool.path == str(own)
+    assert "(the project's bin/rubocop)" in (scope.reason or "")
+    assert _ours(report) == {r for r in _native(root, tmp_path) if r[0] == "lib/b.rb"}
+    assert RubocopChecker().probe(root).tool_path == str(own)
+
+
+def test_a_broken_own_rubocop_is_passed_over_and_said(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    _own_rubocop(
+        root,
+        "#!/bin/sh\necho 'Could not find rubocop-1.99 in locally installed gems' >&2\nexit 7\n",
+    )
+    root = _repo(root, FILES)
+    scope = _scope(_lint(root, "lib/b.rb"), "lib/b.rb")
+    assert scope.status == ScopeStatus.CHECKED
+    assert scope.tool and scope.tool.path == _rubocop()
+    reason = scope.reason or ""
+    assert "from PATH; the project's bin/rubocop failed --version (exit 7)" in reason
