@@ -327,3 +327,37 @@ def test_a_broken_own_rubocop_is_passed_over_and_said(tmp_path: Path) -> None:
     assert scope.tool and scope.tool.path == _rubocop()
     reason = scope.reason or ""
     assert "from PATH; the project's bin/rubocop failed --version (exit 7)" in reason
+
+
+def test_erb_in_a_config_is_refused(tmp_path: Path) -> None:
+    """ERB could name a remote inherit_from that no static reading sees: not run."""
+    cfg = "inherit_from: <%= 'base' + '.yml' %>\n"
+    root = _repo(tmp_path / "r", {".rubocop.yml": cfg, "base.yml": "{}\n", "a.rb": "x = 1\n"})
+    scope = _scope(_lint(root, "a.rb"), "a.rb")
+    assert scope.status == ScopeStatus.CONFIGURATION_REQUIRED
+    assert "ERB" in (scope.reason or "")
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "needle"),
+    [
+        ("sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
+        ("echo 'Error: boom' >&2; exit 2", ScopeStatus.TOOL_ERROR, "rubocop exit 2: Error: boom"),
+        ("echo 'not json'; exit 0", ScopeStatus.TOOL_ERROR, "unparsable output"),
+    ],
+    ids=["hang", "error", "garbage"],
+)
+def test_faults_follow_the_shared_ladder(
+    tmp_path: Path, body: str, status: ScopeStatus, needle: str
+) -> None:
+    fake = tmp_path / "fake_rubocop"  # fault injection: answers --version, then `body`
+    fake.write_text(f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo 9.9.9; exit 0; fi\n{body}\n')
+    fake.chmod(0o755)
+    root = tmp_path / "r"
+    new_repo(root, {".rubocop.yml": "{}\n", "a.rb": "x = 1\n"})
+    ctx = RunContext(
+        project_root=root, deadline=Deadline.after(2), tool_overrides={"rubocop": str(fake)}
+    )
+    out = _plan_run(root, [FileTarget(path="a.rb", abs_path=root / "a.rb")], ctx)["a.rb"]
+    assert out.status == status and out.findings == ()
+    assert needle in (out.reason or ""), out.reason
