@@ -4,8 +4,7 @@ Everything a checker plugin needs is re-exported here: the `Checker` protocol an
 its records (`FileTarget`, `Batch`, `CheckerPlan`, `RunContext`, `FileOutcome`,
 `Probe`), the shared process ladder (`outcome_from`), finding records and helpers,
 the vocabulary enums, the bounded process runner, the `hookimpl` marker, and
-`ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`),
-and `user_cache_dir` for a tool cache that must not land in the project.
+`ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`).
 
 Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
 change between releases; the names below do not. `API_VERSION` follows the report's
@@ -50,7 +49,6 @@ from orchestrator.model.outcomes import (
 from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
-from orchestrator.workspace import user_cache_dir
 
 #: The version of this public surface; it moves with the report schema.
 API_VERSION = SCHEMA_VERSION
@@ -98,7 +96,6 @@ __all__ = [
     "process_failure",
     "run_bounded",
     "settled_plan",
-    "user_cache_dir",
 ]
 
 #: Old public name -> (module, current name). A renamed export stays reachable here,

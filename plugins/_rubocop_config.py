@@ -9,7 +9,7 @@ starts, what would fetch or write: a remote `inherit_from` (RuboCop downloads it
 writes a copy beside the config), ERB in a config (its `inherit_from` cannot be
 known without running it), a `require:` / `plugins:` of a file rather than an
 installed gem, and a `.rubocop` options file asking for anything but display
-options. Discovery follows CG-30: only `.rubocop.yml` in the file's ancestor folders
+options; in a strict gate's private tree, an inherited file the tree does not hold. Discovery follows CG-30: only `.rubocop.yml` in the file's ancestor folders
 inside the root is looked at; nothing is enumerated.
 """
 
@@ -49,7 +49,7 @@ REMOTE = ("http://", "https://")
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why the configuration is not run: a `configuration_required` reason and hint."""
+    """Why the configuration is not run: the scope's reason and the remedy (hint)."""
 
     reason: str
     hint: str
@@ -112,7 +112,7 @@ def _load(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     return (data if isinstance(data, dict) else {}), None
 
 
-def describe(root: Path, config: Path) -> RubocopConfig:
+def describe(root: Path, config: Path, gate_tree: bool = False) -> RubocopConfig:
     """The local `inherit_from` chain of `config`, its `require:` / `plugins:` gems,
     and a refusal when a file on the chain would fetch, run a file, or cannot be read."""
     chain: list[Path] = []
@@ -125,6 +125,18 @@ def describe(root: Path, config: Path) -> RubocopConfig:
         chain.append(current)
         data, problem = _load(current)
         where = _label(root, current)
+        if data is None and gate_tree and not current.exists():
+            return RubocopConfig(
+                config,
+                tuple(chain),
+                refusal=Refusal(
+                    f"RuboCop config {where} is not in the strict gate's tree (it holds the"
+                    f" {DOTFILE}, {OPTIONS_FILE} and Gemfile.lock files on each judged path,"
+                    " not other inherited files); not run",
+                    f"run `orchestrate lint` for RuboCop's verdict, or move {where}'s settings"
+                    f" into a {DOTFILE}",
+                ),
+            )
         if data is None:
             return RubocopConfig(
                 config,

@@ -9,13 +9,16 @@ RuboCop runs the way the project runs it: from the project root, with no `--conf
 so it takes each file's nearest `.rubocop.yml` and its `inherit_from` chain itself.
 Always `--format json --force-exclusion --cache false --no-server`: never `-a`, the
 config's `Exclude` holds for the files we name (`not_run`), no result cache and no
-server state in the project (`RUBOCOP_CACHE_ROOT` points into the user's cache
-folder), and staged content goes over stdin (`--stdin PATH`). What `_rubocop_config`
-refuses (a remote `inherit_from`, ERB, a `require:` of a file, a `.rubocop` options
-file with more than display options) is `configuration_required` with the reason:
-the tool is sound, the configuration asks for something orchestrate will not do, and
-the remedy is in the configuration. A `require:` of a gem that is not installed is
-RuboCop's own error: `tool_error` with its first line.
+server state in the project (`RUBOCOP_CACHE_ROOT` points at a temporary folder
+outside it, removed after the run), and staged content goes over stdin
+(`--stdin PATH`). What `_rubocop_config` refuses (a remote `inherit_from`, ERB, a
+`require:` of a file, a `.rubocop` options file with more than display options, an
+inherited file that is absent) is `tool_error` with the reason and a hint naming the
+remedy: the project configured RuboCop and that check could not run, so it is a failed
+check (a strict gate is incomplete, it never allows on `ruby -c` alone), not a project
+without RuboCop (`configuration_required` from a second native checker is no gap). A
+`require:` of a gem that is not installed is RuboCop's own error: `tool_error` with
+its first line.
 
 The RuboCop run is an explicit `[tools] rubocop` path, else the project's own
 `bin/rubocop` (a binstub) when it answers `--version`, else the first absolute PATH
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -42,6 +46,8 @@ from orchestrate_plugins._common import (
 )
 from orchestrate_plugins._pins import Pin, differs, gemfile_lock_pin, pin_sentence
 from orchestrate_plugins._rubocop_config import (
+    DOTFILE,
+    OPTIONS_FILE,
     RubocopConfig,
     describe,
     nearest_config,
@@ -70,7 +76,6 @@ from orchestrator.api import (
     outcome_from,
     run_bounded,
     settled_plan,
-    user_cache_dir,
 )
 
 NAME = "rubocop"
@@ -164,8 +169,11 @@ class RubocopChecker:
     #: It judges Ruby only where a project configures it, so it does not speak for the
     #: language: the `ruby` parser checker is the one named for Ruby's native evidence.
     languages: frozenset[str] = frozenset()
-    #: No file is governed through the judged surface (RuboCop reads its config itself).
-    config_names: tuple[str, ...] = ()
+    #: The files a strict gate materialises from the judged surface in every folder
+    #: from a file up to the root: the config, the options file, the bundle's lock.
+    #: (An `inherit_from` file elsewhere is not among them: in a gate's tree it is
+    #: absent, and the scope says so instead of running without it.)
+    config_names = (DOTFILE, OPTIONS_FILE, "Gemfile.lock")
 
     def probe(self, root: Path) -> Probe:
         """Without a root `.rubocop.yml` RuboCop does not apply (`available`, no gap);
@@ -228,10 +236,10 @@ class RubocopChecker:
             if path is None:  # the config vanished since claims()
                 settled.append(self._settle(t, ScopeStatus.NOT_RUN, "no .rubocop.yml", ident))
                 continue
-            cfg = described.setdefault(path, describe(root, path))
+            cfg = described.setdefault(path, describe(root, path, ctx.surface_files is not None))
             refusal = refused or cfg.refusal
             if refusal is not None:
-                out = self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, refusal.reason, ident)
+                out = self._settle(t, ScopeStatus.TOOL_ERROR, refusal.reason, ident)
                 settled.append(out.with_(hint=refusal.hint, config_files=self._files(root, cfg)))
                 continue
             configs[t.path] = cfg
@@ -269,12 +277,13 @@ class RubocopChecker:
         (out,) = outcome_for_all(self, [t], status, reason, tool=ident)
         return out
 
-    def _env(self, ctx: RunContext) -> dict[str, str]:
+    def _env(self, ctx: RunContext, cache_root: str) -> dict[str, str]:
         base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
         env = {k: v for k, v in base.items() if k not in SCRUBBED}
-        # Server state and any result cache go to the user's cache folder: this wins
-        # over the config's AllCops: CacheRootDirectory (which may name the project).
-        env["RUBOCOP_CACHE_ROOT"] = str(user_cache_dir(ctx.project_root, NAME))
+        # RuboCop makes its server-state folder under the cache root at every start,
+        # even with --cache false and --no-server; this wins over the config's
+        # AllCops: CacheRootDirectory (which may name the project).
+        env["RUBOCOP_CACHE_ROOT"] = cache_root
         return env
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
@@ -294,15 +303,15 @@ class RubocopChecker:
             argv += ["--stdin", t.path]
         else:
             argv += ["--", *[t.path for t in batch.targets]]
-        env = self._env(ctx)
-        res = run_bounded(
-            argv,
-            cwd=root,
-            env=env,
-            stdin=stdin,
-            deadline=ctx.deadline,
-            output_budget=ctx.output_budget,
-        )
+        with tempfile.TemporaryDirectory(prefix="orchestrate-rubocop-") as cache_root:
+            res = run_bounded(
+                argv,
+                cwd=root,
+                env=self._env(ctx, cache_root),
+                stdin=stdin,
+                deadline=ctx.deadline,
+                output_budget=ctx.output_budget,
+            )
         chain = sorted({p for t in batch.targets for p in job.configs[t.path].chain})
         common: dict[str, Any] = {"tool": job.ident, "config_digest": digest_files(chain)}
         outs = outcome_from(

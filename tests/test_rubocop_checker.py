@@ -232,13 +232,13 @@ def test_gemfile_lock_pin_mismatch_is_said(tmp_path: Path) -> None:
 
 def test_remote_inherit_from_is_refused_before_any_fetch(tmp_path: Path) -> None:
     """RuboCop would download the URL and write `.rubocop-https---...` beside the config:
-    refused as configuration_required, nothing run, nothing written."""
+    refused (a failed check), nothing run, nothing written."""
     cfg = "inherit_from:\n  - https://example.invalid/rubocop.yml\n"
     root = _repo(tmp_path / "r", {".rubocop.yml": cfg, "a.rb": "x = 1\n"})
     before = _state(root)
     scope = _scope(_lint(root, "a.rb"), "a.rb")
     assert _state(root) == before
-    assert scope.status == ScopeStatus.CONFIGURATION_REQUIRED
+    assert scope.status == ScopeStatus.TOOL_ERROR
     assert "remote config" in (scope.reason or "") and scope.hint and "vendor" in scope.hint
 
 
@@ -262,7 +262,7 @@ def test_require_of_a_local_file_is_refused(tmp_path: Path) -> None:
     }
     root = _repo(tmp_path / "r", files)
     scope = _scope(_lint(root, "a.rb"), "a.rb")
-    assert scope.status == ScopeStatus.CONFIGURATION_REQUIRED
+    assert scope.status == ScopeStatus.TOOL_ERROR
     assert "not an installed gem" in (scope.reason or "")
     assert not marker.exists()
 
@@ -274,7 +274,7 @@ def test_options_file_asking_to_write_is_refused(tmp_path: Path, options: str) -
     before = _state(root)
     scope = _scope(_lint(root, "a.rb"), "a.rb")
     assert _state(root) == before
-    assert scope.status == ScopeStatus.CONFIGURATION_REQUIRED
+    assert scope.status == ScopeStatus.TOOL_ERROR
     assert ".rubocop" in (scope.reason or "")
 
 
@@ -334,7 +334,7 @@ def test_erb_in_a_config_is_refused(tmp_path: Path) -> None:
     cfg = "inherit_from: <%= 'base' + '.yml' %>\n"
     root = _repo(tmp_path / "r", {".rubocop.yml": cfg, "base.yml": "{}\n", "a.rb": "x = 1\n"})
     scope = _scope(_lint(root, "a.rb"), "a.rb")
-    assert scope.status == ScopeStatus.CONFIGURATION_REQUIRED
+    assert scope.status == ScopeStatus.TOOL_ERROR
     assert "ERB" in (scope.reason or "")
 
 
@@ -361,3 +361,68 @@ def test_faults_follow_the_shared_ladder(
     out = _plan_run(root, [FileTarget(path="a.rb", abs_path=root / "a.rb")], ctx)["a.rb"]
     assert out.status == status and out.findings == ()
     assert needle in (out.reason or ""), out.reason
+
+
+def _gate(repo: Path) -> tuple[int, dict]:  # type: ignore[type-arg]
+    from helpers import run_cli
+
+    res = run_cli(["gate", "commit", "--format", "json"], cwd=repo)
+    return res.returncode, json.loads(res.stdout)
+
+
+def _gate_scope(report: dict, path: str) -> dict | None:  # type: ignore[type-arg]
+    found = [s for s in report["scopes"] if s["path"] == path and s["checker"] == "rubocop"]
+    return found[0] if found else None
+
+
+def test_commit_gate_runs_rubocop_with_the_committed_config(tmp_path: Path) -> None:
+    """The gate judges the staged blob with the committed `.rubocop.yml` (in its private
+    tree): the finding RuboCop reports on those bytes blocks, the work tree is untouched."""
+    cfg = "AllCops:\n  NewCops: disable\n  SuggestExtensions: false\n"
+    root = _repo(tmp_path / "r", {".rubocop.yml": cfg, "a.rb": "puts 1\n"})
+    from helpers import stage
+
+    stage(root, {"a.rb": "# frozen_string_literal: true\n\nx = 1\n"})
+    before = _state(root)
+    code, report = _gate(root)
+    assert _state(root) == before
+    scope = _gate_scope(report, "a.rb")
+    assert scope and scope["status"] == "checked", report["scopes"]
+    rules = {(f["line"], f["rule"]) for f in report["findings"] if f["checker"] == "rubocop"}
+    assert rules == {(3, "Lint/UselessAssignment")}
+    assert code == 1
+
+
+def test_commit_gate_ignores_an_untracked_rubocop_yml(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r", {"a.rb": "puts 1\n"})
+    from helpers import stage
+
+    stage(root, {"a.rb": "x = 1\n"})
+    (root / ".rubocop.yml").write_text("AllCops:\n  NewCops: disable\n")  # untracked
+    code, report = _gate(root)
+    assert _gate_scope(report, "a.rb") is None
+    assert code == 0, report["gate"]
+
+
+def test_commit_gate_with_an_inherited_file_says_it_is_absent(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r", FILES)
+    from helpers import stage
+
+    stage(root, {"lib/b.rb": "puts 2\n"})
+    code, report = _gate(root)
+    scope = _gate_scope(report, "lib/b.rb")
+    assert scope is not None and scope["status"] == "tool_error"
+    assert "config/base.yml is not in the strict gate's tree" in scope["reason"]
+    assert code == 3, report["gate"]  # incomplete: never allowed on `ruby -c` alone
+
+
+def test_commit_gate_with_a_remote_inherit_is_incomplete(tmp_path: Path) -> None:
+    cfg = "inherit_from:\n  - https://example.invalid/rubocop.yml\n"
+    root = _repo(tmp_path / "r", {".rubocop.yml": cfg, "a.rb": "puts 1\n"})
+    from helpers import stage
+
+    stage(root, {"a.rb": "puts 2\n"})
+    code, report = _gate(root)
+    scope = _gate_scope(report, "a.rb")
+    assert scope is not None and scope["status"] == "tool_error"
+    assert code == 3, report["gate"]
