@@ -85,6 +85,10 @@ def plan_run(
         planned.native_paths.update(t.path for t in pool)
         for o in plan.settled:
             falls_back[o.path] = falls_back.get(o.path, True) and o.falls_back
+        # A file another native checker will run needs no fallback (a second native
+        # checker's missing tool must not hand a natively judged file to the grammar).
+        for b in plan.batches:
+            falls_back.update((t.path, False) for t in b.targets)
     rest = [
         t for t in targets if t.path not in planned.native_paths or falls_back.get(t.path, False)
     ]
