@@ -27,6 +27,7 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.tasks",
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
+    "orchestrator.cli.tools",
 )
 
 
