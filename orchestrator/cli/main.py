@@ -95,6 +95,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
+        paths_named=True,
     )
     result = lint(
         req,

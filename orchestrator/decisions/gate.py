@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.findings import blocking_findings, has_blocking, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.model.generated import is_generated
 from orchestrator.model.report import Finding, Gate, Report, Scope
 from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
 
@@ -130,6 +131,11 @@ def _file_gaps(
     policy = [s for s in scopes if s.tier == Tier.POLICY]
     lang_scopes = [s for s in scopes if s not in policy]
     gaps = _policy_gaps(path, policy, lang_scopes, language)
+    if any(is_generated(s.checker, s.status, s.reason, s.tier) for s in lang_scopes):
+        # Generated (a lock file, linguist-generated, minified): linters skip it, the
+        # policy checks above still cover it; listed as unverified, never blocking.
+        gaps.append(Gap(path, "not required: generated", "", required=False))
+        return gaps
     level = level_for(language, required, native)
     if level == NONE:
         if not any(is_checked(s) for s in lang_scopes):

@@ -31,6 +31,7 @@ from orchestrator.git.surfaces import (
     read_files_at,
     split_rounds,
 )
+from orchestrator.model.generated import GITATTRIBUTES
 from orchestrator.model.report import Finding, Gate, Report
 from orchestrator.vocab import GateDecision, Purpose, Tier
 
@@ -138,7 +139,9 @@ def _governing_files(git: Git, surface: Surface, plugins: PluginSet) -> dict[str
     """The files the loaded checkers declare they read (`config_names`), as the judged
     surface holds them; none when the surface has no single source (several tips)."""
     names = sorted({n for c in plugins.checkers() for n in getattr(c, "config_names", ()) or ()})
-    if not names or surface.source is None:
+    # Which files are generated (linters skip them) follows the surface's .gitattributes.
+    names = sorted({*names, GITATTRIBUTES})
+    if surface.source is None:
         return {}
     return read_files_at(git, surface.source, names)
 
