@@ -33,6 +33,7 @@ from pathlib import Path
 
 from orchestrator.deadline import Deadline
 from orchestrator.procs import run_bounded
+from orchestrator.safetext import printable
 from orchestrator.workspace import atomic_write, user_cache_root
 
 #: Tool name -> the package carrying its pinned package.json and lockfile.
@@ -156,18 +157,17 @@ class InstallResult:
     home: Path | None = None
 
 
-def printable(text: str, limit: int = 300) -> str:
-    """`text` on one bounded line with control characters escaped (tool output is
+def _bounded(text: str, limit: int = 300) -> str:
+    """`text` on one bounded line, control characters escaped (npm's output is
     untrusted and goes to a terminal)."""
-    line = " ".join(text.split())
-    line = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in line)
+    line = printable(" ".join(text.split()))
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _npm_failure(stderr: bytes, stdout: bytes) -> str:
     lines = [ln for ln in (stderr or stdout).decode("utf-8", "replace").splitlines() if ln.strip()]
     errors = [ln for ln in lines if "ERR" in ln]
-    return printable(" | ".join((errors or lines)[-3:]))
+    return _bounded(" | ".join((errors or lines)[-3:]))
 
 
 def install(name: str, npm: str | None = None, seconds: float = INSTALL_SECONDS) -> InstallResult:

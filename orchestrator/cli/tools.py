@@ -13,6 +13,7 @@ import sys
 
 from orchestrator import managed_tools
 from orchestrator.decisions.exits import tools_exit
+from orchestrator.safetext import printable
 
 #: The managed tools orchestrate can install.
 TOOLS = tuple(managed_tools.DATA_PACKAGES)
@@ -30,7 +31,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     for name in args.tools or TOOLS:
         print(f"{name}: installing the pinned version with npm ci ...", file=sys.stderr)
         res = managed_tools.install(name)
-        print(res.message, file=sys.stdout if res.ok else sys.stderr)
+        print(printable(res.message), file=sys.stdout if res.ok else sys.stderr)
         ok = ok and res.ok
     return tools_exit(installed=ok)
 
@@ -42,10 +43,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         homes = managed_tools.homes(name)
         installed = [h for h in homes if (h / "node_modules").is_dir()]
         if installed:
-            print(f"{name}: installed at {installed[0]}")
+            print(printable(f"{name}: installed at {installed[0]}"))
         else:
             ok = False
-            print(f"{name}: not installed; run: {managed_tools.install_hint(name)}")
+            print(printable(f"{name}: not installed; run: {managed_tools.install_hint(name)}"))
     return tools_exit(installed=ok)
 
 
