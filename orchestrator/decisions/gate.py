@@ -121,6 +121,21 @@ def _syntax_gaps(
     return [Gap(path, f"no {SYNTAX} evidence", "re-run the gate")]
 
 
+def _kind(scopes: list[Scope]) -> str:
+    """What a file without a language is, as the surface named it ("symlink: ...")."""
+    for s in scopes:
+        if s.tier is None and s.status == ScopeStatus.UNSUPPORTED and s.reason:
+            kind, sep, _ = s.reason.partition(":")
+            if sep and kind.isalpha():
+                return kind
+    return "unrecognised language"
+
+
+def _undeterminable(scopes: list[Scope]) -> list[Scope]:
+    """Scopes refused before any checker, that carry their own recovery step."""
+    return [s for s in scopes if s.tier is None and s.status == ScopeStatus.NOT_RUN and s.hint]
+
+
 def _file_gaps(
     path: str, scopes: list[Scope], required: Mapping[str, str], native: Collection[str]
 ) -> list[Gap]:
@@ -130,19 +145,27 @@ def _file_gaps(
     # by their tier, never by a checker's name.
     policy = [s for s in scopes if s.tier == Tier.POLICY]
     lang_scopes = [s for s in scopes if s not in policy]
+    undeterminable = _undeterminable(lang_scopes)
+    if undeterminable:
+        # An entry the surface could run nothing on (a submodule, a pushed ref whose base
+        # is unknown) says itself why and what to do: not a missing secret scan.
+        gaps = _policy_gaps(path, policy, lang_scopes, language) if policy else []
+        return gaps + [Gap(path, s.reason or "not run", s.hint or "") for s in undeterminable]
     gaps = _policy_gaps(path, policy, lang_scopes, language)
     if any(is_generated(s.checker, s.status, s.reason, s.tier) for s in lang_scopes):
         # Generated (a lock file, linguist-generated, minified): linters skip it, the
         # policy checks above still cover it; listed as unverified, never blocking.
         gaps.append(Gap(path, "not required: generated", "", required=False))
         return gaps
+    if policy and not lang_scopes:
+        # A version judged for policy alone (one a pushed or merged commit adds and a
+        # later one replaces, a link's target text): nothing else of it is delivered.
+        return gaps
     level = level_for(language, required, native)
     if level == NONE:
         if not any(is_checked(s) for s in lang_scopes):
             gaps.append(
-                Gap(
-                    path, f"not required: {language or 'unrecognised language'}", "", required=False
-                )
+                Gap(path, f"not required: {language or _kind(lang_scopes)}", "", required=False)
             )
         return gaps
     if any(s.tier == Tier.NATIVE and is_checked(s) for s in lang_scopes):
