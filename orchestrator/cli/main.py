@@ -28,6 +28,7 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.tasks",
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
+    "orchestrator.cli.tools",
 )
 
 
@@ -97,6 +98,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
+        paths_named=True,
     )
     result = lint(
         req,

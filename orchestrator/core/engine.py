@@ -21,7 +21,7 @@ from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import late_fallback, run_batches
-from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, select
+from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, named_files, select
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import Checker, FileTarget, RunContext
@@ -55,6 +55,9 @@ class LintRequest:
     output_budget: int | None = None
     #: The judged surface's policy files, for a strict gate (see RunContext).
     surface_files: Mapping[str, bytes] | None = None
+    #: `paths` are the user's own (the command line): a generated file named there is
+    #: linted. Paths a hook or an agent hands over are not (generated files skip lint).
+    paths_named: bool = False
 
 
 def default_jobs() -> int:
@@ -135,8 +138,10 @@ def run_lint(req: LintRequest) -> Report:
     with_policy = bool(
         req.purpose == Purpose.DELIVERY or req.only_checkers or config.get("policy_in_lint")
     )
-    planned = plan_run(checkers, targets, ctx, with_policy)
+    named = named_files(root, req.paths, req.cwd) if req.paths_named else frozenset()
+    planned = plan_run(checkers, targets, ctx, with_policy, named)
     gaps = unsupported(targets, planned) if req.only_checkers is None else []
+    gaps += planned.generated
 
     reuse_plan = _consult_reuse(root, planned.work, ctx)
     ran = run_batches(reuse_plan.work, ctx, ctx.jobs)

@@ -173,6 +173,12 @@ def hygiene_exit(*, pending: bool) -> int:
     return ExitCode.FINDINGS if pending else ExitCode.PASS
 
 
+def tools_exit(*, installed: bool) -> int:
+    """`orchestrate tools install` / `tools status`: 0 when the managed tools are in
+    place, 1 when one is not (npm absent, offline, not installed yet)."""
+    return ExitCode.PASS if installed else ExitCode.FINDINGS
+
+
 #: Invalid input files (a report, a rulebook, an unknown run id) are usage errors.
 INVALID_INPUT = ExitCode.USAGE
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from orchestrator.decisions.coverage import is_checked, is_failed_check
 from orchestrator.decisions.findings import blocking_findings, has_blocking, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.model.generated import is_generated
 from orchestrator.model.report import Finding, Gate, Report, Scope
 from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
 
@@ -151,6 +152,11 @@ def _file_gaps(
         gaps = _policy_gaps(path, policy, lang_scopes, language) if policy else []
         return gaps + [Gap(path, s.reason or "not run", s.hint or "") for s in undeterminable]
     gaps = _policy_gaps(path, policy, lang_scopes, language)
+    if any(is_generated(s.checker, s.status, s.reason, s.tier) for s in lang_scopes):
+        # Generated (a lock file, linguist-generated, minified): linters skip it, the
+        # policy checks above still cover it; listed as unverified, never blocking.
+        gaps.append(Gap(path, "not required: generated", "", required=False))
+        return gaps
     if policy and not lang_scopes:
         # A version judged for policy alone (one a pushed or merged commit adds and a
         # later one replaces, a link's target text): nothing else of it is delivered.
