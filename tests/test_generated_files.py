@@ -143,6 +143,17 @@ def test_a_file_named_on_the_command_line_is_checked(tmp_path: Path) -> None:
         assert report["findings"] == []
 
 
+def test_include_generated_lints_them(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path,
+        {".gitattributes": "gen/** linguist-generated\n", "gen/api.py": "import os\n"},
+    )
+    report = _cli_report(root, "--include-generated", "gen")
+    scopes = [s for s in report["scopes"] if s["path"] == "gen/api.py"]
+    assert any(s["checker"] == "ruff" and s["status"] == "checked" for s in scopes)
+    assert [f["rule"] for f in report["findings"]] == ["F401"]
+
+
 def _gate(repo: Path) -> tuple[int, dict[str, Any]]:
     res = run_cli(["gate", "commit", "--format", "json"], cwd=repo)
     return res.returncode, json.loads(res.stdout)

@@ -99,6 +99,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         require=tuple(args.require or ()),
         cwd=cwd,
         paths_named=True,
+        include_generated=args.include_generated,
     )
     result = lint(
         req,
@@ -201,6 +202,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "--exit-zero",
         action="store_true",
         help="report and exit 0 (usage errors and internal faults still exit 2 / 4)",
+    )
+    lint.add_argument(
+        "--include-generated",
+        action="store_true",
+        help="lint generated files too (lock files, minified bundles, marked files); "
+        "the secret scan always covers them",
     )
     lint.add_argument(
         "--feedback", action="store_true", help="fast save-feedback route (short deadline)"

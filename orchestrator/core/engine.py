@@ -58,6 +58,8 @@ class LintRequest:
     #: `paths` are the user's own (the command line): a generated file named there is
     #: linted. Paths a hook or an agent hands over are not (generated files skip lint).
     paths_named: bool = False
+    #: Lint generated files too (`--include-generated`); the secret scan always does.
+    include_generated: bool = False
 
 
 def default_jobs() -> int:
@@ -139,7 +141,7 @@ def run_lint(req: LintRequest) -> Report:
         req.purpose == Purpose.DELIVERY or req.only_checkers or config.get("policy_in_lint")
     )
     named = named_files(root, req.paths, req.cwd) if req.paths_named else frozenset()
-    planned = plan_run(checkers, targets, ctx, with_policy, named)
+    planned = plan_run(checkers, targets, ctx, with_policy, named, req.include_generated)
     gaps = unsupported(targets, planned) if req.only_checkers is None else []
     gaps += planned.generated
 

@@ -122,15 +122,18 @@ def plan_run(
     ctx: RunContext,
     with_policy: bool,
     named: frozenset[str] = frozenset(),
+    include_generated: bool = False,
 ) -> Planned:
     """Native-first planning over `targets`; policy checkers only when `with_policy`.
-    Generated files not in `named` go to the policy checkers only."""
+    Generated files not in `named` go to the policy checkers only, unless
+    `include_generated`."""
     planned = Planned()
     by_tier = {tier: [c for c in checkers if c.tier == tier] for tier in Tier}
     if with_policy:
         for c in by_tier[Tier.POLICY]:
             planned.take(c, claimed_by(c, targets), ctx)
-    targets, planned.generated = split_generated(targets, ctx, named)
+    if not include_generated:
+        targets, planned.generated = split_generated(targets, ctx, named)
     falls_back: dict[str, bool] = {}
     for c in by_tier[Tier.NATIVE]:
         pool = claimed_by(c, targets)
