@@ -272,3 +272,21 @@ def test_commit_all_sees_a_same_size_edit_made_right_after_the_index(tmp_path: P
     res = shell(root, "git commit -am x")
     assert res.block and res.report is not None, res.context
     assert "F401" in res.context
+
+
+def test_git_aliases_of_the_repository_are_followed(tmp_path: Path) -> None:
+    root = new_repo(tmp_path / "repo").resolve()
+    git(root, "config", "alias.st", "status --short")
+    git(root, "config", "alias.ci", "commit")
+    git(root, "config", "alias.skip", "commit --no-verify")
+    assert shell(root, "git st").action == "ignored"
+    (root / "a.py").write_text("import os\n")
+    git(root, "add", "a.py")
+    res = shell(root, "git ci -m x")
+    assert res.block and res.report is not None and "F401" in res.context
+    assert shell(root, "git skip -m x").gate == "deny"  # forbidden through the alias
+    # Another repository may define the name differently: not guessed from this one.
+    other = new_repo(root / "vendor" / "lib")
+    git(other, "config", "alias.st", "commit -a")
+    res = shell(root, "git -C vendor/lib st")
+    assert res.block and res.report is None and "nothing was judged" in res.context

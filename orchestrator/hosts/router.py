@@ -37,7 +37,7 @@ from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
 from orchestrator.hosts.shell_delivery import delivery_kind, delivery_of, protected_target
-from orchestrator.hosts.shell_surface import Analysis, analyse, describe
+from orchestrator.hosts.shell_surface import Analysis, Reason, analyse, describe
 from orchestrator.model.report import Report
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
@@ -542,7 +542,21 @@ def _refused(kind: str, why: str, reason: str, forbidden: bool = False) -> Route
 
 
 def _analysis(ev: RouterEvent) -> Analysis:
-    return analyse(ev.command if ev.command is not None else "")
+    """The analyser's verdict; a git alias it does not know is looked up in the start
+    repository's config and the command read again, kept only when every git operation
+    runs in that repository (another one may define the name differently)."""
+    command = ev.command if ev.command is not None else ""
+    result = analyse(command)
+    start = ev.shell_cwd or ev.project_root
+    if result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND or start is None:
+        return result
+    from orchestrator.usecases.pretool import git_aliases
+
+    aliases = git_aliases(start, Deadline.after(5.0))
+    if not aliases:
+        return result
+    again = analyse(command, known_aliases=aliases)
+    return again if all(op.repository.is_default for op in again.ops) else result
 
 
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:

@@ -20,7 +20,7 @@ from pathlib import Path
 from orchestrator.deadline import Deadline
 from orchestrator.git.push import current_push
 from orchestrator.git.repo import NO_REPO, NoRepository, config_get
-from orchestrator.git.runner import Git
+from orchestrator.git.runner import Git, succeeded
 from orchestrator.git.staging import ReplayFailed, replayed_index
 
 #: `push.default` values under which a plain `git push` sends only the current branch.
@@ -88,6 +88,21 @@ def git_places(cwd: Path, deadline: Deadline) -> dict[str, Path]:
         if value:
             places[name] = Path(os.path.realpath(value))
     return places
+
+
+def git_aliases(cwd: Path, deadline: Deadline) -> dict[str, str]:
+    """The git aliases the repository around `cwd` defines (every config level, as git
+    resolves them), name casefolded -> definition; {} when git cannot say."""
+    res = Git(cwd, deadline).run(
+        "config", "--get-regexp", r"^alias\.", check=False, budget=256 * 1024
+    )
+    if not succeeded(res):
+        return {}
+    aliases: dict[str, str] = {}
+    for line in res.stdout.decode("utf-8", "surrogateescape").splitlines():
+        key, _, value = line.partition(" ")
+        aliases[key.removeprefix("alias.").casefold()] = value
+    return aliases
 
 
 def _check_push(git: Git, delivery: ShellDelivery) -> None:
