@@ -290,3 +290,8 @@ def test_git_aliases_of_the_repository_are_followed(tmp_path: Path) -> None:
     git(other, "config", "alias.st", "commit -a")
     res = shell(root, "git -C vendor/lib st")
     assert res.block and res.report is None and "nothing was judged" in res.context
+
+
+def test_texts_for_hosts_carry_no_control_characters() -> None:
+    res = RouteResult("x", context="a\x1b[31mb\nc\u202ed", message="m\r\n").bounded()
+    assert res.context == "a?[31mb?c?d" and res.message == "m??"

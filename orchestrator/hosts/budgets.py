@@ -129,6 +129,12 @@ def path_label(rel_path: str) -> str:
     return label
 
 
+def escape(text: str) -> str:
+    """`text` with every non-printable character (newlines, escapes, bidi controls)
+    shown as "?": nothing sent to a host can start a line or steer a terminal."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
 def clamp(text: str, limit: int = CONTEXT_MAX_CHARS) -> str:
     """`text` cut to `limit` characters (an ellipsis marks the cut)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

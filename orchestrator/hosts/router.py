@@ -72,8 +72,10 @@ class RouteResult:
     reasons: tuple[str, ...] = ()
 
     def bounded(self) -> RouteResult:
-        self.context = B.clamp(self.context)
-        self.message = B.clamp(self.message, B.MESSAGE_MAX_CHARS)
+        """This result with its texts escaped (no control characters) and clamped to
+        the host budgets: the last step before any text reaches an agent or a person."""
+        self.context = B.clamp(B.escape(self.context))
+        self.message = B.clamp(B.escape(self.message), B.MESSAGE_MAX_CHARS)
         return self
 
 
