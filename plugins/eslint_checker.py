@@ -33,6 +33,7 @@ from orchestrate_plugins._common import (
 )
 from orchestrate_plugins.eslint_config import (
     CONFIG_NAMES,
+    IGNORE_FILE,
     LAST_LEGACY_MAJOR,
     LEGACY_NAMES,
     Setup,
@@ -144,6 +145,8 @@ class EslintChecker:
     name = NAME
     tier = Tier.NATIVE
     languages = LANGUAGES
+    #: Files a strict gate materialises from the judged surface at every folder of a file.
+    config_names = (*CONFIG_NAMES, *LEGACY_NAMES, IGNORE_FILE, "package.json")
 
     def probe(self, root: Path) -> Probe:
         """The ESLint a run at the root would use, and the root's config: flat, or legacy

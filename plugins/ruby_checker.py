@@ -82,11 +82,15 @@ def find_ruby(ctx: RunContext) -> str | None:
     return None
 
 
+#: The files that pin a project's Ruby version, nearest first within one folder.
+PIN_FILES = (".ruby-version", ".tool-versions")
+
+
 def pinned_version(root: Path, rel_path: str) -> tuple[str, str] | None:
     """(version, file) the project pins nearest to the file, or None."""
     folder = (root / rel_path).parent
     while folder.is_relative_to(root):
-        for name in (".ruby-version", ".tool-versions"):
+        for name in PIN_FILES:
             try:
                 text = (folder / name).read_text("utf-8", "replace")[:4096]
             except OSError:
@@ -118,6 +122,8 @@ class RubyChecker:
     name = NAME
     tier = Tier.NATIVE
     languages = frozenset({"ruby"})
+    #: Files a strict gate materialises from the judged surface (the version pins).
+    config_names = PIN_FILES
 
     def probe(self, root: Path) -> Probe:
         """The Ruby on the absolute PATH; Ruby has no lint config (runs on defaults)."""

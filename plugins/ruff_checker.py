@@ -254,6 +254,8 @@ class RuffChecker:
     name = NAME
     tier = Tier.NATIVE
     languages = frozenset({"python"})
+    #: Files a strict gate materialises from the judged surface at every folder of a file.
+    config_names = CONFIG_NAMES
 
     def claims(self, target: FileTarget) -> bool:
         return target.language == "python" or target.path.endswith(PY_SUFFIXES)

@@ -16,6 +16,7 @@ from orchestrator.decisions.exits import gate_exit, gate_fault_exit
 from orchestrator.errors import UsageError
 from orchestrator.git.runner import GitError
 from orchestrator.render.output import emit_gate
+from orchestrator.safetext import printable
 from orchestrator.usecases.gate import DEFAULT_TIMEOUT, EVENTS, SURFACE_NAMES, gate
 
 PROTOCOLS = ("strict", "legacy-v1")
@@ -48,7 +49,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     except (GitError, Exception) as exc:  # noqa: BLE001 - CG-02: a strict gate blocks on any fault
         print(
             f"orchestrate {label}: incomplete: internal fault ({type(exc).__name__}: "
-            f"{' '.join(str(exc).split())[:300]}); delivery blocked, nothing was certified",
+            f"{printable(' '.join(str(exc).split())[:300])}); delivery blocked, nothing was"
+            " certified",
             file=sys.stderr,
         )
         return gate_fault_exit()

@@ -17,6 +17,7 @@ from orchestrator.decisions.exits import INVALID_INPUT, hygiene_exit
 from orchestrator.hygiene import apply as engine
 from orchestrator.hygiene import render, service, validate
 from orchestrator.hygiene.rulebook import RulebookError
+from orchestrator.safetext import printable
 from orchestrator.usecases import hygiene as usecase
 from orchestrator.vocab import ExitCode
 
@@ -33,7 +34,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         res = usecase.check(root)
     except RulebookError as exc:
-        print(f"orchestrate check: {exc}", file=sys.stderr)
+        print(printable(f"orchestrate check: {exc}"), file=sys.stderr)
         return INVALID_INPUT
     out = Path(args.output) if args.output else service.default_report_path(root)
     service.write_report(res.report, out)
@@ -59,7 +60,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
         try:
             rows = usecase.undo(root, args.undo)
         except (FileNotFoundError, json.JSONDecodeError):
-            print(f"orchestrate clean: no journal for run {args.undo}", file=sys.stderr)
+            print(printable(f"orchestrate clean: no journal for run {args.undo}"), file=sys.stderr)
             return INVALID_INPUT
         print(render.undo_text(rows))
         return hygiene_exit(pending=any(r[2].startswith("not restored") for r in rows))
@@ -73,9 +74,12 @@ def cmd_clean(args: argparse.Namespace) -> int:
     )
     res = usecase.clean(root, report_path, opts)
     if res.outcome is None:
-        print(f"orchestrate clean: refusing an invalid report {report_path}:", file=sys.stderr)
+        print(
+            printable(f"orchestrate clean: refusing an invalid report {report_path}:"),
+            file=sys.stderr,
+        )
         for reason in res.reasons[:50]:
-            print(f"  - {reason}", file=sys.stderr)
+            print(f"  - {printable(reason)}", file=sys.stderr)
         return INVALID_INPUT
     if args.format == "json":
         print(json.dumps(render.clean_json(res.outcome), indent=2))
@@ -91,11 +95,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if not reasons:
         _report, reasons = validate.validate_any(data)
     if reasons:
-        print(f"invalid: {args.file}")
+        print(f"invalid: {printable(args.file)}")
         for reason in reasons[:100]:
-            print(f"  - {reason}")
+            print(f"  - {printable(reason)}")
         return INVALID_INPUT
-    print(f"valid: {args.file}")
+    print(f"valid: {printable(args.file)}")
     return ExitCode.PASS
 
 

@@ -21,6 +21,7 @@ from orchestrator.decisions.exits import Protocol, gate_fault_exit, legacy_exit
 from orchestrator.gates.legacy import NOT_CERTIFIED
 from orchestrator.model.report import Finding, Report
 from orchestrator.render.output import emit_gate
+from orchestrator.safetext import printable
 from orchestrator.usecases.gate import DEFAULT_TIMEOUT, NoRepository, legacy_gate
 
 MAX_EVENT_BYTES = 1024 * 1024
@@ -50,7 +51,7 @@ def _legacy_gate(args: argparse.Namespace, label: str) -> int:
             stdin=stdin,
         )
     except NoRepository as exc:
-        print(f"orchestrate {label}: {exc}")
+        print(printable(f"orchestrate {label}: {exc}"))
         return legacy_exit(block=False)
     if res.skip is not None and res.secrets:
         extra = [f"secret: {s}" for s in _secret_lines(res.secrets)]
@@ -71,7 +72,8 @@ def run_legacy(args: argparse.Namespace) -> int:
         raise
     except BaseException as exc:  # noqa: BLE001 - the old protocol fails open
         print(
-            f"orchestrate {label}: diagnostic: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}",
+            f"orchestrate {label}: diagnostic: {type(exc).__name__}: "
+            f"{printable(' '.join(str(exc).split())[:300])}",
             file=sys.stderr,
         )
         print(

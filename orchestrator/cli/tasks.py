@@ -14,6 +14,7 @@ from pathlib import Path
 
 from orchestrator.decisions.exits import verify_exit
 from orchestrator.errors import UsageError
+from orchestrator.safetext import printable
 from orchestrator.tasks import nextstep, verify
 from orchestrator.tasks import store as tasks
 from orchestrator.usecases import tasks as usecase
@@ -40,7 +41,7 @@ def _line(rec: tasks.TaskRecord) -> str:
     b = rec.basis
     where = f"{b.path}:{b.line}" if b.line else b.path
     status = rec.status + (f" ({rec.resolution})" if rec.resolution else "")
-    return f"{rec.id}  {status:<24} {b.checker} {b.rule}  {where}"
+    return printable(f"{rec.id}  {status:<24} {b.checker} {b.rule}  {where}")
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -58,7 +59,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if not shown:
         print("no open tasks in local facts (not a pass: run `orchestrate lint` for a fresh check)")
     for q in listing.quarantined:
-        print(f"quarantined: .orchestrate/quarantine/{q.name}: {q.reason}")
+        print(printable(f"quarantined: .orchestrate/quarantine/{q.name}: {q.reason}"))
     return ExitCode.PASS
 
 
@@ -72,12 +73,14 @@ def cmd_show(args: argparse.Namespace) -> int:
         return ExitCode.PASS
     print(_line(rec))
     tool = rec.identity.tool
-    print(f"  tool: {tool.path if tool else '?'} {tool.version if tool else ''}".rstrip())
-    print(f"  config digest: {rec.identity.config_digest or '?'}")
-    print(f"  re-verify: {' '.join(rec.verify_command)}")
+    tool_line = f"  tool: {tool.path if tool else '?'} {tool.version if tool else ''}".rstrip()
+    print(printable(tool_line))
+    print(printable(f"  config digest: {rec.identity.config_digest or '?'}"))
+    print(printable(f"  re-verify: {' '.join(rec.verify_command)}"))
     print(f"  original recheck: {json.dumps(rec.recheck_argv)}")
     for a in rec.attempts[-10:]:
-        print(f"  {a.at} {a.kind}: {a.outcome}" + (f" ({a.reason})" if a.reason else ""))
+        tail = f" ({a.reason})" if a.reason else ""
+        print(printable(f"  {a.at} {a.kind}: {a.outcome}{tail}"))
     if args.show_message:
         # Tool free text, escaped so it cannot drive a terminal; labelled as untrusted.
         print(f"  untrusted tool message: {json.dumps(rec.message.text)}")
@@ -92,16 +95,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(verify.result_json(result))
     else:
-        print(f"{result.task_id or 'task'}: {result.outcome}")
+        print(printable(f"{result.task_id or 'task'}: {result.outcome}"))
         if result.reason:
-            print(f"  reason: {result.reason}" + (f" ({result.detail})" if result.detail else ""))
+            detail = f" ({result.detail})" if result.detail else ""
+            print(printable(f"  reason: {result.reason}{detail}"))
         if result.outcome == verify.ABSENT_UNVERIFIED:
             print(
                 "  the original checker no longer reports it; the task is not closed: "
                 f"confirm, then `orchestrate task close {tid} --resolution fixed`"
             )
         if result.status:
-            print(f"  task status: {result.status}")
+            print(printable(f"  task status: {result.status}"))
     return verify_exit(result.outcome, result.reason)
 
 

@@ -23,6 +23,7 @@ from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import late_fallback, run_batches
 from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, select
 from orchestrator.deadline import Deadline
+from orchestrator.errors import UsageError
 from orchestrator.model.checker import Checker, FileTarget, RunContext
 from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
 from orchestrator.vocab import Purpose, Tier
@@ -100,10 +101,17 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
 
 
 def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
+    """The checkers this run may plan: all loaded ones, or those `only_checkers` names.
+    A name no loaded checker has is a usage error: a typo must not check nothing."""
     checkers = plugins.checkers()
-    if req.only_checkers is not None:
-        checkers = [c for c in checkers if c.name in req.only_checkers]
-    return checkers
+    if req.only_checkers is None:
+        return checkers
+    known = sorted(c.name for c in checkers)
+    unknown = sorted(set(req.only_checkers) - set(known))
+    if unknown:
+        names = ", ".join(repr(n[:64]) for n in unknown[:8])
+        raise UsageError(f"--only: no loaded checker named {names}; known: {', '.join(known)}")
+    return [c for c in checkers if c.name in req.only_checkers]
 
 
 def run_lint(req: LintRequest) -> Report:

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from orchestrator.decisions.coverage import is_checked
+from orchestrator.decisions.coverage import is_checked, is_failed_check
 from orchestrator.decisions.findings import blocking_findings, has_blocking, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
 from orchestrator.model.report import Finding, Gate, Report, Scope
@@ -140,7 +140,17 @@ def _file_gaps(
             )
         return gaps
     if any(s.tier == Tier.NATIVE and is_checked(s) for s in lang_scopes):
-        return gaps
+        # One native verdict is not all of them: a second native checker the project
+        # configured (RuboCop beside `ruby -c`) that failed or is absent left its part
+        # of the file unjudged.
+        unjudged = [
+            s
+            for s in lang_scopes
+            if s.tier == Tier.NATIVE and (is_failed_check(s) or s.status == ScopeStatus.MISSING)
+        ]
+        return gaps + [
+            Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in unjudged
+        ]
     short = [s for s in lang_scopes if not is_checked(s) and s.status != ScopeStatus.UNSAFE]
     if level == NATIVE:
         return gaps + _native_gaps(path, short, language)

@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from orchestrator.errors import UsageError
+from orchestrator.safetext import printable
 
 NATIVE = "native"
 SYNTAX = "syntax"
@@ -37,16 +38,19 @@ NATIVE_LANGUAGES = frozenset(NATIVE_CHECKERS)
 def required_coverage(config: Mapping[str, Any]) -> dict[str, str]:
     """The validated ``required`` table of the project config (language -> level).
 
-    An unknown level is a usage error: a typo must not silently weaken a gate.
+    An unknown level is a usage error: a typo must not silently weaken a gate. A config
+    from a file was validated when it was read (core/config.py, naming the file); this
+    check keeps a config handed in as a mapping to the same rule.
     """
     table = config.get("required", {})
     if not isinstance(table, Mapping):
-        raise UsageError("[tool.orchestrate.required] must be a table of language = level")
+        raise UsageError("required: want a table of language = level")
     out: dict[str, str] = {}
     for lang, level in table.items():
         if level not in LEVELS:
             raise UsageError(
-                f"[tool.orchestrate.required] {lang} = {level!r}: want one of {', '.join(LEVELS)}"
+                f"required.{printable(lang)}: want one of {', '.join(LEVELS)},"
+                f" got {printable(repr(level))[:60]}"
             )
         out[str(lang)] = str(level)
     return out

@@ -98,11 +98,13 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     if not updates:
         surface.notes.append("no pre-push lines on stdin: no ref is being pushed, nothing to check")
     chosen: dict[tuple[str, str], Entry] = {}
+    bases: set[str | None] = set()
     for up in updates:
         if up.deletes:
             surface.notes.append(f"push deletes {up.remote_ref}: nothing to check")
             continue
         base, how = _range_base(git, up, remote)
+        bases.add(base)
         if how:
             surface.notes.append(how)
         tree = {e.path: e for e in read_tree(git, up.local_oid)}
@@ -116,6 +118,7 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     add_targets(git, list(chosen.values()), surface, "pushed commits")
     tips = {up.local_oid for up in updates if not up.deletes}
     surface.source = tips.pop() if len(tips) == 1 else None
+    surface.base = bases.pop() if len(bases) == 1 else None
     return surface
 
 

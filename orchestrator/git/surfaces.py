@@ -43,6 +43,9 @@ class Surface:
     #: allowlist or config): "index", a commit id, or None when no single source holds
     #: all of it (several pushed tips): then nothing governs from the work tree either.
     source: str | None = None
+    #: The commit the judged content is delivered onto, when one is known (a push's
+    #: remote commit or merge base): a strict gate's policy is also read there.
+    base: str | None = None
 
 
 def read_files_at(git: Git, source: str, names: Sequence[str]) -> dict[str, bytes]:

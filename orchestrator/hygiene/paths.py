@@ -2,8 +2,9 @@
 engine and undo alike.
 
 A path in a report or a journal is untrusted. It must be a canonical project-relative
-POSIX path (no `.`, `..` or empty components, no trailing slash, no NUL, backslash or
-control character, not absolute) and none of its components may name `.git` or
+POSIX path (model/paths.form_problem, shared with the task re-check: no `.`, `..` or
+empty components, no trailing slash, no NUL or backslash, not absolute, bounded), hold
+no control character, and none of its components may name `.git` or
 `.orchestrate` in any spelling a file system might treat as that name (case, trailing
 dots and spaces, ignorable Unicode, compatibility forms, the 8.3 short name). At apply
 time the path is also resolved on disk: no symlink on the way, and the real location
@@ -13,10 +14,11 @@ stays inside the root and outside its protected folders.
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 import unicodedata
 from pathlib import Path
+
+from orchestrator.model.paths import form_problem
 
 #: Folders no op may touch, at any depth (a nested repository's .git is as dangerous).
 PROTECTED = (".git", ".orchestrate")
@@ -36,21 +38,15 @@ def _folded(part: str) -> str:
 
 
 def path_problem(rel: str) -> str | None:
-    """Why `rel` may not be edited by any op, or None when it may (a lexical check)."""
-    if not isinstance(rel, str) or not rel:
-        return "empty"
-    if any(ord(ch) < 32 or ch == "\x7f" for ch in rel) or "\\" in rel:
-        return "contains NUL, a control character or a backslash"
-    if posixpath.isabs(rel) or (len(rel) > 1 and rel[1] == ":"):
-        return "absolute"
-    parts = rel.split("/")
-    if ".." in parts:
-        return "climbs out with '..'"
-    if all(p in ("", ".") for p in parts):
-        return "the project root itself"
-    if "" in parts or "." in parts:
-        return "not in canonical form (no './', '//' or trailing '/')"
-    for part in parts:
+    """Why `rel` may not be edited by any op, or None when it may (a lexical check):
+    the canonical form every untrusted path needs (model/paths.form_problem), no
+    control character, and no component that names a protected folder."""
+    if isinstance(rel, str) and any(ord(ch) < 32 or ch == "\x7f" for ch in rel):
+        return "contains a control character"
+    why = form_problem(rel)
+    if why is not None:
+        return why
+    for part in rel.split("/"):
         folded = _folded(part)
         if not folded:  # only dots and spaces: some file systems read it as "." or ".."
             return "a name of only dots, spaces or ignorable characters"

@@ -1,4 +1,5 @@
-"""Human (and JSON) presentation of check and clean results. Paths are shown sanitized."""
+"""Human (and JSON) presentation of check and clean results. Paths and reasons are shown
+escaped (safetext.printable) and bounded; the JSON keeps the exact values."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from typing import Any
 
 from orchestrator.hygiene.apply import Outcome
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
+from orchestrator.safetext import printable
 
 _MAX_LABEL = 128
 
 
 def label(text: str) -> str:
-    """A path or reason made safe to print: no control characters, bounded length."""
-    clean = "".join(ch if ch.isprintable() else "?" for ch in text)
+    """A path or reason made safe to print: control characters escaped (safetext), bounded length."""
+    clean = printable(text)
     return clean if len(clean) <= _MAX_LABEL else clean[: _MAX_LABEL - 1] + "…"
 
 

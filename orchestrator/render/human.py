@@ -1,6 +1,9 @@
 """Human presentation: a status summary, findings grouped by file, a one-line verdict.
 
-The verdict never says everything passed when any scope was not `checked`.
+The verdict never says everything passed when any scope was not `checked`. Every text
+from outside (paths, checker and rule names, tool messages, reasons, hints, notes)
+goes through `safetext.printable` and into a rich `Text`, never markup: a file named
+`[red]x` prints as `[red]x`, an ESC or a newline in a name prints as an escape.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from rich.text import Text
 
 from orchestrator.decisions.coverage import unchecked
 from orchestrator.model.report import Report, rule_label
+from orchestrator.safetext import printable as p
 from orchestrator.vocab import GateDecision, ScopeStatus
 
 _STYLE = {
@@ -72,12 +76,12 @@ def render(report: Report, console: Console) -> None:
     if gaps:
         console.print(Text("not checked:", style="bold"))
         for s in gaps[:200]:
-            line = Text(f"  {s.path}  ")
-            line.append(f"{s.checker} {s.status}", style=_STYLE.get(s.status, "yellow"))
+            line = Text(f"  {p(s.path)}  ")
+            line.append(f"{p(s.checker)} {s.status}", style=_STYLE.get(s.status, "yellow"))
             if s.reason:
-                line.append(f"  {s.reason}", style="dim")
+                line.append(f"  {p(s.reason)}", style="dim")
             if s.hint:
-                line.append(f"  hint: {s.hint}", style="cyan")
+                line.append(f"  hint: {p(s.hint)}", style="cyan")
             console.print(line)
         if len(gaps) > 200:
             console.print(f"  ... and {len(gaps) - 200} more (use --format json for all)")
@@ -86,25 +90,26 @@ def render(report: Report, console: Console) -> None:
     for f in report.findings:
         by_file[f.path].append(f)
     for path in sorted(by_file):
-        console.print(Text(path, style="bold underline"))
+        console.print(Text(p(path), style="bold underline"))
         for f in by_file[path]:
             pos = f"{f.line or '-'}:{f.column or '-'}" if f.column else f"{f.line or '-'}"
             line = Text(f"  {pos:>8}  ")
             line.append(
-                rule_label(f.checker, f.rule), style="red" if f.severity == "error" else "yellow"
+                p(rule_label(f.checker, f.rule)),
+                style="red" if f.severity == "error" else "yellow",
             )
             if f.candidate:
                 line.append(" (candidate)", style="dim")
-            line.append(f"  {f.message}")
+            line.append(f"  {p(f.message)}")
             if f.safety_tier:
                 line.append(f"  [fix: {f.safety_tier}]", style="cyan")
             console.print(line)
     for pf in report.plugin_failures:
-        console.print(Text(f"plugin {pf.name} failed to load: {pf.reason}", style="red"))
+        console.print(Text(f"plugin {p(pf.name)} failed to load: {p(pf.reason)}", style="red"))
     for note in report.notes:
-        console.print(Text(f"note: {note}", style="dim"))
+        console.print(Text(f"note: {p(note)}", style="dim"))
     for r in report.gate.reasons:
-        console.print(Text(f"gate: {r}", style="bold"))
+        console.print(Text(f"gate: {p(r)}", style="bold"))
     for r in report.gate.recovery:
-        console.print(Text(f"to recover: {r}", style="cyan"))
+        console.print(Text(f"to recover: {p(r)}", style="cyan"))
     console.print(Text(verdict(report), style="bold"))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator.render.formats import BUILTIN, ReportFormat, resolve
+from orchestrator.safetext import printable
 from orchestrator.vocab import GateDecision
 from orchestrator.workspace import atomic_write
 
@@ -51,18 +52,19 @@ def emit_report(report: Report, fmt: str | ReportFormat, output: str | None) -> 
 
 
 def gate_text(report: Report, label: str) -> str:
-    """A short human summary of a gate: decision, reasons, recovery, notes; no tool free text."""
+    """A short human summary of a gate: decision, reasons, recovery, notes; no tool free
+    text. Each reason, step and note is one line: the paths in them are escaped."""
     lines = [f"orchestrate {label}: {HEADLINE.get(report.gate.decision, report.gate.decision)}"]
     lines.append(
-        f"  surface: {report.request.surface}"
-        + (f" at {report.request.revision[:12]}" if report.request.revision else "")
+        f"  surface: {printable(report.request.surface)}"
+        + (f" at {printable(report.request.revision[:12])}" if report.request.revision else "")
         + f", {report.scan.files_scanned} file(s)"
     )
-    lines += [f"  - {r}" for r in report.gate.reasons]
+    lines += [f"  - {printable(r)}" for r in report.gate.reasons]
     if report.gate.recovery:
         lines.append("  to recover:")
-        lines += [f"  * {r}" for r in report.gate.recovery]
-    lines += [f"  note: {n}" for n in report.notes]
+        lines += [f"  * {printable(r)}" for r in report.gate.recovery]
+    lines += [f"  note: {printable(n)}" for n in report.notes]
     return "\n".join(lines) + "\n"
 
 
@@ -73,9 +75,11 @@ def emit_gate(
     label: str,
     extra: Sequence[str] = (),
 ) -> None:
-    """Print a gate in `fmt` (human summary, or the report in any other format)."""
+    """Print a gate in `fmt` (human summary, or the report in any other format); each of
+    the `extra` lines is escaped like the summary."""
     if fmt == "human" and output is None:
-        sys.stdout.write(gate_text(report, label) + "".join(f"  {x}\n" for x in extra))
+        text = gate_text(report, label) + "".join(f"  {printable(x)}\n" for x in extra)
+        sys.stdout.write(text)
         sys.stdout.flush()
         return
     emit_report(report, fmt, output)

@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from orchestrator.core import reuse
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_checked
+from orchestrator.model.paths import form_problem
 from orchestrator.model.report import Report, utc_now
 from orchestrator.procs import run_bounded, scrubbed_env
 from orchestrator.tasks import events
@@ -127,14 +128,6 @@ def recheck_argv(project_root: Path, checker: str, path: str, timeout_s: float) 
         "--",
         path,
     ]
-
-
-def _safe_rel_path(path: str) -> bool:
-    if not path or len(path) > 4096 or "\x00" in path or "\\" in path:
-        return False
-    if path.startswith(("/", "-")):
-        return False
-    return all(part not in ("", ".", "..") for part in path.split("/"))
 
 
 def _incomplete(
@@ -280,7 +273,7 @@ def verify_task(
         not tasks.basis_matches_id(rec)
         or not tasks.CHECKER_RE.match(b.checker)
         or rec.identity.checker != b.checker
-        or not _safe_rel_path(b.path)
+        or form_problem(b.path) is not None
     ):
         return _record(root, _incomplete(task_id, "task_record_inconsistent"), event_kind)
     # Leave the child a margin inside our deadline to print its report.

@@ -1,8 +1,9 @@
 """The gate use cases: strict commit / push / ci / pre-tool gates and the legacy-v1 gate.
 
 A strict gate reads the real git surface (the index, the pushed ranges, a commit),
-runs the core over its blobs, evaluates the gate and ignores every legacy skip
-(saying so in the notes). The legacy-v1 gate keeps the old policy: a skip skips the
+materialises it with the files that govern it into a private tree, runs the core
+there under the stricter of the base's and the surface's policy (never the working
+tree's), evaluates the gate and ignores every legacy skip (saying so in the notes). The legacy-v1 gate keeps the old policy: a skip skips the
 language gate only (audited), the secret scan always runs, and only blocking
 findings or a secret block; missing evidence fails open. The exit code of each
 outcome comes from decisions/exits.py; printing is the presenters' part.
@@ -14,15 +15,25 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from orchestrator.core import plugin_host
-from orchestrator.core.config import load_config
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
+from orchestrator.decisions.policy import effective_config
 from orchestrator.errors import UsageError
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
+from orchestrator.gates.materialise import governing_paths, materialised, read_governing
+from orchestrator.gates.strict_policy import (
+    Change,
+    PolicyInputs,
+    config_changes,
+    machine_tools,
+    policy_inputs,
+)
+from orchestrator.git.objects import has_commit
 from orchestrator.git.push import current_push, parse_push_lines, push_surface
 from orchestrator.git.repo import NoRepository, open_repo
 from orchestrator.git.runner import Git
@@ -30,10 +41,10 @@ from orchestrator.git.surfaces import (
     Surface,
     ci_surface,
     commit_surface,
-    read_files_at,
     split_rounds,
 )
 from orchestrator.model.report import Finding, Gate, Report
+from orchestrator.safetext import printable
 from orchestrator.vocab import GateDecision, Purpose, Tier
 
 EVENTS = ("commit", "push", "ci")
@@ -68,7 +79,8 @@ def read_surface(
     """The surface a delivery event checks: the index, the pushed ranges, or a commit.
 
     A push with `stdin` None is seen before it happens (an agent's `git push`): the
-    range is the current branch against its upstream as git knows it locally.
+    range is the current branch against its upstream as git knows it locally. A `rev`
+    that names no commit, and malformed push lines, are usage errors.
     """
     if event == "commit":
         return commit_surface(git)
@@ -81,7 +93,36 @@ def read_surface(
             except ValueError as exc:
                 raise UsageError(f"gate push: {exc}") from exc
         return push_surface(git, updates, remote)
-    return ci_surface(git, rev or "HEAD")
+    rev = rev or "HEAD"
+    if rev.startswith("-") or not has_commit(git, rev):
+        # The caller's words, not git's fault: a usage error (exit 2), never "internal".
+        raise UsageError(f"gate ci: --rev '{printable(rev[:200])}' names no commit here")
+    return ci_surface(git, rev)
+
+
+@dataclass
+class StrictPolicy:
+    """What a strict gate runs with, read from the base and the judged surface (never
+    the working tree): the plugins loaded, the effective settings, the required table."""
+
+    plugins: PluginSet
+    config: dict[str, Any]
+    required: dict[str, str]
+    inputs: PolicyInputs
+    notes: list[str] = field(default_factory=list)
+    #: What differs between the base and the judged surface, filled by `check_surface`.
+    changes: list[Change] = field(default_factory=list)
+
+
+def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
+    """The stricter of the base's and the surface's policy (decisions/policy.py), with
+    the machine's tool paths; usage error when either side's config is malformed."""
+    inputs = policy_inputs(git, event, surface)
+    plugins = plugin_host.load(block=tuple(inputs.disabled))
+    native = plugins.native_languages()
+    config = effective_config(inputs.base_config, inputs.surface_config, native)
+    config["tools"], notes = machine_tools(inputs.base_config)
+    return StrictPolicy(plugins, config, config["required"], inputs, inputs.notes + notes)
 
 
 def check_surface(
@@ -90,37 +131,44 @@ def check_surface(
     surface: Surface,
     timeout: float,
     only_checkers: frozenset[str] | None = None,
-    plugins: PluginSet | None = None,
+    policy: StrictPolicy | None = None,
 ) -> Report:
-    """Run the core over the surface's blobs; one round per distinct version of a path.
+    """Run the core over the surface in a private tree; one round per distinct version
+    of a path. Report paths stay project-relative; the report names the real root.
 
-    The files that govern a checker's verdict and that it reads itself (the secret
-    scan's allowlist) come from the judged surface, never the work tree: an untracked
-    or unstaged allowlist cannot clear a staged secret.
+    Each round's tree holds the round's files and every file that governs them (each
+    loaded checker's `config_names`, orchestrate's config, git's attribute files) as
+    the surface's source holds them (gates/materialise.py), so the checkers' own config
+    discovery never sees the working tree. What differs between the base and the
+    surface (policy, governing files) is named in the notes.
     """
     from orchestrator.core.engine import LintRequest, run_lint
 
     # One plugin load per gate: the same set answers the declarations and runs the checks.
-    plugins = plugins or _checkers(git.root)
-    governing = _governing_files(git, surface, plugins)
+    policy = policy or strict_policy(git, event, surface)
+    names = _config_names(policy.plugins)
+    paths = sorted({t.path for t in surface.targets})
+    governing = read_governing(git, surface.source, paths, names)
     rounds = split_rounds(surface.targets) or [[]]
     report: Report | None = None
     for i, targets in enumerate(rounds):
-        req = LintRequest(
-            project_root=git.root,
-            targets=targets,
-            refused=surface.refused if i == 0 else (),
-            entry=f"gate-{event}",
-            purpose=Purpose.DELIVERY,
-            surface=SURFACE_NAMES[event],
-            revision=surface.revision,
-            timeout=max(0.0, git.deadline.remaining()) if i else timeout,
-            only_checkers=only_checkers,
-            env=git.env,
-            surface_files=governing,
-            plugins=plugins,
-        )
-        part = run_lint(req)
+        with materialised(git.root, targets, governing) as tree:
+            req = LintRequest(
+                project_root=tree.root,
+                targets=tree.targets,
+                refused=surface.refused if i == 0 else (),
+                entry=f"gate-{event}",
+                purpose=Purpose.DELIVERY,
+                surface=SURFACE_NAMES[event],
+                revision=surface.revision,
+                timeout=max(0.0, git.deadline.remaining()) if i else timeout,
+                only_checkers=only_checkers,
+                env=git.env,
+                config=policy.config,
+                surface_files=governing,
+                plugins=policy.plugins,
+            )
+            part = relocate(run_lint(req), tree.root, git.root)
         if report is None:
             report = part
         else:
@@ -132,25 +180,48 @@ def check_surface(
     if len(rounds) > 1:
         report.coverage = coverage_of(report.scopes, len(report.plugin_failures))
         report.notes.append(f"{len(rounds)} versions of some paths were pushed; each was checked")
-    report.notes += surface.notes
+    if surface.source is None and surface.targets:
+        report.notes.append(
+            "several pushed tips: no single commit holds the governing config files, "
+            "so the checkers ran on their defaults"
+        )
+    candidates = governing_paths(paths, names)
+    allowlists = sorted(_allowlists(policy.plugins))
+    policy.changes = config_changes(git, policy.inputs, governing, candidates, allowlists)
+    report.notes += surface.notes + policy.notes + [c.line for c in policy.changes]
     return report
 
 
-def _governing_files(git: Git, surface: Surface, plugins: PluginSet) -> dict[str, bytes]:
-    """The files the loaded checkers declare they read (`config_names`), as the judged
-    surface holds them; none when the surface has no single source (several tips)."""
-    names = sorted({n for c in plugins.checkers() for n in getattr(c, "config_names", ()) or ()})
-    if not names or surface.source is None:
-        return {}
-    return read_files_at(git, surface.source, names)
+def _config_names(plugins: PluginSet) -> list[str]:
+    """The file names the loaded checkers declare they are governed by (`config_names`)."""
+    return sorted({n for c in plugins.checkers() for n in getattr(c, "config_names", ()) or ()})
 
 
-def required_for(root: Path) -> dict[str, str]:
-    """The project's required coverage table (usage error when malformed)."""
-    from orchestrator.core.config import load_config
-    from orchestrator.decisions.required import required_coverage
+def _allowlists(plugins: PluginSet) -> set[str]:
+    """The governing files of the policy checkers (the secret scan's allowlist)."""
+    policy = [c for c in plugins.checkers() if c.tier == Tier.POLICY]
+    return {n for c in policy for n in getattr(c, "config_names", ()) or ()}
 
-    return required_coverage(load_config(root))
+
+def relocate(report: Report, tree: Path, root: Path) -> Report:
+    """`report` of a run in the private `tree`, as if run in the project `root`: the
+    scan's root, tool paths and texts that name the tree name the project instead."""
+    old, new = str(tree), str(root)
+    report.scan.project_root = new
+
+    def fix(text: str | None) -> str | None:
+        return text.replace(old, new) if text and old in text else text
+
+    for scope in report.scopes:
+        scope.reason, scope.hint = fix(scope.reason), fix(scope.hint)
+        if scope.tool is not None:
+            scope.tool.path = fix(scope.tool.path)
+    for finding in report.findings:
+        finding.message = fix(finding.message) or ""
+    report.notes = [fix(n) or "" for n in report.notes]
+    for failure in report.plugin_failures:
+        failure.reason = fix(failure.reason) or ""
+    return report
 
 
 def gate(
@@ -175,23 +246,26 @@ def gate(
     from orchestrator.gates.legacy import legacy_skip_sources
 
     git = open_repo(Deadline.after(timeout), cwd, env)
-    required = required_for(git.root)
     surface = read_surface(git, event, rev, remote, stdin)
-    plugins = _checkers(git.root)
-    report = check_surface(git, event, surface, timeout, plugins=plugins)
+    policy = strict_policy(git, event, surface)
+    report = check_surface(git, event, surface, timeout, policy=policy)
     for source in legacy_skip_sources(git):
         report.notes.append(
             f"legacy skip present ({source}) and ignored: strict gates accept no skip; "
             "the full contract was checked"
         )
-    report.gate = evaluate_gate(report, required, plugins.native_languages())
+    report.gate = _evaluated(report, policy)
     return GateResult(event, report, surface)
 
 
-def _checkers(root: Path) -> PluginSet:
-    """The plugin set the core loads for `root` (its block list applies), for what the
-    checkers declare: their native languages, which of them are policy checks."""
-    return plugin_host.load(block=tuple(load_config(root).get("disable_plugins", []) or ()))
+def _evaluated(report: Report, policy: StrictPolicy) -> Gate:
+    """The gate verdict under the effective policy; each change of policy, checker
+    config or allowlist since the base is also a reason line of the gate output."""
+    verdict = evaluate_gate(report, policy.required, policy.plugins.native_languages())
+    if policy.changes:
+        names = ", ".join(c.name for c in policy.changes)
+        verdict.reasons.append(f"changed since the base (see the notes): {names}")
+    return verdict
 
 
 def _policy_checkers(plugins: PluginSet) -> frozenset[str]:
@@ -245,15 +319,15 @@ def legacy_gate(
     git = open_repo(Deadline.after(timeout), cwd)
     skip = legacy_skip(git)
     surface = read_surface(git, event, rev, remote, stdin)
-    plugins = _checkers(git.root)
+    policy = strict_policy(git, event, surface)
     if skip is not None:
-        policy = _policy_checkers(plugins)
-        report = check_surface(git, event, surface, timeout, policy, plugins)
+        only = _policy_checkers(policy.plugins)
+        report = check_surface(git, event, surface, timeout, only, policy)
         secrets, count = _skipped(git, audit_as or event, report, skip)
         result = GateResult(event, report, surface)
         return LegacyResult(result, legacy_blocks(report, skipped=True), skip, secrets, count)
-    report = check_surface(git, event, surface, timeout, plugins=plugins)
-    report.gate = evaluate_gate(report, required_for(git.root), plugins.native_languages())
+    report = check_surface(git, event, surface, timeout, policy=policy)
+    report.gate = _evaluated(report, policy)
     blocks = legacy_blocks(report, skipped=False)
     if not blocks and report.gate.decision == GateDecision.INCOMPLETE:
         report.notes.append(
@@ -269,10 +343,12 @@ __all__ = [
     "GateResult",
     "LegacyResult",
     "NoRepository",
+    "StrictPolicy",
     "check_surface",
     "gate",
     "legacy_gate",
     "pre_tool_gate",
     "read_surface",
-    "required_for",
+    "relocate",
+    "strict_policy",
 ]

@@ -1,0 +1,96 @@
+"""The shape of the project configuration: every key orchestrate reads, with its type.
+
+`orchestrate.toml` (top-level keys) or `[tool.orchestrate]` in pyproject.toml. A key
+the model does not name, or a value of the wrong type, is refused (extra="forbid",
+strict types): a typo must never be ignored, and never weaken a gate.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from orchestrator.errors import UsageError
+from orchestrator.safetext import printable
+
+#: A required coverage level (decisions/required.LEVELS).
+Level = Literal["native", "syntax", "none"]
+#: How many validation errors one message lists.
+MAX_ERRORS = 5
+
+
+def _absolute(path: str) -> str:
+    if not (PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()):
+        raise ValueError("want an absolute path")
+    return path
+
+
+AbsolutePath = Annotated[str, AfterValidator(_absolute)]
+
+
+class ProjectConfig(BaseModel):
+    """The validated settings (README "Configuration", docs/gates.md, docs/hygiene.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    #: Parallel batches (the CLI's --jobs wins), 1..64.
+    jobs: int | None = Field(default=None, ge=1, le=64)
+    #: Plugins not to load by name (essential ones load anyway).
+    disable_plugins: list[str] = Field(default_factory=list)
+    #: Folders selection never walks into, added to the built-in ones.
+    exclude_dirs: list[str] = Field(default_factory=list)
+    #: Run the policy checks (the secret scan) in a plain lint too.
+    policy_in_lint: bool = False
+    #: Explicit absolute tool paths by checker name.
+    tools: dict[str, AbsolutePath] = Field(default_factory=dict)
+    #: Required coverage per language (and `default`) for delivery gates.
+    required: dict[str, Level] = Field(default_factory=dict)
+    #: The hygiene rulebook table; its fields are validated by hygiene/rulebook.py.
+    hygiene: dict[str, Any] = Field(default_factory=dict)
+
+
+def _near_miss(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _one(err: Any, prefix: str) -> str:
+    loc = [str(x) for x in err["loc"]]
+    key = printable(prefix + ".".join(loc))
+    if err["type"] == "extra_forbidden":
+        fields = list(ProjectConfig.model_fields) if len(loc) == 1 else []
+        return f"{key}: unknown key{_near_miss(loc[-1], fields)}"
+    if err["type"] == "value_error":
+        what = str(err.get("ctx", {}).get("error", err["msg"]))
+    else:
+        what = err["msg"][:1].lower() + err["msg"][1:]
+    got = printable(repr(err.get("input")))
+    got = got if len(got) <= 60 else got[:59] + "…"
+    hint = ""
+    if err["type"] == "literal_error" and isinstance(err.get("input"), str):
+        hint = _near_miss(err["input"], re.findall(r"'([^']*)'", err["ctx"]["expected"]))
+    return f"{key}: {what}, got {got}{hint}"
+
+
+def validate_settings(table: dict[str, Any], source: str, prefix: str = "") -> dict[str, Any]:
+    """The settings of `table` as read from `source`, when ProjectConfig accepts them.
+
+    Raises UsageError (exit 2) with one line naming `source`, each wrong key dotted (after
+    `prefix`, e.g. "tool.orchestrate."), what is wrong and, for a near miss, the key or
+    value meant. The returned dict holds exactly the keys the table set.
+    """
+    try:
+        model = ProjectConfig.model_validate(table)
+    except ValidationError as exc:
+        errors = exc.errors()
+        parts = [_one(err, prefix) for err in errors[:MAX_ERRORS]]
+        more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
+        raise UsageError(f"{printable(source)}: {'; '.join(parts)}{more}") from None
+    return model.model_dump(exclude_unset=True)
+
+
+__all__ = ["Level", "ProjectConfig", "validate_settings"]

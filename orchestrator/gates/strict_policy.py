@@ -1,0 +1,174 @@
+"""Where a strict gate's policy comes from: the base commit and the judged surface.
+
+Never the working tree: an untracked `orchestrate.toml` or an unstaged `ruff.toml`
+changes no verdict. The base is HEAD for a commit, the remote's commit (or the merge
+base a new branch is compared with) for a push, and the first parent for `gate ci`
+(the revision itself for a root commit). The effective policy is the stricter of the
+two (`decisions/policy.py`). The only settings taken from the machine are absolute
+tool paths: the base's `[tools]`, overlaid by the user-level config
+(`<user config dir>/orchestrate/config.toml`, table `[tools]`), which can name a tool
+but never change what a gate requires.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orchestrator.core.config import CONFIG_FILES, config_from_files
+from orchestrator.core.selection import escaped_name
+from orchestrator.decisions.policy import changed_settings, stricter_disabled
+from orchestrator.decisions.required import required_coverage
+from orchestrator.errors import UsageError
+from orchestrator.git.runner import Git
+from orchestrator.git.surfaces import Surface, read_files_at
+
+USER_CONFIG = "config.toml"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference between the base and the judged surface: a short name for the
+    gate's reason line, and the sentence for the notes."""
+
+    name: str
+    line: str
+
+
+@dataclass
+class PolicyInputs:
+    """The two configs a strict gate's policy is made of, and where they come from."""
+
+    base: str | None
+    base_config: dict[str, Any]
+    surface_config: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def disabled(self) -> list[str]:
+        """The plugins both sides switch off: the only ones the gate leaves off."""
+        return stricter_disabled(self.base_config, self.surface_config)
+
+
+def base_commit(git: Git, event: str, surface: Surface) -> str | None:
+    """The commit whose committed policy a strict gate also applies (see module docs);
+    None when there is none (no commit yet, a push whose base is not known locally)."""
+    if event == "commit":
+        return git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
+    if event == "ci" and surface.revision:
+        parent = git.answer("rev-parse", "--verify", "-q", f"{surface.revision}^1^{{commit}}")
+        return parent or surface.revision
+    return surface.base
+
+
+def _config_at(git: Git, source: str) -> dict[str, Any]:
+    label = "the index" if source == "index" else f"commit {source[:12]}"
+    return config_from_files(read_files_at(git, source, CONFIG_FILES), label=label)
+
+
+def policy_inputs(git: Git, event: str, surface: Surface) -> PolicyInputs:
+    """orchestrate's settings at the base and at the surface's source, never the work tree.
+
+    With no base: a first commit's policy is its own (there is nothing else committed);
+    a push onto a base not known locally, or several pushed tips, is held to the
+    default policy wherever the surface does not ask for more. A base whose config
+    does not parse is held to the defaults too (so the commit that repairs it can
+    pass); a surface whose config does not parse is a usage error.
+    """
+    judged = _config_at(git, surface.source) if surface.source else {}
+    required_coverage(judged)  # a malformed judged table is the user's to fix, now
+    base = base_commit(git, event, surface)
+    if base is not None:
+        try:
+            committed = _config_at(git, base)
+            required_coverage(committed)
+        except UsageError:
+            note = "the base's orchestrate config is malformed: the defaults stand in for it"
+            return PolicyInputs(base, {}, judged, [note])
+        return PolicyInputs(base, committed, judged)
+    if event == "commit":
+        note = "no commit yet: the policy is the one the first commit carries"
+        return PolicyInputs(None, judged, judged, [note])
+    note = "no base commit known: the policy is the stricter of the defaults and the surface's"
+    return PolicyInputs(None, {}, judged, [note])
+
+
+def user_config_path() -> Path:
+    """The user-level config file (machine-local settings), whether or not it exists."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("orchestrate")) / USER_CONFIG
+
+
+def machine_tools(base_config: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """Absolute tool paths for a strict gate: the base's `[tools]`, overlaid by the
+    user-level config's `[tools]`; and notes (a user-level key that is ignored).
+    A malformed user-level config is a usage error."""
+    tools = base_config.get("tools", {})
+    out = (
+        {str(k): v for k, v in tools.items() if isinstance(v, str)}
+        if isinstance(tools, dict)
+        else {}
+    )
+    notes: list[str] = []
+    path = user_config_path()
+    if not path.is_file():
+        return out, notes
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the user configuration: {exc}") from exc
+    extra = sorted(k for k in data if k != "tools")
+    if extra:
+        notes.append(
+            f"user configuration {escaped_name(str(path))}: only [tools] is read; ignored: "
+            + ", ".join(escaped_name(str(k)) for k in extra)
+        )
+    user = data.get("tools", {})
+    if isinstance(user, dict):
+        out |= {str(k): v for k, v in user.items() if isinstance(v, str) and Path(v).is_absolute()}
+    return out, notes
+
+
+def config_changes(
+    git: Git,
+    inputs: PolicyInputs,
+    governing: Mapping[str, bytes],
+    candidates: Sequence[str],
+    allowlists: Sequence[str],
+) -> list[Change]:
+    """What differs between the base and the judged surface: orchestrate's settings,
+    each governing config file, the secret allowlist. `governing` is the surface's copy
+    of the `candidates` paths (a path it lacks is not held there)."""
+    if inputs.base is None:
+        return []
+    lines: list[Change] = []
+    keys = changed_settings(inputs.base_config, inputs.surface_config)
+    if keys:
+        names = ", ".join(escaped_name(k) for k in keys)
+        line = f"orchestrate settings differ from the base in {names}: the stricter policy applies"
+        lines.append(Change("orchestrate settings", line))
+    before = read_files_at(git, inputs.base, candidates)
+    for path in sorted(set(before) | set(governing)):
+        if before.get(path) == governing.get(path):
+            continue
+        how = "added" if path not in before else "removed" if path not in governing else "changed"
+        what = "secret allowlist" if path in allowlists else "config file"
+        name = escaped_name(path)
+        line = f"{what} {name} {how} since the base: the judged surface's copy is used"
+        lines.append(Change(name, line))
+    return lines
+
+
+__all__ = [
+    "Change",
+    "PolicyInputs",
+    "base_commit",
+    "config_changes",
+    "machine_tools",
+    "policy_inputs",
+    "user_config_path",
+]
