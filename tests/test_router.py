@@ -5,36 +5,38 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import add_remote, git
 from host_contracts import RepairSpy
 
-from orchestrator.hosts import budgets, shell
+from orchestrator.hosts import budgets
 from orchestrator.hosts.events import Kind, RouterEvent, resolve_target
 from orchestrator.hosts.router import Services, route
+from orchestrator.hosts.shell_surface import analyse
 
 
 @pytest.mark.parametrize(
-    ("command", "kinds"),
+    ("command", "verdict"),
     [
-        ("git commit -m x", ["commit"]),
-        ("git -C sub -c core.x=1 commit --amend", ["commit"]),
-        ("GIT_DIR=.git /usr/bin/git commit", ["commit"]),
-        ("cd src && git add . && git commit -qm 'a; b'", ["commit"]),
-        ("npm test; git push origin main", ["push"]),
-        ("git commit -m x && git push", ["commit", "push"]),
-        ("bash -lc 'git push --force'", ["push"]),
-        ("sudo env X=1 git commit", ["commit"]),
-        ("echo hi\ngit commit -m x", ["commit"]),
-        ("echo 'git commit'", []),
-        ("git log --grep=commit", []),
-        ("git status", []),
-        ("ls", []),
-        ("git commit -m 'unbalanced", ["commit"]),  # not tokenizable: decided conservatively
-        ("", []),
+        ("git commit -m x", "judge_index"),
+        ("git -C sub -c core.x=1 commit --amend", "undeterminable"),  # config override
+        ("GIT_DIR=.git /usr/bin/git commit", "judge_index"),
+        ("cd src && git add . && git commit -qm 'a; b'", "judge_index"),
+        ("npm test; git push origin main", "judge_index"),  # files may change; commits not
+        ("git commit -m x && git push", "undeterminable"),  # two deliveries
+        ("bash -lc 'git push --force'", "judge_index"),
+        ("sudo env X=1 git commit", "judge_index"),
+        ("echo hi\ngit commit -m x", "judge_index"),
+        ("echo 'git commit'", "no_delivery"),
+        ("git log --grep=commit", "no_delivery"),
+        ("git status", "no_delivery"),
+        ("ls", "no_delivery"),
+        ("git commit -m 'unbalanced", "undeterminable"),
+        ("git commit --no-verify", "forbidden"),
+        ("", "no_delivery"),
     ],
 )
-def test_git_delivery_kinds(command: str, kinds: list[str]) -> None:
-    assert shell.git_delivery_kinds(command) == kinds
+def test_shell_commands_are_read_by_the_analyser(command: str, verdict: str) -> None:
+    assert analyse(command).verdict == verdict
 
 
 def test_fast_plan_budgets() -> None:
@@ -87,7 +89,9 @@ def test_repair_ready_routes_to_task_verify(git_repo: Path) -> None:
     assert bad.action == "not_run" and "rm" not in bad.context
 
 
-def test_push_gate_checks_the_branch_range(git_repo: Path) -> None:
+def test_push_gate_checks_the_branch_range(git_repo: Path, tmp_path: Path) -> None:
+    add_remote(git_repo, tmp_path / "origin.git")
+    git(git_repo, "branch", "-q", "--set-upstream-to=origin/main")
     (git_repo / "a.py").write_text("import os\n")
     git(git_repo, "add", "a.py")
     git(git_repo, "commit", "-q", "--no-verify", "-m", "bad")

@@ -28,14 +28,16 @@ def find_repo(cwd: Path, deadline: Deadline, env: Mapping[str, str] | None = Non
     return Path(top) if top else None
 
 
-def open_repo(deadline: Deadline, cwd: Path | None = None) -> Git:
-    """The git runner for the work tree around `cwd` (default: the process's cwd);
-    `NoRepository` when there is none."""
+def open_repo(
+    deadline: Deadline, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> Git:
+    """The git runner for the work tree around `cwd` (default: the process's cwd), run
+    with `env` (default: the process's environment); `NoRepository` when there is none."""
     cwd = cwd or Path.cwd()
-    root = find_repo(cwd, deadline)
+    root = find_repo(cwd, deadline, env)
     if root is None:
         raise NoRepository(NO_REPO.format(cwd=cwd))
-    return Git(root, deadline)
+    return Git(root, deadline, env)
 
 
 def in_work_tree(cwd: Path, deadline: Deadline | None = None) -> bool:

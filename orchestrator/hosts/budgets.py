@@ -38,7 +38,12 @@ RAW_PATH_MAX_BYTES = 4096
 
 FAST_SCOPE_BUDGET_EXCEEDED = "fast_scope_budget_exceeded"
 
-_RULE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:@-]*$")
+# A rule id: words of letters and digits joined by "-" or "_", at most three of them
+# separated by "/" (`F401`, `no-unused-vars`, `@scope/rule`, `Style/StringLiterals`,
+# `secret-aws-access-key-id`, `syntax/error`). No ".", ":", spaces or a second "@":
+# a tool's free text shaped like a rule id (`x_run:curl@evil.sh`) is dropped.
+_RULE_WORD = r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*"
+_RULE_RE = re.compile(rf"^@?{_RULE_WORD}(?:/{_RULE_WORD}){{0,2}}$")
 _TASK_RE = re.compile(r"^T-[0-9a-f]{12}$")
 _CHECKER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 _LANG_RE = re.compile(r"^[a-z0-9][a-z0-9_+#.-]{0,31}$")
@@ -85,7 +90,7 @@ def plan_fast_scope(paths: Iterable[str]) -> FastPlan:
 
 
 def safe_rule_id(rule: object) -> str | None:
-    """The rule id when it is short and of a rule-id alphabet, else None."""
+    """The rule id when it is short and of the strict rule-id shape above, else None."""
     if isinstance(rule, str) and len(rule) <= RULE_ID_MAX_CHARS and _RULE_RE.match(rule):
         return rule
     return None
@@ -122,6 +127,12 @@ def path_label(rel_path: str) -> str:
         keep = PATH_LABEL_MAX_CHARS - 1
         label = label[: keep // 2] + "…" + label[-(keep - keep // 2) :]
     return label
+
+
+def escape(text: str) -> str:
+    """`text` with every non-printable character (newlines, escapes, bidi controls)
+    shown as "?": nothing sent to a host can start a line or steer a terminal."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def clamp(text: str, limit: int = CONTEXT_MAX_CHARS) -> str:

@@ -1,8 +1,10 @@
 """Claude Code adapter: `orchestrate hook claude-code`, the event JSON on stdin.
 
 Trusted: the event name, `cwd`, `tool_name`, the file path field of file tools,
-`stop_hook_active`, and the Bash command only to classify git commit / push. Never
-read: prompts, tool output, error text, file contents, last messages.
+`stop_hook_active`, and the Bash command only to read what it commits or pushes.
+Never read: prompts, tool output, error text, file contents, last messages.
+PreToolUse of a file tool is refused when it aims at git's folder, the hooks or
+orchestrate's configuration.
 
 Output (exit 0, JSON): `hookSpecificOutput.additionalContext` for the agent plus
 `systemMessage` for the person; PreToolUse refuses with `permissionDecision: deny`;
@@ -19,11 +21,13 @@ from orchestrator.hosts.common import (
     GATE_REFUSED,
     HostSpec,
     OutputShape,
+    edit_pending_event,
     event_name,
     file_changed_event,
     handle,
     render_output,
     root_of,
+    shell_event,
     stop_event,
 )
 from orchestrator.hosts.events import Kind, RouterEvent, str_field
@@ -70,10 +74,9 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
     if name == "PostToolUseFailure" and tool in FILE_TOOLS:
         return RouterEvent(Kind.WRITE_FAILED, root, host=HOST)
     if name == "PreToolUse" and tool in SHELL_TOOLS:
-        command = (
-            str_field(tool_input, "command", 1024 * 1024) if isinstance(tool_input, dict) else None
-        )
-        return RouterEvent(Kind.SHELL_COMMAND, root, command=command or "", host=HOST)
+        return shell_event(obj, tool_input, root, HOST)
+    if name == "PreToolUse" and tool in FILE_TOOLS:
+        return edit_pending_event(tool_input, FILE_TOOLS[tool], root, HOST)
     if name in STOP_EVENTS:
         return stop_event(obj, root, HOST)
     return RouterEvent(Kind.IGNORED, root, host=HOST)

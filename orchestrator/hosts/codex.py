@@ -19,11 +19,13 @@ from orchestrator.hosts.common import (
     GATE_REFUSED,
     HostSpec,
     OutputShape,
+    edit_pending_event,
     event_name,
     file_changed_event,
     handle,
     render_output,
     root_of,
+    shell_event,
     stop_event,
 )
 from orchestrator.hosts.events import Kind, RouterEvent, str_field
@@ -38,16 +40,16 @@ _REFUSE = HOST_REFUSAL[Protocol.CODEX]
 _CONTINUE = HOST_CONTINUE[Protocol.CODEX]
 
 
-def _command(tool_input: object) -> str:
+def _command(tool_input: object) -> object:
+    """The shell command as the tool input holds it: text, or the argv list of Codex's
+    `shell` tool (read, never joined, echoed or executed); "" when absent. Anything
+    else is passed on for the analyser to refuse."""
     if not isinstance(tool_input, dict):
         return ""
     for key in ("command", "cmd"):
         value = tool_input.get(key)
-        if isinstance(value, str) and len(value) <= 1024 * 1024:
-            return value
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            # An argv list: joined only to classify, never echoed or executed.
-            return " ".join(value)[: 1024 * 1024]
+        if value is not None:
+            return tuple(value) if isinstance(value, list) else value
     return ""
 
 
@@ -64,13 +66,15 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
     if name == "PostToolUse" and tool in FILE_TOOLS:
         return file_changed_event(tool_input, FILE_TOOLS[tool], root, HOST)
     if name == "PostToolUse" and tool in UNKNOWN_WRITE_TOOLS:
-        if tool in SHELL_TOOLS and not _command(tool_input):
+        if tool in SHELL_TOOLS and _command(tool_input) in ("", ()):
             return RouterEvent(Kind.IGNORED, root, host=HOST)
         return RouterEvent(
             Kind.WRITE_UNKNOWN, root, scope_reason="write_path_undeterminable", host=HOST
         )
     if name == "PreToolUse" and tool in SHELL_TOOLS:
-        return RouterEvent(Kind.SHELL_COMMAND, root, command=_command(tool_input), host=HOST)
+        return shell_event(obj, tool_input, root, HOST, _command(tool_input))
+    if name == "PreToolUse" and tool in FILE_TOOLS:
+        return edit_pending_event(tool_input, FILE_TOOLS[tool], root, HOST)
     if name == "Stop":
         return stop_event(obj, root, HOST)
     return RouterEvent(Kind.IGNORED, root, host=HOST)

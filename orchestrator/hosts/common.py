@@ -22,6 +22,7 @@ from orchestrator.hosts.events import (
     RouterEvent,
     bool_field,
     decode_event,
+    existing_dir,
     project_root_for,
     resolve_target,
     str_field,
@@ -88,6 +89,33 @@ def file_changed_event(
     if target.rel_path is None:
         return RouterEvent(Kind.INVALID, root, scope_reason=target.reason, host=host)
     return RouterEvent(Kind.FILE_CHANGED, root, paths=(target.rel_path,), host=host)
+
+
+def shell_event(
+    obj: dict[str, Any],
+    tool_input: object,
+    root: Path | None,
+    host: str,
+    command: object = None,
+) -> RouterEvent:
+    """A shell tool about to run: its command (the tool input's `command` unless given,
+    as it is: the analyser refuses what is not plain text) and the directory it starts
+    in (the event's `cwd`, when a real folder). No command at all is ""."""
+    if command is None:
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if isinstance(command, list):
+        command = tuple(command)
+    if command is None:
+        command = ""
+    cwd = existing_dir(str_field(obj, "cwd", 4096))
+    return RouterEvent(Kind.SHELL_COMMAND, root, command=command, shell_cwd=cwd, host=host)
+
+
+def edit_pending_event(tool_input: object, key: str, root: Path | None, host: str) -> RouterEvent:
+    """A file-edit tool about to run: its raw path field `key`, only to be compared
+    with the places no agent may write."""
+    target = tool_input.get(key) if isinstance(tool_input, dict) else None
+    return RouterEvent(Kind.EDIT_PENDING, root, target=target, host=host)
 
 
 def stop_event(obj: dict[str, Any], root: Path | None, host: str) -> RouterEvent:

@@ -28,6 +28,7 @@ class Kind(StrEnum):
     WRITE_FAILED = "write_failed"
     REPAIR_READY = "repair_ready"
     SHELL_COMMAND = "shell_command"  # before a shell tool runs (git commit / push gate)
+    EDIT_PENDING = "edit_pending"  # before a file-edit tool runs (protected paths)
     STOP = "stop"
     IGNORED = "ignored"
     INVALID = "invalid"  # the event itself could not be trusted
@@ -43,8 +44,13 @@ class RouterEvent:
     paths: tuple[str, ...] = ()
     #: Why the scope is undetermined (a fixed reason code, never host text).
     scope_reason: str | None = None
-    #: The shell command, only to classify git commit / push; never echoed.
-    command: str | None = None
+    #: The shell command (text, or an argv list), only to read what it commits or
+    #: pushes; never echoed, never executed.
+    command: object = None
+    #: The directory the shell command starts in (the event's `cwd`), when valid.
+    shell_cwd: Path | None = None
+    #: The raw path field of a file-edit tool about to run; only compared, never echoed.
+    target: object = None
     stop_hook_active: bool = False
     task_id: str | None = None
     host: str = "generic"
@@ -93,6 +99,17 @@ def _is_dir(path: str) -> Path | None:
         return real if real.is_dir() else None
     except (OSError, ValueError):
         return None
+
+
+def existing_dir(path: object) -> Path | None:
+    """`path` resolved when it is a bounded absolute path of an existing directory."""
+    if (
+        not isinstance(path, str)
+        or "\x00" in path
+        or len(path.encode("utf-8", "surrogateescape")) > RAW_PATH_MAX_BYTES
+    ):
+        return None
+    return _is_dir(path)
 
 
 def project_root_for(env_value: str | None, cwd: str | None) -> Path | None:

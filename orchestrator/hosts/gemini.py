@@ -1,7 +1,7 @@
 """Gemini CLI adapter: `orchestrate hook gemini`, the event JSON on stdin.
 
 Events: SessionStart, BeforeAgent (prompt), BeforeTool (shell: git commit / push
-gate), AfterTool (file writes), AfterAgent (the Stop equivalent). Blocking is
+gate; file tools: protected paths), AfterTool (file writes), AfterAgent (the Stop equivalent). Blocking is
 `{"decision": "deny", "reason": ...}`; context for the agent goes in
 `hookSpecificOutput.additionalContext` (SessionStart, BeforeAgent, AfterTool).
 An AfterTool whose response carries an error is a failed write: no checker runs.
@@ -17,11 +17,13 @@ from orchestrator.hosts.common import (
     GATE_REFUSED,
     HostSpec,
     OutputShape,
+    edit_pending_event,
     event_name,
     file_changed_event,
     handle,
     render_output,
     root_of,
+    shell_event,
     stop_event,
 )
 from orchestrator.hosts.events import Kind, RouterEvent, str_field
@@ -55,10 +57,9 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
             return RouterEvent(Kind.WRITE_FAILED, root, host=HOST)
         return file_changed_event(tool_input, FILE_TOOLS[tool], root, HOST)
     if name == "BeforeTool" and tool in SHELL_TOOLS:
-        command = (
-            str_field(tool_input, "command", 1024 * 1024) if isinstance(tool_input, dict) else None
-        )
-        return RouterEvent(Kind.SHELL_COMMAND, root, command=command or "", host=HOST)
+        return shell_event(obj, tool_input, root, HOST)
+    if name == "BeforeTool" and tool in FILE_TOOLS:
+        return edit_pending_event(tool_input, FILE_TOOLS[tool], root, HOST)
     if name == "AfterAgent":
         return stop_event(obj, root, HOST)
     return RouterEvent(Kind.IGNORED, root, host=HOST)

@@ -5,8 +5,11 @@ prompt is never read); file_changed -> fast check of those files only, and for a
 file with open tasks the repair re-check of those tasks instead (`task verify` by the
 original checker, docs/hosts.md); write_unknown -> scope re-determined from git,
 marked incomplete; write_failed -> no checker; repair_ready -> `task verify` of that
-id; shell_command on git commit / push -> the
-strict gate on the real index / ref; stop -> bounded summary from local task facts.
+id; shell_command -> the shell analyser (hosts/shell_surface.py): a commit or push it
+can read is judged by the strict gate on the surface the command will have (its
+repository, its own staging), anything it cannot read or a gate bypass is refused;
+edit_pending -> a file-edit tool aimed at git's folder, the hooks or orchestrate's
+config is refused; stop -> bounded summary from local task facts.
 
 Routing itself never issues a quality or delivery pass: only a strict gate decides
 delivery, and a fast check always says "feedback only, delivery not evaluated".
@@ -20,7 +23,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,10 +32,12 @@ from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_complete
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
 from orchestrator.decisions.findings import is_blocking
-from orchestrator.git.repo import in_work_tree
+from orchestrator.git.repo import NoRepository
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
+from orchestrator.hosts.shell_delivery import delivery_kind, delivery_of, protected_target
+from orchestrator.hosts.shell_surface import Analysis, Reason, analyse, describe
 from orchestrator.model.report import Report
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
@@ -67,8 +72,10 @@ class RouteResult:
     reasons: tuple[str, ...] = ()
 
     def bounded(self) -> RouteResult:
-        self.context = B.clamp(self.context)
-        self.message = B.clamp(self.message, B.MESSAGE_MAX_CHARS)
+        """This result with its texts escaped (no control characters) and clamped to
+        the host budgets: the last step before any text reaches an agent or a person."""
+        self.context = B.clamp(B.escape(self.context))
+        self.message = B.clamp(B.escape(self.message), B.MESSAGE_MAX_CHARS)
         return self
 
 
@@ -90,10 +97,10 @@ def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
     return lint(req, FEEDBACK_TASKS)
 
 
-def _gate(kind: str, root: Path, timeout: float) -> Report:
+def _gate(kind: str, root: Path, timeout: float, env: Mapping[str, str] | None = None) -> Report:
     from orchestrator.usecases.gate import pre_tool_gate
 
-    return pre_tool_gate(kind, root, timeout)
+    return pre_tool_gate(kind, root, timeout, env=env)
 
 
 def _verify(root: Path, task_id: str, timeout: float) -> object:
@@ -119,7 +126,9 @@ class Services:
     """The use cases the router calls. Tests replace one only to inject a fault."""
 
     lint: Callable[[Path, Sequence[str], float], LintResult] = _lint
-    gate: Callable[[str, Path, float], Report] = _gate
+    #: gate(kind, root, timeout), or with `env=` the GIT_* variables naming the
+    #: repository and the prepared index when the command selects them.
+    gate: Callable[..., Report] = _gate
     verify: Callable[[Path, str, float], object] = _verify
     record_edit: Callable[[Path, Sequence[str], str], object] = _record_edit
     repair_targets: Callable[[Path, Sequence[str], int], RepairTargets] = _repair_targets_of
@@ -507,23 +516,89 @@ def _gate_text(kind: str, report: Report) -> tuple[str, str]:
     return ". ".join(pieces) + ".", f"orchestrate {what} gate: {decision}"
 
 
+def _no_repository(kind: str) -> RouteResult:
+    # No target repository: refuse rather than scan a workspace (CG-06, CG-02).
+    return RouteResult(
+        "gate",
+        context=f"orchestrate strict {kind} gate: incomplete. No git repository was found "
+        "for this command's project; nothing was scanned and delivery did not pass.",
+        message=f"orchestrate {kind} gate: incomplete (no repository)",
+        block=gate_blocks(FAULT_DECISION),
+        gate=FAULT_DECISION,
+        reasons=("no_git_repository",),
+    )
+
+
+def _refused(kind: str, why: str, reason: str, forbidden: bool = False) -> RouteResult:
+    """A command refused before it ran: nothing was judged, and the text says so."""
+    decision = GateDecision.DENY if forbidden else GateDecision.INCOMPLETE
+    return RouteResult(
+        "gate",
+        context=f"orchestrate strict {kind} gate: refused before the command ran; nothing "
+        f"was judged. {why}.",
+        message=f"orchestrate {kind} gate: command refused ({reason})",
+        block=gate_blocks(decision),
+        gate=decision,
+        reasons=(reason,),
+    )
+
+
+def _analysis(ev: RouterEvent) -> Analysis:
+    """The analyser's verdict; a git alias it does not know is looked up in the start
+    repository's config and the command read again, kept only when every git operation
+    runs in that repository (another one may define the name differently)."""
+    command = ev.command if ev.command is not None else ""
+    result = analyse(command)
+    start = ev.shell_cwd or ev.project_root
+    if result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND or start is None:
+        return result
+    from orchestrator.usecases.pretool import git_aliases
+
+    aliases = git_aliases(start, Deadline.after(5.0))
+    if not aliases:
+        return result
+    again = analyse(command, known_aliases=aliases)
+    return again if all(op.repository.is_default for op in again.ops) else result
+
+
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
-    kind = shell.git_delivery_kind(ev.command or "")
-    if kind is None:
+    from orchestrator.usecases.pretool import NotJudgeable, ReplayFailed, prepared
+
+    result = _analysis(ev)
+    if result.verdict == "no_delivery":
         return RouteResult("ignored")
-    root = ev.project_root
-    if root is None or not in_work_tree(root):
-        # No target repository: refuse rather than scan a workspace (CG-06, CG-02).
-        return RouteResult(
-            "gate",
-            context=f"orchestrate strict {kind} gate: incomplete. No git repository was found "
-            "for this command's project; nothing was scanned and delivery did not pass.",
-            message=f"orchestrate {kind} gate: incomplete (no repository)",
-            block=gate_blocks(FAULT_DECISION),
-            gate=FAULT_DECISION,
-            reasons=("no_git_repository",),
+    kind = delivery_kind(result)
+    if result.verdict != "judge_index":
+        reason = result.reason.value if result.reason else result.verdict
+        return _refused(kind, describe(result), reason, result.verdict == "forbidden")
+    start = ev.shell_cwd or ev.project_root
+    if start is None:
+        return _no_repository(kind)
+    delivery = delivery_of(result, start)
+    if isinstance(delivery, str):
+        why = (
+            f"cannot determine which repository this command {kind}s to ({delivery}): run "
+            f"the {kind} as a plain git command in the repository's folder"
         )
-    report = svc.gate(kind, root, B.GATE_DEADLINE_S)
+        return _refused(kind, why, delivery)
+    try:
+        with prepared(delivery, Deadline.after(B.GATE_DEADLINE_S)) as (root, env):
+            extra = {"env": env} if env else {}
+            report = svc.gate(delivery.kind, root, B.GATE_DEADLINE_S, **extra)
+    except NoRepository:
+        return _no_repository(kind)
+    except NotJudgeable as exc:
+        why = (
+            f"cannot determine what this push sends ({_word(exc.reason) or 'push'}): push "
+            "the current branch with a plain `git push`, or let the pre-push hook judge it"
+        )
+        return _refused(kind, why, _word(exc.reason) or "push_undeterminable")
+    except ReplayFailed:
+        why = (
+            "cannot determine what this command commits: its own staging step fails. "
+            "Stage and commit in separate commands"
+        )
+        return _refused(kind, why, "staging_replay_failed")
     context, message = _gate_text(kind, report)
     decision = report.gate.decision
     return RouteResult(
@@ -535,6 +610,48 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         source_check="incomplete" if is_incomplete(report) else "checked",
         report=report,
     )
+
+
+def _edit_pending(ev: RouterEvent) -> RouteResult:
+    """A file-edit tool about to run: refused when it aims at git's folder, the hooks or
+    orchestrate's configuration; otherwise nothing to say (feedback follows the edit)."""
+    from orchestrator.usecases.pretool import git_places
+
+    deadline = Deadline.after(5.0)
+    places: dict[str, Path] = {}
+    for where in _nearest_dirs(ev):
+        for name, place in git_places(where, deadline).items():
+            places[f"{name}:{place}"] = place
+    reason = protected_target(ev.target, ev.project_root, places)
+    if reason is None:
+        return RouteResult("ignored")
+    text = (
+        "orchestrate: this edit is refused: an agent may not write inside .git, the git "
+        "hooks folder or orchestrate's configuration (orchestrate.toml, .orchestrate/, "
+        ".orchestrate-secrets-allow)"
+        if reason == "protected_path"
+        else "orchestrate: this edit is refused: its target path cannot be determined"
+    )
+    return RouteResult(
+        "gate",
+        context=f"{text}. Ask the person to make such a change.",
+        message=f"orchestrate: edit refused ({reason})",
+        block=True,
+        gate=GateDecision.DENY,
+        reasons=(reason,),
+    )
+
+
+def _nearest_dirs(ev: RouterEvent) -> list[Path]:
+    """The project root and the nearest existing folder of the edit target."""
+    out = [ev.project_root] if ev.project_root else []
+    if isinstance(ev.target, str) and os.path.isabs(ev.target) and "\x00" not in ev.target:
+        here = Path(os.path.normpath(ev.target)).parent
+        while not here.is_dir() and here != here.parent:
+            here = here.parent
+        if here not in out:
+            out.append(here)
+    return out
 
 
 def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
@@ -626,7 +743,9 @@ def _fault(ev: RouterEvent, exc: BaseException) -> RouteResult:
     if os.environ.get("ORCHESTRATE_DEBUG"):
         traceback.print_exception(exc)
     name = type(exc).__name__
-    if ev.kind == Kind.SHELL_COMMAND and shell.git_delivery_kind(ev.command or "") is not None:
+    if (ev.kind == Kind.SHELL_COMMAND and _analysis(ev).verdict != "no_delivery") or (
+        ev.kind == Kind.EDIT_PENDING
+    ):
         return RouteResult(
             "gate",
             context="orchestrate strict gate: incomplete. An internal fault stopped the gate "
@@ -668,6 +787,8 @@ def route(ev: RouterEvent, services: Services | None = None) -> RouteResult:
             res = _repair_ready(ev, svc)
         elif ev.kind == Kind.SHELL_COMMAND:
             res = _shell(ev, svc)
+        elif ev.kind == Kind.EDIT_PENDING:
+            res = _edit_pending(ev)
         elif ev.kind == Kind.STOP:
             res = _stop(ev)
         elif ev.kind == Kind.INVALID:

@@ -19,18 +19,17 @@ carry paths and refspecs taken from the command, so bound them before showing th
 an agent. Everything here is pure: no git calls, no I/O, no execution. It never raises:
 any failure is ``undeterminable``.
 
-How to wire (hosts/router.py, once the refactor lands): call
-``analyse(ev.command)`` (or the argv list a Codex event carries) and map
-``forbidden`` and ``undeterminable`` to deny with `describe(result)`; ``no_delivery`` to
-allow. For ``judge_index`` run the strict gate in ``repository.git_args()`` /
-``repository.env()`` on ``surface``: copy the index to a temporary file, replay
-``surface.staging`` with ``GIT_INDEX_FILE`` pointing at it (each entry is a git argv such
-as ``("add", "--", "app/settings.py")``, relative to the repository's directory), then
-judge that index (``surface.only_paths``: HEAD plus those paths; ``push``: the named
-refspecs, or the default push when empty). A replay that fails must deny: the command's
-own `git add` would have failed the same way. `git commit -m x && git push` is two
-deliveries and so undeterminable today; judging both is a wiring decision. Git aliases from the repository's config can
-be passed as ``known_aliases`` so ``git ci`` resolves instead of being undeterminable.
+Where it is used: hosts/router.py analyses each shell event (a Codex argv list as
+it is) and refuses ``forbidden`` and ``undeterminable`` with `describe(result)`;
+``no_delivery`` passes untouched. ``judge_index`` goes to hosts/shell_delivery.py (the
+repository as absolute paths and GIT_* variables) and usecases/pretool.py, which
+copies the index to a private file, replays ``surface.staging`` there with
+``GIT_INDEX_FILE`` (``only_paths``: HEAD plus those paths), and has the strict gate
+judge that index; a replay that fails refuses, since the command's own `git add` would
+fail the same way. A push is judged only when it sends the current branch to its
+upstream. `git commit -m x && git push` is two deliveries and so undeterminable. Git
+aliases from the repository's config can be passed as ``known_aliases`` so ``git ci``
+resolves instead of being undeterminable (the router does not read them today).
 """
 
 from __future__ import annotations

@@ -127,7 +127,8 @@ _OPTIONAL_ATTACHED = {"xargs": "eil", "nice": ""}
 
 def protected_write(path: str, cwd: str | None) -> Reason | None:
     """The forbidden reason when writing `path` (from `cwd`) would touch `.git/**`,
-    `.orchestrate/**` or `orchestrate.toml`; pattern parts count if they could match."""
+    `.orchestrate/**`, `orchestrate.toml` or `.orchestrate-secrets-allow`; pattern parts
+    count if they could match."""
     pattern = path.replace(DYN, "*")
     full = normpath(cwd, pattern) or pattern
     parts = [p for p in full.split("/") if p]
@@ -138,7 +139,7 @@ def protected_write(path: str, cwd: str | None) -> Reason | None:
             return Reason.GIT_DIR_WRITE
         if low == ".orchestrate" or (wild and fnmatch.fnmatchcase(".orchestrate", low)):
             return Reason.ORCHESTRATE_CONFIG_WRITE
-    if parts and parts[-1].casefold() == "orchestrate.toml":
+    if parts and parts[-1].casefold() in ("orchestrate.toml", ".orchestrate-secrets-allow"):
         return Reason.ORCHESTRATE_CONFIG_WRITE
     return None
 

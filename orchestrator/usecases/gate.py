@@ -11,6 +11,8 @@ outcome comes from decisions/exits.py; printing is the presenters' part.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -264,17 +266,20 @@ def gate(
     rev: str | None = None,
     remote: str | None = None,
     stdin: bytes | None = b"",
+    env: Mapping[str, str] | None = None,
 ) -> GateResult:
     """A strict gate: full contract, no skip honoured, gate evaluated on the real surface.
 
     `cwd` is the folder whose repository is gated (default: the process's); `stdin`
-    is the pre-push hook's input, or None for a push about to happen (pre-tool).
+    is the pre-push hook's input, or None for a push about to happen (pre-tool);
+    `env` the environment git runs with (default: the process's; the pre-tool gate
+    names a prepared index in it).
     Raises NoRepository outside a work tree; any other fault propagates, and every
     presenter turns it into a refusal.
     """
     from orchestrator.gates.legacy import legacy_skip_sources
 
-    git = open_repo(Deadline.after(timeout), cwd)
+    git = open_repo(Deadline.after(timeout), cwd, env)
     surface = read_surface(git, event, rev, remote, stdin)
     policy = strict_policy(git, event, surface)
     report = check_surface(git, event, surface, timeout, policy=policy)
@@ -302,11 +307,20 @@ def _policy_checkers(plugins: PluginSet) -> frozenset[str]:
     return frozenset(c.name for c in plugins.checkers() if c.tier == Tier.POLICY)
 
 
-def pre_tool_gate(kind: str, root: Path, timeout: float, rev: str = "HEAD") -> Report:
+def pre_tool_gate(
+    kind: str,
+    root: Path,
+    timeout: float,
+    rev: str = "HEAD",
+    env: Mapping[str, str] | None = None,
+) -> Report:
     """The strict gate an agent host runs before its `git commit` / `git push` (or the
-    MCP gate tool): the repository at `root`, a push as git would make it now."""
+    MCP gate tool): the repository at `root`, a push as git would make it now. `env`
+    adds GIT_* variables to the process's environment (the repository and index the
+    command will use)."""
     stdin = None if kind == "push" else b""
-    return gate(kind, timeout=timeout, cwd=root, rev=rev, stdin=stdin).report
+    full = {**os.environ, **env} if env else None
+    return gate(kind, timeout=timeout, cwd=root, rev=rev, stdin=stdin, env=full).report
 
 
 def _skipped(git: Git, event: str, report: Report, skip: Skip) -> tuple[list[Finding], int]:

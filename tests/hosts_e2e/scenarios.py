@@ -108,6 +108,89 @@ def commit_with_staged_secret(session: Session) -> CommitRun:
     return CommitRun(result, (key_id, secret), before, after, files)
 
 
+# --- 2b: the spellings that used to commit a key pair past a clean index --------------
+
+#: Each reaches the key pair from a start index that is clean: through the command's
+#: own staging, `-a`, another repository (`-C`, GIT_DIR), or a `cd` into it.
+SHELL_SPELLINGS = (
+    "git add app/settings.py && git commit -q -m x",
+    "git commit -q -am x",
+    "git -C vendor/lib commit -q -m x",
+    "GIT_DIR=vendor/lib/.git GIT_WORK_TREE=vendor/lib git commit -q -m x",
+    "cd vendor/lib && git commit -q -m x",
+)
+#: Words a hook must never say about a surface it refused without judging.
+REASSURING = re.compile(r"\b(allow|not_applicable)\b")
+
+
+@dataclass
+class SpellingsRun:
+    result: RunResult
+    secret_values: tuple[str, ...]
+    commits_before: dict[str, list[str]]
+    commits_after: dict[str, list[str]]
+
+
+def commit_spellings_with_secret(session: Session) -> SpellingsRun:
+    """The index of the project is clean; `app/settings.py` (tracked) holds an
+    AWS-shaped key pair in the work tree, and `vendor/lib`, a repository of its own,
+    has it staged. The agent tries each of SHELL_SPELLINGS in turn."""
+    project = session.project
+    key_id, secret = _aws_like_pair()
+    leak = f'KEY_ID = "{key_id}"\nAWS_SECRET_ACCESS_KEY = "{secret}"\n'
+    (project / "app").mkdir()
+    (project / "app" / "settings.py").write_text("VALUE = 1\n")
+    git(project, "add", "app/settings.py")
+    git(project, "commit", "-q", "-m", "settings")
+    (project / "app" / "settings.py").write_text(leak)
+    lib = project / "vendor" / "lib"
+    lib.mkdir(parents=True)
+    git(lib, "init", "-q", "-b", "main")
+    git(lib, "config", "user.email", "dev@example.invalid")
+    git(lib, "config", "user.name", "Dev")
+    git(lib, "config", "commit.gpgsign", "false")
+    (lib / "README.md").write_text("lib\n")
+    git(lib, "add", "README.md")
+    git(lib, "commit", "-q", "-m", "init")
+    (lib / "cfg.py").write_text(leak)
+    git(lib, "add", "cfg.py")
+    repos = {"project": project, "vendor/lib": lib}
+    before = {name: head_commits(path) for name, path in repos.items()}
+    shell = session.host.tool_shell
+    turns = [{"tool_use": shell(c)} for c in SHELL_SPELLINGS] + [{"text": "finished"}]
+    result = run_turns(session, turns)
+    after = {name: head_commits(path) for name, path in repos.items()}
+    return SpellingsRun(result, (key_id, secret), before, after)
+
+
+def assert_no_spelling_committed(host: Host, run: SpellingsRun, kind: str) -> list[str]:
+    """No commit landed in either repository; each spelling got exactly one refusal of
+    ours in the next request, none of them reassuring, each either a judged deny
+    naming the secret rule or a refusal saying nothing was judged; no secret value
+    reached the model. Returns the refusal texts."""
+    res = run.result
+    assert res.proc.returncode == 0, res.describe()
+    assert run.commits_after == run.commits_before, res.describe()
+    assert len(res.requests) == len(SHELL_SPELLINGS) + 1, res.describe()
+    texts = []
+    for i in range(1, len(SHELL_SPELLINGS) + 1):
+        denies = hook_texts(res, host, i, kind)
+        assert len(denies) == 1, f"turn {i}: {denies!r}\n{res.describe()}"
+        text = denies[0]
+        assert not REASSURING.search(text), text
+        judged = "strict commit gate: deny" in text and re.search(r"\bsecret-[a-z-]+", text)
+        assert judged or "nothing was judged" in text, text
+        texts.append(text)
+    for req in res.requests:
+        for _kind, text in host.hook_texts(req):
+            if "orchestrate" in text:  # ours: never a reassurance in this session
+                assert not REASSURING.search(text), text
+        dumped = dump(req)
+        for value in run.secret_values:
+            assert value not in dumped, "a secret value reached the model"
+    return texts
+
+
 # --- 3: a prompt carrying injected instructions --------------------------------------
 
 

@@ -17,9 +17,11 @@ from .harness import GEMINI, new_session
 from .scenarios import (
     EditRun,
     assert_bounded_edit_context,
+    assert_no_spelling_committed,
     assert_one_stop_continuation,
     assert_prompt_not_echoed,
     assert_secret_commit_denied,
+    commit_spellings_with_secret,
     commit_with_staged_secret,
     edit_with_unused_import,
     hook_texts,
@@ -57,3 +59,9 @@ def test_commit_with_staged_secret_is_denied(tmp_path: Path) -> None:
 def test_injected_prompt_is_not_echoed(tmp_path: Path) -> None:
     run = prompt_with_injection(new_session(HOST.name, tmp_path))
     assert_prompt_not_echoed(HOST, run)
+
+
+def test_commit_spellings_never_land_the_secret(tmp_path: Path) -> None:
+    # add && commit, commit -a, -C, GIT_DIR/GIT_WORK_TREE, cd sub &&: each refused.
+    run = commit_spellings_with_secret(new_session(HOST.name, tmp_path))
+    assert_no_spelling_committed(HOST, run, "BeforeTool:deny")

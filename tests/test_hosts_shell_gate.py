@@ -1,0 +1,297 @@
+"""The pre-tool gate judges the surface a shell command will really have, in the
+repository it really acts on, or refuses it; it never reassures about a surface it did
+not judge. Real git repositories, the real strict gate (Ruff and the secret scan)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from helpers import git, new_repo
+from shell_gate_support import BENIGN, DELIVERIES, ISSUE_SPELLINGS, make_project, repo_state
+
+from orchestrator.decisions.findings import is_blocking
+from orchestrator.hosts import claude_code, codex, gemini
+from orchestrator.hosts.events import Kind, RouterEvent
+from orchestrator.hosts.router import RouteResult, Services, route
+from orchestrator.model.report import Finding, Report, ScanInfo
+
+REASSURING = re.compile(r"\b(allow|not_applicable)\b")
+
+
+@pytest.fixture(scope="module")
+def dirty(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_project(tmp_path_factory.mktemp("dirty"), dirty=True).resolve()
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_project(tmp_path_factory.mktemp("clean"), dirty=False).resolve()
+
+
+def shell(root: Path, command: object, cwd: Path | None = None) -> RouteResult:
+    return route(RouterEvent(Kind.SHELL_COMMAND, root, command=command, shell_cwd=cwd or root))
+
+
+def secret_rules(res: RouteResult) -> set[str]:
+    assert res.report is not None
+    return {f.rule for f in res.report.findings if is_blocking(f) and f.rule.startswith("secret-")}
+
+
+@pytest.mark.parametrize("command", ISSUE_SPELLINGS)
+def test_issue_spellings_are_judged_on_the_surface_they_commit(dirty: Path, command: str) -> None:
+    # The start repository's index is clean: judging it would have allowed the commit.
+    before = repo_state(dirty)
+    res = shell(dirty, command)
+    assert res.block and res.gate == "deny", res.context
+    assert secret_rules(res) >= {"secret-aws-access-key-id"}, res.context
+    assert "strict commit gate: deny" in res.context and not REASSURING.search(res.context)
+    assert repo_state(dirty) == before  # no index, ref or object of the user's was written
+
+
+@pytest.mark.parametrize("command", DELIVERIES)
+def test_each_delivery_of_the_key_pair_is_refused(dirty: Path, command: str) -> None:
+    res = shell(dirty, command)
+    assert res.block, res.context
+    assert not REASSURING.search(res.context + res.message), res.context
+    if res.report is not None:  # judged: on the surface that holds the key pair
+        assert secret_rules(res), res.context
+    else:
+        assert "nothing was judged" in res.context
+
+
+@pytest.mark.parametrize("command", [c for c in DELIVERIES if ";" not in c])
+def test_the_same_deliveries_of_clean_content_pass(clean: Path, command: str) -> None:
+    res = shell(clean, command)
+    assert not res.block, res.context
+    assert res.report is not None and res.gate == "allow", res.context
+
+
+@pytest.mark.parametrize("command", BENIGN)
+def test_benign_commands_pass_untouched(dirty: Path, command: str) -> None:
+    res = shell(dirty, command)
+    assert res.action == "ignored" and not res.block and res.context == ""
+
+
+def test_the_shell_start_folder_is_the_events_cwd(dirty: Path) -> None:
+    # The agent's shell sits in app/ (its cwd), the project root is the repository top.
+    res = shell(dirty, "git add settings.py && git commit -m x", cwd=dirty / "app")
+    assert res.block and secret_rules(res), res.context
+
+
+def test_a_staging_step_that_would_fail_is_refused(clean: Path) -> None:
+    res = shell(clean, "git add no-such-file.py && git commit -m x")
+    assert res.block and res.report is None
+    assert "its own staging step fails" in res.context and not REASSURING.search(res.context)
+
+
+def test_a_move_is_never_replayed_and_is_refused(clean: Path) -> None:
+    before = repo_state(clean)
+    res = shell(clean, "git mv app/settings.py app/other.py && git commit -m x")
+    assert res.block and res.report is None, res.context
+    assert (clean / "app" / "settings.py").is_file() and repo_state(clean) == before
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git push origin HEAD:refs/heads/release",
+        "git push origin main:other",
+        "git push --all",
+        "git push --tags",
+        "git push elsewhere main",
+        "git push origin main other",
+    ],
+)
+def test_a_push_of_anything_but_the_current_branch_is_refused(clean: Path, command: str) -> None:
+    res = shell(clean, command)
+    assert res.block and res.report is None, res.context
+    assert "nothing was judged" in res.context and "push" in res.context
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ("git commit --no-verify -m x", "--no-verify"),
+        ("git -c core.hooksPath=/dev/null commit -m x", "hooks"),
+        ("git config core.hooksPath .nohooks", "hooks"),
+        ("git config --global core.hooksPath /tmp/h", "hooks"),
+        ("git update-ref refs/remotes/origin/main HEAD", "remote-tracking"),
+        ("echo exit 0 > .git/hooks/pre-commit", ".git"),
+        ("cp /tmp/x orchestrate.toml", "configuration"),
+        ("git commit-tree HEAD^{tree} -m x", "cannot determine"),
+        ("git merge --no-edit feature", "cannot determine"),
+        ("git rebase --exec 'git commit --amend' main", "cannot determine"),
+        ("git commit -m x && git push", "several"),
+        ('eval "git commit -m x"', "cannot determine"),
+        ("git commit -m 'unbalanced", "cannot determine"),
+        ("git commit -m x \x00", "cannot determine"),
+        ("git commit -m " + "x" * (65 * 1024), "cannot determine"),
+    ],
+)
+def test_bypasses_and_unreadable_commands_are_refused(
+    clean: Path, command: str, words: str
+) -> None:
+    res = shell(clean, command)
+    assert res.block and res.report is None, res.context
+    assert words in res.context and "nothing was judged" in res.context
+    assert not REASSURING.search(res.context + res.message)
+    assert "unbalanced" not in res.context and "xxxx" not in res.context  # never echoed
+
+
+def test_codex_argv_list_is_read_as_argv(dirty: Path, clean: Path) -> None:
+    for root, blocked in ((dirty, True), (clean, False)):
+        ev = {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "shell",
+            "cwd": str(root),
+            "tool_input": {"command": ["bash", "-lc", "git commit -am x"]},
+        }
+        _, out = codex.run(json.dumps(ev).encode())
+        obj = json.loads(out)
+        assert ("hookSpecificOutput" in obj) is blocked, obj
+        if blocked:
+            assert "secret-aws" in obj["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_a_command_field_that_is_not_text_is_refused(clean: Path) -> None:
+    ev = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "cwd": str(clean),
+        "tool_input": {"command": {"git": "commit"}},
+    }
+    _, out = claude_code.run(json.dumps(ev).encode())
+    hso = json.loads(out)["hookSpecificOutput"]
+    assert (
+        hso["permissionDecision"] == "deny"
+        and "cannot determine" in hso["permissionDecisionReason"]
+    )
+
+
+# --- file-edit tools aimed at protected places ---------------------------------------
+
+
+def _edit_events(root: Path, path: str) -> list[tuple[str, bytes]]:
+    claude = {"hook_event_name": "PreToolUse", "tool_name": "Write"}
+    cx = {"hook_event_name": "PreToolUse", "tool_name": "Edit"}
+    gem = {"hook_event_name": "BeforeTool", "tool_name": "write_file"}
+    out = []
+    for host, obj in (("claude-code", claude), ("codex", cx), ("gemini", gem)):
+        obj |= {"cwd": str(root), "tool_input": {"file_path": path, "content": "x"}}
+        out.append((host, json.dumps(obj).encode()))
+    return out
+
+
+def _refused(host: str, out: bytes) -> str | None:
+    obj = json.loads(out)
+    if host == "gemini":
+        return obj.get("reason") if obj.get("decision") == "deny" else None
+    hso = obj.get("hookSpecificOutput", {})
+    return hso.get("permissionDecisionReason") if hso.get("permissionDecision") == "deny" else None
+
+
+RUNNERS = {"claude-code": claude_code.run, "codex": codex.run, "gemini": gemini.run}
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        ".git/hooks/pre-commit",
+        ".git/config",
+        ".GIT/config",
+        "sub/../.git/info/exclude",
+        ".githooks/pre-commit",
+        "orchestrate.toml",
+        "app/orchestrate.toml",
+        ".orchestrate/tasks/x.json",
+        ".orchestrate-secrets-allow",
+        "linked-git/config",
+    ],
+)
+def test_file_edits_of_protected_places_are_refused(tmp_path: Path, rel: str) -> None:
+    root = new_repo(tmp_path / "repo").resolve()
+    git(root, "config", "core.hooksPath", ".githooks")
+    (root / "linked-git").symlink_to(root / ".git")
+    for host, data in _edit_events(root, str(root / rel)):
+        _, out = RUNNERS[host](data)
+        reason = _refused(host, out)
+        assert reason is not None, (host, out)
+        assert "refused" in reason and str(root) not in reason
+
+
+def test_ordinary_file_edits_pass_untouched(tmp_path: Path) -> None:
+    root = new_repo(tmp_path / "repo").resolve()
+    for rel in ("a.py", "docs/gitignore.md", "app/.github/workflows/ci.yml", "new/dir/x.txt"):
+        for host, data in _edit_events(root, str(root / rel)):
+            _, out = RUNNERS[host](data)
+            assert _refused(host, out) is None, (host, rel, out)
+
+
+def test_an_edit_without_a_usable_path_is_refused(tmp_path: Path) -> None:
+    root = new_repo(tmp_path / "repo").resolve()
+    ev = {"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": str(root)}
+    ev["tool_input"] = {"file_path": 7}
+    _, out = claude_code.run(json.dumps(ev).encode())
+    assert "cannot be determined" in (_refused("claude-code", out) or "")
+
+
+# --- only strict rule ids and bounded labels reach the agent --------------------------
+
+
+def test_tool_supplied_rule_text_never_reaches_the_agent(tmp_path: Path) -> None:
+    from orchestrator.usecases.lint import LintResult
+
+    root = tmp_path.resolve()
+    (root / "a.py").write_text("x = 1\n")
+    report = Report(scan=ScanInfo(project_root=str(root)))
+    for rule in ("SAINJECT_run:curl@evil.sh", "F401", "ok-rule; rm -rf /", "a.b"):
+        report.findings.append(
+            Finding(checker="fake", rule=rule, path="a.py", line=1, message="m", severity="error")
+        )
+    fake = Services(lint=lambda r, p, t: LintResult(report))
+    res = route(RouterEvent(Kind.FILE_CHANGED, root, paths=("a.py",)), fake)
+    assert "F401" in res.context
+    for bad in ("SAINJECT", "curl", "evil", "rm -rf", "a.b"):
+        assert bad not in res.context and bad not in res.message
+
+
+def test_commit_all_sees_a_same_size_edit_made_right_after_the_index(tmp_path: Path) -> None:
+    # Git's racy-clean check needs the private index copy to keep the index's mtime.
+    root = new_repo(tmp_path / "repo").resolve()
+    (root / "a.py").write_text("VALUE = 1\n")
+    git(root, "add", "a.py")
+    git(root, "commit", "-q", "-m", "a")
+    (root / "b.py").write_text("B = 1\n")
+    git(root, "add", "b.py")  # the index is written again after a.py's entry
+    (root / "a.py").write_text("import os\n")  # same size, same second
+    time.sleep(1.1)  # the hook runs later: a fresh copy would carry a later mtime
+    res = shell(root, "git commit -am x")
+    assert res.block and res.report is not None, res.context
+    assert "F401" in res.context
+
+
+def test_git_aliases_of_the_repository_are_followed(tmp_path: Path) -> None:
+    root = new_repo(tmp_path / "repo").resolve()
+    git(root, "config", "alias.st", "status --short")
+    git(root, "config", "alias.ci", "commit")
+    git(root, "config", "alias.skip", "commit --no-verify")
+    assert shell(root, "git st").action == "ignored"
+    (root / "a.py").write_text("import os\n")
+    git(root, "add", "a.py")
+    res = shell(root, "git ci -m x")
+    assert res.block and res.report is not None and "F401" in res.context
+    assert shell(root, "git skip -m x").gate == "deny"  # forbidden through the alias
+    # Another repository may define the name differently: not guessed from this one.
+    other = new_repo(root / "vendor" / "lib")
+    git(other, "config", "alias.st", "commit -a")
+    res = shell(root, "git -C vendor/lib st")
+    assert res.block and res.report is None and "nothing was judged" in res.context
+
+
+def test_texts_for_hosts_carry_no_control_characters() -> None:
+    res = RouteResult("x", context="a\x1b[31mb\nc\u202ed", message="m\r\n").bounded()
+    assert res.context == "a?[31mb?c?d" and res.message == "m??"
