@@ -32,7 +32,8 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     Git exports ``GIT_INDEX_FILE`` to hooks, sometimes relative to the hook's cwd; the
     gate may run git elsewhere, so the path is pinned here. Optional locks are off (a
     read must not rewrite the index under a running commit) and messages are in the C
-    locale, so parsing never depends on the user's language.
+    locale, so parsing never depends on the user's language. Replace refs and grafts are
+    off: what the gate reads is what git commits and pushes.
     """
     out = dict(os.environ if env is None else env)
     index = out.get("GIT_INDEX_FILE")
@@ -40,6 +41,12 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
         out["GIT_INDEX_FILE"] = os.path.abspath(index)
     out.setdefault("GIT_OPTIONAL_LOCKS", "0")
     out["LC_ALL"] = "C"
+    # The gate must read the objects git stores and sends. Replace refs and a grafts
+    # file make `cat-file`, `diff` and `rev-list` show other content and history than
+    # `write-tree`, `commit` and `pack-objects` store and push: a secret staged beside
+    # `git replace <its blob> <a clean blob>` would be judged clean and pushed as is.
+    out["GIT_NO_REPLACE_OBJECTS"] = "1"
+    out["GIT_GRAFT_FILE"] = os.devnull
     return out
 
 
