@@ -90,7 +90,9 @@ def add_targets(git: Git, entries: Sequence[Entry], surface: Surface, what: str)
             FileTarget(
                 path=e.path,
                 abs_path=git.root / e.path,
-                language=languages.detect(e.path, content[: languages.HEAD_BYTES]),
+                **languages.detect_language(
+                    e.path, content[: languages.HEAD_BYTES]
+                ).target_fields(),
                 content=content,
                 size=len(content),
             )
