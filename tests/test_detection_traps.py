@@ -13,8 +13,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import run_cli
+from helpers import new_repo, run_cli
 
+from orchestrator.deadline import Deadline
+from orchestrator.git.runner import Git
+from orchestrator.git.surfaces import commit_surface
 from orchestrator.model.languages import (
     SNIFFED,
     detect_language,
@@ -118,6 +121,10 @@ TRAPS: dict[str, tuple[str, str | None]] = {
     "sql/my.sql": (
         "CREATE TABLE `t` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  PRIMARY KEY (`id`)\n"
         ") ENGINE=InnoDB;\n",
+        "mysql",
+    ),
+    "sql/my_proc.sql": (
+        "DELIMITER $$\nCREATE PROCEDURE p()\nBEGIN\n  SELECT 1;\nEND$$\nDELIMITER ;\n",
         "mysql",
     ),
     "sql/ms.sql": (
@@ -290,3 +297,20 @@ def test_traps_end_to_end_no_checked_scope_flags_valid_code(tmp_path: Path) -> N
     # Plain markup is still checked by its qualified grammar.
     for path in ("html/plain.html", "xml/plain.xml", "css/plain.css", "rs/main.rs"):
         assert any(s["status"] == "checked" for s in by_path[path]), by_path[path]
+
+
+def test_a_staged_surface_is_detected_from_its_staged_bytes(tmp_path: Path) -> None:
+    """Gates judge the index: the staged blob's head decides, not the work tree's."""
+    repo = new_repo(
+        tmp_path / "repo",
+        {"a.m": TRAPS["m/hello.m"][0], "b.m": "x = 1;\n", "page.html": "{{ x }}\n"},
+    )
+    (repo / "a.m").write_text(TRAPS["m/square.m"][0])  # the work tree says MATLAB
+    targets = {t.path: t for t in commit_surface(Git(repo, Deadline.after(60))).targets}
+    assert (targets["a.m"].language, targets["a.m"].detected_by) == (
+        "mercury",
+        DetectedBy.HEURISTIC,
+    )
+    assert targets["b.m"].language is None
+    assert (targets["b.m"].undecided or "").startswith("ambiguous: .m could be ")
+    assert targets["page.html"].language == "jinja"

@@ -318,8 +318,9 @@ def _sniff_rs(head: bytes) -> str | None:
 _SQL_DIALECTS = (
     ("tsql", rb"^\s*GO\s*$|\[dbo\]|\bNVARCHAR\b|^\s*DECLARE\s+@|\bBEGIN\s+TRAN"),
     ("plsql", rb"\bVARCHAR2\b|^\s*/\s*$|CREATE\s+(OR\s+REPLACE\s+)?PACKAGE\b|\bNUMBER\s*\("),
-    ("postgresql", rb"\$\$|\bLANGUAGE\s+plpgsql\b|\bSERIAL\b|::\w+"),
+    # MySQL before PostgreSQL: its procedures often change the DELIMITER to $$.
     ("mysql", rb"`\w+`|\bENGINE\s*=|\bAUTO_INCREMENT\b|^\s*DELIMITER\b"),
+    ("postgresql", rb"\$\$|\bLANGUAGE\s+plpgsql\b|\bSERIAL\b|::\w+"),
     ("sqlite", rb"^\s*PRAGMA\b|\bAUTOINCREMENT\b"),
 )
 
