@@ -4,7 +4,9 @@ Everything a checker plugin needs is re-exported here: the `Checker` protocol an
 its records (`FileTarget`, `Batch`, `CheckerPlan`, `RunContext`, `FileOutcome`,
 `Probe`), the shared process ladder (`outcome_from`), finding records and helpers,
 the vocabulary enums, the bounded process runner, the `hookimpl` marker, and
-`ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`).
+`ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`),
+and where orchestrate's managed (pinned) tools are installed (`managed_tool_homes`)
+with the command that installs one (`managed_install_hint`).
 
 Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
 change between releases; the names below do not. `API_VERSION` follows the report's
@@ -23,6 +25,8 @@ from orchestrator import __version__ as ORCHESTRATE_VERSION
 from orchestrator.core.hookspecs import ReportFormat, hookimpl
 from orchestrator.core.reuse import ReuseIdentity
 from orchestrator.deadline import Deadline
+from orchestrator.managed_tools import homes as managed_tool_homes
+from orchestrator.managed_tools import install_hint as managed_install_hint
 from orchestrator.model.checker import (
     MAX_FILE_BYTES,
     Batch,
@@ -89,6 +93,8 @@ __all__ = [
     "grammar_info",
     "grammar_manifest",
     "hookimpl",
+    "managed_install_hint",
+    "managed_tool_homes",
     "needs_head",
     "one_line",
     "outcome_for_all",

@@ -32,15 +32,20 @@ def workspace_dir(project_root: Path, create: bool = True) -> Path:
     return ws
 
 
+def user_cache_root() -> Path:
+    """orchestrate's folder in the user's cache folder (platformdirs; XDG_CACHE_HOME)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("orchestrate"))
+
+
 def user_cache_dir(project_root: Path, *parts: str, create: bool = True) -> Path:
     """`parts` under the user's cache folder for this repository (keyed by its resolved
     path), never inside the project."""
     import hashlib
 
-    import platformdirs
-
     key = hashlib.sha256(os.fsencode(str(project_root.resolve()))).hexdigest()[:16]
-    folder = Path(platformdirs.user_cache_dir("orchestrate")).joinpath("projects", key, *parts)
+    folder = user_cache_root().joinpath("projects", key, *parts)
     if create:
         folder.mkdir(parents=True, exist_ok=True)
     return folder

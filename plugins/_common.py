@@ -6,11 +6,11 @@ import hashlib
 import os
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.api import Deadline, run_bounded
+from orchestrator.api import Deadline, RunContext, run_bounded
 
 _VERSION_CACHE: dict[tuple[str, float], str | None] = {}
 
@@ -36,6 +36,25 @@ def find_tool(
     )
     found = shutil.which(name, path=safe_path)
     return str(Path(found)) if found else None
+
+
+def find_on_path(name: str, ctx: RunContext) -> str | None:
+    """The run's explicit tool path for `name` (`ctx.tool_overrides`, absolute and
+    executable, else None), or the first ABSOLUTE entry of the run's PATH (`ctx.env`,
+    else the process's) holding an executable `name`. A relative entry is never used."""
+    explicit = ctx.tool_overrides.get(name)
+    if explicit is not None:
+        p = Path(explicit)
+        ok = p.is_absolute() and p.is_file() and os.access(p, os.X_OK)
+        return str(p) if ok else None
+    env: Mapping[str, str] = ctx.env if ctx.env is not None else os.environ
+    for entry in env.get("PATH", "").split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue  # a relative entry would run whatever the current folder holds
+        cand = Path(entry) / name
+        if cand.is_file() and os.access(cand, os.X_OK):
+            return str(cand)
+    return None
 
 
 def interpreter_bin_dir() -> Path:

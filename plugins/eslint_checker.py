@@ -44,6 +44,7 @@ from orchestrate_plugins.eslint_config import (
 )
 from orchestrate_plugins.eslint_text import Text, edit, pos
 from orchestrate_plugins.eslint_tool import (
+    install_hint,
     resolve_tool,
     run_env,
     version_note,
@@ -81,10 +82,6 @@ MIGRATE_HINT = (
     "or run ESLint 9 for the legacy config"
 )
 EXTENSION_HINT = "name the extension in an `overrides` entry (or --ext), or add eslint.config.js"
-INSTALL_HINT = (
-    "install the pinned ESLint: npm ci --prefix tools/eslint "
-    "(or add eslint to the project, or set [tool.orchestrate.tools] eslint = '/abs/path')"
-)
 NO_CONFIG = "no ESLint config (eslint.config.* or .eslintrc*) between the file and the root"
 MAX_MESSAGE = 500
 MAX_BATCH = 400
@@ -163,7 +160,7 @@ class EslintChecker:
             configured=bool(configs),
             config_files=configs,
             needs_config=True,
-            hint=INSTALL_HINT if tool is None else None if configs else CONFIG_HINT,
+            hint=install_hint() if tool is None else None if configs else CONFIG_HINT,
         )
 
     def claims(self, target: FileTarget) -> bool:
@@ -191,7 +188,7 @@ class EslintChecker:
             tool = resolve_tool(root, t.path, ctx)
             if tool is None:
                 settled.append(
-                    self._settle(t, ScopeStatus.MISSING, "eslint not found", INSTALL_HINT)
+                    self._settle(t, ScopeStatus.MISSING, "eslint not found", install_hint())
                 )
                 continue
             if tool not in idents:
@@ -236,7 +233,7 @@ class EslintChecker:
                 status=ScopeStatus.TOOL_ERROR,
                 reason=reason,
                 tool=ident,
-                hint=INSTALL_HINT,
+                hint=install_hint(),
                 language=t.language,
             )
         if setup.legacy and (major(ident.version) or 0) > LAST_LEGACY_MAJOR:

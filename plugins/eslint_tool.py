@@ -2,13 +2,16 @@
 
 Tool, in order: an explicit absolute path from configuration; the project's own
 `node_modules/.bin/eslint` nearest to the file (inside the project root); the pinned
-managed install (`npm ci --prefix tools/eslint`, or `$ORCHESTRATE_ESLINT_HOME`). A
-relative PATH entry is never consulted.
+managed install (`$ORCHESTRATE_ESLINT_HOME` when set; else a source checkout's
+`tools/eslint` after `npm ci --prefix tools/eslint`, then the verified install
+`orchestrate tools install` put in the user's cache folder). A relative PATH entry is
+never consulted. `install_hint()` names the command for the way orchestrate was installed.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from orchestrate_plugins._common import find_tool
@@ -20,7 +23,7 @@ from orchestrate_plugins.eslint_config import (
     range_differs,
 )
 
-from orchestrator.api import RunContext, ToolIdentity
+from orchestrator.api import RunContext, ToolIdentity, managed_install_hint, managed_tool_homes
 
 NAME = "eslint"
 HOME_ENV = "ORCHESTRATE_ESLINT_HOME"
@@ -28,12 +31,30 @@ HOME_ENV = "ORCHESTRATE_ESLINT_HOME"
 SCRUBBED = ("ESLINT_USE_FLAT_CONFIG", "ESLINT_FLAGS")
 
 
-def managed_home() -> Path:
-    """Folder of the managed ESLint install (`$ORCHESTRATE_ESLINT_HOME` wins)."""
+def managed_homes() -> list[Path]:
+    """Folders a managed ESLint install may be in, in order (`$ORCHESTRATE_ESLINT_HOME`,
+    when set to an absolute path, is the only one)."""
     env = os.environ.get(HOME_ENV)
     if env and os.path.isabs(env):
-        return Path(env)
-    return Path(__file__).resolve().parent.parent / "tools" / "eslint"
+        return [Path(env)]
+    return managed_tool_homes(NAME)
+
+
+def _home_of(tool: str) -> Path | None:
+    """The managed install `tool` belongs to, or None (the project's, or configured)."""
+    return next((h for h in managed_homes() if Path(tool).is_relative_to(h)), None)
+
+
+def install_hint() -> str:
+    """What to do when no ESLint is found: the command that installs the pinned one for
+    the way orchestrate was installed, or the project's own / a configured one."""
+    env = os.environ.get(HOME_ENV)
+    usable = env and os.path.isabs(env)
+    cmd = f"npm ci --prefix {shlex.quote(env)}" if usable and env else managed_install_hint(NAME)
+    return (
+        f"install the pinned ESLint: {cmd} "
+        "(or add eslint to the project, or set [tool.orchestrate.tools] eslint = '/abs/path')"
+    )
 
 
 def _executable(p: Path) -> bool:
@@ -53,8 +74,11 @@ def resolve_tool(root: Path, rel_path: str, ctx: RunContext) -> str | None:
         cand = folder / "node_modules" / ".bin" / NAME
         if _executable(cand):
             return str(cand)
-    managed = managed_home() / "node_modules" / ".bin" / NAME
-    return str(managed) if _executable(managed) else None
+    for home in managed_homes():
+        managed = home / "node_modules" / ".bin" / NAME
+        if _executable(managed):
+            return str(managed)
+    return None
 
 
 def managed_env(tool: str, env: dict[str, str]) -> dict[str, str]:
@@ -64,9 +88,9 @@ def managed_env(tool: str, env: dict[str, str]) -> dict[str, str]:
     on the managed ESLint has no `@eslint/js` or `typescript-eslint` of its own. Only
     for the managed tool: a resolve hook (ESM) and NODE_PATH (CommonJS) retry from it.
     """
-    home = managed_home()
-    hook = home / "resolve-managed.mjs"
-    if not Path(tool).is_relative_to(home) or not hook.is_file():
+    home = _home_of(tool)
+    hook = home / "resolve-managed.mjs" if home is not None else None
+    if home is None or hook is None or not hook.is_file():
         return env
     opt = f"--import={hook.as_uri()}"
     opts = env.get("NODE_OPTIONS", "")
@@ -77,7 +101,7 @@ def managed_env(tool: str, env: dict[str, str]) -> dict[str, str]:
 
 
 def _source(tool: str) -> str:
-    if Path(tool).is_relative_to(managed_home()):
+    if _home_of(tool) is not None:
         return "orchestrate's pinned install"
     if f"{os.sep}node_modules{os.sep}" in tool:
         return "the project's node_modules"

@@ -5,8 +5,9 @@ source on stdin (`ruby --disable=gems -c -`). The source is compiled, never run;
 are not loaded and RUBYOPT / RUBYLIB / BUNDLE_GEMFILE / GEM_* are scrubbed. The tool is
 an explicit absolute path or the first absolute PATH entry holding `ruby`.
 
-Findings carry the line only (Ruby reports no column). The outcome says which Ruby
-version's parser produced the evidence, and when the project pins another version
+Findings carry the line only (Ruby reports no column). The outcome says that only the
+parser ran (syntax, no lint rules: RuboCop is the lint checker where a project
+configures it), which Ruby version's parser produced the evidence, and when the project pins another version
 (`.ruby-version`, `.tool-versions`), that they differ. A selected file whose check
 times out or crashes stays `timed_out` / `tool_error`: it never falls back to the
 grammar. Only a missing Ruby hands the files to the fallback tier.
@@ -16,12 +17,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from orchestrate_plugins._common import cached_version, probe_version
+from orchestrate_plugins._common import cached_version, find_on_path, probe_version
 
 from orchestrator.api import (
     Batch,
@@ -67,19 +68,7 @@ _VERSION = re.compile(r"ruby (\d+(?:\.\d+)*)")
 
 def find_ruby(ctx: RunContext) -> str | None:
     """The explicit absolute tool path, else the first ABSOLUTE PATH entry with `ruby`."""
-    explicit = ctx.tool_overrides.get(NAME)
-    if explicit is not None:
-        p = Path(explicit)
-        ok = p.is_absolute() and p.is_file() and os.access(p, os.X_OK)
-        return str(p) if ok else None
-    env: Mapping[str, str] = ctx.env if ctx.env is not None else os.environ
-    for entry in env.get("PATH", "").split(os.pathsep):
-        if not entry or not os.path.isabs(entry):
-            continue  # a relative entry would run whatever the current folder holds
-        cand = Path(entry) / NAME
-        if cand.is_file() and os.access(cand, os.X_OK):
-            return str(cand)
-    return None
+    return find_on_path(NAME, ctx)
 
 
 #: The files that pin a project's Ruby version, nearest first within one folder.
@@ -179,7 +168,10 @@ class RubyChecker:
     ) -> FileOutcome:
         m = _VERSION.search(ident.version or "")
         version = m.group(1) if m else None
-        note = f"evidence: the parser of ruby {version or '?'} (ruby -c, source on stdin)"
+        note = (
+            f"syntax only: the parser of ruby {version or '?'} ran (ruby -c, source on stdin),"
+            " no lint rules"
+        )
         pin = pinned_version(ctx.project_root, t.path)
         hint = None
         if pin is not None and _differs(pin[0], version):

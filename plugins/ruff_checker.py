@@ -38,6 +38,7 @@ from orchestrate_plugins._common import (
     offset_of,
     tool_version,
 )
+from orchestrate_plugins._pins import pin_sentence, precommit_rev
 from orchestrate_plugins._ruff_config import (
     CONFIG_NAMES,
     ConfigProblem,
@@ -310,9 +311,15 @@ class RuffChecker:
         self, targets: Sequence[FileTarget], root: Path, ident: ToolIdentity
     ) -> tuple[dict[str, RuffConfig | None], dict[str, str], list[FileOutcome]]:
         """(each runnable target's nearest config or None, version notes by path, the
-        targets settled now: an unusable config, or a pin the found Ruff does not meet)."""
+        targets settled now: an unusable config, or a pin the found Ruff does not meet).
+
+        The notes hold the version against `required-version` and against the `rev` of
+        the project's `ruff-pre-commit` hook (a differing rev is said, not refused: the
+        hook's Ruff is not installed where orchestrate could run it)."""
         cache: dict[Path, Path | None] = {}
         described: dict[Path, RuffConfig] = {}
+        hook = precommit_rev(root, "ruff-pre-commit")
+        hook_note = pin_sentence(NAME, ident.version, hook) if hook else None
         configs: dict[str, RuffConfig | None] = {}
         notes: dict[str, str] = {}
         settled: list[FileOutcome] = []
@@ -331,8 +338,9 @@ class RuffChecker:
                 )
                 continue
             configs[t.path] = cfg
-            if note:
-                notes[t.path] = note
+            said = "; ".join(n for n in (note, hook_note) if n)
+            if said:
+                notes[t.path] = said
         return configs, notes, settled
 
     def _settle(

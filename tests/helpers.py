@@ -45,6 +45,31 @@ def eslint_path() -> str:
     )
 
 
+def corpus(item_id: str) -> Path:
+    """The cache folder of manifest item `item_id` as scripts/fetch left it (`src/` for
+    a project, `node_modules/` for installed packages), or fail (under CI=true) / skip
+    saying to run scripts/fetch. This is the one way the tests reach fetched code."""
+    import importlib.util
+
+    name = "orchestrate_corpora"
+    mod = sys.modules.get(name)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "corpora.py")
+        assert spec and spec.loader
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    item = mod.load_manifest()[item_id]
+    root = mod.cache_root()
+    found = mod.ready(item, root)
+    if found is None:
+        fail_or_skip(
+            f"corpus {item_id!r} is missing or stale in {root}: run scripts/fetch"
+            " (./run test runs it before the tests)"
+        )
+    return found
+
+
 def run_cli(
     args: Sequence[str],
     cwd: Path,

@@ -107,6 +107,7 @@ def test_hanging_tool_times_out_within_deadline(tmp_path: Path) -> None:
     report = json.loads(res.stdout)
     (a,) = _scope(report, "a.py")
     assert a["status"] == "timed_out"
+    assert res.returncode == 3  # a planned check that timed out: incomplete, not a pass
     (b,) = _scope(report, "b.json")
     assert b["status"] == "checked"  # the rest of the report is intact
 

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from orchestrator.decisions.coverage import coverage_of, is_complete, missing_required
-from orchestrator.decisions.exits import gate_blocks, gate_exit, lint_exit_code
-from orchestrator.decisions.findings import blocking_findings, fails_exit, has_blocking
+from orchestrator.decisions.exits import LintExitPolicy, gate_blocks, gate_exit, lint_exit_code
+from orchestrator.decisions.findings import FailOn, blocking_findings, fails_exit, has_blocking
 from orchestrator.decisions.gate import evaluate_gate
 from orchestrator.hosts import claude_code, codex, gemini
 from orchestrator.hosts.mcp_server import report_summary
@@ -112,6 +112,9 @@ def _commit_event(host: str, root: Path) -> bytes:
     return json.dumps(obj).encode()
 
 
+#: The statuses of a planned check that failed (DESIGN.md "What counts").
+FAILED = {ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL}
+
 HOSTS = {"claude-code": claude_code.run, "codex": codex.run, "gemini": gemini.run}
 
 
@@ -175,8 +178,25 @@ def test_every_surface_agrees_on_blocking_and_exit(report: Report, project: Path
         assert (decision == GateDecision.DENY) is has_blocking(report)
     assert (gate_exit(decision) != ExitCode.PASS) is gate_blocks(decision)
     assert _host_refuses(report, project) == [gate_blocks(decision)] * len(HOSTS)
-    wants_fail = any(fails_exit(f) for f in report.findings)
-    assert lint_exit_code(report, []) == (ExitCode.FINDINGS if wants_fail else ExitCode.PASS)
+    # The lint exit: a failed planned check (or a plugin that failed to load) is
+    # incomplete whatever was required; then only blocking findings fail by default.
+    assert all(fails_exit(f) is (f in blocking) for f in report.findings)
+    failed = report.plugin_failures or any(s.status in FAILED for s in report.scopes)
+    want = ExitCode.INCOMPLETE if failed else ExitCode.FINDINGS if blocking else ExitCode.PASS
+    assert lint_exit_code(report, []) == want
+
+
+@SETTINGS
+@given(report=reports())
+def test_fail_on_only_widens_and_exit_zero_always_passes(report: Report) -> None:
+    """Each --fail-on level fails at least where the one before it does; --exit-zero
+    exits 0 whatever the report holds."""
+    codes = [lint_exit_code(report, [], LintExitPolicy(level)) for level in FailOn]
+    # Incomplete does not depend on --fail-on; findings, once failing, keep failing.
+    assert len({c == ExitCode.INCOMPLETE for c in codes}) == 1
+    fails = [c == ExitCode.FINDINGS for c in codes]
+    assert fails == sorted(fails)
+    assert lint_exit_code(report, ["gap"], LintExitPolicy(FailOn.CANDIDATE, exit_zero=True)) == 0
 
 
 # --- no second definition in the code -------------------------------------------------

@@ -1,8 +1,8 @@
 """ESLint fidelity: orchestrate reports what the project's ESLint, run directly, reports.
 
 Each test builds one real-world configuration shape in a temporary git repository,
-installs the packages the shape needs from the npm registry (pinned versions, npm's
-cache and a per-spec install template under the user cache folder, never the repo),
+copies in the packages the shape needs (pinned by lock files in scripts/locks/, fetched
+from the npm registry by scripts/fetch into the user cache folder, never the repo),
 lints through the checker, runs the same ESLint directly the way a user does
 (`eslint -f json .` in the project, `ESLINT_USE_FLAT_CONFIG` as the project needs),
 and compares (path, line, column, rule). Every file's bytes and mtime, and
@@ -18,48 +18,29 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-import platformdirs
-from helpers import eslint_path, fail_or_skip, require_tool
+from helpers import corpus, eslint_path, require_tool
 from orchestrate_plugins.eslint_checker import EslintChecker
 
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.vocab import ScopeStatus
 
-PLUGIN = "eslint-plugin-no-only-tests@3.4.0"
-OLD_ESLINT = "eslint@8.57.1"
-NPM_HINT = "install Node.js with npm (Debian: apt-get install npm) and reach registry.npmjs.org"
-CACHE = Path(platformdirs.user_cache_dir("orchestrate")) / "test-npm"
+# Items of scripts/corpora.toml: node_modules folders installed from pinned lock files.
+PLUGIN = "eslint-plugin-no-only-tests"  # eslint-plugin-no-only-tests 3.4.0
+OLD_ESLINT = "eslint-8"  # eslint 8.57.1
+NPM_HINT = "install Node.js with npm (Debian: apt-get install npm)"
 
 Key = tuple[str, int | None, int | None, str]
 
 
-def _template(spec: str) -> Path:
-    """A node_modules for `spec`, installed once into the user cache folder."""
-    npm = require_tool("npm", NPM_HINT)
-    home = CACHE / "templates" / spec.replace("/", "_")
-    if (home / "node_modules").is_dir():
-        return home / "node_modules"
-    work = home.with_name(home.name + f".tmp{os.getpid()}")
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    (work / "package.json").write_text('{"private": true}\n')
-    argv = [npm, "install", "--no-audit", "--no-fund", "--cache", str(CACHE / "npm"), spec]
-    res = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
-    if res.returncode != 0:
-        fail_or_skip(f"npm install {spec} failed ({NPM_HINT}): {res.stderr[-400:]}")
-    shutil.rmtree(home, ignore_errors=True)
-    work.rename(home)
-    return home / "node_modules"
-
-
-def _project(root: Path, files: dict[str, str], specs: Sequence[str] = ()) -> None:
-    """A git repository with `files` committed and `specs` installed in node_modules."""
+def _project(root: Path, files: dict[str, str], items: Sequence[str] = ()) -> None:
+    """A git repository with `files` committed and the fetched `items` in node_modules."""
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    for spec in specs:
-        shutil.copytree(_template(spec), root / "node_modules", symlinks=True, dirs_exist_ok=True)
+    for item in items:
+        modules = corpus(item) / "node_modules"
+        shutil.copytree(modules, root / "node_modules", symlinks=True, dirs_exist_ok=True)
     (root / ".gitignore").write_text("node_modules/\n")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run([*git, "init", "-q"], cwd=root, check=True)

@@ -31,9 +31,11 @@ def _require_example() -> None:
         pytest.fail(f"entry point orchestrate:yamllint not found; {INSTALL_HINT}")
 
 
-def _yaml_project(root: Path) -> Path:
+def _yaml_project(root: Path, configured: bool = True) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "config.yml").write_text("---\nname: a\nname: b\n")
+    if configured:
+        (root / ".yamllint.yaml").write_text("extends: default\n")
     return root
 
 
@@ -65,6 +67,33 @@ def test_example_plugin_reports_in_a_lint_run(tmp_path: Path) -> None:
     assert scope.tool and scope.tool.version
     rules = {f.rule for f in report.findings if f.checker == "yamllint"}
     assert "key-duplicates" in rules
+
+
+def test_example_plugin_without_project_config_is_configuration_required(tmp_path: Path) -> None:
+    # yamllint's built-in defaults are not the project's rules: a generated YAML file
+    # would get hundreds of blocking line-length errors from rules nobody chose.
+    _require_example()
+    root = _yaml_project(tmp_path / "ws", configured=False)
+    (root / "long.yml").write_text("---\nkey: " + "x" * 300 + "\n")
+    report = run_lint(LintRequest(project_root=root, timeout=60))
+    scopes = [s for s in report.scopes if s.checker == "yamllint"]
+    assert {s.path for s in scopes} == {"config.yml", "long.yml"}
+    assert all(s.status == ScopeStatus.CONFIGURATION_REQUIRED for s in scopes)
+    assert all(s.hint and ".yamllint" in s.hint for s in scopes)
+    assert not [f for f in report.findings if f.checker == "yamllint"]
+    # The syntax fallback still covers the files.
+    assert {s.path for s in report.scopes if s.tier == Tier.FALLBACK} >= {"config.yml"}
+
+
+@pytest.mark.parametrize("name", [".yamllint", ".yamllint.yaml", ".yamllint.yml"])
+def test_example_plugin_runs_under_the_project_config(tmp_path: Path, name: str) -> None:
+    _require_example()
+    root = _yaml_project(tmp_path / "ws", configured=False)
+    (root / name).write_text("extends: default\nrules:\n  document-start: disable\n")
+    report = run_lint(LintRequest(project_root=root, timeout=60))
+    scope = next(s for s in report.scopes if s.checker == "yamllint")
+    assert scope.status == ScopeStatus.CHECKED
+    assert {f.rule for f in report.findings if f.checker == "yamllint"} == {"key-duplicates"}
 
 
 def test_example_plugin_judges_staged_content(tmp_path: Path) -> None:

@@ -51,6 +51,28 @@ def test_blocking_finding_denies() -> None:
     assert exit_code_for(gate.decision) == 1
 
 
+@pytest.mark.parametrize("status", [S.TOOL_ERROR, S.TIMED_OUT, S.PARTIAL, S.MISSING])
+def test_a_second_native_checker_that_did_not_judge_leaves_the_gate_incomplete(status: S) -> None:
+    """Failed before: one checked native scope allowed the file whatever the others said."""
+    scopes = [
+        _scope("a.rb", "ruby", Tier.NATIVE, S.CHECKED, "ruby"),
+        _scope("a.rb", "rubocop", Tier.NATIVE, status, "ruby", hint="install rubocop"),
+        _secrets("a.rb"),
+    ]
+    gate = evaluate_gate(_report(scopes), {})
+    assert gate.decision is GateDecision.INCOMPLETE
+    assert any(f"rubocop: {status}" in r for r in gate.reasons)
+
+
+def test_a_second_native_checker_excluding_the_file_keeps_the_gate_open() -> None:
+    scopes = [
+        _scope("a.rb", "ruby", Tier.NATIVE, S.CHECKED, "ruby"),
+        _scope("a.rb", "rubocop", Tier.NATIVE, S.NOT_RUN, "ruby", reason="excluded"),
+        _secrets("a.rb"),
+    ]
+    assert evaluate_gate(_report(scopes), {}).decision is GateDecision.ALLOW
+
+
 def test_missing_tool_is_incomplete_with_recovery_not_an_error_claim() -> None:
     scopes = [
         *_py(S.MISSING, hint="install Ruff (pip install ruff)"),

@@ -171,3 +171,37 @@ def test_pre_commit_framework_runs_the_gate(git_repo: Path, tmp_path: Path) -> N
     _stage(git_repo, {"b.py": BAD_PY})
     res = _run(git_repo, str(VENV_BIN / "pre-commit"), "run", "--all-files", env=env)
     assert res.returncode != 0 and "F401" in res.stdout
+
+
+def test_pre_commit_framework_runs_the_gate_on_merges(git_repo: Path, tmp_path: Path) -> None:
+    """A merge that needs no conflict resolution runs pre-merge-commit, not pre-commit:
+    the manifest's hook must run there too, or `git merge feature` lands a finding."""
+    manifest = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in manifest if h["id"] == "orchestrate-commit-gate")
+    assert "pre-merge-commit" in hook["stages"]
+    config = {"repos": [{"repo": "local", "hooks": [hook]}]}
+    (git_repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    git(git_repo, "add", ".pre-commit-config.yaml")
+    git(git_repo, "commit", "-q", "-m", "pre-commit")
+    base = git(git_repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    env = _env(PRE_COMMIT_HOME=str(tmp_path / "pc-home"))
+    git(git_repo, "checkout", "-q", "-b", "feature")
+    _stage(git_repo, {"feat.py": BAD_PY})
+    git(git_repo, "commit", "-q", "-m", "feature")
+    git(git_repo, "checkout", "-q", base)
+    _stage(git_repo, {"other.py": GOOD_PY})
+    git(git_repo, "commit", "-q", "-m", "diverge")  # so the merge is a real merge commit
+    res = _run(
+        git_repo,
+        str(VENV_BIN / "pre-commit"),
+        "install",
+        "--hook-type",
+        "pre-merge-commit",
+        env=env,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    before = _head_count(git_repo)
+    res = _run(git_repo, "git", "merge", "--no-edit", "feature", env=env)
+    assert res.returncode != 0, res.stdout + res.stderr
+    assert "F401" in res.stdout + res.stderr
+    assert _head_count(git_repo) == before

@@ -168,15 +168,17 @@ def test_push_range_checks_changed_files_at_the_pushed_commit(pushed: tuple[Path
     assert _contents(surface) == {"one.py": b"one = 1\n", "two.py": b"two = 2\n"}
 
 
-def test_push_new_branch_uses_merge_base_with_default_branch(pushed: tuple[Path, Path]) -> None:
+def test_push_new_branch_is_compared_with_the_remote_tracking_refs(
+    pushed: tuple[Path, Path],
+) -> None:
     repo, _ = pushed
     git(repo, "checkout", "-q", "-b", "feature")
     tip = _commit(repo, {"feat.py": "feat = 1\n"})
     line = f"refs/heads/feature {tip} refs/heads/feature {ZERO}\n".encode()
     surface = push_surface(_git(repo), parse_push_lines(line), "origin")
     assert list(_contents(surface)) == ["feat.py"]
-    assert any("merge base" in n for n in surface.notes)
-    # Without a remote default branch, the whole tree at the tip is checked.
+    assert any("new ref refs/heads/feature" in n and "local claim" in n for n in surface.notes)
+    # Without a remote, every commit of the ref is new: the whole tree at the tip is checked.
     surface = push_surface(_git(repo), parse_push_lines(line), None)
     assert set(_contents(surface)) == {"README.md", "base.py", "feat.py"}
 
@@ -206,7 +208,7 @@ def test_current_push_is_the_branch_against_its_upstream(pushed: tuple[Path, Pat
     old = git(repo, "rev-parse", "HEAD").strip()
     new = _commit(repo, {"n.py": "n = 1\n"})
     assert current_push(_git(repo)) == (
-        [PushUpdate("refs/heads/main", new, "refs/heads/main", old)],
+        [PushUpdate("refs/heads/main", new, "refs/heads/main", old, claimed=True)],
         "origin",
     )
     git(repo, "checkout", "-q", "-b", "topic")

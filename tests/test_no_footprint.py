@@ -51,3 +51,31 @@ def test_an_old_partial_gitignore_is_replaced(tmp_path: Path) -> None:
     assert run_cli(["lint"], cwd=repo).returncode == 1
     assert old.read_text().splitlines()[-1] == "*"
     assert not any(line.startswith("?? .orchestrate") for line in _status(repo))
+
+
+def test_gates_check_and_a_clean_lint_write_nothing_in_the_project(tmp_path: Path) -> None:
+    """After `lint` (nothing to record), `gate commit` (allowed and denied) and `gate ci`,
+    `git status --porcelain --ignored` shows nothing the runs created; `check` adds only
+    its report, in the self-ignoring workspace."""
+    repo = new_repo(tmp_path / "r", {"a.py": "x = 1\n", "README.md": "# r\n"})
+    before = _status(repo, "--ignored")
+    assert run_cli(["lint"], cwd=repo).returncode == 0
+    assert run_cli(["gate", "ci"], cwd=repo).returncode == 0
+    (repo / "b.py").write_text("y = 2\n")
+    subprocess.run(["git", "add", "b.py"], cwd=repo, check=True)
+    staged = _status(repo, "--ignored")
+    assert run_cli(["gate", "commit"], cwd=repo).returncode == 0
+    (repo / "c.py").write_text("import os\n")
+    subprocess.run(["git", "add", "c.py"], cwd=repo, check=True)
+    staged_bad = _status(repo, "--ignored")
+    assert run_cli(["gate", "commit"], cwd=repo).returncode == 1
+    assert _status(repo, "--ignored") == staged_bad
+    assert staged != before and not (repo / ".orchestrate").exists()
+    # `check` writes the report the user asked for, and only that, into the workspace,
+    # which ignores itself: plain `git status` is unchanged.
+    res = run_cli(["check"], cwd=repo)
+    assert res.returncode in (0, 1), res.stderr
+    assert _status(repo) == [line for line in staged_bad if not line.startswith("!!")]
+    assert _status(repo, "--ignored") == sorted([*staged_bad, "!! .orchestrate/"])
+    written = sorted(p.relative_to(repo).as_posix() for p in (repo / ".orchestrate").rglob("*"))
+    assert [w for w in written if w.endswith(".json")] == [".orchestrate/runs/hygiene-report.json"]

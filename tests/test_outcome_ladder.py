@@ -87,6 +87,7 @@ def _yamllint(root: Path, body: str) -> tuple[object, RunContext, str]:
         f"import os, sys\nos.execv({script!r}, [{script!r}, *sys.argv[1:]])\n"
     )
     (root / "a.yml").write_text("a: 1\n")
+    (root / ".yamllint.yaml").write_text("extends: default\n")
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     return YamllintChecker(), _ctx(root, env=env), "a.yml"
 

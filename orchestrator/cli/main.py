@@ -1,7 +1,8 @@
 """The `orchestrate` command line: one function per subcommand, each returning an exit code.
 
-Exit codes (DESIGN.md): 0 pass, 1 findings, 2 usage error, 3 required coverage
-incomplete, 4 internal fault, 130 cancelled. The codes come from decisions/exits.py.
+Exit codes (DESIGN.md): 0 pass, 1 blocking findings, 2 usage error, 3 incomplete (a
+planned check failed, or required coverage is missing), 4 internal fault, 130 cancelled.
+The codes come from decisions/exits.py.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.tasks",
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
+    "orchestrator.cli.tools",
 )
 
 
@@ -65,6 +67,8 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.core.config import find_project_root
     from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.decisions.exits import LintExitPolicy
+    from orchestrator.decisions.findings import FailOn
     from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
@@ -94,11 +98,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
+        paths_named=True,
+        include_generated=args.include_generated,
     )
     result = lint(
         req,
         NO_TASKS if args.no_tasks else CLI_TASKS,
         run=lambda r: _with_progress(r, run_lint),
+        exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
     )
     emit_report(result.report, args.format, args.output)
     return result.exit_code
@@ -176,9 +183,32 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "--require",
         action="append",
         choices=("native", "syntax", "complete"),
-        help="coverage the caller needs; exit 3 when it is missing",
+        help="coverage the caller needs (README: what --require covers); exit 3 when missing",
     )
-    lint.add_argument("--only", action="append", metavar="CHECKER", help="run only this checker")
+    lint.add_argument(
+        "--only",
+        action="append",
+        metavar="CHECKER",
+        help="run only this checker (repeatable); an unknown name is a usage error",
+    )
+    lint.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "candidate"),
+        default="error",
+        help="findings that exit 1: blocking errors (default), also warnings, "
+        "also syntax candidates",
+    )
+    lint.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="report and exit 0 (usage errors and internal faults still exit 2 / 4)",
+    )
+    lint.add_argument(
+        "--include-generated",
+        action="store_true",
+        help="lint generated files too (lock files, minified bundles, marked files); "
+        "the secret scan always covers them",
+    )
     lint.add_argument(
         "--feedback", action="store_true", help="fast save-feedback route (short deadline)"
     )

@@ -21,8 +21,9 @@ from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import late_fallback, run_batches
-from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, select
+from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, named_files, select
 from orchestrator.deadline import Deadline
+from orchestrator.errors import UsageError
 from orchestrator.model.checker import Checker, FileTarget, RunContext
 from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
 from orchestrator.vocab import Purpose, Tier
@@ -54,6 +55,11 @@ class LintRequest:
     output_budget: int | None = None
     #: The judged surface's policy files, for a strict gate (see RunContext).
     surface_files: Mapping[str, bytes] | None = None
+    #: `paths` are the user's own (the command line): a generated file named there is
+    #: linted. Paths a hook or an agent hands over are not (generated files skip lint).
+    paths_named: bool = False
+    #: Lint generated files too (`--include-generated`); the secret scan always does.
+    include_generated: bool = False
 
 
 def default_jobs() -> int:
@@ -100,10 +106,17 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
 
 
 def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
+    """The checkers this run may plan: all loaded ones, or those `only_checkers` names.
+    A name no loaded checker has is a usage error: a typo must not check nothing."""
     checkers = plugins.checkers()
-    if req.only_checkers is not None:
-        checkers = [c for c in checkers if c.name in req.only_checkers]
-    return checkers
+    if req.only_checkers is None:
+        return checkers
+    known = sorted(c.name for c in checkers)
+    unknown = sorted(set(req.only_checkers) - set(known))
+    if unknown:
+        names = ", ".join(repr(n[:64]) for n in unknown[:8])
+        raise UsageError(f"--only: no loaded checker named {names}; known: {', '.join(known)}")
+    return [c for c in checkers if c.name in req.only_checkers]
 
 
 def run_lint(req: LintRequest) -> Report:
@@ -127,8 +140,10 @@ def run_lint(req: LintRequest) -> Report:
     with_policy = bool(
         req.purpose == Purpose.DELIVERY or req.only_checkers or config.get("policy_in_lint")
     )
-    planned = plan_run(checkers, targets, ctx, with_policy)
+    named = named_files(root, req.paths, req.cwd) if req.paths_named else frozenset()
+    planned = plan_run(checkers, targets, ctx, with_policy, named, req.include_generated)
     gaps = unsupported(targets, planned) if req.only_checkers is None else []
+    gaps += planned.generated
 
     reuse_plan = _consult_reuse(root, planned.work, ctx)
     ran = run_batches(reuse_plan.work, ctx, ctx.jobs)

@@ -3,6 +3,8 @@
 Policy checkers claim on delivery surfaces (or when asked), native checkers claim
 first, the fallback tier gets every file no native checker claimed or whose native
 outcome was settled with `falls_back`, and a file nobody claims is `unsupported`.
+A generated file (model/generated.py) goes to the policy checkers only (the secret
+scan always covers it) and is `not_run` for the linters, unless the user named it.
 A checker's fault while claiming or planning is contained as an outcome.
 """
 
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from orchestrator.core.selection import SELECTION
+from orchestrator.model import generated as gen
 from orchestrator.model.checker import (
     Batch,
     Checker,
@@ -60,6 +63,8 @@ class Planned:
     work: list[tuple[Checker, Batch]] = field(default_factory=list)
     native_paths: set[str] = field(default_factory=set)
     fallback_paths: set[str] = field(default_factory=set)
+    #: `not_run` scopes of the generated files the linters skip.
+    generated: list[Scope] = field(default_factory=list)
 
     def take(self, checker: Checker, pool: list[FileTarget], ctx: RunContext) -> CheckerPlan:
         """Plan `pool` with `checker` and keep its settled outcomes and batches."""
@@ -69,15 +74,66 @@ class Planned:
         return plan
 
 
+def _attributes(ctx: RunContext) -> gen.Attributes:
+    """The root `.gitattributes`: the judged surface's copy in a strict gate (never the
+    work tree's), else the work tree's."""
+    if ctx.surface_files is not None:
+        return gen.parse_gitattributes(ctx.surface_files.get(gen.GITATTRIBUTES))
+    try:
+        return gen.parse_gitattributes((ctx.project_root / gen.GITATTRIBUTES).read_bytes())
+    except OSError:
+        return gen.parse_gitattributes(None)
+
+
+def split_generated(
+    targets: Sequence[FileTarget], ctx: RunContext, named: frozenset[str]
+) -> tuple[list[FileTarget], list[Scope]]:
+    """The targets the linters check, and a `not_run` scope for each generated one that
+    the user did not name."""
+    attrs = _attributes(ctx)
+    kept: list[FileTarget] = []
+    skipped: list[Scope] = []
+    for t in targets:
+        why = None
+        if t.path not in named:
+            try:
+                head = t.read_bytes(gen.HEAD)
+            except OSError:
+                head = b""  # the checker that reads it reports why
+            why = gen.generated_reason(t.path, head, attrs)
+        if why is None:
+            kept.append(t)
+            continue
+        skipped.append(
+            Scope(
+                path=t.path,
+                checker=SELECTION,
+                language=t.language,
+                status=ScopeStatus.NOT_RUN,
+                reason=gen.generated_text(why),
+            )
+        )
+    return kept, skipped
+
+
 def plan_run(
-    checkers: Sequence[Checker], targets: Sequence[FileTarget], ctx: RunContext, with_policy: bool
+    checkers: Sequence[Checker],
+    targets: Sequence[FileTarget],
+    ctx: RunContext,
+    with_policy: bool,
+    named: frozenset[str] = frozenset(),
+    include_generated: bool = False,
 ) -> Planned:
-    """Native-first planning over `targets`; policy checkers only when `with_policy`."""
+    """Native-first planning over `targets`; policy checkers only when `with_policy`.
+    Generated files not in `named` go to the policy checkers only, unless
+    `include_generated`."""
     planned = Planned()
     by_tier = {tier: [c for c in checkers if c.tier == tier] for tier in Tier}
     if with_policy:
         for c in by_tier[Tier.POLICY]:
             planned.take(c, claimed_by(c, targets), ctx)
+    if not include_generated:
+        targets, planned.generated = split_generated(targets, ctx, named)
     falls_back: dict[str, bool] = {}
     for c in by_tier[Tier.NATIVE]:
         pool = claimed_by(c, targets)
@@ -85,6 +141,10 @@ def plan_run(
         planned.native_paths.update(t.path for t in pool)
         for o in plan.settled:
             falls_back[o.path] = falls_back.get(o.path, True) and o.falls_back
+        # A file another native checker will run needs no fallback (a second native
+        # checker's missing tool must not hand a natively judged file to the grammar).
+        for b in plan.batches:
+            falls_back.update((t.path, False) for t in b.targets)
     rest = [
         t for t in targets if t.path not in planned.native_paths or falls_back.get(t.path, False)
     ]
@@ -96,9 +156,13 @@ def plan_run(
 
 
 def unsupported(targets: Sequence[FileTarget], planned: Planned) -> list[Scope]:
-    """An `unsupported` scope for every target no native or fallback checker claimed."""
+    """An `unsupported` scope for every target no native or fallback checker claimed
+    (a generated file was not offered to them: its scope says so instead)."""
     out: list[Scope] = []
+    skipped = {s.path for s in planned.generated}
     for t in targets:
+        if t.path in skipped:
+            continue
         if t.path not in planned.native_paths and t.path not in planned.fallback_paths:
             out.append(
                 Scope(

@@ -248,6 +248,33 @@ def _select_dir(
             refused[got.path] = got
 
 
+def _absolute(raw: str, base: Path) -> Path:
+    given = Path(raw)
+    return Path(os.path.normpath(given if given.is_absolute() else base / given))
+
+
+def named_files(
+    project_root: Path, paths: Iterable[str], cwd: Path | None = None
+) -> frozenset[str]:
+    """The project paths of the files (not folders) that `paths` name directly, as
+    `select` labels them: a generated file named this way is checked."""
+    root = project_root.resolve()
+    base = (cwd or Path.cwd()).absolute()
+    out: set[str] = set()
+    for raw in paths:
+        absolute = _absolute(raw, base)
+        if _lstat_is_dir(absolute):
+            continue
+        inside = str(absolute)
+        if not inside.startswith(str(root).rstrip(os.sep) + os.sep):
+            inside = os.path.realpath(absolute)
+        try:
+            out.add(Path(inside).relative_to(root).as_posix())
+        except ValueError:
+            continue
+    return frozenset(out)
+
+
 def select(
     project_root: Path,
     paths: Iterable[str],
@@ -268,9 +295,7 @@ def select(
     inspector = _Inspector(root)
     raw_paths = list(paths) or [str(root)]
     for raw in raw_paths:
-        given = Path(raw)
-        absolute = given if given.is_absolute() else base / given
-        absolute = Path(os.path.normpath(absolute))
+        absolute = _absolute(raw, base)
         label = _label(root, absolute)
         if _lstat_is_dir(absolute):
             real_dir = absolute.resolve()

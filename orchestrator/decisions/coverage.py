@@ -17,10 +17,29 @@ from orchestrator.decisions.required import NATIVE_CHECKERS
 from orchestrator.model.report import Coverage, Report, Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
+#: A planned check that started and did not finish: the run is incomplete by default.
+#: Every other status that is not `checked` is a reported gap (nothing ran, on purpose
+#: or for want of a tool, grammar or configuration) that fails only under `--require`.
+FAILED_STATUSES = frozenset({ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL})
+
 
 def is_checked(s: Scope) -> bool:
     """A scope is evidence only when its checker ran to completion."""
     return s.status == ScopeStatus.CHECKED
+
+
+def is_failed_check(s: Scope) -> bool:
+    """A scope whose check was planned, should have run, and failed (crashed, printed
+    something unusable, timed out, or gave only part of its output)."""
+    return s.status in FAILED_STATUSES
+
+
+def failed_checks(report: Report) -> list[str]:
+    """Why this run is incomplete whatever the caller required: each failed planned
+    check (`is_failed_check`) and each plugin that failed to load, in report order."""
+    reasons = [f"plugin {p.name} failed to load" for p in report.plugin_failures]
+    reasons += [f"{s.path}: {s.checker} {s.status}" for s in report.scopes if is_failed_check(s)]
+    return reasons
 
 
 def complete_scopes(scopes: Sequence[Scope], failures: int = 0) -> bool:
@@ -98,11 +117,26 @@ def missing_required(
     return reasons
 
 
+def outside_native(report: Report, native: Mapping[str, str] | None = None) -> list[str]:
+    """The files `--require native` asks nothing of, sorted: no native checker declares
+    their language (`native`, as in `missing_required`), or none was recognised. They
+    need `--require syntax` (or `complete`) to count."""
+    native_checkers = NATIVE_CHECKERS if native is None else native
+    langs: dict[str, str | None] = {}
+    for s in report.scopes:
+        langs[s.path] = langs.get(s.path) or s.language
+    return sorted(p for p, lang in langs.items() if lang not in native_checkers)
+
+
 __all__ = [
+    "FAILED_STATUSES",
     "complete_scopes",
     "coverage_of",
+    "failed_checks",
     "is_checked",
     "is_complete",
+    "is_failed_check",
     "missing_required",
+    "outside_native",
     "unchecked",
 ]

@@ -3,7 +3,9 @@
 Every presenter returns what this module says; none maps a decision itself. The
 exit policy (DESIGN.md "CLI exit codes") is written here and only here:
 
-* lint: cancelled > internal > incomplete > findings > pass, in `lint_exit_code`;
+* lint: cancelled > internal > incomplete > findings > pass, in `lint_exit_code`
+  (incomplete: a planned check failed, or `--require` is unmet; findings: what
+  `--fail-on` counts, blocking findings by default; `--exit-zero` reports only);
 * a strict gate (the CLI and the installed git hooks): allow / not_applicable 0,
   deny 1, incomplete / not_evaluated 3, internal fault 4 (`gate_exit`);
 * legacy-v1: exit 2 blocks, everything else (including a fault) exits 0;
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from orchestrator.decisions.findings import fails_exit
+from orchestrator.decisions.findings import FailOn, fails_exit
 from orchestrator.errors import OrchestrateError
 from orchestrator.safetext import printable
 from orchestrator.vocab import ExitCode, GateDecision
@@ -76,16 +79,48 @@ def most_severe(codes: Iterable[int]) -> int:
     return next((int(c) for c in PRECEDENCE if c in present), int(ExitCode.PASS))
 
 
-def lint_exit_code(report: Report, required_gaps: Sequence[str]) -> int:
-    """The exit code of a finished lint run: incomplete required coverage > findings > pass.
+@dataclass(frozen=True)
+class LintExitPolicy:
+    """What the caller of `orchestrate lint` lets fail the exit (`--fail-on`,
+    `--exit-zero`). The default is the documented policy."""
 
+    fail_on: FailOn = FailOn.ERROR
+    #: Report, and exit 0 for every finished run (faults and usage errors still exit).
+    exit_zero: bool = False
+
+
+DEFAULT_LINT_EXIT = LintExitPolicy()
+
+
+def lint_exit_code(
+    report: Report,
+    required_gaps: Sequence[str],
+    policy: LintExitPolicy = DEFAULT_LINT_EXIT,
+) -> int:
+    """The exit code of a finished lint run, under the precedence incomplete > findings
+    > pass:
+
+    * 3 when a planned check failed (`decisions.coverage.failed_checks`: `tool_error`,
+      `timed_out`, `partial`, a plugin that failed to load) or a `--require` level is
+      unmet (`required_gaps`, which an empty run never meets);
+    * 1 when a finding fails the exit under `policy.fail_on` (`fails_exit`);
+    * 0 otherwise, and always under `policy.exit_zero`.
+
+    The reported gaps (`missing`, `configuration_required`, `unsupported`,
+    `unqualified`, `unsafe`, `not_run`) count only through `required_gaps`.
     Cancellation and internal faults never reach here: they are exceptions, mapped by
     `exit_for_exception`.
     """
+    # Here, not at the top: the CLI imports this module before it dispatches, and the
+    # coverage decisions import the report model (pydantic).
+    from orchestrator.decisions.coverage import failed_checks
+
+    if policy.exit_zero:
+        return int(ExitCode.PASS)
     codes = []
-    if required_gaps:
+    if required_gaps or failed_checks(report):
         codes.append(ExitCode.INCOMPLETE)
-    if any(fails_exit(f) for f in report.findings):
+    if any(fails_exit(f, policy.fail_on) for f in report.findings):
         codes.append(ExitCode.FINDINGS)
     return most_severe(codes)
 
@@ -138,6 +173,12 @@ def hygiene_exit(*, pending: bool) -> int:
     return ExitCode.FINDINGS if pending else ExitCode.PASS
 
 
+def tools_exit(*, installed: bool) -> int:
+    """`orchestrate tools install` / `tools status`: 0 when the managed tools are in
+    place, 1 when one is not (npm absent, offline, not installed yet)."""
+    return ExitCode.PASS if installed else ExitCode.FINDINGS
+
+
 #: Invalid input files (a report, a rulebook, an unknown run id) are usage errors.
 INVALID_INPUT = ExitCode.USAGE
 
@@ -174,12 +215,14 @@ def guarded(fn: Callable[[], int], prog: str = "orchestrate") -> int:
 
 
 __all__ = [
+    "DEFAULT_LINT_EXIT",
     "FAULT_DECISION",
     "HOST_CONTINUE",
     "HOST_EXIT",
     "HOST_REFUSAL",
     "INVALID_INPUT",
     "LEGACY_BLOCK",
+    "LintExitPolicy",
     "Protocol",
     "exit_for_exception",
     "gate_blocks",

@@ -6,6 +6,7 @@ summaries) asks these functions; none keeps its own copy of the test.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from orchestrator.vocab import Severity
@@ -13,8 +14,14 @@ from orchestrator.vocab import Severity
 if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
     from orchestrator.model.report import Finding, Report
 
-#: Severities that make a plain lint exit 1 (today's exit policy).
-_EXIT_SEVERITIES = frozenset({Severity.ERROR, Severity.WARNING})
+
+class FailOn(StrEnum):
+    """Which findings make `orchestrate lint` exit 1 (`--fail-on`); each level widens the
+    one before it: blocking findings, then warnings too, then syntax candidates too."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    CANDIDATE = "candidate"
 
 
 def is_blocking(f: Finding) -> bool:
@@ -33,9 +40,18 @@ def is_task_worthy(f: Finding) -> bool:
     return is_blocking(f)
 
 
-def fails_exit(f: Finding) -> bool:
-    """Whether this finding alone makes `orchestrate lint` exit 1 (errors and warnings)."""
-    return f.severity in _EXIT_SEVERITIES
+def fails_exit(f: Finding, fail_on: FailOn = FailOn.ERROR) -> bool:
+    """Whether this finding alone makes `orchestrate lint` exit 1 under `fail_on`.
+
+    By default only a blocking finding does (`is_blocking`: a confirmed error, or what
+    its checker marks blocking); `warning` adds confirmed warnings, `candidate` adds the
+    syntax fallback's unconfirmed candidates as well. An `info` finding never does.
+    """
+    if is_blocking(f):
+        return True
+    if f.candidate:
+        return fail_on == FailOn.CANDIDATE
+    return fail_on != FailOn.ERROR and f.severity in (Severity.ERROR, Severity.WARNING)
 
 
 def blocking_findings(report: Report) -> list[Finding]:
@@ -48,4 +64,11 @@ def has_blocking(report: Report) -> bool:
     return any(is_blocking(f) for f in report.findings)
 
 
-__all__ = ["blocking_findings", "fails_exit", "has_blocking", "is_blocking", "is_task_worthy"]
+__all__ = [
+    "FailOn",
+    "blocking_findings",
+    "fails_exit",
+    "has_blocking",
+    "is_blocking",
+    "is_task_worthy",
+]

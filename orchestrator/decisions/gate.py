@@ -14,9 +14,10 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from orchestrator.decisions.coverage import is_checked
+from orchestrator.decisions.coverage import is_checked, is_failed_check
 from orchestrator.decisions.findings import blocking_findings, has_blocking, is_blocking
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.model.generated import is_generated
 from orchestrator.model.report import Finding, Gate, Report, Scope
 from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
 
@@ -120,6 +121,21 @@ def _syntax_gaps(
     return [Gap(path, f"no {SYNTAX} evidence", "re-run the gate")]
 
 
+def _kind(scopes: list[Scope]) -> str:
+    """What a file without a language is, as the surface named it ("symlink: ...")."""
+    for s in scopes:
+        if s.tier is None and s.status == ScopeStatus.UNSUPPORTED and s.reason:
+            kind, sep, _ = s.reason.partition(":")
+            if sep and kind.isalpha():
+                return kind
+    return "unrecognised language"
+
+
+def _undeterminable(scopes: list[Scope]) -> list[Scope]:
+    """Scopes refused before any checker, that carry their own recovery step."""
+    return [s for s in scopes if s.tier is None and s.status == ScopeStatus.NOT_RUN and s.hint]
+
+
 def _file_gaps(
     path: str, scopes: list[Scope], required: Mapping[str, str], native: Collection[str]
 ) -> list[Gap]:
@@ -129,18 +145,41 @@ def _file_gaps(
     # by their tier, never by a checker's name.
     policy = [s for s in scopes if s.tier == Tier.POLICY]
     lang_scopes = [s for s in scopes if s not in policy]
+    undeterminable = _undeterminable(lang_scopes)
+    if undeterminable:
+        # An entry the surface could run nothing on (a submodule, a pushed ref whose base
+        # is unknown) says itself why and what to do: not a missing secret scan.
+        gaps = _policy_gaps(path, policy, lang_scopes, language) if policy else []
+        return gaps + [Gap(path, s.reason or "not run", s.hint or "") for s in undeterminable]
     gaps = _policy_gaps(path, policy, lang_scopes, language)
+    if any(is_generated(s.checker, s.status, s.reason, s.tier) for s in lang_scopes):
+        # Generated (a lock file, linguist-generated, minified): linters skip it, the
+        # policy checks above still cover it; listed as unverified, never blocking.
+        gaps.append(Gap(path, "not required: generated", "", required=False))
+        return gaps
+    if policy and not lang_scopes:
+        # A version judged for policy alone (one a pushed or merged commit adds and a
+        # later one replaces, a link's target text): nothing else of it is delivered.
+        return gaps
     level = level_for(language, required, native)
     if level == NONE:
         if not any(is_checked(s) for s in lang_scopes):
             gaps.append(
-                Gap(
-                    path, f"not required: {language or 'unrecognised language'}", "", required=False
-                )
+                Gap(path, f"not required: {language or _kind(lang_scopes)}", "", required=False)
             )
         return gaps
     if any(s.tier == Tier.NATIVE and is_checked(s) for s in lang_scopes):
-        return gaps
+        # One native verdict is not all of them: a second native checker the project
+        # configured (RuboCop beside `ruby -c`) that failed or is absent left its part
+        # of the file unjudged.
+        unjudged = [
+            s
+            for s in lang_scopes
+            if s.tier == Tier.NATIVE and (is_failed_check(s) or s.status == ScopeStatus.MISSING)
+        ]
+        return gaps + [
+            Gap(path, f"{s.checker}: {s.status}", _recovery(s, language)) for s in unjudged
+        ]
     short = [s for s in lang_scopes if not is_checked(s) and s.status != ScopeStatus.UNSAFE]
     if level == NATIVE:
         return gaps + _native_gaps(path, short, language)

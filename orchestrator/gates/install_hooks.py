@@ -1,4 +1,6 @@
-"""`orchestrate install-hooks` / `uninstall-hooks`: git pre-commit and pre-push hooks.
+"""`orchestrate install-hooks` / `uninstall-hooks`: git pre-commit, pre-merge-commit and
+pre-push hooks (a clean `git merge` runs pre-merge-commit, not pre-commit: both run the
+commit gate).
 
 The hooks go where git looks for them (`git rev-parse --git-path hooks`, which
 honours ``core.hooksPath``). A marker line identifies our hooks: a foreign hook is
@@ -20,7 +22,7 @@ from orchestrator.git.repo import hooks_path, open_repo
 from orchestrator.workspace import atomic_write
 
 MARKER = "# orchestrate-managed-hook v1"
-HOOKS = {"pre-commit": "commit", "pre-push": "push"}
+HOOKS = {"pre-commit": "commit", "pre-merge-commit": "commit", "pre-push": "push"}
 
 
 def hook_script(event: str, protocol: str, python: str | None = None) -> str:
@@ -101,7 +103,9 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 
 def add_install_parsers(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register `install-hooks` and `uninstall-hooks`."""
-    p = subparsers.add_parser("install-hooks", help="install git pre-commit and pre-push gates")
+    p = subparsers.add_parser(
+        "install-hooks", help="install git pre-commit, pre-merge-commit and pre-push gates"
+    )
     p.add_argument(
         "--force", action="store_true", help="replace hooks not installed by orchestrate"
     )

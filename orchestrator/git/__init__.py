@@ -7,6 +7,8 @@
 - `listing`: the one ``ls-files -z`` reader and the one ``status --porcelain=v1 -z``
   parser.
 - `objects`: index and tree entries, changed paths, blob bytes.
+- `history`: commit ranges, the blobs each commit adds, what git's own fetches and
+  pushes recorded in a remote-tracking ref.
 - `surfaces`: what a commit or a ci run checks; `push`: what a push delivers.
 
 Nothing here imports presenters, gates, tasks or hygiene. The surfaces fill core

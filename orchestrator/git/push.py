@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from orchestrator.git.objects import Entry, diff_changes, has_commit, read_tree
+from orchestrator.git.history import Added, added_blobs, network_value, range_commits
+from orchestrator.git.objects import Entry, has_commit, read_tree
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
-from orchestrator.git.surfaces import Surface, add_targets
+from orchestrator.git.surfaces import Surface, add_history, add_targets
+from orchestrator.model.report import Scope
+from orchestrator.vocab import ScopeStatus
 
 #: Bytes of pre-push protocol read from stdin.
 MAX_PUSH_STDIN = 1024 * 1024
@@ -23,6 +26,10 @@ class PushUpdate:
     local_oid: str
     remote_ref: str
     remote_oid: str
+    #: True when `remote_oid` comes from a remote-tracking ref, not from git's pre-push line.
+    claimed: bool = False
+    #: Why a claimed `remote_oid` differs from the remote-tracking ref's current value.
+    note: str = field(default="", compare=False)
 
     @property
     def deletes(self) -> bool:
@@ -54,79 +61,163 @@ def _is_oid(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def _default_branch_base(git: Git, remote: str | None, oid: str) -> tuple[str | None, str]:
-    """Merge base of `oid` with the remote's default branch, and how it was found."""
-    candidates: list[str] = []
-    if remote and not remote.startswith("-"):
-        head = git.answer("symbolic-ref", "--quiet", f"refs/remotes/{remote}/HEAD")
-        if head is not None:
-            candidates.append(head)
-        candidates += [f"refs/remotes/{remote}/main", f"refs/remotes/{remote}/master"]
-    for ref in candidates:
-        if not has_commit(git, ref):
+def tracking_bases(git: Git, remote: str | None) -> tuple[list[str], list[str]]:
+    """What the remote-tracking refs of `remote` say the remote holds: the commits git
+    recorded there by its own fetches and pushes (a local claim the remote may not
+    match), and notes naming each ref that was moved otherwise."""
+    if not remote or remote.startswith("-"):
+        return [], []
+    listing = git.out(
+        "for-each-ref",
+        "--format=%(refname)%00%(symref)",
+        "--end-of-options",
+        f"refs/remotes/{remote}/",
+    )
+    bases: list[str] = []
+    notes: list[str] = []
+    for line in listing.splitlines():
+        ref, _, symref = line.partition("\0")
+        if symref:
             continue
-        base = git.answer("merge-base", oid, ref)
-        if base:
-            return base, ref
-    return None, ""
+        value, current = network_value(git, ref)
+        if value is None:
+            notes.append(f"{ref} has no fetch or push on record: not taken as the remote's state")
+            continue
+        if not current:
+            notes.append(
+                f"{ref} was moved by something other than a fetch or push: its last fetched "
+                f"or pushed commit {value[:12]} is taken instead"
+            )
+        if value not in bases and has_commit(git, value):
+            bases.append(value)
+    return bases, notes
 
 
-def _range_base(git: Git, up: PushUpdate, remote: str | None) -> tuple[str | None, str]:
-    """Where one pushed range starts (None: check the whole tree) and a note saying why."""
-    label = up.remote_ref
-    if up.creates:
-        base, ref = _default_branch_base(git, remote, up.local_oid)
-        if base:
-            return base, f"new branch {label}: compared with its merge base with {ref}"
-        return None, f"new branch {label}: no remote default branch in common, whole tree checked"
-    if has_commit(git, up.remote_oid):
-        return up.remote_oid, ""
-    base, ref = _default_branch_base(git, remote, up.local_oid)
-    return base, (
-        f"{label}: remote commit unknown locally, compared with {ref or 'nothing (whole tree)'}"
+def _claim(remote: str | None, bases: Sequence[str]) -> str:
+    if bases:
+        held = (
+            f"the commits no remote-tracking ref of {remote} holds (as git's own fetches "
+            "and pushes recorded them)"
+        )
+    else:
+        held = f"every commit of the ref (no remote-tracking ref of {remote or 'the remote'} records one)"
+    return f"{held}: a local claim, the remote itself was not asked"
+
+
+def _unknown_base(up: PushUpdate, remote: str | None) -> Scope:
+    return Scope(
+        path=up.remote_ref,
+        checker="selection",
+        status=ScopeStatus.NOT_RUN,
+        reason=(
+            f"the remote's commit {up.remote_oid[:12]} is not in this repository: "
+            "what the push adds to the remote cannot be determined"
+        ),
+        hint=f"fetch from the remote first (git fetch {remote or '<remote>'}), then push again",
     )
 
 
-def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = None) -> Surface:
-    """The files changed in each pushed range, judged at the pushed commit.
+def _onto(git: Git, tip: str, bases: Sequence[str], remote: str | None) -> str | None:
+    """The commit a ref without a known remote commit is delivered onto, for the policy
+    a strict gate also reads there: the tip's merge base with the remote's default
+    branch as recorded locally, else with the first remote-tracking commit it shares."""
+    if not bases:
+        return None
+    default = git.answer("rev-parse", "--verify", "-q", f"refs/remotes/{remote}/HEAD^{{commit}}")
+    ordered = sorted(bases, key=lambda b: b != default)
+    for base in ordered:
+        found = git.answer("merge-base", "--end-of-options", tip, base)
+        if found:
+            return found
+    return None
 
-    Deleted refs check nothing. A new branch is compared with its merge base with the
-    remote's default branch, or checked whole when there is none. When one path is
-    pushed with different contents in several refs, each version is checked.
+
+def _range(
+    git: Git, up: PushUpdate, remote: str | None, surface: Surface
+) -> tuple[list[str], str | None]:
+    """The commits one pushed ref excludes (what the remote holds), and the commit it is
+    delivered onto (None when there is none)."""
+    label = up.remote_ref
+    if up.note:
+        surface.notes.append(up.note)
+    if not up.creates and has_commit(git, up.remote_oid):
+        if up.claimed:
+            surface.notes.append(
+                f"{label}: range from refs/remotes/{remote}/{label.removeprefix('refs/heads/')} "
+                f"({up.remote_oid[:12]}): a local claim, the remote itself was not asked; "
+                "git's pre-push gate judges the remote's real commit"
+            )
+        return [up.remote_oid], up.remote_oid
+    bases, notes = tracking_bases(git, remote)
+    surface.notes += notes
+    if up.creates:
+        surface.notes.append(f"new ref {label}: the range is {_claim(remote, bases)}")
+    else:
+        surface.refused.append(_unknown_base(up, remote))
+        surface.notes.append(
+            f"{label}: remote commit unknown locally; also checked {_claim(remote, bases)}"
+        )
+    return bases, _onto(git, up.local_oid, bases, remote)
+
+
+def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = None) -> Surface:
+    """What each pushed ref delivers: the tip's version of every path the range's
+    commits touch, judged whole, and every other blob those commits add, scanned for
+    secrets (a secret added in one pushed commit and removed in the next is pushed).
+
+    The range is the commits of the tip the remote lacks: git's pre-push lines carry
+    the remote's commit per ref. A new ref is compared with what the remote-tracking
+    refs record (a local claim, said in the notes); a remote commit this repository
+    lacks leaves the push undeterminable (a `not_run` scope). Deleted refs check
+    nothing. One path pushed in several versions has each version checked.
     """
     surface = Surface(root=git.root)
     if not updates:
         surface.notes.append("no pre-push lines on stdin: no ref is being pushed, nothing to check")
     chosen: dict[tuple[str, str], Entry] = {}
+    added: list[Added] = []
     bases: set[str | None] = set()
     for up in updates:
         if up.deletes:
             surface.notes.append(f"push deletes {up.remote_ref}: nothing to check")
             continue
-        base, how = _range_base(git, up, remote)
+        exclude, base = _range(git, up, remote, surface)
         bases.add(base)
-        if how:
-            surface.notes.append(how)
-        tree = {e.path: e for e in read_tree(git, up.local_oid)}
-        if base is None:
-            picked = list(tree.values())
-        else:
-            changes = diff_changes(git, base, up.local_oid)
-            picked = [tree[c.path] for c in changes if c.status != "D" and c.path in tree]
-        for e in picked:
-            chosen.setdefault((e.path, e.oid), e)
-    add_targets(git, list(chosen.values()), surface, "pushed commits")
+        commits = range_commits(git, up.local_oid, exclude)
+        news = added_blobs(git, commits)
+        touched = {a.entry.path for a in news}
+        if commits and not touched:
+            surface.notes.append(f"{up.remote_ref}: {len(commits)} commit(s) that add no file")
+        for e in read_tree(git, up.local_oid):
+            if e.path in touched:
+                chosen.setdefault((e.path, e.oid), e)
+        added += news
+    delivered = set(chosen.values())
+    add_targets(git, list(delivered), surface, "pushed commits")
+    add_history(git, _unique(added), surface, delivered)
     tips = {up.local_oid for up in updates if not up.deletes}
     surface.source = tips.pop() if len(tips) == 1 else None
     surface.base = bases.pop() if len(bases) == 1 else None
     return surface
 
 
+def _unique(added: Sequence[Added]) -> list[Added]:
+    seen: set[Entry] = set()
+    out: list[Added] = []
+    for a in added:
+        if a.entry not in seen:
+            seen.add(a.entry)
+            out.append(a)
+    return out
+
+
 def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     """The update a plain `git push` of the current branch would make, and the remote.
 
     Used before the push happens (an agent's shell ``git push``): the range is the
-    current branch against its upstream as git knows it locally. No commit: no update.
+    current branch against its upstream as git's own fetches and pushes last recorded
+    it in the remote-tracking ref (a local claim: a ref moved otherwise, such as by
+    `git update-ref`, is not believed). No commit: no update.
     """
     head = git.answer("rev-parse", "--verify", "HEAD^{commit}")
     if head is None:
@@ -141,12 +232,18 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     merge = (config_get(git, f"branch.{branch}.merge") or None) if on_branch else None
     remote_ref = merge or ref
     remote_oid = ZERO
-    if remote:
-        short = remote_ref.removeprefix("refs/heads/")
-        known = git.answer(
-            "rev-parse", "--verify", "-q", f"refs/remotes/{remote}/{short}^{{commit}}"
-        )
-        remote_oid = known or ZERO
+    note = ""
+    if remote and not remote.startswith("-"):
+        tracking = f"refs/remotes/{remote}/{remote_ref.removeprefix('refs/heads/')}"
+        value, current = network_value(git, tracking)
+        remote_oid = value or ZERO
+        if value and not current:
+            note = (
+                f"{tracking} was moved by something other than a fetch or push: its last "
+                f"fetched or pushed commit {value[:12]} is taken as the remote's"
+            )
+        elif value is None and has_commit(git, tracking):
+            note = f"{tracking} has no fetch or push on record: not taken as the remote's state"
     if len(head) == 64 and remote_oid == ZERO:
         remote_oid = "0" * 64
-    return [PushUpdate(ref, head, remote_ref, remote_oid)], remote
+    return [PushUpdate(ref, head, remote_ref, remote_oid, claimed=True, note=note)], remote

@@ -1,5 +1,10 @@
 """The git delivery surfaces: the staged index and a whole commit (pushes: `git.push`).
 
+A surface has two kinds of targets: the files delivered as they will stand (the index,
+the pushed tip), which every checker judges, and the other versions the delivery
+carries in its history (each blob a pushed or merged commit adds), which only the
+policy checks (the secret scan) judge: a secret removed again is still delivered.
+
 Every surface is read from git objects, never from the working tree: a file staged
 clean but dirty on disk is judged by its staged bytes, and the reverse. The index
 is the one git names (``GIT_INDEX_FILE`` is honoured, so ``git commit -a`` and
@@ -12,8 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from orchestrator.git.history import Added, added_blobs, range_commits
 from orchestrator.git.objects import (
     Entry,
+    has_commit,
     read_blobs,
     read_index,
     read_tree,
@@ -28,6 +35,19 @@ from orchestrator.vocab import ScopeStatus
 
 #: Regular-file modes; symlinks (120000) and submodules (160000) carry no content to lint.
 REGULAR_MODES = frozenset({"100644", "100755"})
+SYMLINK = "120000"
+GITLINK = "160000"
+
+
+@dataclass(frozen=True)
+class ScanTarget:
+    """A version judged by the policy checks only (the secret scan), and what it is: the
+    version a commit adds, or a link's target text (`origin`, a phrase for the report)."""
+
+    target: FileTarget
+    origin: str
+    #: The commit that adds this version, when it comes from a delivered history.
+    commit: str | None = None
 
 
 @dataclass
@@ -37,6 +57,8 @@ class Surface:
     root: Path
     targets: list[FileTarget] = field(default_factory=list)
     refused: list[Scope] = field(default_factory=list)
+    #: Versions only the policy checks judge (history of a push or a merge, link texts).
+    scan_only: list[ScanTarget] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     revision: str | None = None
     #: Where the judged content lives, for the files that govern it (a checker's
@@ -58,45 +80,123 @@ def read_files_at(git: Git, source: str, names: Sequence[str]) -> dict[str, byte
     return {path: blobs[oid] for path, oid in oids.items() if oid in blobs}
 
 
-def _refuse_kind(e: Entry, what: str) -> Scope:
-    kind = "symlink" if e.mode == "120000" else "submodule" if e.mode == "160000" else "entry"
+def _gitlink_scope(e: Entry) -> Scope:
+    return Scope(
+        path=e.path,
+        checker="selection",
+        status=ScopeStatus.NOT_RUN,
+        reason=(
+            f"submodule at commit {e.oid[:12]}: this repository records only the commit id; "
+            "the submodule's files live in its own repository and were not judged here"
+        ),
+        hint=(
+            "judge the submodule where its files live (run `orchestrate gate ci` inside it, "
+            "or install orchestrate's hooks there): this gate cannot see into it and stays "
+            "incomplete while the delivery changes the submodule"
+        ),
+    )
+
+
+def _symlink_scope(e: Entry) -> Scope:
     return Scope(
         path=e.path,
         checker="selection",
         status=ScopeStatus.UNSUPPORTED,
-        reason=f"{kind} in the {what}: no file content to check",
+        reason=(
+            "symlink: git records only the link's target path, no file content to lint; "
+            "the target path was scanned for secrets, and the file it points at is judged "
+            "under its own path when the delivery carries it"
+        ),
+    )
+
+
+def _too_large(path: str, where: str = "") -> Scope:
+    return Scope(
+        path=path,
+        checker="selection",
+        status=ScopeStatus.UNSAFE,
+        reason=f"blob{where} missing or larger than {MAX_FILE_BYTES} bytes: not checked",
+    )
+
+
+def _target(
+    git: Git, path: str, content: bytes, detection: languages.Detection | None
+) -> FileTarget:
+    return FileTarget(
+        path=path,
+        abs_path=git.root / path,
+        **(detection.target_fields() if detection else {}),
+        content=content,
+        size=len(content),
     )
 
 
 def add_targets(git: Git, entries: Sequence[Entry], surface: Surface, what: str) -> None:
-    """Turn entries into targets carrying their blob bytes; refuse what cannot be judged
-    (links, submodules, blobs missing or over the file limit) with a reason."""
+    """Turn entries into targets carrying their blob bytes. A symlink's target text is
+    scanned for secrets only; a submodule is refused as not judged here, saying where
+    its files are judged; a blob missing or over the file limit is refused as unsafe."""
     regular = [e for e in entries if e.mode in REGULAR_MODES]
-    surface.refused += [_refuse_kind(e, what) for e in entries if e.mode not in REGULAR_MODES]
-    blobs = read_blobs(git, [e.oid for e in regular])
+    links = [e for e in entries if e.mode == SYMLINK]
+    for e in entries:
+        if e.mode == GITLINK:
+            surface.refused.append(_gitlink_scope(e))
+        elif e.mode == SYMLINK:
+            surface.refused.append(_symlink_scope(e))
+        elif e.mode not in REGULAR_MODES:
+            surface.refused.append(_too_large(e.path, f" of mode {e.mode} in the {what}"))
+    blobs = read_blobs(git, [e.oid for e in regular + links])
     for e in sorted(regular, key=lambda e: e.path):
         content = blobs.get(e.oid)
         if content is None:
-            surface.refused.append(
-                Scope(
-                    path=e.path,
-                    checker="selection",
-                    status=ScopeStatus.UNSAFE,
-                    reason=f"blob missing or larger than {MAX_FILE_BYTES} bytes: not checked",
-                )
-            )
+            surface.refused.append(_too_large(e.path))
             continue
-        surface.targets.append(
-            FileTarget(
-                path=e.path,
-                abs_path=git.root / e.path,
-                **languages.detect_language(
-                    e.path, content[: languages.HEAD_BYTES]
-                ).target_fields(),
-                content=content,
-                size=len(content),
-            )
+        detection = languages.detect_language(e.path, content[: languages.HEAD_BYTES])
+        surface.targets.append(_target(git, e.path, content, detection))
+    for e in links:
+        if e.oid not in blobs:
+            surface.refused.append(_too_large(e.path, " of the link"))
+            continue
+        surface.scan_only.append(
+            ScanTarget(_target(git, e.path, blobs[e.oid], None), "the link's target text")
         )
+
+
+def add_history(git: Git, added: Sequence[Added], surface: Surface, delivered: set[Entry]) -> None:
+    """Queue for the secret scan every blob in `added` that is not one of the `delivered`
+    entries (those are judged whole already), named by the commit that adds it."""
+    rest = [a for a in added if a.entry not in delivered and a.entry.mode != GITLINK]
+    blobs = read_blobs(git, [a.entry.oid for a in rest])
+    for a in rest:
+        where = f"the version added by commit {a.commit[:12]}"
+        content = blobs.get(a.entry.oid)
+        if content is None:
+            surface.refused.append(_too_large(a.entry.path, f" ({where})"))
+            continue
+        target = _target(git, a.entry.path, content, None)
+        surface.scan_only.append(ScanTarget(target, where, a.commit))
+
+
+def merge_history(git: Git) -> list[Added]:
+    """The blobs the commits of a merge being committed add (each merged head and every
+    commit it brings that `HEAD` lacks); none when no merge is in progress."""
+    # `git commit` finishing a merge finds MERGE_HEAD; `git merge` runs pre-merge-commit
+    # before writing it, naming each merged head in a GITHEAD_<id> variable instead.
+    # Either source can only add commits to scan, never take any away.
+    named = [k.removeprefix("GITHEAD_") for k in git.env if k.startswith("GITHEAD_")]
+    merge_file = git.answer("rev-parse", "--git-path", "MERGE_HEAD")
+    path = git.root / merge_file if merge_file else None
+    if path is not None and path.is_file():
+        named += path.read_bytes()[:65536].decode("ascii", "replace").split()
+    heads = list(dict.fromkeys(h for h in named if _is_hex(h) and has_commit(git, h)))
+    base = ["HEAD"] if has_commit(git, "HEAD") else []
+    commits: list[str] = []
+    for head in heads:
+        commits += [c for c in range_commits(git, head, base) if c not in commits]
+    return added_blobs(git, commits)
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def commit_surface(git: Git) -> Surface:
@@ -118,9 +218,17 @@ def commit_surface(git: Git) -> Surface:
             wanted.append(entry)
     if deleted:
         surface.notes.append(f"{deleted} deleted path(s) in the commit: nothing to check there")
-    if not changes:
+    merged = merge_history(git)
+    if not changes and not merged:
         surface.notes.append("nothing staged: the index matches HEAD")
     add_targets(git, wanted, surface, "index")
+    if merged:
+        commits = len({a.commit for a in merged})
+        add_history(git, merged, surface, set(wanted))
+        surface.notes.append(
+            f"merge in progress: every blob the {commits} merged commit(s) add was scanned "
+            "for secrets, besides the merge result in the index"
+        )
     return surface
 
 

@@ -22,6 +22,7 @@ from mcp.types import CallToolResult, TextContent
 from orchestrator import __version__
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
 from orchestrator.decisions.findings import is_blocking
+from orchestrator.errors import UsageError
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
 from orchestrator.model.report import Report
@@ -87,7 +88,15 @@ def lint_tool(
         only_checkers=frozenset(only) if only else None,
         cwd=root,
     )
-    done = lint_usecase(req, FEEDBACK_TASKS)
+    try:
+        done = lint_usecase(req, FEEDBACK_TASKS)
+    except UsageError:
+        # A bad argument (an unknown checker in `only`): refused, and not echoed back.
+        text = (
+            "orchestrate lint: refused as a usage error (an unknown checker name in only, "
+            "or a bad argument); nothing ran. `orchestrate plugins` lists the checkers."
+        )
+        return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
     task_ids = [t for t in done.task_ids if B.safe_task_id(t)]
     result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
     result.structured_content["task_ids"] = task_ids

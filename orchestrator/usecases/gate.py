@@ -41,6 +41,7 @@ from orchestrator.git.surfaces import (
     commit_surface,
     split_rounds,
 )
+from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Finding, Gate, Report
 from orchestrator.safetext import printable
 from orchestrator.vocab import GateDecision, Purpose, Tier
@@ -145,11 +146,17 @@ def check_surface(
     # One plugin load per gate: the same set answers the declarations and runs the checks.
     policy = policy or strict_policy(git, event, surface)
     names = _config_names(policy.plugins)
-    paths = sorted({t.path for t in surface.targets})
+    scans = split_rounds([s.target for s in surface.scan_only])
+    paths = sorted({t.path for t in surface.targets} | {t.path for r in scans for t in r})
     governing = read_governing(git, surface.source, paths, names)
-    rounds = split_rounds(surface.targets) or [[]]
+    rounds = [(r, only_checkers) for r in split_rounds(surface.targets)] or [([], only_checkers)]
+    # Versions judged by the policy checks alone: what the delivery's history adds.
+    policy_only = _policy_checkers(policy.plugins)
+    if only_checkers is not None:
+        policy_only &= only_checkers
+    rounds += [(r, policy_only) for r in scans]
     report: Report | None = None
-    for i, targets in enumerate(rounds):
+    for i, (targets, only) in enumerate(rounds):
         with materialised(git.root, targets, governing) as tree:
             req = LintRequest(
                 project_root=tree.root,
@@ -160,13 +167,15 @@ def check_surface(
                 surface=SURFACE_NAMES[event],
                 revision=surface.revision,
                 timeout=max(0.0, git.deadline.remaining()) if i else timeout,
-                only_checkers=only_checkers,
+                only_checkers=only,
                 env=git.env,
                 config=policy.config,
                 surface_files=governing,
                 plugins=policy.plugins,
             )
             part = relocate(run_lint(req), tree.root, git.root)
+        if i >= len(rounds) - len(scans):
+            _name_origins(part, surface, targets)
         if report is None:
             report = part
         else:
@@ -177,7 +186,10 @@ def check_surface(
     assert report is not None
     if len(rounds) > 1:
         report.coverage = coverage_of(report.scopes, len(report.plugin_failures))
-        report.notes.append(f"{len(rounds)} versions of some paths were pushed; each was checked")
+    if len(rounds) - len(scans) > 1:
+        report.notes.append(
+            f"{len(rounds) - len(scans)} versions of some paths were pushed; each was checked"
+        )
     if surface.source is None and surface.targets:
         report.notes.append(
             "several pushed tips: no single commit holds the governing config files, "
@@ -193,6 +205,28 @@ def check_surface(
 def _config_names(plugins: PluginSet) -> list[str]:
     """The file names the loaded checkers declare they are governed by (`config_names`)."""
     return sorted({n for c in plugins.checkers() for n in getattr(c, "config_names", ()) or ()})
+
+
+HISTORY_FIX = (
+    ": a later commit that removes it still delivers it; take it out of that commit "
+    "(rewrite the branch, e.g. an interactive rebase) and revoke the credential"
+)
+
+
+def _name_origins(part: Report, surface: Surface, targets: list[FileTarget]) -> None:
+    """Say on each scope and finding of a policy-only round which version was judged."""
+    by_target = {id(s.target): s for s in surface.scan_only}
+    where = {t.path: by_target[id(t)] for t in targets if id(t) in by_target}
+    for scope in part.scopes:
+        if scope.path in where and scope.reason is None:
+            scope.reason = f"secret scan only: {where[scope.path].origin}"
+    for f in part.findings:
+        if f.path in where:
+            scan = where[f.path]
+            part.notes.append(
+                f"{f.checker}/{f.rule} in {f.path}:{f.line or '-'} is in {scan.origin}"
+                + (HISTORY_FIX if scan.commit else "")
+            )
 
 
 def _allowlists(plugins: PluginSet) -> set[str]:

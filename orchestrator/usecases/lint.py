@@ -2,7 +2,9 @@
 
 `lint` is what `orchestrate lint`, `lint --feedback`, the host fast route and the
 MCP lint tool call. It owns the policy around the core: the `--require` gaps and
-their notes, and the task budget (a repair loop works on one task per finding; a
+their notes, the note that says a planned check failed, the caller's exit policy
+(`--fail-on`, `--exit-zero`; the code itself comes from decisions/exits.py), and the
+task budget (a repair loop works on one task per finding; a
 backlog of thousands is a clean-up project, so over the budget no task is recorded
 and the report says so).
 """
@@ -14,8 +16,8 @@ from typing import Any
 
 from orchestrator.core import plugin_host
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.decisions.coverage import missing_required
-from orchestrator.decisions.exits import lint_exit_code
+from orchestrator.decisions.coverage import failed_checks, missing_required, outside_native
+from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint_exit_code
 from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.model.report import Report
 
@@ -63,11 +65,13 @@ class LintResult:
     task_ids: tuple[str, ...] = ()
     #: Why the task store was not written ("" when it was, or was not asked to be).
     task_error: str = ""
+    #: What the caller lets fail the exit (`--fail-on`, `--exit-zero`).
+    exit_policy: LintExitPolicy = DEFAULT_LINT_EXIT
 
     @property
     def exit_code(self) -> int:
-        """The CLI exit code of this run (decisions/exits.py)."""
-        return lint_exit_code(self.report, self.required_gaps)
+        """The CLI exit code of this run under its exit policy (decisions/exits.py)."""
+        return lint_exit_code(self.report, self.required_gaps, self.exit_policy)
 
 
 def _sync(report: Report, req: LintRequest, policy: TaskPolicy) -> tuple[tuple[str, ...], str]:
@@ -102,23 +106,41 @@ def _native_declared(req: LintRequest) -> dict[str, str] | None:
     return plugins.native_languages()
 
 
-def lint(req: LintRequest, tasks: TaskPolicy = CLI_TASKS, run: Any = run_lint) -> LintResult:
-    """Check `req`, note missing required coverage, and record tasks under `tasks`.
+def lint(
+    req: LintRequest,
+    tasks: TaskPolicy = CLI_TASKS,
+    run: Any = run_lint,
+    exit_policy: LintExitPolicy = DEFAULT_LINT_EXIT,
+) -> LintResult:
+    """Check `req`, note failed checks and missing required coverage, and record tasks
+    under `tasks`; the result's exit code follows `exit_policy`.
 
     A re-check child (`only_checkers`) observes and never writes tasks. `run` lets
     the CLI wrap the core run (a progress spinner); it must call `run_lint`.
     """
     report = run(req)
-    gaps = missing_required(report, req.require, _native_declared(req))
+    failed = failed_checks(report)
+    if failed:
+        report.notes.append(
+            f"run incomplete: {len(failed)} planned check(s) did not finish, first {failed[0]}"
+        )
+    native = _native_declared(req)
+    gaps = missing_required(report, req.require, native)
     for gap in gaps:
         report.notes.append(f"required coverage missing: {gap}")
+    unjudged = outside_native(report, native) if "native" in req.require else []
+    if unjudged and not {"syntax", "complete"} & set(req.require):
+        report.notes.append(
+            f"--require native asks nothing of {len(unjudged)} file(s) in languages no native "
+            f"checker declares (first {unjudged[0]}); add --require syntax to require them"
+        )
     task_ids: tuple[str, ...] = ()
     error = ""
     wants = tasks.when_clean or bool(report.findings)
     observing = tasks.only_observes and bool(req.only_checkers)
     if tasks.record and not observing and wants:
         task_ids, error = _sync(report, req, tasks)
-    return LintResult(report, gaps, task_ids, error)
+    return LintResult(report, gaps, task_ids, error, exit_policy)
 
 
 def core_view(report: Report) -> dict[str, Any]:

@@ -3,6 +3,11 @@
 Registered through the ``orchestrate`` entry-point group in this package's
 pyproject.toml. One yamllint process per batch of files (`-f parsable`), staged
 content over stdin, everything under the run's deadline and output budget.
+
+yamllint runs only under the project's own configuration (`.yamllint`,
+`.yamllint.yaml` or `.yamllint.yml` at the project root): its built-in defaults are
+not the project's rules (a line-length limit on every generated YAML file), so a
+project without one gets `configuration_required` and the syntax fallback.
 """
 
 from __future__ import annotations
@@ -41,9 +46,16 @@ NAME = "yamllint"
 SUFFIXES = (".yaml", ".yml")
 CONFIG_NAMES = (".yamllint", ".yamllint.yaml", ".yamllint.yml")
 MAX_BATCH = 400
+NO_CONFIG = "no yamllint config (.yamllint, .yamllint.yaml or .yamllint.yml) at the project root"
+CONFIG_HINT = "add .yamllint.yaml with the project's rules (extends: default, or relaxed)"
 # path:line:column: [level] message (rule)
 _LINE = re.compile(r"^(?P<path>.*):(?P<line>\d+):(?P<col>\d+): \[(?P<level>\w+)\] (?P<msg>.*)$")
 _RULE = re.compile(r"\s\((?P<rule>[\w-]+)\)$")
+
+
+def project_config(root: Path) -> Path | None:
+    """The project's yamllint config at `root`, or None when it has none."""
+    return next((root / n for n in CONFIG_NAMES if (root / n).is_file()), None)
 
 
 def _version() -> str | None:
@@ -61,7 +73,8 @@ class YamllintChecker:
     languages = frozenset({"yaml"})
 
     def probe(self, root: Path) -> Probe:
-        """yamllint installed beside orchestrate? a project config at the root?"""
+        """yamllint installed beside orchestrate? a project config at the root (without
+        one it does not run: configuration_required)?"""
         version = _version()
         configs = tuple(n for n in CONFIG_NAMES if (root / n).is_file())
         return Probe(
@@ -70,7 +83,8 @@ class YamllintChecker:
             version=version,
             configured=bool(configs),
             config_files=configs,
-            hint=None if version else "pip install yamllint",
+            needs_config=True,
+            hint="pip install yamllint" if not version else None if configs else CONFIG_HINT,
         )
 
     def claims(self, target: FileTarget) -> bool:
@@ -79,6 +93,19 @@ class YamllintChecker:
         return PurePosixPath(target.path).suffix in SUFFIXES
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
+        """No project config: configuration_required; no yamllint: missing (both fall
+        back to the syntax check); else one batch of files on disk, one stdin run per
+        staged file."""
+        if project_config(ctx.project_root) is None:
+            settled = outcome_for_all(
+                self,
+                targets,
+                ScopeStatus.CONFIGURATION_REQUIRED,
+                NO_CONFIG,
+                hint=CONFIG_HINT,
+                falls_back=True,
+            )
+            return CheckerPlan(settled=tuple(settled))
         version = _version()
         if version is None:
             settled = outcome_for_all(

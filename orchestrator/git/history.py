@@ -1,0 +1,93 @@
+"""Commit ranges and the blobs they add: what a push or a merge brings that the other
+side did not have, commit by commit (a secret added in one commit and removed in the
+next is still delivered by both)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from orchestrator.git.objects import Entry
+from orchestrator.git.runner import Git
+
+#: Modes whose blob is content git delivers: regular files and symlinks (the link text).
+BLOB_MODES = frozenset({"100644", "100755", "120000"})
+#: A submodule entry: a commit id of another repository, no blob here.
+GITLINK = "160000"
+#: Reflog subjects git writes when a remote-tracking ref follows the remote itself.
+NETWORK_SUBJECTS = ("fetch", "pull", "update by push", "clone")
+
+
+@dataclass(frozen=True)
+class Added:
+    """One blob a commit of the range records at a path: the entry and the commit."""
+
+    entry: Entry
+    commit: str
+
+
+def range_commits(git: Git, tip: str, exclude: Sequence[str]) -> list[str]:
+    """Commits reachable from `tip` and from none of `exclude`, oldest first.
+
+    `tip` and `exclude` are commit ids or ref names git gave us; none starts with "-".
+    """
+    args = ["rev-list", "--reverse", "--topo-order", "--end-of-options", tip]
+    return git.out(*args, *(f"^{e}" for e in exclude)).split()
+
+
+def added_blobs(git: Git, commits: Sequence[str]) -> list[Added]:
+    """Every entry the `commits` record at a path against each of their parents
+    (against nothing for a root commit): blobs (file or link text) and submodule
+    entries (which carry no blob); the first commit naming an entry at a path wins.
+    Deletions are left out."""
+    if not commits:
+        return []
+    data = git.run(
+        "diff-tree",
+        "--stdin",
+        "-r",
+        "-z",
+        "--root",
+        "-m",
+        "--no-renames",
+        "--no-ext-diff",
+        stdin="".join(f"{c}\n" for c in commits).encode(),
+    ).stdout
+    out: list[Added] = []
+    seen: set[tuple[str, str]] = set()
+    parts = data.split(b"\0")
+    commit = ""
+    i = 0
+    while i < len(parts):
+        token = parts[i].decode("utf-8", "surrogateescape")
+        i += 1
+        if not token.startswith(":"):
+            commit = token.strip() or commit
+            continue
+        path = parts[i].decode("utf-8", "surrogateescape") if i < len(parts) else ""
+        i += 1
+        meta = token[1:].split()
+        if len(meta) != 5:
+            continue
+        mode, oid, status = meta[1], meta[3], meta[4]
+        if status.startswith("D") or mode not in BLOB_MODES | {GITLINK} or (path, oid) in seen:
+            continue
+        seen.add((path, oid))
+        out.append(Added(Entry(mode, oid, path), commit))
+    return out
+
+
+def network_value(git: Git, ref: str) -> tuple[str | None, bool]:
+    """The commit `ref` (a remote-tracking ref) held when git last moved it by a fetch,
+    pull, clone or push, per its reflog; and whether that is its current value.
+
+    Anything else (`git update-ref`, a hand edit) leaves no such record: such a move is
+    not taken as the remote's state. None when the reflog holds no network record.
+    """
+    current = git.answer("rev-parse", "--verify", "-q", "--end-of-options", f"{ref}^{{commit}}")
+    res = git.run("log", "-g", "--format=%H %gs", "--end-of-options", ref, check=False)
+    for line in res.stdout.decode("utf-8", "surrogateescape").splitlines():
+        oid, _, subject = line.partition(" ")
+        if subject.startswith(NETWORK_SUBJECTS):
+            return oid, oid == current
+    return None, False

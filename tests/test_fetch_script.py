@@ -1,0 +1,241 @@
+"""scripts/fetch: pinned, verified, atomic, idempotent, and safe with hostile archives.
+
+The archive tests build their tar files here. The fetch tests run the real script
+(pip and npm against the real registries) into a cache folder of the test's own; the
+offline tests point the clients at a closed port on the loopback address.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from helpers import REPO, corpus, require_tool
+
+FETCH = REPO / "scripts" / "fetch"
+NPM_HINT = "install Node.js with npm (Debian: apt-get install npm)"
+CLOSED = "http://127.0.0.1:9/"  # the discard port: nothing listens, the connection is refused
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("corpora_under_test", REPO / "scripts/corpora.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+corpora = _module()
+
+
+def _tar(path: Path, members: list[tarfile.TarInfo], bodies: dict[str, bytes]) -> Path:
+    with tarfile.open(path, "w:gz") as tar:
+        for m in members:
+            body = bodies.get(m.name)
+            if body is not None:
+                m.size = len(body)
+            tar.addfile(m, io.BytesIO(body) if body is not None else None)
+    return path
+
+
+def _info(name: str, kind: bytes = tarfile.REGTYPE, link: str = "") -> tarfile.TarInfo:
+    m = tarfile.TarInfo(name)
+    m.type = kind
+    m.linkname = link
+    m.mode = 0o644
+    return m
+
+
+HOSTILE = {
+    "dot-dot": [_info("pkg/ok.txt"), _info("pkg/../../evil.txt")],
+    "leading-dot-dot": [_info("../evil.txt")],
+    "absolute": [_info("/tmp/orchestrate-evil.txt")],
+    "symlink": [_info("pkg/ok.txt"), _info("pkg/link", tarfile.SYMTYPE, "/etc")],
+    "symlink-then-through-it": [
+        _info("pkg/link", tarfile.SYMTYPE, ".."),
+        _info("pkg/link/evil.txt"),
+    ],
+    "hardlink": [_info("pkg/hard", tarfile.LNKTYPE, "/etc/passwd")],
+    "char-device": [_info("pkg/tty", tarfile.CHRTYPE)],
+    "block-device": [_info("pkg/disk", tarfile.BLKTYPE)],
+    "fifo": [_info("pkg/pipe", tarfile.FIFOTYPE)],
+    "two-top-folders": [_info("pkg/a.txt"), _info("other/b.txt")],
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_archive_is_refused_whole(tmp_path: Path, case: str) -> None:
+    """An archive with any member that escapes the target, links, or is special is
+    refused before anything is written: no target folder, nothing beside it."""
+    members = HOSTILE[case]
+    bodies = {m.name: b"x\n" for m in members if m.isfile()}
+    archive = _tar(tmp_path / "a.tar.gz", members, bodies)
+    dest = tmp_path / "out" / "src"
+    with pytest.raises(corpora.UnsafeArchive, match=r"refused|top-level"):
+        corpora.safe_extract(archive, dest)
+    assert not dest.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.tar.gz"]
+    assert not Path("/tmp/orchestrate-evil.txt").exists()
+
+
+def test_archive_over_the_size_bound_is_refused(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """More bytes than the bound (declared sizes, summed before writing): refused."""
+    monkeypatch.setattr(corpora, "MAX_BYTES", 10)
+    archive = _tar(tmp_path / "a.tgz", [_info("pkg/big.txt")], {"pkg/big.txt": b"y" * 11})
+    with pytest.raises(corpora.UnsafeArchive, match="bytes"):
+        corpora.safe_extract(archive, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_archive_unpacks_without_its_top_folder(tmp_path: Path) -> None:
+    """Files, folders and the executable bit land under the target, the top folder
+    stripped; owners and other mode bits from the archive are not carried over."""
+    run = _info("pkg/bin/run")
+    run.mode = 0o4755  # setuid in the archive: not carried over
+    members = [_info("pkg", tarfile.DIRTYPE), _info("pkg/a.txt"), run]
+    archive = _tar(tmp_path / "a.tgz", members, {"pkg/a.txt": b"a\n", "pkg/bin/run": b"#!\n"})
+    dest = tmp_path / "out"
+    corpora.safe_extract(archive, dest)
+    assert (dest / "a.txt").read_bytes() == b"a\n"
+    assert (dest / "bin" / "run").stat().st_mode & 0o7777 == 0o755
+    assert not (dest / "pkg").exists()
+
+
+def _script(
+    root: Path, *args: str, manifest: Path | None = None, drop: tuple[str, ...] = (), **env: str
+) -> tuple[int, str]:
+    """Run scripts/fetch into `root` with `env` laid over ours, less the names in `drop`."""
+    full = {k: v for k, v in os.environ.items() if k not in drop}
+    full.update(env, ORCHESTRATE_CORPORA=str(root))
+    argv = [sys.executable, str(FETCH), *args]
+    if manifest:
+        argv += ["--manifest", str(manifest)]
+    proc = subprocess.run(argv, env=full, capture_output=True, text=True, timeout=600)
+    return proc.returncode, proc.stderr
+
+
+def _manifest(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "corpora.toml"
+    path.write_text("format = 1\n\n[[item]]\n" + body)
+    return path
+
+
+def _leftovers(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.name.startswith((".staging-", ".old-")))
+
+
+def test_fetch_is_idempotent_and_refreshes_a_stale_item(tmp_path: Path) -> None:
+    """A fetched item is left alone on the next run; one whose stamp no longer matches
+    the manifest is fetched again and swapped in whole, leaving no staging folder."""
+    require_tool("npm", NPM_HINT)
+    root = tmp_path / "cache"
+    lock = REPO / "scripts" / "locks" / "eslint-plugin-no-only-tests"
+    manifest = _manifest(tmp_path, f'id = "plugin"\nkind = "npm-lock"\nlock = "{lock}"\n')
+    rc, err = _script(root, manifest=manifest)
+    assert rc == 0, err
+    assert "plugin: fetched in" in err
+    plugin = root / "plugin" / "node_modules" / "eslint-plugin-no-only-tests" / "package.json"
+    assert '"version": "3.4.0"' in plugin.read_text()
+    stamp = root / "plugin" / ".stamp"
+    mtime = stamp.stat().st_mtime_ns
+    rc, err = _script(root, manifest=manifest)
+    assert (rc, "plugin: present") == (0, err.strip().split(" (")[0].removeprefix("[fetch] "))
+    assert stamp.stat().st_mtime_ns == mtime
+    stamp.write_text("an older pin\n")
+    (root / "plugin" / "marker").write_text("from the stale copy\n")
+    rc, err = _script(root, manifest=manifest)
+    assert rc == 0 and "plugin: fetched in" in err, err
+    assert not (root / "plugin" / "marker").exists() and plugin.is_file()
+    assert _leftovers(root) == []
+
+
+def test_npm_offline_says_so_and_leaves_nothing(tmp_path: Path) -> None:
+    """The npm registry unreachable: exit 1, a message saying so and what to do, no
+    item folder and no staging folder."""
+    require_tool("npm", NPM_HINT)
+    root = tmp_path / "cache"
+    body = (
+        'id = "qs"\nkind = "npm-package"\nname = "qs"\nversion = "6.16.0"\nintegrity = "sha512-x"\n'
+    )
+    env = {"npm_config_registry": CLOSED, "npm_config_fetch_retries": "0"}
+    rc, err = _script(root, manifest=_manifest(tmp_path, body), **env)
+    assert rc == 1
+    assert "could not reach the package registry (offline?)" in err
+    assert "run scripts/fetch again" in err
+    assert not (root / "qs").exists() and _leftovers(root) == []
+
+
+def test_pypi_offline_says_so_and_leaves_nothing(tmp_path: Path) -> None:
+    """The PyPI index unreachable (and no other index or local wheel folder): exit 1,
+    the offline message, nothing left behind."""
+    root = tmp_path / "cache"
+    body = 'id = "p"\nkind = "pypi-sdist"\nname = "packaging"\nversion = "26.4"\nsha256 = "00"\n'
+    env = {
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_INDEX_URL": CLOSED + "simple",
+        "PIP_RETRIES": "1",
+        "PIP_TIMEOUT": "2",
+    }
+    rc, err = _script(root, manifest=_manifest(tmp_path, body), drop=("PIP_FIND_LINKS",), **env)
+    assert rc == 1
+    assert "could not reach the package registry (offline?)" in err
+    assert not (root / "p").exists() and _leftovers(root) == []
+
+
+def test_tarball_not_matching_its_pin_is_refused(tmp_path: Path) -> None:
+    """npm serves qs 6.16.0, but the manifest pins other bytes: refused, nothing kept."""
+    require_tool("npm", NPM_HINT)
+    root = tmp_path / "cache"
+    other = "sha512-" + "A" * 86 + "=="
+    body = (
+        f'id = "qs"\nkind = "npm-package"\nname = "qs"\nversion = "6.16.0"\nintegrity = "{other}"\n'
+    )
+    rc, err = _script(root, manifest=_manifest(tmp_path, body))
+    assert rc == 1
+    assert "does not match the pinned integrity" in err
+    assert not (root / "qs").exists() and _leftovers(root) == []
+
+
+def test_sdist_not_matching_its_pin_is_refused(tmp_path: Path) -> None:
+    """pip checks the pinned sha256 before it builds anything: refused, nothing kept."""
+    root = tmp_path / "cache"
+    body = 'id = "p"\nkind = "pypi-sdist"\nname = "packaging"\nversion = "26.4"\n'
+    rc, err = _script(root, manifest=_manifest(tmp_path, body + f'sha256 = "{"0" * 64}"\n'))
+    assert rc == 1
+    assert "does not match the pinned sha256" in err
+    assert not (root / "p").exists() and _leftovers(root) == []
+
+
+def test_missing_corpus_fails_under_ci_naming_the_script(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Under CI=true a test whose corpus was not fetched fails, saying to run the script."""
+    import helpers
+
+    monkeypatch.setenv("ORCHESTRATE_CORPORA", str(tmp_path / "empty"))
+    monkeypatch.setattr(helpers, "IN_CI", True)
+    with pytest.raises(pytest.fail.Exception, match="run scripts/fetch"):
+        corpus("attrs")
+
+
+def test_manifest_pins_every_item() -> None:
+    """Every item of the shipped manifest is pinned: a version with its hash, or a lock
+    file whose every package carries an integrity hash."""
+    import json
+
+    for item in corpora.load_manifest().values():
+        if item.kind == "pypi-sdist":
+            assert len(item.sha256) == 64, item.id
+        if item.kind == "npm-package":
+            assert item.integrity.startswith("sha512-"), item.id
+        lock = item.lock_dir()
+        if lock:
+            packages = json.loads((lock / "package-lock.json").read_text())["packages"]
+            deps = {k: v for k, v in packages.items() if k}
+            assert deps and all(v.get("integrity") for v in deps.values()), item.id
