@@ -460,10 +460,13 @@ def _one_tag(tags: set[str]) -> str | None:
 
 
 def _identify_extension(name: str) -> str | None:
-    """The language `identify` (pre-commit's table) gives this file name, if exactly one."""
+    """The language `identify` (pre-commit's table) gives this file name, if exactly one
+    and no bundled grammar covers it: a name for an unsupported file, never a grammar
+    choice (`.v` is Verilog there, and Coq and V here; `.sc` Scala, and SuperCollider)."""
     from identify import identify  # lazy: only for names the manifest does not know
 
-    return _one_tag(identify.tags_from_filename(name))
+    lang = _one_tag(identify.tags_from_filename(name))
+    return lang if lang not in manifest() else None
 
 
 def _identify_interpreter(head: bytes) -> str | None:
