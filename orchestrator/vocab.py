@@ -32,6 +32,16 @@ class SyntaxStatus(StrEnum):
     UNSUPPORTED = "unsupported"
 
 
+class DetectedBy(StrEnum):
+    """How a file's language was decided (a scope's `detected_by`)."""
+
+    FILENAME = "filename"
+    EXTENSION = "extension"
+    SHEBANG = "shebang"
+    HEURISTIC = "heuristic"
+    CLASSIFIER = "classifier"
+
+
 class GateDecision(StrEnum):
     """Decision of a delivery gate. Only strict delivery entries evaluate one."""
 

@@ -55,6 +55,8 @@ CHUNK = 65536
 HINT_CLEAN = "only syntax was checked; native lint recommended for {language}"
 HINT_SUSPECT = "candidates: install or repair native lint/compiler and confirm"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
+#: What a candidate's message proposes when the manifest names no confirming tool.
+CONFIRM_DEFAULT = "the language's own compiler or linter"
 
 
 @dataclass(frozen=True)
@@ -179,14 +181,24 @@ def _is_text(src: bytes) -> str | None:
     return None
 
 
-def _finding(path: str, region: Region, severity: Severity) -> Finding:
-    rule = f"syntax/{region.kind}"
-    message = (
-        "syntax error (tree-sitter recovery node)"
+def candidate_message(region: Region, confirm: str) -> str:
+    """A syntax candidate's message: what the grammar saw and what to run to confirm it.
+
+    Fixed phrases plus the grammar's symbol name and the manifest's command; never
+    source text or the file name.
+    """
+    seen = (
+        "possible syntax error"
         if region.kind == "error"
         # MISSING node types are grammar symbols (e.g. ")" or "identifier"), not source text.
-        else f"missing {one_line(region.node_type, 40)}"
+        else f"possibly missing {one_line(region.node_type, 40)}"
     )
+    return f"{seen} (tree-sitter recovery node); confirm with {confirm or CONFIRM_DEFAULT}"
+
+
+def _finding(path: str, region: Region, severity: Severity, confirm: str) -> Finding:
+    rule = f"syntax/{region.kind}"
+    message = candidate_message(region, confirm)
     return Finding(
         checker=NAME,
         rule=rule,
@@ -207,11 +219,12 @@ def _finding(path: str, region: Region, severity: Severity) -> Finding:
 def _verdict(path: str, info: Any, regions: list[Region]) -> dict[str, Any]:
     """The candidates, syntax status, reason and hint of one parsed file."""
     severity = Severity.ERROR if info.qualified else Severity.WARNING
-    findings = tuple(_finding(path, r, severity) for r in regions[:MAX_CANDIDATES])
+    findings = tuple(_finding(path, r, severity, info.confirm) for r in regions[:MAX_CANDIDATES])
     omitted = len(regions) - len(findings)
     reasons = []
     if not info.qualified:
-        reasons.append(REASON_UNQUALIFIED)
+        # A template names itself, so it is not read as a broken HTML/XML/CSS file.
+        reasons.append(REASON_UNQUALIFIED + (f" ({info.note})" if info.template else ""))
     if omitted:
         reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
     return {

@@ -18,8 +18,9 @@ from orchestrator.model.checker import FileOutcome
 from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
-#: Scope fields the outcome cannot know: set when the scope is built.
-SCOPE_ONLY = {"tier", "reused"}
+#: Scope fields the outcome cannot know: set when the scope is built (`detected_by`
+#: comes from the file's target, by core/assemble.scopes_of).
+SCOPE_ONLY = {"tier", "reused", "detected_by"}
 #: A sample value per shared field, by field name (a new field needs one here).
 SAMPLES: dict[str, object] = {
     "path": "a.py",

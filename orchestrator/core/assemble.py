@@ -1,7 +1,8 @@
 """Stage 4 of the lint path: outcomes -> scopes -> the standard report.
 
 Each outcome becomes its scope through one conversion (`FileOutcome.to_scope`), with
-its checker's tier and, for a reused result, the reuse reason set right there.
+its checker's tier, how its language was decided (from its target) and, for a
+reused result, the reuse reason set right there.
 Coverage completeness is a decision: `coverage_of` comes from orchestrator/decisions.
 """
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.decisions.coverage import coverage_of
-from orchestrator.model.checker import FileOutcome
+from orchestrator.model.checker import FileOutcome, FileTarget
 from orchestrator.model.report import (
     PluginFailure,
     Report,
@@ -29,12 +30,19 @@ def scopes_of(
     tiers: Mapping[str, Tier],
     reused: set[tuple[str, str]],
     reason: str,
+    targets: Sequence[FileTarget] = (),
 ) -> list[Scope]:
-    """One scope per outcome; `reused` keys (path, checker) carry `reason`."""
-    return [
-        o.to_scope(tiers.get(o.checker), reason if (o.path, o.checker) in reused else None)
-        for o in outcomes
-    ]
+    """One scope per outcome; `reused` keys (path, checker) carry `reason`; a scope
+    whose language is its target's records how that language was decided."""
+    decided = {t.path: t for t in targets}
+    scopes = []
+    for o in outcomes:
+        scope = o.to_scope(tiers.get(o.checker), reason if (o.path, o.checker) in reused else None)
+        t = decided.get(o.path)
+        if t is not None and scope.language and scope.language == t.language:
+            scope.detected_by = t.detected_by
+        scopes.append(scope)
+    return scopes
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,7 @@ def run_lint(req: LintRequest) -> Report:
 
     outcomes = planned.settled + reuse_plan.reused + ran
     tiers = {c.name: c.tier for c in checkers}
-    scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON)
+    scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON, targets)
     scan = ScanInfo(
         project_root=str(root),
         scope_globs=[escaped_name(p) for p in req.paths] or (["."] if req.targets is None else []),

@@ -169,8 +169,10 @@ def unsupported(targets: Sequence[FileTarget], planned: Planned) -> list[Scope]:
                     path=t.path,
                     checker=SELECTION,
                     language=t.language,
+                    detected_by=t.detected_by,
                     status=ScopeStatus.UNSUPPORTED,
-                    reason="no checker or grammar covers this file"
+                    reason=t.undecided
+                    or "no checker or grammar covers this file"
                     + (f" ({t.language})" if t.language else ""),
                 )
             )

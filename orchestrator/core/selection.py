@@ -186,7 +186,7 @@ class _Inspector:
         return FileTarget(
             path=rel,
             abs_path=self.root / rel,
-            language=languages.detect(rel, head),
+            **languages.detect_language(rel, head).target_fields(),
             size=st.st_size,
         )
 

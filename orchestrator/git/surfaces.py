@@ -119,11 +119,13 @@ def _too_large(path: str, where: str = "") -> Scope:
     )
 
 
-def _target(git: Git, path: str, content: bytes, language: str | None) -> FileTarget:
+def _target(
+    git: Git, path: str, content: bytes, detection: languages.Detection | None
+) -> FileTarget:
     return FileTarget(
         path=path,
         abs_path=git.root / path,
-        language=language,
+        **(detection.target_fields() if detection else {}),
         content=content,
         size=len(content),
     )
@@ -148,8 +150,8 @@ def add_targets(git: Git, entries: Sequence[Entry], surface: Surface, what: str)
         if content is None:
             surface.refused.append(_too_large(e.path))
             continue
-        language = languages.detect(e.path, content[: languages.HEAD_BYTES])
-        surface.targets.append(_target(git, e.path, content, language))
+        detection = languages.detect_language(e.path, content[: languages.HEAD_BYTES])
+        surface.targets.append(_target(git, e.path, content, detection))
     for e in links:
         if e.oid not in blobs:
             surface.refused.append(_too_large(e.path, " of the link"))

@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 from orchestrator.deadline import Deadline
 from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
-from orchestrator.vocab import Purpose, ScopeStatus, SyntaxStatus, Tier
+from orchestrator.vocab import DetectedBy, Purpose, ScopeStatus, SyntaxStatus, Tier
 
 #: Bytes of a single file a checker will read; larger files are refused as scopes.
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -39,6 +39,9 @@ class FileTarget:
     language: str | None = None
     content: bytes | None = None
     size: int = 0
+    #: How `language` was decided (languages.detect_language), and why not when undecided.
+    detected_by: DetectedBy | None = None
+    undecided: str | None = None
 
     @property
     def on_disk(self) -> bool:

@@ -1,16 +1,24 @@
 """Language detection and the fallback grammar manifest.
 
-`detect()` maps a path (and, where an extension is shared, the file's first bytes)
-to a language id. Shared extensions are explicit (`SNIFFED`): when the content does
-not settle the question we return None - an unsupported scope - rather than parse
-valid code with the wrong grammar and flag it as broken.
+`detect_language()` maps a path (and its first bytes, `HEAD_BYTES` of them) to a
+`Detection`: the language, how it was decided (`filename`, `extension`, `shebang`,
+`heuristic`) and, when undecided, why. Order: special file names, then a shared
+extension's content heuristic (`SNIFFED`; the manifest's `[[shared]]` tables list
+which extensions several languages share), then the extension, then the shebang
+line, then `identify`'s extension table for names the manifest does not know.
+When a heuristic cannot decide, the answer is "ambiguous: .m could be Objective-C,
+MATLAB, ..." - an unsupported scope - rather than valid code parsed with the wrong
+grammar and flagged as broken. A content classifier (magika) is deliberately not
+used: see docs/languages.md.
 
+`detect()` is the manifest-only view: the language when a bundled grammar covers it.
 `grammar_info()` reads `orchestrate_grammars/manifest.toml`. This module never
 imports tree-sitter, so detection stays cheap for the CLI.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -18,6 +26,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
+from typing import Any
+
+from orchestrator.vocab import DetectedBy
 
 #: Bytes of a file's beginning that content sniffing looks at.
 HEAD_BYTES = 4096
@@ -32,24 +43,58 @@ class GrammarInfo:
     extensions: tuple[str, ...]
     filenames: tuple[str, ...] = ()
     qualified: bool = False
+    #: What to run to confirm a syntax candidate: the language's compiler or linter.
+    confirm: str = ""
+    #: Why the grammar is not qualified, or what it covers (free text from the manifest).
+    note: str = ""
+    #: A template language (Jinja, ERB, EJS) found in .html/.xml/.css by its syntax.
+    template: bool = False
+
+
+@cache
+def _manifest_data() -> Mapping[str, Any]:
+    text = resources.files("orchestrate_grammars").joinpath("manifest.toml").read_text("utf-8")
+    return tomllib.loads(text)
 
 
 @cache
 def manifest() -> Mapping[str, GrammarInfo]:
     """All manifest entries by language id (read once per process)."""
-    text = resources.files("orchestrate_grammars").joinpath("manifest.toml").read_text("utf-8")
-    data = tomllib.loads(text)
     out: dict[str, GrammarInfo] = {}
-    for row in data.get("language", []):
+    for row in _manifest_data().get("language", []):
         info = GrammarInfo(
             language=row["language"],
             grammar=row.get("grammar", row["language"]),
             extensions=tuple(e.lower() for e in row.get("extensions", ())),
             filenames=tuple(row.get("filenames", ())),
             qualified=bool(row.get("qualified", False)),
+            confirm=str(row.get("confirm", "")),
+            note=str(row.get("note", "")),
+            template=bool(row.get("template", False)),
         )
         out[info.language] = info
     return out
+
+
+@cache
+def _shared_defaults() -> Mapping[str, str]:
+    rows = _manifest_data().get("shared", [])
+    return {row["extension"].lower(): row["default"] for row in rows if "default" in row}
+
+
+@cache
+def shared_extensions() -> Mapping[str, tuple[str, ...]]:
+    """Extension -> the languages that use it, from the manifest's `[[shared]]` tables."""
+    return {
+        row["extension"].lower(): tuple(row["languages"])
+        for row in _manifest_data().get("shared", [])
+    }
+
+
+def display_name(language: str) -> str:
+    """The human name of a language id (`objc` -> `Objective-C`), else the id itself."""
+    names: Mapping[str, str] = _manifest_data().get("names", {})
+    return names.get(language, language)
 
 
 def grammar_info(language: str | None) -> GrammarInfo | None:
@@ -122,31 +167,50 @@ def _text(head: bytes) -> str:
     return head[:HEAD_BYTES].decode("utf-8", "replace").lstrip("\ufeff")
 
 
-_CPP_HINTS = re.compile(
+def _search(pattern: bytes, head: bytes, flags: int = re.M) -> bool:
+    return re.search(pattern, head, flags) is not None
+
+
+_OBJC_HINTS = rb"^\s*(@interface|@implementation|@protocol|@end|@class|#import)\b|NS_ASSUME_NONNULL"
+_CPP_HINTS = (
     rb"^\s*(class\s+\w+\s*[:{]|namespace\b|template\s*<|(public|private|protected)\s*:)"
-    rb"|std::|\bnullptr\b|\bconstexpr\b|\bvirtual\b|#include\s*<(iostream|string|vector|memory|map)>",
-    re.M,
+    rb"|std::|\bnullptr\b|\bconstexpr\b|\bvirtual\b|#include\s*<(iostream|string|vector|memory|map)>"
 )
-_OBJC_HINTS = re.compile(rb"^\s*(@interface|@implementation|@protocol|@end|#import)\b", re.M)
 
 
 def _sniff_h(head: bytes) -> str | None:
-    if _OBJC_HINTS.search(head):
+    if _search(_OBJC_HINTS, head):
         return "objc"
-    if _CPP_HINTS.search(head):
+    if _search(_CPP_HINTS, head):
         return "cpp"
     return "c"
 
 
-_MATLAB_HINTS = re.compile(rb"^\s*(function\s|%|end\s*$|classdef\b)", re.M)
+def _sniff_hh(head: bytes) -> str | None:
+    return "hack" if _text(head).lstrip().startswith("<?hh") else "cpp"
+
+
+_MERCURY_HINTS = (
+    rb"^:-\s*(module|interface|implementation|import_module|use_module|pred|func|type|mode)\b"
+)
+_MATHEMATICA_HINTS = rb"^\s*\(\*|^\s*BeginPackage\[|^\s*\w+\[[\w_, ]*_[\w, ]*\]\s*:="
+_MUMPS_FIRST_LINE = rb"[%A-Za-z][A-Za-z0-9]*(\([^)]*\))?[ \t]+;"
+_MUMPS_COMMANDS = rb"^[ \t]+(S|SET|W|WRITE|Q|QUIT|D|DO|K|KILL|N|NEW|I|IF|F|FOR|G|GOTO)[ :]"
+_MATLAB_HINTS = rb"^\s*(function\b|%|classdef\b|end\s*$)"
 
 
 def _sniff_m(head: bytes) -> str | None:
-    if _OBJC_HINTS.search(head):
+    if _search(_OBJC_HINTS, head):
         return "objc"
-    if _MATLAB_HINTS.search(head):
+    if _search(_MERCURY_HINTS, head):
+        return "mercury"  # before MATLAB: Mercury comments also start with %
+    if _search(_MATHEMATICA_HINTS, head):
+        return "mathematica"
+    if re.match(_MUMPS_FIRST_LINE, head) or len(re.findall(_MUMPS_COMMANDS, head, re.M)) >= 2:
+        return "mumps"
+    if _search(_MATLAB_HINTS, head):
         return "matlab"
-    return None  # Mathematica, Mercury, Limbo... share `.m`: not ours to judge
+    return None
 
 
 def _sniff_ts(head: bytes) -> str | None:
@@ -157,62 +221,299 @@ def _sniff_ts(head: bytes) -> str | None:
     return "typescript"
 
 
-_PERL_HINTS = re.compile(
-    rb"^\s*(use\s+(strict|warnings)|my\s+[$@%]|sub\s+\w+|package\s+[\w:]+;)", re.M
+def _sniff_tsx(head: bytes) -> str | None:
+    # Tiled tile sets (`<tileset ...>`) are XML with a `.tsx` extension.
+    start = _text(head).lstrip()
+    if start.startswith(("<?xml", "<tileset", "<!DOCTYPE")):
+        return "xml"
+    return "tsx"
+
+
+_RAKU_HINTS = (
+    rb"^\s*use\s+v6\b|^\s*unit\s+(module|class|role|grammar|package)\b"
+    rb"|^\s*(grammar|role)\s+[\w:]+|\bhas\s+[$@%][.!]\w|\bis\s+export\b|^\s*sub\s+MAIN\b"
 )
-_PROLOG_HINTS = re.compile(rb"^\s*:-|^\w+\([^)]*\)\s*:-", re.M)
+_PERL_HINTS = (
+    rb"^\s*(use\s+(strict|warnings)|my\s+[$@%]|sub\s+\w+|package\s+[\w:]+;|1;\s*$|=head1|=pod)"
+)
+_PROLOG_HINTS = rb"^\s*:-|^\w+\([^)]*\)\s*:-"
+
+
+def _sniff_pm(head: bytes) -> str | None:
+    if _text(head).lstrip().startswith("/* XPM */"):
+        return "xpm"
+    if _search(_RAKU_HINTS, head):
+        return "raku"
+    return "perl" if _search(_PERL_HINTS, head) else None
 
 
 def _sniff_pl(head: bytes) -> str | None:
     if shebang_language(head) == "perl":
         return "perl"
-    if _PROLOG_HINTS.search(head):
-        return None
-    return "perl" if _PERL_HINTS.search(head) else None
+    if _search(_RAKU_HINTS, head):
+        return "raku"
+    if _search(_PROLOG_HINTS, head):
+        return "prolog"
+    return "perl" if _search(_PERL_HINTS, head) else None
+
+
+_GLSL_HINTS = (
+    rb"^\s*#version\s+\d+|^\s*precision\s+(lowp|mediump|highp)\b|\bgl_\w+"
+    rb"|^\s*(uniform|varying|attribute)\s+\w+|^\s*layout\s*\("
+)
+_FSHARP_HINTS = (
+    rb"^\s*(module|namespace|open)\s+[\w.]+\s*$|^\s*let\s+(rec\s+|mutable\s+)?\w+"
+    rb"|^\s*type\s+\w+|^\s*\[<\w+|\|>|printfn\b"
+)
+_FORTH_HINTS = rb"^:\s+\S+|^\\\s|\s;\s*$"
+
+
+def _sniff_fs(head: bytes) -> str | None:
+    if _search(_GLSL_HINTS, head):
+        return "glsl"
+    if _search(_FSHARP_HINTS, head):
+        return "fsharp"
+    if _search(_FORTH_HINTS, head):
+        return "forth"
+    return None
 
 
 def _sniff_cs(head: bytes) -> str | None:
     # Smalltalk change sets: `!Foo methodsFor: 'x'!` chunks.
     if re.search(rb"methodsFor:|instanceVariableNames:", head):
-        return None
+        return "smalltalk"
     return "csharp"
 
 
 def _sniff_ex(head: bytes) -> str | None:
     # Euphoria uses `.ex` too.
-    if re.search(
-        rb"^\s*(include\s+std/|procedure\s|end\s+(procedure|function|if|for)\b)", head, re.M
-    ):
-        return None
+    if _search(rb"^\s*(include\s+std/|procedure\s|end\s+(procedure|function|if|for)\b)", head):
+        return "euphoria"
     return "elixir"
+
+
+_REZ_HINTS = rb"^\s*(resource|data|type|read|include)\s+'[^']{4}'|#include\s+[<\"][\w/]+\.r[>\"]"
+_R_HINTS = rb"<-|\blibrary\(|\brequire\(|\bfunction\s*\(|\bc\("
+_CPP_LINES = rb"^#\s*(include|define|if|ifdef|ifndef|endif|pragma)\b"
 
 
 def _sniff_r(head: bytes) -> str | None:
     if re.match(rb"\s*REBOL\s*\[", head, re.I):
-        return None
+        return "rebol"
+    if _search(_REZ_HINTS, head):
+        return "rez"
+    if _search(_CPP_LINES, head) and not _search(_R_HINTS, head):
+        return None  # preprocessor lines and no R: Rez without its usual markers?
     return "r"
+
+
+def _sniff_rs(head: bytes) -> str | None:
+    if _text(head).lstrip().startswith("<"):
+        return "xml"
+    if _search(rb"^\s*#pragma\s+(version\s*\(|rs\s)|\brs_allocation\b|\brsGetElementAt", head):
+        return "renderscript"
+    return "rust"
+
+
+_SQL_DIALECTS = (
+    ("tsql", rb"^\s*GO\s*$|\[dbo\]|\bNVARCHAR\b|^\s*DECLARE\s+@|\bBEGIN\s+TRAN"),
+    ("plsql", rb"\bVARCHAR2\b|^\s*/\s*$|CREATE\s+(OR\s+REPLACE\s+)?PACKAGE\b|\bNUMBER\s*\("),
+    # MySQL before PostgreSQL: its procedures often change the DELIMITER to $$.
+    ("mysql", rb"`\w+`|\bENGINE\s*=|\bAUTO_INCREMENT\b|^\s*DELIMITER\b"),
+    ("postgresql", rb"\$\$|\bLANGUAGE\s+plpgsql\b|\bSERIAL\b|::\w+"),
+    ("sqlite", rb"^\s*PRAGMA\b|\bAUTOINCREMENT\b"),
+)
+
+
+def _sniff_sql(head: bytes) -> str | None:
+    for dialect, pattern in _SQL_DIALECTS:
+        if re.search(pattern, head, re.M | re.I):
+            return dialect
+    return "sql"
+
+
+def _sniff_yaml(head: bytes) -> str | None:
+    # YAML forbids tabs for indentation; OpenRA's MiniYAML indents with them.
+    return "miniyaml" if _search(rb"^\t+\S", head) else "yaml"
 
 
 def _sniff_d(head: bytes) -> str | None:
     # Compiler-generated make dependency files: `foo.o: foo.c foo.h \`
     if re.match(rb"\s*[^\s:]+\.o\s*:", head):
         return "make"
-    if re.search(rb"^\s*(module\s+[\w.]+;|import\s+std\.)", head, re.M):
+    if _search(rb"^\s*(module\s+[\w.]+;|import\s+std\.)", head):
         return "d"
+    if _search(rb"^\s*\w+:[\w*]*:[\w*]*:\w+|^\s*(BEGIN|END)\s*$|^#!\S*dtrace", head):
+        return "dtrace"
     return None
 
 
-#: Extensions several languages share: the content decides (None = not ours).
+# Template syntax: front matter, ERB/EJS tags, Handlebars blocks, Jinja/Liquid tags.
+_FRONT_MATTER = re.compile(rb"---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(\r?\n|$)", re.S)
+_ERB_OR_EJS = re.compile(rb"<%[=#-]?")
+_RUBY_IN_TAGS = re.compile(rb"<%[-=]?\s*(end\b|.*\bdo\s*(\|[^|]*\|)?\s*-?%>|if\b(?!\s*\()|@\w)")
+_HANDLEBARS = re.compile(rb"\{\{[#/>!^]|\{\{\{")
+_LIQUID = re.compile(
+    rb"\{%-?\s*(assign|capture|endcapture|unless|endunless|case|when|include\s+[\w./-]+\s*-?%\}|"
+    rb"comment|endcomment|raw)\b|\{\{[^}]*\|\s*\w+:\s|\{\{-?\s*(site|page|forloop|paginator)\.\w"
+)
+_JINJA = re.compile(rb"\{%-?\s*\w|\{\{|\{#")
+
+
+def _template(head: bytes) -> str | None:
+    """The template engine whose syntax `head` holds, or None for plain markup."""
+    if _FRONT_MATTER.match(head.lstrip(b"\xef\xbb\xbf")):
+        return "liquid"  # Jekyll front matter: the page goes through Liquid
+    if _ERB_OR_EJS.search(head):
+        return "erb" if _RUBY_IN_TAGS.search(head) else "ejs"
+    if _HANDLEBARS.search(head):
+        return "handlebars"
+    if _LIQUID.search(head):
+        return "liquid"
+    if _JINJA.search(head):
+        return "jinja"
+    return None
+
+
+def _markup(plain: str) -> Callable[[bytes], str | None]:
+    def sniff(head: bytes) -> str | None:
+        return _template(head) or plain
+
+    return sniff
+
+
+#: Extensions several languages share: the content decides (None = undecided).
+#: The manifest's `[[shared]]` tables list the languages each may answer.
 SNIFFED: dict[str, Callable[[bytes], str | None]] = {
     ".h": _sniff_h,
+    ".hh": _sniff_hh,
     ".m": _sniff_m,
-    ".ts": _sniff_ts,
+    ".pm": _sniff_pm,
     ".pl": _sniff_pl,
+    ".fs": _sniff_fs,
+    ".r": _sniff_r,
+    ".rs": _sniff_rs,
+    ".sql": _sniff_sql,
+    ".ts": _sniff_ts,
+    ".tsx": _sniff_tsx,
+    ".yaml": _sniff_yaml,
+    ".yml": _sniff_yaml,
     ".cs": _sniff_cs,
     ".ex": _sniff_ex,
-    ".r": _sniff_r,
     ".d": _sniff_d,
+    ".html": _markup("html"),
+    ".htm": _markup("html"),
+    ".xml": _markup("xml"),
+    ".css": _markup("css"),
 }
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What detection settled for one file.
+
+    `language` may name a language no bundled grammar covers (`mercury`): the file
+    is then unsupported under its own name. `undecided` says why there is no
+    language when detection could not decide ("ambiguous: .m could be ...").
+    """
+
+    language: str | None = None
+    detected_by: DetectedBy | None = None
+    undecided: str | None = None
+
+    def target_fields(self) -> dict[str, Any]:
+        """The `FileTarget` fields this detection fills."""
+        return {
+            "language": self.language,
+            "detected_by": self.detected_by,
+            "undecided": self.undecided,
+        }
+
+
+def ambiguity(ext: str) -> str:
+    """The reason for an undecided shared extension: 'ambiguous: .m could be MATLAB, ...'."""
+    names = ", ".join(display_name(lang) for lang in shared_extensions().get(ext, ()))
+    return f"ambiguous: {ext} could be {names}" if names else f"ambiguous: {ext}"
+
+
+# Tags identify adds that name no language.
+_GENERIC_TAGS = frozenset(
+    {
+        "text",
+        "binary",
+        "header",
+        "executable",
+        "non-executable",
+        "file",
+        "symlink",
+        "directory",
+        "shell",
+    }
+)
+_IDENTIFY_NAMES = {"c++": "cpp", "c#": "csharp", "f#": "fsharp", "objective-c": "objc",
+                   "twig": "jinja", "ts": "typescript"}  # fmt: skip
+
+
+def _one_tag(tags: set[str]) -> str | None:
+    named = {_IDENTIFY_NAMES.get(t, t) for t in tags - _GENERIC_TAGS}
+    return named.pop() if len(named) == 1 else None
+
+
+def _identify_extension(name: str) -> str | None:
+    """The language `identify` (pre-commit's table) gives this file name, if exactly one
+    and no bundled grammar covers it: a name for an unsupported file, never a grammar
+    choice (`.v` is Verilog there, and Coq and V here; `.sc` Scala, and SuperCollider)."""
+    from identify import identify  # lazy: only for names the manifest does not know
+
+    lang = _one_tag(identify.tags_from_filename(name))
+    return lang if lang not in manifest() else None
+
+
+def _identify_interpreter(head: bytes) -> str | None:
+    """The language of a `#!` interpreter our table lacks (awk, csh, escript, ...)."""
+    if not head.startswith(b"#!"):
+        return None
+    from identify import identify
+
+    words = identify.parse_shebang(io.BytesIO(head))
+    return _one_tag(identify.tags_from_interpreter(words[0])) if words else None
+
+
+def detect_language(path: str, head: bytes = b"") -> Detection:
+    """The language of `path` and how it was decided, from its name and first bytes.
+
+    Reads only `head[:HEAD_BYTES]`. Order: special file names (Makefile, Dockerfile,
+    Gemfile...), a shared extension's content heuristic (with no head it stays
+    undecided unless the manifest names a `default`), the extension, the shebang line, then identify's table. A shared
+    extension the heuristic cannot settle is undecided with the reason
+    "ambiguous: <ext> could be <languages>" rather than guessed.
+    """
+    p = PurePosixPath(path.replace("\\", "/"))
+    name = p.name
+    head = head[:HEAD_BYTES]
+    by_name = _by_filename()
+    if name in by_name:
+        return Detection(by_name[name], DetectedBy.FILENAME)
+    if name.startswith("Dockerfile.") or name.endswith(".dockerfile"):
+        return Detection("dockerfile", DetectedBy.FILENAME)
+    ext = p.suffix.lower()
+    if ext in SNIFFED:
+        if not head.strip() and ext in _shared_defaults():
+            return Detection(_shared_defaults()[ext], DetectedBy.EXTENSION)
+        lang = SNIFFED[ext](head) if head else None
+        if lang is None:
+            return Detection(undecided=ambiguity(ext))
+        return Detection(lang, DetectedBy.HEURISTIC)
+    lang = _by_extension().get(ext)
+    if lang is not None:
+        return Detection(lang, DetectedBy.EXTENSION)
+    lang = shebang_language(head) or _identify_interpreter(head)
+    if lang is not None:
+        return Detection(lang, DetectedBy.SHEBANG)
+    lang = _identify_extension(name) if ext else None
+    if lang is not None:
+        return Detection(lang, DetectedBy.EXTENSION)
+    return Detection()
 
 
 def needs_head(path: str) -> bool:
@@ -225,28 +526,10 @@ def needs_head(path: str) -> bool:
 
 
 def detect(path: str, head: bytes = b"") -> str | None:
-    """The language of `path`, or None when no manifest language fits with confidence.
+    """The language of `path` when a bundled grammar covers it, else None.
 
-    Order: special file names (Makefile, Dockerfile, Gemfile...), then the extension;
-    a shared extension is settled by sniffing `head` (its first bytes; with no head it
-    stays undecided -> None); a file with an unknown or no extension may still name
-    its interpreter in a shebang line.
+    The manifest-only view of `detect_language`: a language detected by name but
+    without a grammar (Mercury, Forth, ...) and an undecided file both give None.
     """
-    p = PurePosixPath(path.replace("\\", "/"))
-    name = p.name
-    by_name = _by_filename()
-    if name in by_name:
-        return by_name[name]
-    if name.startswith("Dockerfile.") or name.endswith(".dockerfile"):
-        return "dockerfile" if "dockerfile" in manifest() else None
-    ext = p.suffix.lower()
-    if ext in SNIFFED:
-        if not head:
-            return None
-        lang = SNIFFED[ext](head[:HEAD_BYTES])
-        return lang if lang in manifest() else None
-    lang = _by_extension().get(ext)
-    if lang is not None:
-        return lang
-    lang = shebang_language(head)
+    lang = detect_language(path, head).language
     return lang if lang in manifest() else None

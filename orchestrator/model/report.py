@@ -14,7 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator import __version__
 from orchestrator.model.edits import ExactEdit, OpType, SafetyTier
-from orchestrator.vocab import GateDecision, Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
+from orchestrator.vocab import (
+    DetectedBy,
+    GateDecision,
+    Purpose,
+    ScopeStatus,
+    Severity,
+    SyntaxStatus,
+    Tier,
+)
 
 SCHEMA_VERSION = "1.0"
 
@@ -57,6 +65,8 @@ class Scope(_Model):
     checker: str
     tier: Tier | None = None
     language: str | None = None
+    #: How the language was decided: filename, extension, shebang, heuristic, classifier.
+    detected_by: DetectedBy | None = None
     status: ScopeStatus
     reason: str | None = None
     syntax: SyntaxStatus | None = None

@@ -99,7 +99,7 @@ def render(report: Report, console: Console) -> None:
                 style="red" if f.severity == "error" else "yellow",
             )
             if f.candidate:
-                line.append(" (candidate)", style="dim")
+                line.append(" (syntax candidate)", style="dim")
             line.append(f"  {p(f.message)}")
             if f.safety_tier:
                 line.append(f"  [fix: {f.safety_tier}]", style="cyan")

@@ -1,7 +1,9 @@
 """SARIF 2.1.0 presentation of the report; coverage travels inside it.
 
 Every scope that is not `checked` becomes one toolExecutionNotification, and the
-invocation is `executionSuccessful: false` whenever coverage is incomplete.
+invocation is `executionSuccessful: false` whenever coverage is incomplete. A syntax
+candidate is at most a `warning` (an unconfirmed parse, never an `error`); each file's
+detected language is its artifact's `sourceLanguage`, with `detected_by`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from orchestrator.vocab import ScopeStatus, Severity
 
 INFO_URI = "https://pypi.org/project/orchestrate/"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_CANDIDATE_LEVEL = {Severity.INFO: "note"}
 # Statuses that are only an absence of coverage are notes-worth "warning"; faults "error".
 _FAULTS = {ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL, ScopeStatus.UNSAFE}
 
@@ -43,7 +46,8 @@ def _result(f: Finding, rule_id: str) -> dict[str, Any]:
         props["safety_tier"] = f.safety_tier
     return {
         "ruleId": rule_id,
-        "level": _LEVEL[f.severity],
+        # A syntax candidate is unconfirmed: at most a warning, never an error.
+        "level": _CANDIDATE_LEVEL.get(f.severity, "warning") if f.candidate else _LEVEL[f.severity],
         "message": {"text": f.message or f.rule},
         "locations": [{"physicalLocation": loc}],
         "partialFingerprints": {"orchestrate/v1": f.fingerprint or rule_id},
@@ -61,8 +65,23 @@ def _scope_note(s: Scope) -> dict[str, Any]:
         "locations": [
             {"physicalLocation": {"artifactLocation": {"uri": s.path, "uriBaseId": "PROJECTROOT"}}}
         ],
-        "properties": {"checker": s.checker, "status": str(s.status)},
+        "properties": {"checker": s.checker, "status": str(s.status)}
+        | ({"detected_by": str(s.detected_by)} if s.detected_by else {}),
     }
+
+
+def _artifacts(report: Report) -> list[dict[str, Any]]:
+    """One artifact per file whose language was detected: SARIF's `sourceLanguage`,
+    with how it was decided (`detected_by`) as a property."""
+    seen: dict[str, dict[str, Any]] = {}
+    for s in report.scopes:
+        if s.language and s.path not in seen:
+            seen[s.path] = {
+                "location": {"uri": s.path, "uriBaseId": "PROJECTROOT"},
+                "sourceLanguage": s.language,
+                "properties": {"detected_by": str(s.detected_by) if s.detected_by else None},
+            }
+    return [seen[p] for p in sorted(seen)]
 
 
 def _notes(report: Report) -> list[dict[str, Any]]:
@@ -110,6 +129,7 @@ def to_sarif(report: Report) -> dict[str, Any]:
                 "tool": {"driver": driver},
                 "originalUriBaseIds": {"PROJECTROOT": {"uri": root_uri}},
                 "invocations": [invocation],
+                "artifacts": _artifacts(report),
                 "results": results,
             }
         ],

@@ -88,7 +88,9 @@ class YamllintChecker:
         )
 
     def claims(self, target: FileTarget) -> bool:
-        return target.language == "yaml" or PurePosixPath(target.path).suffix in SUFFIXES
+        if target.language is not None:  # detection by content (MiniYAML is not YAML)
+            return target.language == "yaml"
+        return PurePosixPath(target.path).suffix in SUFFIXES
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         """No project config: configuration_required; no yamllint: missing (both fall
