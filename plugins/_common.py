@@ -8,9 +8,9 @@ import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from orchestrator.api import Deadline, RunContext, run_bounded
+from orchestrator.api import Deadline, FileTarget, RunContext, run_bounded
 
 _VERSION_CACHE: dict[tuple[str, float], str | None] = {}
 
@@ -169,3 +169,16 @@ def offset_of(starts: list[int], text: str, line: int, column: int) -> int:
     if line - 1 >= len(starts):
         return len(text)
     return min(len(text), starts[max(0, line - 1)] + max(0, column - 1))
+
+
+#: Ruby files by suffix and by well-known name, for the Ruby checkers (ruby -c, RuboCop).
+RUBY_SUFFIXES = (".rb", ".rake", ".gemspec", ".ru")
+RUBY_FILENAMES = frozenset({"Gemfile", "Rakefile", "Guardfile", "Capfile", "Vagrantfile"})
+
+
+def is_ruby_file(target: FileTarget) -> bool:
+    """Ruby by the detected language, else by suffix or well-known name."""
+    if target.language is not None:
+        return target.language == "ruby"
+    p = PurePosixPath(target.path)
+    return p.suffix in RUBY_SUFFIXES or p.name in RUBY_FILENAMES

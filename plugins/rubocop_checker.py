@@ -42,6 +42,7 @@ from orchestrate_plugins._common import (
     cached_version,
     digest_files,
     find_on_path,
+    is_ruby_file,
     probe_version,
 )
 from orchestrate_plugins._pins import Pin, differs, gemfile_lock_pin, pin_sentence
@@ -79,8 +80,6 @@ from orchestrator.api import (
 )
 
 NAME = "rubocop"
-SUFFIXES = (".rb", ".rake", ".gemspec", ".ru")
-FILENAMES = frozenset({"Gemfile", "Rakefile", "Guardfile", "Capfile", "Vagrantfile"})
 INSTALL_HINT = "install RuboCop (Debian: apt-get install rubocop; or gem install rubocop)"
 #: Environment that would change what RuboCop loads or which options it takes.
 SCRUBBED = ("RUBOCOP_OPTS", "RUBYOPT", "RUBYLIB", "RUBYGEMS_GEMDEPS", "BUNDLE_GEMFILE")
@@ -197,10 +196,7 @@ class RubocopChecker:
 
     def claims(self, target: FileTarget) -> bool:
         """A Ruby file with a `.rubocop.yml` between it and the project root."""
-        if target.language is not None and target.language != "ruby":
-            return False
-        p = PurePosixPath(target.path)
-        if target.language is None and p.suffix not in SUFFIXES and p.name not in FILENAMES:
+        if not is_ruby_file(target):
             return False
         root = _root_of(target)
         return root is not None and nearest_config(root, target.path) is not None

@@ -19,10 +19,10 @@ import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import cached_version, find_on_path, probe_version
+from orchestrate_plugins._common import cached_version, find_on_path, is_ruby_file, probe_version
 
 from orchestrator.api import (
     Batch,
@@ -49,8 +49,6 @@ from orchestrator.api import (
 )
 
 NAME = "ruby"
-SUFFIXES = (".rb", ".rake", ".gemspec", ".ru")
-FILENAMES = frozenset({"Gemfile", "Rakefile", "Guardfile", "Capfile", "Vagrantfile"})
 SCRUBBED = (
     "RUBYOPT",
     "RUBYLIB",
@@ -125,10 +123,7 @@ class RubyChecker:
         )
 
     def claims(self, target: FileTarget) -> bool:
-        if target.language is not None:
-            return target.language == "ruby"
-        p = PurePosixPath(target.path)
-        return p.suffix in SUFFIXES or p.name in FILENAMES
+        return is_ruby_file(target)
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         if not targets:
