@@ -17,7 +17,6 @@ installed, derived at run time (the distribution may be renamed).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -34,7 +33,7 @@ from pathlib import Path
 from orchestrator.deadline import Deadline
 from orchestrator.procs import run_bounded
 from orchestrator.safetext import printable
-from orchestrator.workspace import atomic_write, user_cache_root
+from orchestrator.workspace import atomic_write, fsync_dir, user_cache_root
 
 #: Tool name -> the package carrying its pinned package.json and lockfile.
 DATA_PACKAGES = {"eslint": "orchestrate_eslint"}
@@ -218,10 +217,5 @@ def _install_into(
         # Another install finished first: keep the verified one that is in place.
         if not verified(target, name):
             raise
-    with contextlib.suppress(OSError):
-        dfd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+    fsync_dir(target.parent)
     return InstallResult(True, f"{name}: installed the pinned version at {target}", target)

@@ -51,6 +51,16 @@ def user_cache_dir(project_root: Path, *parts: str, create: bool = True) -> Path
     return folder
 
 
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (best effort: some file systems refuse it)."""
+    with contextlib.suppress(OSError):
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write `data` to `path` so a reader sees the old bytes or the new, never half.
 
@@ -72,12 +82,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    with contextlib.suppress(OSError):
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+    fsync_dir(path.parent)
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from gate_support import GOOD_PY
+from gate_support import GOOD_PY, commit_files
 from gate_support import orchestrate as _orchestrate
 from gate_support import run as _run
 from helpers import git, run_cli
@@ -21,19 +21,7 @@ from secrets_support import AWS_KEY
 
 from orchestrator.gates.install_hooks import MARKER
 
-
-def _commit(
-    repo: Path, files: dict[str, str], msg: str = "c", *, delete: tuple[str, ...] = ()
-) -> str:
-    for rel, text in files.items():
-        p = repo / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        git(repo, "add", rel)
-    for rel in delete:
-        git(repo, "rm", "-q", rel)
-    git(repo, "commit", "-q", "--no-verify", "-m", msg)
-    return git(repo, "rev-parse", "HEAD").strip()
+_commit = commit_files
 
 
 def _head(repo: Path) -> str:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gate_support import BAD_PY, GOOD_PY
+from gate_support import BAD_PY, GOOD_PY, commit_files
 from gate_support import orchestrate as _orchestrate
 from gate_support import run as _run
 from helpers import add_remote, git, run_cli
@@ -23,18 +23,7 @@ from orchestrator.vocab import GateDecision
 ZERO = "0" * 40
 
 
-def _commit(
-    repo: Path, files: dict[str, str], msg: str = "c", *, delete: tuple[str, ...] = ()
-) -> str:
-    for rel, text in files.items():
-        p = repo / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        git(repo, "add", "--", f"./{rel}")
-    for rel in delete:
-        git(repo, "rm", "-q", "--", f"./{rel}")
-    git(repo, "commit", "-q", "--no-verify", "-m", msg)
-    return git(repo, "rev-parse", "HEAD").strip()
+_commit = commit_files
 
 
 def _head(repo: Path, rev: str = "HEAD") -> str:
