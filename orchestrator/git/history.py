@@ -91,3 +91,74 @@ def network_value(git: Git, ref: str) -> tuple[str | None, bool]:
         if subject.startswith(NETWORK_SUBJECTS):
             return oid, oid == current
     return None, False
+
+
+@dataclass(frozen=True)
+class Message:
+    """The message of a commit or an annotated tag object, and what a tag points at."""
+
+    oid: str
+    kind: str
+    text: bytes
+    #: For a tag: the object it names (a commit, or another tag); else None.
+    target: str | None = None
+
+
+def read_messages(git: Git, oids: Sequence[str], limit: int) -> tuple[list[Message], list[str]]:
+    """The messages of the commit and tag objects `oids` (in order), read from git's
+    object store; and the ids whose object is over `limit` bytes (not read). An id
+    that names another kind of object is left out."""
+    wanted = list(dict.fromkeys(oids))
+    if not wanted:
+        return [], []
+    stdin = "".join(f"{o}\n" for o in wanted).encode()
+    sizes: dict[str, int] = {}
+    kinds: dict[str, str] = {}
+    for line in git.run("cat-file", "--batch-check", stdin=stdin).stdout.decode().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in ("commit", "tag"):
+            kinds[parts[0]], sizes[parts[0]] = parts[1], int(parts[2])
+    large = [o for o in wanted if sizes.get(o, 0) > limit]
+    small = [o for o in wanted if o in sizes and o not in large]
+    if not small:
+        return [], large
+    budget = sum(sizes[o] for o in small) + 256 * len(small) + 4096
+    stdin = "".join(f"{o}\n" for o in small).encode()
+    data = git.run("cat-file", "--batch", stdin=stdin, budget=budget).stdout
+    raw: dict[str, bytes] = {}
+    pos = 0
+    while pos < len(data):
+        nl = data.index(b"\n", pos)
+        header = data[pos:nl].decode().split()
+        pos = nl + 1
+        if len(header) != 3:
+            continue
+        size = int(header[2])
+        raw[header[0]] = data[pos : pos + size]
+        pos += size + 1
+    out: list[Message] = []
+    for oid in small:
+        if oid not in raw:
+            continue
+        head, _, text = raw[oid].partition(b"\n\n")
+        target = None
+        if kinds[oid] == "tag":
+            for field_line in head.split(b"\n"):
+                if field_line.startswith(b"object "):
+                    target = field_line[7:].decode("ascii", "replace").strip()
+        out.append(Message(oid, kinds[oid], text, target))
+    return out, large
+
+
+def tag_chain(git: Git, oid: str, limit: int) -> list[Message]:
+    """The annotated tag objects from `oid` down to what they finally name (a tag of a
+    tag is followed; at most 32 levels); empty when `oid` is not a tag object."""
+    chain: list[Message] = []
+    current: str | None = oid
+    while current and len(chain) < 32:
+        found, _large = read_messages(git, [current], limit)
+        if not found or found[0].kind != "tag":
+            break
+        chain.append(found[0])
+        current = found[0].target
+    return chain
