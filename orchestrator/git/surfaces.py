@@ -203,6 +203,30 @@ def add_messages(
         surface.scan_only.append(ScanTarget(_target(git, label, message.text, None), origin))
 
 
+#: The label of the message a commit-msg hook judges (not yet a commit: no id).
+PENDING_MESSAGE = "<commit message>"
+#: git's scissors line: what `git commit -v` appends below it is not recorded.
+SCISSORS = b"# ------------------------ >8 ------------------------"
+
+
+def message_surface(git: Git, data: bytes) -> Surface:
+    """The message git is about to record (the commit-msg hook's file bytes `data`), as
+    one secret-scan-only target; the policy files come from the index. What follows
+    git's scissors line (the diff `git commit -v` shows) is cut: git drops it."""
+    text = data[:MAX_FILE_BYTES]
+    cut = text.find(SCISSORS)
+    if cut >= 0:
+        text = text[:cut]
+    surface = Surface(root=git.root, source="index")
+    target = _target(git, PENDING_MESSAGE, text, None)
+    surface.scan_only.append(
+        ScanTarget(
+            target, "the message being committed (leave the credential out of it, and revoke it)"
+        )
+    )
+    return surface
+
+
 def merge_history(git: Git) -> list[Added]:
     """The blobs the commits of a merge being committed add (each merged head and every
     commit it brings that `HEAD` lacks); none when no merge is in progress."""

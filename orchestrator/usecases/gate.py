@@ -44,6 +44,7 @@ from orchestrator.git.surfaces import (
     Surface,
     ci_surface,
     commit_surface,
+    message_surface,
     split_rounds,
 )
 from orchestrator.model.checker import FileTarget
@@ -312,6 +313,21 @@ def gate(
     return GateResult(event, report, surface)
 
 
+def message_gate(
+    data: bytes, *, timeout: float, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> GateResult:
+    """The commit-msg gate: the message bytes `data` git is about to record, judged by
+    the secret scan alone under the commit gate's policy (base HEAD, the index's
+    allowlist, reviewed); any finding denies. Raises NoRepository outside a work tree."""
+    git = open_repo(Deadline.after(timeout), cwd, env)
+    surface = message_surface(git, data)
+    policy = strict_policy(git, "commit", surface)
+    only = _policy_checkers(policy.plugins)
+    report = check_surface(git, "commit", surface, timeout, only, policy)
+    report.gate = _evaluated(report, policy)
+    return GateResult("commit", report, surface)
+
+
 def _evaluated(report: Report, policy: StrictPolicy) -> Gate:
     """The gate verdict under the effective policy; each change of policy, checker
     config or allowlist since the base is also a reason line of the gate output."""
@@ -402,6 +418,7 @@ __all__ = [
     "check_surface",
     "gate",
     "legacy_gate",
+    "message_gate",
     "pre_tool_gate",
     "read_surface",
     "relocate",
