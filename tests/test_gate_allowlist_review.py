@@ -10,7 +10,11 @@ import json
 from pathlib import Path
 
 from helpers import add_remote, git, new_repo, run_cli, stage
+from orchestrate_plugins.secrets_allow import parse_allowlist, reviewed_allowlist
 from secrets_support import AWS_KEY
+
+from orchestrator.usecases.gate import pre_tool_gate
+from orchestrator.vocab import GateDecision
 
 ALLOW = ".orchestrate-secrets-allow"
 SECRET = {"fixture.py": f'KEY = "{AWS_KEY}"\n'}
@@ -106,3 +110,37 @@ def test_ci_applies_the_revision_allowlist_and_names_added_entries(tmp_path: Pat
     report = _json(res)
     assert res.returncode == 0, report["gate"]
     assert any(fp in r and "added" in r for r in report["gate"]["reasons"]), report["gate"]
+
+
+def test_ci_of_a_root_commit_names_every_entry_as_added(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "r", initial_commit=False)
+    stage(repo, SECRET)
+    fp = _fingerprint(repo)
+    stage(repo, {ALLOW: f"{fp}\n"})
+    git(repo, "commit", "-q", "-m", "root")
+    res = run_cli(["gate", "ci", "--rev", "HEAD", "--format", "json"], cwd=repo)
+    report = _json(res)
+    assert res.returncode == 0, report["gate"]
+    assert any(fp in r and "added" in r for r in report["gate"]["reasons"]), report["gate"]
+
+
+def test_pre_tool_commit_gate_applies_only_reviewed_entries(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "r", SECRET)
+    fp = _fingerprint(repo)
+    stage(repo, {ALLOW: f"{fp}\n"})
+    report = pre_tool_gate("commit", repo, 120)
+    assert report.gate is not None and report.gate.decision == GateDecision.DENY
+    assert any(ADDED in n and fp in n for n in report.notes)
+
+
+def test_reviewed_allowlist_keeps_line_numbers_and_names_added_entries() -> None:
+    base = b"aaaaaaaaaaaaaaaa old\n"
+    surface = b"# reviewed\naaaaaaaaaaaaaaaa old\nbbbbbbbbbbbbbbbb new\nnot an entry\n"
+    applied, added = reviewed_allowlist(base, surface)
+    assert added == ("bbbbbbbbbbbbbbbb",)
+    assert applied is not None
+    assert parse_allowlist(applied).fingerprints == {"aaaaaaaaaaaaaaaa"}
+    assert parse_allowlist(applied).problems == parse_allowlist(surface).problems
+    assert reviewed_allowlist(None, surface)[0] is not None
+    assert not parse_allowlist(reviewed_allowlist(None, surface)[0]).fingerprints
+    assert reviewed_allowlist(base, None) == (None, ())

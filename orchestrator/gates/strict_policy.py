@@ -202,19 +202,20 @@ def _named(entries: Sequence[str]) -> str:
 def reviewed_files(
     git: Git,
     event: str,
-    inputs: PolicyInputs,
+    base: str | None,
     governing: Mapping[str, bytes],
     reviewers: Mapping[str, Reviewer],
 ) -> Reviewed:
     """The `governing` files a strict gate applies: at a local gate (LOCAL_EVENTS) each
     allowlist (a file named in `reviewers`, by base name) keeps only the entries the
-    base holds too (no base: none); `gate ci` keeps the surface's copy. Either way the
-    entries the surface adds are named (the reviewer vouches they are safe to print)."""
+    `base` commit holds too (no base: none); `gate ci` keeps the surface's copy. Either
+    way the entries the surface adds are named (the reviewer vouches they are safe to
+    print)."""
     out = Reviewed(dict(governing))
     paths = [p for p in sorted(governing) if p.rsplit("/", 1)[-1] in reviewers]
     if not paths:
         return out
-    before = read_files_at(git, inputs.base, paths) if inputs.base else {}
+    before = read_files_at(git, base, paths) if base else {}
     local = event in LOCAL_EVENTS
     verb = "committed" if event == "commit" else "pushed"
     for path in paths:
