@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from orchestrator.git.objects import Entry
+from orchestrator.git.objects import Entry, fetch_objects, object_sizes
 from orchestrator.git.runner import Git
 
 #: Modes whose blob is content git delivers: regular files and symlinks (the link text).
@@ -109,44 +109,22 @@ def read_messages(git: Git, oids: Sequence[str], limit: int) -> tuple[list[Messa
     object store; and the ids whose object is over `limit` bytes (not read). An id
     that names another kind of object is left out."""
     wanted = list(dict.fromkeys(oids))
-    if not wanted:
-        return [], []
-    stdin = "".join(f"{o}\n" for o in wanted).encode()
-    sizes: dict[str, int] = {}
-    kinds: dict[str, str] = {}
-    for line in git.run("cat-file", "--batch-check", stdin=stdin).stdout.decode().splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in ("commit", "tag"):
-            kinds[parts[0]], sizes[parts[0]] = parts[1], int(parts[2])
-    large = [o for o in wanted if sizes.get(o, 0) > limit]
+    sizes = object_sizes(git, wanted, ("commit", "tag"))
+    large = [o for o in wanted if o in sizes and sizes[o][1] > limit]
     small = [o for o in wanted if o in sizes and o not in large]
-    if not small:
-        return [], large
-    budget = sum(sizes[o] for o in small) + 256 * len(small) + 4096
-    stdin = "".join(f"{o}\n" for o in small).encode()
-    data = git.run("cat-file", "--batch", stdin=stdin, budget=budget).stdout
-    raw: dict[str, bytes] = {}
-    pos = 0
-    while pos < len(data):
-        nl = data.index(b"\n", pos)
-        header = data[pos:nl].decode().split()
-        pos = nl + 1
-        if len(header) != 3:
-            continue
-        size = int(header[2])
-        raw[header[0]] = data[pos : pos + size]
-        pos += size + 1
+    raw = fetch_objects(git, small, sum(sizes[o][1] for o in small)) if small else {}
     out: list[Message] = []
     for oid in small:
         if oid not in raw:
             continue
         head, _, text = raw[oid].partition(b"\n\n")
+        kind = sizes[oid][0]
         target = None
-        if kinds[oid] == "tag":
+        if kind == "tag":
             for field_line in head.split(b"\n"):
                 if field_line.startswith(b"object "):
                     target = field_line[7:].decode("ascii", "replace").strip()
-        out.append(Message(oid, kinds[oid], text, target))
+        out.append(Message(oid, kind, text, target))
     return out, large
 
 
