@@ -9,7 +9,9 @@ A fingerprint is (rule, path, n-th match of that rule in that file), never the v
 an entry allows at most one match, so a file cannot carry more secrets of a rule
 than it has entries for it. Strict gates read the allowlist from the judged surface
 (`RunContext.surface_files`), never from the working tree: an untracked or unstaged
-allowlist does not open a gate.
+allowlist does not open a gate. The allowlist is reviewed policy: the local strict
+gates (commit, push) apply only the entries the base holds too (`reviewed_allowlist`),
+so an allowlist written together with the secret it allows does not clear it.
 """
 
 from __future__ import annotations
@@ -64,3 +66,25 @@ def parse_allowlist(data: bytes | None) -> Allowlist:
             "16-hex-digit finding fingerprint)",
         )
     return Allowlist(frozenset(allowed), problems)
+
+
+def reviewed_allowlist(
+    base: bytes | None, surface: bytes | None
+) -> tuple[bytes | None, tuple[str, ...]]:
+    """The surface's allowlist reduced to the entries the `base` copy holds too (the
+    stricter of the two), and the fingerprints the surface adds, sorted (each a
+    16-hex-digit entry, safe to print). An entry the base lacks becomes a `#` line, so
+    the lines keep their numbers; None when the surface has no allowlist.
+    """
+    if surface is None or len(surface) > MAX_ALLOWLIST_BYTES:
+        return surface, ()  # none, or not applied at all: nothing it adds can count
+    held = parse_allowlist(base).fingerprints
+    added: set[str] = set()
+    lines: list[str] = []
+    for raw in surface.decode("utf-8", errors="replace").splitlines():
+        words = raw.split(maxsplit=1)
+        if words and _ENTRY.fullmatch(words[0]) and words[0] not in held:
+            added.add(words[0])
+            raw = "#"
+        lines.append(raw + "\n")
+    return "".join(lines).encode(), tuple(sorted(added))

@@ -18,7 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
-from orchestrate_plugins.secrets_allow import ALLOWLIST_FILE, Allowlist, parse_allowlist
+from orchestrate_plugins.secrets_allow import (
+    ALLOWLIST_FILE,
+    Allowlist,
+    parse_allowlist,
+    reviewed_allowlist,
+)
 from orchestrate_plugins.secrets_decode import views
 from orchestrate_plugins.secrets_rules import (
     CONTENT_RULES,
@@ -191,6 +196,13 @@ class SecretsChecker:
     essential = True
     #: Policy files a strict gate takes from the judged surface for this checker.
     config_names = CONFIG_NAMES
+
+    def reviewed_policy_file(
+        self, name: str, base: bytes | None, surface: bytes | None
+    ) -> tuple[bytes | None, tuple[str, ...]]:
+        """The copy of the policy file `name` a local strict gate applies (the entries
+        the base holds too) and the entries the surface adds, which it does not apply."""
+        return reviewed_allowlist(base, surface) if name == ALLOWLIST_FILE else (surface, ())
 
     def probe(self, root: Path) -> Probe:
         """In-process rules: there is no tool to find and nothing to configure."""

@@ -1,13 +1,13 @@
 """A checker's governing file (the secret scan's allowlist) counts at a strict gate only
 as the judged surface holds it: an untracked or unstaged allowlist never clears a
-staged secret, a staged one does, and its use is named in the gate output."""
+staged secret, a committed one does, and its use is named in the gate output."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from helpers import new_repo, run_cli, stage
+from helpers import git, new_repo, run_cli, stage
 from secrets_support import AWS_KEY
 
 ALLOW = ".orchestrate-secrets-allow"
@@ -31,9 +31,12 @@ def test_allowlist_counts_only_from_the_index(tmp_path: Path) -> None:
     code, report = _gate(repo)
     assert code == 1, report["gate"]
 
-    # Staged: the commit carries the reviewed allowlist, so the finding is allowed, and
-    # the gate output says so.
+    # Committed on its own first (reviewed policy: an entry counts once the base holds
+    # it), the finding is allowed, and the gate output says so.
+    git(repo, "reset", "-q")
     stage(repo, {ALLOW: fingerprint + "\n"})
+    git(repo, "commit", "-q", "-m", "allow the fixture key")
+    git(repo, "add", "fixture.py")
     code, report = _gate(repo)
     assert code == 0, report["gate"]
     assert any(fingerprint in n and "allowed" in n for n in report["notes"])

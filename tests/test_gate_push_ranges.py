@@ -81,7 +81,9 @@ def test_gate_push_names_the_commit_and_judges_the_tip_whole(remote: Path) -> No
     scopes = {(s["path"], s["checker"], s.get("reason") or "") for s in report["scopes"]}
     assert ("config.py", "ruff", "") in {(p, c, "") for p, c, _ in scopes}
     history = [s for s in report["scopes"] if "secret scan only" in (s.get("reason") or "")]
-    assert {s["path"] for s in history} == {"config.py", "notes/keys.txt"}
+    # Each pushed commit's message is scanned too, under a synthetic label.
+    messages = {f"<commit {c[:12]} message>" for c in (first, second)}
+    assert {s["path"] for s in history} == {"config.py", "notes/keys.txt"} | messages
     assert all(s["checker"] == "secrets" and s["status"] == "checked" for s in history)
     # An earlier version's lint does not matter, only the tip's: no incomplete, no F401.
     assert not any(f["rule"] == "F401" for f in report["findings"])
@@ -109,7 +111,8 @@ def test_new_branch_range_comes_from_the_remote_tracking_refs_as_a_local_claim(
     res = _orchestrate(remote, "gate", "push", "origin", "--format", "json", stdin=line)
     report = json.loads(res.stdout)
     assert res.returncode == 0, report["gate"]
-    assert {s["path"] for s in report["scopes"]} == {"feat.py"}  # legacy.py is on the remote
+    # legacy.py is on the remote; the one pushed commit's message is scanned.
+    assert {s["path"] for s in report["scopes"]} == {"feat.py", f"<commit {tip[:12]} message>"}
     assert any("new ref refs/heads/feature" in n and "local claim" in n for n in report["notes"])
     res = _orchestrate(remote, "gate", "push", "origin", stdin=line)
     assert "local claim" in res.stdout
@@ -147,11 +150,11 @@ def test_forged_remote_tracking_ref_does_not_open_either_push_gate(remote: Path)
 
 
 def test_pre_tool_push_of_new_commits_says_its_range_is_a_local_claim(remote: Path) -> None:
-    _commit(remote, {"ok.py": GOOD_PY})
+    tip = _commit(remote, {"ok.py": GOOD_PY})
     report = pre_tool_gate("push", remote, 120)
     assert report.gate is not None and report.gate.decision == GateDecision.ALLOW
     assert any("refs/remotes/origin" in n and "local claim" in n for n in report.notes)
-    assert {s.path for s in report.scopes} == {"ok.py"}
+    assert {s.path for s in report.scopes} == {"ok.py", f"<commit {tip[:12]} message>"}
 
 
 def test_pushed_submodule_update_is_named_and_incomplete(remote: Path, tmp_path: Path) -> None:

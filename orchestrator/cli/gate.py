@@ -1,4 +1,4 @@
-"""`orchestrate gate commit|push|ci`, `install-hooks`, `uninstall-hooks`, `compat legacy-v1`.
+"""`orchestrate gate commit|push|ci|commit-msg`, `install-hooks`, `uninstall-hooks`, `compat legacy-v1`.
 
 Strict gates (the default) check the real git surface, evaluate the gate and block on
 `deny` (exit 1) and `incomplete` (exit 3); an internal fault blocks too (exit 4),
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from orchestrator.cli.stdin import read_stdin_bounded
 from orchestrator.decisions.exits import gate_exit, gate_fault_exit
@@ -17,9 +18,18 @@ from orchestrator.errors import UsageError
 from orchestrator.git.runner import GitError
 from orchestrator.render.output import emit_gate
 from orchestrator.safetext import printable
-from orchestrator.usecases.gate import DEFAULT_TIMEOUT, EVENTS, SURFACE_NAMES, gate
+from orchestrator.usecases.gate import (
+    DEFAULT_TIMEOUT,
+    EVENTS,
+    SURFACE_NAMES,
+    GateResult,
+    gate,
+    message_gate,
+)
 
 PROTOCOLS = ("strict", "legacy-v1")
+#: Bytes of a commit message file read by `gate commit-msg` (the scan's own file limit).
+MESSAGE_LIMIT = 16 * 1024 * 1024
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -33,17 +43,39 @@ def cmd_gate(args: argparse.Namespace) -> int:
         return run_legacy(args)
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError("--timeout must be positive")
+    if args.event == "commit-msg":
+        return _run_gate(args, "gate commit-msg", lambda: _message(args))
     timeout = args.timeout or DEFAULT_TIMEOUT[args.event]
     stdin = read_stdin_bounded() if args.event == "push" else b""
-    label = f"gate {args.event}"
-    try:
-        result = gate(
+    return _run_gate(
+        args,
+        f"gate {args.event}",
+        lambda: gate(
             args.event,
             timeout=timeout,
             rev=getattr(args, "rev", None),
             remote=getattr(args, "remote", None),
             stdin=stdin,
-        )
+        ),
+    )
+
+
+def _message(args: argparse.Namespace) -> GateResult:
+    """The commit-msg gate over the message file git names (read bounded)."""
+    try:
+        with open(args.file, "rb") as fh:
+            data = fh.read(MESSAGE_LIMIT)
+    except OSError as exc:
+        raise UsageError(
+            f"gate commit-msg: cannot read the message file ({type(exc).__name__})"
+        ) from exc
+    return message_gate(data, timeout=args.timeout or DEFAULT_TIMEOUT["commit"])
+
+
+def _run_gate(args: argparse.Namespace, label: str, run: Callable[[], GateResult]) -> int:
+    """Run a strict gate, print it, and map its decision (or any fault) to an exit code."""
+    try:
+        result = run()
     except UsageError:
         raise
     except (GitError, Exception) as exc:  # noqa: BLE001 - CG-02: a strict gate blocks on any fault
@@ -75,6 +107,12 @@ def _add_gate_events(sub: argparse._SubParsersAction, legacy_only: bool = False)
             p.add_argument("remote", nargs="?", help="remote name (as git passes it to pre-push)")
             p.add_argument("url", nargs="?", help="remote URL (as git passes it to pre-push)")
         add_output_options(p)
+    if not legacy_only:
+        m = sub.add_parser("commit-msg", help="scan a commit message file for secrets")
+        m.set_defaults(func=cmd_gate, event="commit-msg", protocol="strict")
+        m.add_argument("file", help="the message file (as git passes it to commit-msg)")
+        m.add_argument("--timeout", type=float, help="one overall deadline in seconds")
+        add_output_options(m)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

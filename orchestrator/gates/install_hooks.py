@@ -1,6 +1,7 @@
-"""`orchestrate install-hooks` / `uninstall-hooks`: git pre-commit, pre-merge-commit and
-pre-push hooks (a clean `git merge` runs pre-merge-commit, not pre-commit: both run the
-commit gate).
+"""`orchestrate install-hooks` / `uninstall-hooks`: git pre-commit, pre-merge-commit,
+commit-msg and pre-push hooks (a clean `git merge` runs pre-merge-commit, not
+pre-commit: both run the commit gate; commit-msg scans the message for secrets, under
+either protocol, since the secret scan is never skipped).
 
 The hooks go where git looks for them (`git rev-parse --git-path hooks`, which
 honours ``core.hooksPath``). A marker line identifies our hooks: a foreign hook is
@@ -22,13 +23,18 @@ from orchestrator.git.repo import hooks_path, open_repo
 from orchestrator.workspace import atomic_write
 
 MARKER = "# orchestrate-managed-hook v1"
-HOOKS = {"pre-commit": "commit", "pre-merge-commit": "commit", "pre-push": "push"}
+HOOKS = {
+    "pre-commit": "commit",
+    "pre-merge-commit": "commit",
+    "commit-msg": "commit-msg",
+    "pre-push": "push",
+}
 
 
 def hook_script(event: str, protocol: str, python: str | None = None) -> str:
     """The text of a hook that runs the `event` gate with this interpreter."""
     py = shlex.quote(python or sys.executable)
-    if protocol == "legacy-v1":
+    if protocol == "legacy-v1" and event != "commit-msg":
         cmd = f"{py} -m orchestrator.cli.main compat legacy-v1 gate {event}"
     else:
         cmd = f"{py} -m orchestrator.cli.main gate {event}"
@@ -104,7 +110,8 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 def add_install_parsers(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register `install-hooks` and `uninstall-hooks`."""
     p = subparsers.add_parser(
-        "install-hooks", help="install git pre-commit, pre-merge-commit and pre-push gates"
+        "install-hooks",
+        help="install git pre-commit, pre-merge-commit, commit-msg and pre-push gates",
     )
     p.add_argument(
         "--force", action="store_true", help="replace hooks not installed by orchestrate"

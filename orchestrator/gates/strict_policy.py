@@ -8,12 +8,17 @@ two (`decisions/policy.py`). The only settings taken from the machine are absolu
 tool paths: the base's `[tools]`, overlaid by the user-level config
 (`<user config dir>/orchestrate/config.toml`, table `[tools]`), which can name a tool
 but never change what a gate requires.
+
+A policy checker's allowlist is reviewed policy too (`reviewed_files`): the local
+strict gates (commit, push, the pre-tool gate) apply only the entries the base holds
+as well, and name the entries the surface adds; `gate ci` (the reviewed boundary)
+applies the revision's allowlist and names the entries it adds in the gate reasons.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +32,15 @@ from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import Surface, read_files_at
 
 USER_CONFIG = "config.toml"
+#: The gates a delivery passes before any review: an allowlist entry the surface adds
+#: counts there only once the base holds it.
+LOCAL_EVENTS = frozenset({"commit", "push"})
+#: Shown fingerprints per reason line (the rest are counted).
+MAX_NAMED = 50
+
+#: A policy checker's `reviewed_policy_file`: (name, base bytes, surface bytes) ->
+#: (the bytes a local gate applies, the entries the surface adds).
+Reviewer = Callable[[str, "bytes | None", "bytes | None"], "tuple[bytes | None, tuple[str, ...]]"]
 
 
 @dataclass(frozen=True)
@@ -139,10 +153,12 @@ def config_changes(
     governing: Mapping[str, bytes],
     candidates: Sequence[str],
     allowlists: Sequence[str],
+    reviewed: bool = False,
 ) -> list[Change]:
     """What differs between the base and the judged surface: orchestrate's settings,
     each governing config file, the secret allowlist. `governing` is the surface's copy
-    of the `candidates` paths (a path it lacks is not held there)."""
+    of the `candidates` paths (a path it lacks is not held there); with `reviewed`, an
+    allowlist applies only the entries the base holds too (`reviewed_files`)."""
     if inputs.base is None:
         return []
     lines: list[Change] = []
@@ -158,17 +174,85 @@ def config_changes(
         how = "added" if path not in before else "removed" if path not in governing else "changed"
         what = "secret allowlist" if path in allowlists else "config file"
         name = escaped_name(path)
-        line = f"{what} {name} {how} since the base: the judged surface's copy is used"
+        used = (
+            "only the entries the base holds too apply"
+            if reviewed and path in allowlists
+            else "the judged surface's copy is used"
+        )
+        line = f"{what} {name} {how} since the base: {used}"
         lines.append(Change(name, line))
     return lines
 
 
+@dataclass
+class Reviewed:
+    """The governing files a gate applies, and a line per allowlist naming the entries
+    the judged surface adds since the base (notes and gate reasons)."""
+
+    applied: dict[str, bytes]
+    notes: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+
+def _named(entries: Sequence[str]) -> str:
+    shown = ", ".join(entries[:MAX_NAMED])
+    return shown + (f" and {len(entries) - MAX_NAMED} more" if len(entries) > MAX_NAMED else "")
+
+
+def reviewed_files(
+    git: Git,
+    event: str,
+    base: str | None,
+    governing: Mapping[str, bytes],
+    reviewers: Mapping[str, Reviewer],
+) -> Reviewed:
+    """The `governing` files a strict gate applies: at a local gate (LOCAL_EVENTS) each
+    allowlist (a file named in `reviewers`, by base name) keeps only the entries the
+    `base` commit holds too (no base: none); `gate ci` keeps the surface's copy. Either
+    way the entries the surface adds are named (the reviewer vouches they are safe to
+    print)."""
+    out = Reviewed(dict(governing))
+    paths = [p for p in sorted(governing) if p.rsplit("/", 1)[-1] in reviewers]
+    if not paths:
+        return out
+    before = read_files_at(git, base, paths) if base else {}
+    local = event in LOCAL_EVENTS
+    verb = "committed" if event == "commit" else "pushed"
+    for path in paths:
+        review = reviewers[path.rsplit("/", 1)[-1]]
+        applied, added = review(path.rsplit("/", 1)[-1], before.get(path), governing[path])
+        name = escaped_name(path)
+        if local:
+            if applied is None:
+                out.applied.pop(path, None)
+            else:
+                out.applied[path] = applied
+        if not added:
+            continue
+        if local:
+            out.notes.append(
+                f"{name}: allowlist entries added in this change apply once the allowlist "
+                f"change is {verb} on its own: commit it first (not applied here: "
+                f"{_named(added)})"
+            )
+            out.reasons.append(f"{name} entries added in this change not applied: {_named(added)}")
+        else:
+            out.reasons.append(
+                f"{name} entries added since the base, applied for review: {_named(added)}"
+            )
+    return out
+
+
 __all__ = [
+    "LOCAL_EVENTS",
     "Change",
     "PolicyInputs",
+    "Reviewed",
+    "Reviewer",
     "base_commit",
     "config_changes",
     "machine_tools",
     "policy_inputs",
+    "reviewed_files",
     "user_config_path",
 ]

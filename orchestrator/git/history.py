@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from orchestrator.git.objects import Entry
+from orchestrator.git.objects import Entry, fetch_objects, object_sizes
 from orchestrator.git.runner import Git
 
 #: Modes whose blob is content git delivers: regular files and symlinks (the link text).
@@ -91,3 +91,52 @@ def network_value(git: Git, ref: str) -> tuple[str | None, bool]:
         if subject.startswith(NETWORK_SUBJECTS):
             return oid, oid == current
     return None, False
+
+
+@dataclass(frozen=True)
+class Message:
+    """The message of a commit or an annotated tag object, and what a tag points at."""
+
+    oid: str
+    kind: str
+    text: bytes
+    #: For a tag: the object it names (a commit, or another tag); else None.
+    target: str | None = None
+
+
+def read_messages(git: Git, oids: Sequence[str], limit: int) -> tuple[list[Message], list[str]]:
+    """The messages of the commit and tag objects `oids` (in order), read from git's
+    object store; and the ids whose object is over `limit` bytes (not read). An id
+    that names another kind of object is left out."""
+    wanted = list(dict.fromkeys(oids))
+    sizes = object_sizes(git, wanted, ("commit", "tag"))
+    large = [o for o in wanted if o in sizes and sizes[o][1] > limit]
+    small = [o for o in wanted if o in sizes and o not in large]
+    raw = fetch_objects(git, small, sum(sizes[o][1] for o in small)) if small else {}
+    out: list[Message] = []
+    for oid in small:
+        if oid not in raw:
+            continue
+        head, _, text = raw[oid].partition(b"\n\n")
+        kind = sizes[oid][0]
+        target = None
+        if kind == "tag":
+            for field_line in head.split(b"\n"):
+                if field_line.startswith(b"object "):
+                    target = field_line[7:].decode("ascii", "replace").strip()
+        out.append(Message(oid, kind, text, target))
+    return out, large
+
+
+def tag_chain(git: Git, oid: str, limit: int) -> list[Message]:
+    """The annotated tag objects from `oid` down to what they finally name (a tag of a
+    tag is followed; at most 32 levels); empty when `oid` is not a tag object."""
+    chain: list[Message] = []
+    current: str | None = oid
+    while current and len(chain) < 32:
+        found, _large = read_messages(git, [current], limit)
+        if not found or found[0].kind != "tag":
+            break
+        chain.append(found[0])
+        current = found[0].target
+    return chain

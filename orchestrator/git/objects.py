@@ -119,28 +119,34 @@ def read_blobs(git: Git, oids: Iterable[str]) -> dict[str, bytes]:
         if size is None or size > MAX_FILE_BYTES:
             continue
         if chunk and chunk_bytes + size > BLOB_CHUNK_BYTES:
-            out.update(_fetch(git, chunk, chunk_bytes))
+            out.update(fetch_objects(git, chunk, chunk_bytes))
             chunk, chunk_bytes = [], 0
         chunk.append(oid)
         chunk_bytes += size
     if chunk:
-        out.update(_fetch(git, chunk, chunk_bytes))
+        out.update(fetch_objects(git, chunk, chunk_bytes))
     return out
 
 
 def _blob_sizes(git: Git, oids: Sequence[str]) -> dict[str, int]:
+    return {o: size for o, (_kind, size) in object_sizes(git, oids, ("blob",)).items()}
+
+
+def object_sizes(git: Git, oids: Sequence[str], kinds: Sequence[str]) -> dict[str, tuple[str, int]]:
+    """The kind and size of each of `oids` whose object is one of `kinds` (others absent)."""
     if not oids:
         return {}
     stdin = "".join(f"{o}\n" for o in oids).encode()
-    sizes: dict[str, int] = {}
+    sizes: dict[str, tuple[str, int]] = {}
     for line in git.run("cat-file", "--batch-check", stdin=stdin).stdout.decode().splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[1] == "blob":
-            sizes[parts[0]] = int(parts[2])
+        if len(parts) == 3 and parts[1] in kinds:
+            sizes[parts[0]] = (parts[1], int(parts[2]))
     return sizes
 
 
-def _fetch(git: Git, oids: Sequence[str], total: int) -> dict[str, bytes]:
+def fetch_objects(git: Git, oids: Sequence[str], total: int) -> dict[str, bytes]:
+    """The raw contents of `oids` (`total`: their summed size) by ``git cat-file --batch``."""
     stdin = "".join(f"{o}\n" for o in oids).encode()
     data = git.run("cat-file", "--batch", stdin=stdin, budget=total + 256 * len(oids) + 4096).stdout
     out: dict[str, bytes] = {}

@@ -5,11 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from orchestrator.git.history import Added, added_blobs, network_value, range_commits
+from orchestrator.git.history import (
+    Added,
+    Message,
+    added_blobs,
+    network_value,
+    range_commits,
+    tag_chain,
+)
 from orchestrator.git.objects import Entry, has_commit, read_tree
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
-from orchestrator.git.surfaces import Surface, add_history, add_targets
+from orchestrator.git.surfaces import Surface, add_history, add_messages, add_targets
+from orchestrator.model.checker import MAX_FILE_BYTES
 from orchestrator.model.report import Scope
 from orchestrator.vocab import ScopeStatus
 
@@ -169,13 +177,17 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     the remote's commit per ref. A new ref is compared with what the remote-tracking
     refs record (a local claim, said in the notes); a remote commit this repository
     lacks leaves the push undeterminable (a `not_run` scope). Deleted refs check
-    nothing. One path pushed in several versions has each version checked.
+    nothing. One path pushed in several versions has each version checked. The message
+    of every pushed commit, and of each pushed annotated tag (a tag's commit is judged
+    as a range like a branch's tip), is scanned for secrets too.
     """
     surface = Surface(root=git.root)
     if not updates:
         surface.notes.append("no pre-push lines on stdin: no ref is being pushed, nothing to check")
     chosen: dict[tuple[str, str], Entry] = {}
     added: list[Added] = []
+    pushed: dict[str, None] = {}
+    tags: list[Message] = []
     bases: set[str | None] = set()
     for up in updates:
         if up.deletes:
@@ -184,6 +196,8 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
         exclude, base = _range(git, up, remote, surface)
         bases.add(base)
         commits = range_commits(git, up.local_oid, exclude)
+        pushed.update(dict.fromkeys(commits))
+        tags += [t for t in tag_chain(git, up.local_oid, MAX_FILE_BYTES) if t not in tags]
         news = added_blobs(git, commits)
         touched = {a.entry.path for a in news}
         if commits and not touched:
@@ -195,6 +209,7 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     delivered = set(chosen.values())
     add_targets(git, list(delivered), surface, "pushed commits")
     add_history(git, _unique(added), surface, delivered)
+    add_messages(git, list(pushed), tags, surface)
     tips = {up.local_oid for up in updates if not up.deletes}
     surface.source = tips.pop() if len(tips) == 1 else None
     surface.base = bases.pop() if len(bases) == 1 else None

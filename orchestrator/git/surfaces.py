@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator.git.history import Added, added_blobs, range_commits
+from orchestrator.git.history import Added, Message, added_blobs, range_commits, read_messages
 from orchestrator.git.objects import (
     Entry,
     has_commit,
@@ -174,6 +174,59 @@ def add_history(git: Git, added: Sequence[Added], surface: Surface, delivered: s
             continue
         target = _target(git, a.entry.path, content, None)
         surface.scan_only.append(ScanTarget(target, where, a.commit))
+
+
+def message_label(message: Message) -> str:
+    """The synthetic name a message is judged under: `<commit 1a2b3c4d5e6f message>`.
+    Not a project path: it is never written to, opened in, or fixed in the user's repo."""
+    return f"<{message.kind} {message.oid[:12]} message>"
+
+
+def add_messages(
+    git: Git, commits: Sequence[str], tags: Sequence[Message], surface: Surface
+) -> None:
+    """Queue for the secret scan the message of each of `commits` and of each annotated
+    tag in `tags`: a message is delivered content too (a pushed commit or tag carries
+    it to the remote). One too large to read is refused as unsafe."""
+    found, large = read_messages(git, commits, MAX_FILE_BYTES)
+    for oid in large:
+        surface.refused.append(_too_large(f"<commit {oid[:12]} message>", " (commit object)"))
+    for message in [*found, *tags]:
+        label = message_label(message)
+        origin = (
+            f"the message of {message.kind} {message.oid[:12]} (reword it, e.g. "
+            + (
+                "git commit --amend or an interactive rebase"
+                if message.kind == "commit"
+                else "re-create the tag"
+            )
+            + ", and revoke the credential)"
+        )
+        surface.scan_only.append(ScanTarget(_target(git, label, message.text, None), origin))
+
+
+#: The label of the message a commit-msg hook judges (not yet a commit: no id).
+PENDING_MESSAGE = "<commit message>"
+#: git's scissors line: what `git commit -v` appends below it is not recorded.
+SCISSORS = b"# ------------------------ >8 ------------------------"
+
+
+def message_surface(git: Git, data: bytes) -> Surface:
+    """The message git is about to record (the commit-msg hook's file bytes `data`), as
+    one secret-scan-only target; the policy files come from the index. What follows
+    git's scissors line (the diff `git commit -v` shows) is cut: git drops it."""
+    text = data[:MAX_FILE_BYTES]
+    cut = text.find(SCISSORS)
+    if cut >= 0:
+        text = text[:cut]
+    surface = Surface(root=git.root, source="index")
+    target = _target(git, PENDING_MESSAGE, text, None)
+    surface.scan_only.append(
+        ScanTarget(
+            target, "the message being committed (leave the credential out of it, and revoke it)"
+        )
+    )
+    return surface
 
 
 def merge_history(git: Git) -> list[Added]:

@@ -27,11 +27,14 @@ from orchestrator.errors import UsageError
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
 from orchestrator.gates.materialise import governing_paths, materialised, read_governing
 from orchestrator.gates.strict_policy import (
+    LOCAL_EVENTS,
     Change,
     PolicyInputs,
+    Reviewer,
     config_changes,
     machine_tools,
     policy_inputs,
+    reviewed_files,
 )
 from orchestrator.git.objects import has_commit
 from orchestrator.git.push import current_push, parse_push_lines, push_surface
@@ -41,6 +44,7 @@ from orchestrator.git.surfaces import (
     Surface,
     ci_surface,
     commit_surface,
+    message_surface,
     split_rounds,
 )
 from orchestrator.model.checker import FileTarget
@@ -113,6 +117,8 @@ class StrictPolicy:
     notes: list[str] = field(default_factory=list)
     #: What differs between the base and the judged surface, filled by `check_surface`.
     changes: list[Change] = field(default_factory=list)
+    #: Gate reasons naming the allowlist entries the surface adds, filled likewise.
+    allowlist_reasons: list[str] = field(default_factory=list)
 
 
 def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
@@ -151,6 +157,11 @@ def check_surface(
     scans = split_rounds([s.target for s in surface.scan_only])
     paths = sorted({t.path for t in surface.targets} | {t.path for r in scans for t in r})
     governing = read_governing(git, surface.source, paths, names)
+    # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
+    base = policy.inputs.base
+    base = None if event == "ci" and base == surface.revision else base
+    reviewed = reviewed_files(git, event, base, governing, _reviewers(policy.plugins))
+    policy.allowlist_reasons = reviewed.reasons
     rounds = [(r, only_checkers) for r in split_rounds(surface.targets)] or [([], only_checkers)]
     # Versions judged by the policy checks alone: what the delivery's history adds.
     policy_only = _policy_checkers(policy.plugins)
@@ -159,7 +170,7 @@ def check_surface(
     rounds += [(r, policy_only) for r in scans]
     report: Report | None = None
     for i, (targets, only) in enumerate(rounds):
-        with materialised(git.root, targets, governing) as tree:
+        with materialised(git.root, targets, reviewed.applied) as tree:
             req = LintRequest(
                 project_root=tree.root,
                 targets=tree.targets,
@@ -172,7 +183,7 @@ def check_surface(
                 only_checkers=only,
                 env=git.env,
                 config=policy.config,
-                surface_files=governing,
+                surface_files=reviewed.applied,
                 plugins=policy.plugins,
             )
             part = relocate(run_lint(req), tree.root, git.root)
@@ -199,8 +210,10 @@ def check_surface(
         )
     candidates = governing_paths(paths, names)
     allowlists = sorted(_allowlists(policy.plugins))
-    policy.changes = config_changes(git, policy.inputs, governing, candidates, allowlists)
+    local = event in LOCAL_EVENTS
+    policy.changes = config_changes(git, policy.inputs, governing, candidates, allowlists, local)
     report.notes += surface.notes + policy.notes + [c.line for c in policy.changes]
+    report.notes += reviewed.notes
     return report
 
 
@@ -235,6 +248,17 @@ def _allowlists(plugins: PluginSet) -> set[str]:
     """The governing files of the policy checkers (the secret scan's allowlist)."""
     policy = [c for c in plugins.checkers() if c.tier == Tier.POLICY]
     return {n for c in policy for n in getattr(c, "config_names", ()) or ()}
+
+
+def _reviewers(plugins: PluginSet) -> dict[str, Reviewer]:
+    """Each policy checker's allowlist names, with how it reduces one to what the base
+    holds too (`reviewed_policy_file`); a checker without one declares no allowlist."""
+    out: dict[str, Reviewer] = {}
+    for c in plugins.checkers():
+        review = getattr(c, "reviewed_policy_file", None)
+        if c.tier == Tier.POLICY and callable(review):
+            out |= {n: review for n in getattr(c, "config_names", ()) or ()}
+    return out
 
 
 def relocate(report: Report, tree: Path, root: Path) -> Report:
@@ -292,6 +316,21 @@ def gate(
     return GateResult(event, report, surface)
 
 
+def message_gate(
+    data: bytes, *, timeout: float, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> GateResult:
+    """The commit-msg gate: the message bytes `data` git is about to record, judged by
+    the secret scan alone under the commit gate's policy (base HEAD, the index's
+    allowlist, reviewed); any finding denies. Raises NoRepository outside a work tree."""
+    git = open_repo(Deadline.after(timeout), cwd, env)
+    surface = message_surface(git, data)
+    policy = strict_policy(git, "commit", surface)
+    only = _policy_checkers(policy.plugins)
+    report = check_surface(git, "commit", surface, timeout, only, policy)
+    report.gate = _evaluated(report, policy)
+    return GateResult("commit", report, surface)
+
+
 def _evaluated(report: Report, policy: StrictPolicy) -> Gate:
     """The gate verdict under the effective policy; each change of policy, checker
     config or allowlist since the base is also a reason line of the gate output."""
@@ -299,6 +338,7 @@ def _evaluated(report: Report, policy: StrictPolicy) -> Gate:
     if policy.changes:
         names = ", ".join(c.name for c in policy.changes)
         verdict.reasons.append(f"changed since the base (see the notes): {names}")
+    verdict.reasons += policy.allowlist_reasons
     return verdict
 
 
@@ -381,6 +421,7 @@ __all__ = [
     "check_surface",
     "gate",
     "legacy_gate",
+    "message_gate",
     "pre_tool_gate",
     "read_surface",
     "relocate",
