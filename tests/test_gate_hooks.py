@@ -15,6 +15,7 @@ from gate_support import BAD_PY, GOOD_PY, SECRET_VALUE
 from gate_support import clean_env as _env
 from gate_support import run as _run
 from helpers import REPO, VENV_BIN, add_remote, git, run_cli
+from secrets_support import AWS_KEY
 
 
 def _commit(
@@ -205,3 +206,28 @@ def test_pre_commit_framework_runs_the_gate_on_merges(git_repo: Path, tmp_path: 
     assert res.returncode != 0, res.stdout + res.stderr
     assert "F401" in res.stdout + res.stderr
     assert _head_count(git_repo) == before
+
+
+def test_pre_commit_framework_scans_the_commit_message(git_repo: Path, tmp_path: Path) -> None:
+    manifest = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in manifest if h["id"] == "orchestrate-commit-msg-gate")
+    config = {"repos": [{"repo": "local", "hooks": [hook]}]}
+    (git_repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    git(git_repo, "add", ".pre-commit-config.yaml")
+    git(git_repo, "commit", "-q", "-m", "pre-commit")
+    env = _env(PRE_COMMIT_HOME=str(tmp_path / "pc-home"))
+    res = _run(
+        git_repo, str(VENV_BIN / "pre-commit"), "install", "--hook-type", "commit-msg", env=env
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    before = _head_count(git_repo)
+    msg = tmp_path / "msg.txt"
+    msg.write_text(f"config\n\naws {AWS_KEY}\n")
+    res = _run(git_repo, "git", "commit", "-q", "--allow-empty", "-F", str(msg), env=env)
+    out = res.stdout + res.stderr
+    assert res.returncode != 0, out
+    assert "secret-aws-access-key-id" in out and AWS_KEY not in out
+    assert _head_count(git_repo) == before
+    msg.write_text("a clean message\n")
+    res = _run(git_repo, "git", "commit", "-q", "--allow-empty", "-F", str(msg), env=env)
+    assert res.returncode == 0, res.stdout + res.stderr
