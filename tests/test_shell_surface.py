@@ -642,3 +642,39 @@ def test_any_bytes_give_a_verdict(raw: bytes) -> None:
 def test_any_argv_gives_a_verdict(argv: list[str]) -> None:
     assert analyse(argv).verdict in VERDICTS
     assert analyse(["bash", "-lc", *argv]).verdict in VERDICTS
+
+
+# ---------------------------------------------------------------- submodule foreach
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git submodule foreach git commit -m x",
+        "git submodule foreach --recursive git commit -qam x",
+        "git submodule foreach git push origin main",
+        "git submodule --quiet foreach --recursive -- git commit -m x",
+        "git submodule foreach -q git commit -m x",
+        "git submodule foreach 'git add -A && git commit' -m x",
+    ],
+)
+def test_submodule_foreach_words_are_read_as_the_command_git_runs(command: str) -> None:
+    # Unquoted words after foreach's options are the command git runs in each submodule.
+    r = analyse(command)
+    assert (r.verdict, r.reason) == ("undeterminable", Reason.DELIVERY_IN_LOOP), command
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("git submodule foreach git status", "no_delivery"),
+        ("git submodule foreach --recursive git log -1", "no_delivery"),
+        ("git submodule foreach git commit --no-verify -m x", "forbidden"),
+        # Only the first word is shell text; the others are its arguments.
+        ("git submodule foreach echo hi '&&' git commit -m x", "no_delivery"),
+    ],
+)
+def test_submodule_foreach_of_other_commands_keeps_their_verdict(
+    command: str, verdict: str
+) -> None:
+    assert analyse(command).verdict == verdict

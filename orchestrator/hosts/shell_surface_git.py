@@ -376,14 +376,28 @@ def _alias(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: Ctx) 
     return _subcommand(w, g, words[0].text, [*words[1:], *args], st, ctx)
 
 
+#: `git submodule foreach` options before its command (`--` ends them).
+_FOREACH_OPTIONS = _names("--recursive -q --quiet")
+
+
 def _foreach(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
-    script = [a for a in args[args.index(next(a for a in args if a.text == "foreach")) + 1 :]]
-    script = [a for a in script if not a.text.startswith("-")]
-    if not script or not script[0].literal:
+    """`git submodule foreach CMD ARGS...`: in every submodule git runs `sh -c` with the
+    first word after foreach's options as shell text and the other words as its
+    arguments, so the script read here is that word followed by the others quoted."""
+    words = args[next(i for i, a in enumerate(args) if a.text == "foreach") + 1 :]
+    while words and words[0].literal and words[0].text in _FOREACH_OPTIONS:
+        words = words[1:]
+    if words and words[0].literal and words[0].text == "--":
+        words = words[1:]
+    if not words or not all(a.literal for a in words):
         w.doubt(Reason.DYNAMIC_SCRIPT)
         return st.tainted()
+    if words[0].text.startswith("-"):
+        w.doubt(Reason.UNKNOWN_OPTION)
+        return st.tainted()
+    script = " ".join([words[0].text, *(shlex.quote(a.text) for a in words[1:])])
     marks = len(w.ops)
-    after = w.run_script(script[0].text, replace(st, cwd=None), ctx.depth + 1)
+    after = w.run_script(script, replace(st, cwd=None), ctx.depth + 1)
     if any(op.delivers for op in w.ops[marks:]):
         w.doubt(Reason.DELIVERY_IN_LOOP)
     return after.tainted()
