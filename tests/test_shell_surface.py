@@ -678,3 +678,75 @@ def test_submodule_foreach_of_other_commands_keeps_their_verdict(
     command: str, verdict: str
 ) -> None:
     assert analyse(command).verdict == verdict
+
+
+# ---------------------------------------------------------------- refs outside the flow
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git fetch origin main:refs/heads/main",
+        "git fetch origin +HEAD:refs/heads/feature",
+        "git fetch . stash@{0}:refs/heads/x",
+        "git fetch . HEAD:refs/replace/abc",
+        "git fetch origin refs/tags/v1:refs/tags/v1",
+        "git fetch origin main:main",
+        "git fetch origin 'refs/heads/*:refs/heads/*'",
+        "git replace abc def",
+        "git replace --graft HEAD",
+        "git -c alias.r=replace r abc def",
+        "git --no-pager replace -f abc def",
+        "bash -c 'git replace abc def'",
+        "git update-ref refs/replace/abc def",
+        "git reset --soft stash@{0}",
+        "git reset --hard stash@{1}",
+        "git reset --mixed refs/stash",
+        "git reset stash",
+        "git reset -q --keep stash@{0}^",
+        "git branch feature stash@{0}",
+        "git branch -f main refs/stash",
+        "git checkout -b feature stash@{0}",
+        "git checkout -B feature stash",
+        "git checkout stash@{0}",
+        "git reset --hard stash@{0} --",
+        "git switch -c feature stash@{0}",
+        "git worktree add -b x ../wt stash@{0}",
+        "git stash branch feature",
+        "git stash branch feature stash@{1}",
+        "git submodule foreach git stash branch x",
+    ],
+)
+def test_ref_writes_outside_the_normal_flow_are_forbidden(command: str) -> None:
+    r = analyse(command)
+    assert (r.verdict, r.reason) == ("forbidden", Reason.REF_WRITE), command
+    assert Reason.REF_WRITE in FORBIDDEN_REASONS
+    assert "stash" not in describe(r) or "refs" in describe(r)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git fetch origin",
+        "git fetch origin main",
+        "git fetch --all --prune",
+        "git reset --hard HEAD",
+        "git reset --soft HEAD~1",
+        "git reset HEAD app.py",
+        "git reset stash@{0} -- app.py",
+        "git branch feature",
+        "git branch -d old",
+        "git checkout -b feature",
+        "git checkout stash@{0} -- app.py",
+        "git checkout stash@{0} app.py",
+        "git switch -c feature origin/main",
+        "git stash",
+        "git stash pop",
+        "git stash list",
+        "git stash show -p stash@{0}",
+    ],
+)
+def test_ordinary_ref_and_stash_commands_are_not_forbidden(command: str) -> None:
+    r = analyse(command)
+    assert r.verdict != "forbidden", (command, r.reason)
+    assert r.verdict == "no_delivery", (command, r.reason)

@@ -55,7 +55,7 @@ _SAFE_CONFIG = (
 
 # -- subcommand families
 _OTHER_DELIVERIES = _names("""merge pull cherry-pick am rebase revert commit-tree send-pack http-push send-email
-    svn p4 fast-import filter-branch replace replay citool gui quiltimport archimport
+    svn p4 fast-import filter-branch replay citool gui quiltimport archimport
     cvsimport cvsexportcommit subtree""")
 _NO_COMMIT_FLAGS = _names(
     "--abort --quit --no-commit -n --squash --show-current-patch --edit-todo --skip"
@@ -323,9 +323,14 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
     if sub in ("update-ref", "symbolic-ref"):
         return _ref_write(w, repo, sub, args, st)
     if sub == "fetch":
-        _forged_refspecs(w, args)
+        _fetch_refspecs(w, args)
         w.record(GitOp("fetch", False, repo))
         return st
+    if sub == "replace":
+        w.forbid(Reason.REF_WRITE)  # swaps any object for another behind every gate
+        return st.tainted()
+    if sub in _STASH_REF_WRITERS or (sub == "stash" and args and args[0].text == "branch"):
+        _stash_ref_write(w, sub, args)
     if sub in _OTHER_DELIVERIES:
         delivers = not any(a.literal and a.text in _NO_COMMIT_FLAGS for a in args)
         flags = frozenset(a.text for a in args if a.literal and a.text in ("--exec", "-x"))
@@ -519,6 +524,44 @@ def _commit_surface(
 
 # ---------------------------------------------------------------- push, refs, config
 
+#: Subcommands that can point a branch (or HEAD) at a stash commit, which no gate judged.
+_STASH_REF_WRITERS = _names("reset branch checkout switch worktree")
+
+
+def _is_stash_rev(text: str) -> bool:
+    """`stash`, `refs/stash`, `stash@{N}` and revisions built on them (`stash^`, ...)."""
+    # A leading DYN marks a possible brace expansion (`stash@{0}` looks like one).
+    t = text.lstrip(DYN).casefold().removeprefix("refs/")
+    return t.startswith("stash") and (len(t) == 5 or t[5] in "@^~:{")
+
+
+def _stash_ref_write(w: Walker, sub: str, args: list[Word]) -> None:
+    """A branch, HEAD or worktree moved onto a stash commit (its content bypassed the
+    commit gate) is forbidden; `git stash branch` makes exactly that. Restoring files
+    from a stash (`git checkout stash@{0} -- PATH`, `git reset stash PATH`) is not a
+    ref write."""
+    if sub == "stash":
+        w.forbid(Reason.REF_WRITE)
+        return
+    before = _before_dashdash(args)
+    words = [a for a in before if not a.text.startswith("-")]
+    # The revision is the last word before any paths; words after it are paths.
+    if words and len(before) >= len(args) - 1 and _is_stash_rev(words[-1].text):
+        w.forbid(Reason.REF_WRITE)
+
+
+def _fetch_refspecs(w: Walker, args: list[Word]) -> None:
+    """A fetch may update remote-tracking refs as configured; a refspec that names a
+    destination writes it by hand: remote-tracking refs, or a branch, tag or replace
+    ref (a destination without `refs/` is a branch) that no gate judged."""
+    _forged_refspecs(w, args)
+    for a in args:
+        if a.text.startswith("-") or ":" not in a.text:
+            continue
+        dst = a.text.lstrip("+").split(":", 1)[1]
+        if dst:
+            w.forbid(Reason.REF_WRITE)
+
 
 def _forged_refspecs(w: Walker, args: list[Word]) -> None:
     for a in args:
@@ -581,6 +624,8 @@ def _ref_write(w: Walker, repo: Repository, sub: str, args: list[Word], st: Stat
         ref = words[0].text
         if ref.casefold().startswith("refs/remotes/") or (DYN in ref and writes):
             w.forbid(Reason.REMOTE_REF_WRITE)
+        elif ref.casefold().startswith("refs/replace/"):
+            w.forbid(Reason.REF_WRITE)
     if sub == "update-ref" and any(a.text == "--stdin" for a in args):
         w.forbid(Reason.REMOTE_REF_WRITE)  # refs read from input could be anything
     delivers = sub == "update-ref" and not any(a.text == "-d" for a in args)
