@@ -351,8 +351,9 @@ def test_a_tracked_policy_file_changed_by_commit_all_is_denied(tmp_path: Path) -
     (root / "orchestrate.toml").write_text("disable_plugins = ['secrets']\n")
     git(root, "add", "app/settings.py")
     assert shell(root, "git commit -m x").gate == "allow"  # the index holds no change
-    res = shell(root, "git commit -am x")
-    assert res.block and POLICY_TEXT in res.context, res.context
+    for command in ("git commit -am x", "git commit -m x orchestrate.toml"):
+        res = shell(root, command)
+        assert res.block and POLICY_TEXT in res.context, (command, res.context)
 
 
 def test_policy_changes_only_in_the_work_tree_are_not_the_commits(tmp_path: Path) -> None:
@@ -391,3 +392,16 @@ def test_config_labels_are_a_bounded_fixed_shape() -> None:
     assert B.config_labels(names) == ".rubocop.yml, ruff.toml"
     many = [f"c{i}.toml" for i in range(7)]
     assert B.config_labels(many).endswith("(+3 more)")
+
+
+def test_a_commit_whose_policy_changes_cannot_be_read_is_refused(clean: Path) -> None:
+    from orchestrator.git.runner import GitError
+
+    def fake_surface_changes(*_: object) -> object:
+        raise GitError("git diff-index: timed out")
+
+    svc = Services(surface_changes=fake_surface_changes)  # type: ignore[arg-type]
+    ev = RouterEvent(Kind.SHELL_COMMAND, clean, command="git commit -am x", shell_cwd=clean)
+    res = route(ev, svc)
+    assert res.block and res.report is None and "nothing was judged" in res.context
+    assert res.reasons == ("policy_change_undeterminable",) and "timed out" not in res.context
