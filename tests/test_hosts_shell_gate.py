@@ -405,3 +405,16 @@ def test_a_commit_whose_policy_changes_cannot_be_read_is_refused(clean: Path) ->
     res = route(ev, svc)
     assert res.block and res.report is None and "nothing was judged" in res.context
     assert res.reasons == ("policy_change_undeterminable",) and "timed out" not in res.context
+
+
+def test_a_push_names_the_config_and_policy_files_it_changes(tmp_path: Path) -> None:
+    # A push may carry a person's own policy commit: it is named, the gate judges it.
+    root = make_project(tmp_path, dirty=False).resolve()
+    (root / "ruff.toml").write_text("line-length = 100\n")
+    (root / "orchestrate.toml").write_text("")
+    git(root, "add", "ruff.toml", "orchestrate.toml")
+    git(root, "commit", "-qm", "config")
+    res = shell(root, "git push")
+    assert not res.block and res.gate == "allow", res.context
+    assert "judged with a changed orchestrate.toml, ruff.toml" in res.context, res.context
+    assert POLICY_TEXT not in res.context

@@ -104,10 +104,12 @@ def _gate(kind: str, root: Path, timeout: float, env: Mapping[str, str] | None =
     return pre_tool_gate(kind, root, timeout, env=env)
 
 
-def _surface_changes(root: Path, env: Mapping[str, str], deadline: Deadline) -> SurfaceChanges:
+def _surface_changes(
+    root: Path, env: Mapping[str, str], deadline: Deadline, kind: str
+) -> SurfaceChanges:
     from orchestrator.usecases.pretool import checker_config_names, surface_changes
 
-    return surface_changes(root, env, deadline, checker_config_names())
+    return surface_changes(root, env, deadline, checker_config_names(), kind)
 
 
 def _verify(root: Path, task_id: str, timeout: float) -> object:
@@ -142,9 +144,9 @@ class Services:
     git_changed: Callable[[Path, Deadline], list[str] | None] = field(
         default_factory=lambda: shell.git_changed_paths
     )
-    #: surface_changes(root, env, deadline): the governing files a prepared commit
-    #: changes against HEAD (usecases/pretool.surface_changes).
-    surface_changes: Callable[[Path, Mapping[str, str], Deadline], SurfaceChanges] = (
+    #: surface_changes(root, env, deadline, kind): the governing files a prepared
+    #: commit or push changes (usecases/pretool.surface_changes).
+    surface_changes: Callable[[Path, Mapping[str, str], Deadline, str], SurfaceChanges] = (
         _surface_changes
     )
 
@@ -613,12 +615,12 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         return _refused(kind, why, delivery)
     try:
         with prepared(delivery, Deadline.after(B.GATE_DEADLINE_S)) as (root, env):
-            configs: tuple[str, ...] = ()
-            if delivery.kind == "commit":
-                changes = svc.surface_changes(root, env, Deadline.after(B.POLICY_DEADLINE_S))
-                if changes.policy:
-                    return _policy_refused(kind, changes.policy)
-                configs = changes.configs
+            deadline = Deadline.after(B.POLICY_DEADLINE_S)
+            changes = svc.surface_changes(root, env, deadline, delivery.kind)
+            if changes.policy and delivery.kind == "commit":
+                return _policy_refused(kind, changes.policy)
+            # A push may carry a person's policy commit: named, not refused, here.
+            configs = changes.configs + changes.policy
             extra = {"env": env} if env else {}
             report = svc.gate(delivery.kind, root, B.GATE_DEADLINE_S, **extra)
     except NoRepository:
@@ -636,7 +638,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         )
         return _refused(kind, why, "staging_replay_failed")
     except GitError:
-        why = "cannot determine whether this commit changes the gate's own policy"
+        why = f"cannot determine whether this {kind} changes the gate's own policy"
         return _refused(kind, why, "policy_change_undeterminable")
     context, message = _gate_text(kind, report, configs)
     decision = report.gate.decision

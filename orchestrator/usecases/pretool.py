@@ -171,18 +171,31 @@ def checker_config_names() -> frozenset[str]:
 
 
 def surface_changes(
-    root: Path, env: Mapping[str, str], deadline: Deadline, names: Iterable[str]
+    root: Path,
+    env: Mapping[str, str],
+    deadline: Deadline,
+    names: Iterable[str],
+    kind: str = "commit",
 ) -> SurfaceChanges:
-    """The governing files the commit prepared under `env` (its index) changes against
-    HEAD (an unborn HEAD: the empty tree), read from git's index and objects only,
-    never the work tree. `names` are the checkers' declared config names. A
-    `pyproject.toml` counts as policy when its [tool.orchestrate] table differs (or
-    either side cannot be read as TOML). Raises GitError when git cannot say."""
+    """The governing files the delivery prepared under `env` changes, read from git's
+    index and objects only, never the work tree: a commit's index against HEAD (an
+    unborn HEAD: the empty tree), a push's branch tip against the remote-tracking
+    commit it is judged against (a new branch: nothing named). `names` are the
+    checkers' declared config names. A `pyproject.toml` counts as policy when its
+    [tool.orchestrate] table differs (or either side is not TOML). Raises GitError
+    when git cannot say."""
     git = Git(root, deadline, {**os.environ, **env})
-    base = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}") or _empty_tree(git)
-    res = git.run(
-        "diff-index", "--cached", "--no-renames", "--name-only", "-z", base, budget=_DIFF_BUDGET
-    )
+    flags = ("--no-renames", "--name-only", "-z")
+    if kind == "push":
+        updates, _ = current_push(git)
+        if not updates or not updates[0].remote_oid.strip("0"):
+            return SurfaceChanges()
+        base, after = updates[0].remote_oid, updates[0].local_oid
+        res = git.run("diff-tree", "-r", *flags, base, after, budget=_DIFF_BUDGET)
+    else:
+        base = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}") or _empty_tree(git)
+        after = ""  # `:path` is the index's copy
+        res = git.run("diff-index", "--cached", *flags, base, budget=_DIFF_BUDGET)
     vocabulary = set(names) | set(GOVERNING_FILES)
     policy: set[str] = set()
     configs: set[str] = set()
@@ -191,7 +204,7 @@ def surface_changes(
         name = path.rsplit("/", 1)[-1]
         if name in POLICY_FILES:
             policy.add(name)
-        elif name == PYPROJECT and _orchestrate_table_changed(git, base, path):
+        elif name == PYPROJECT and _orchestrate_table_changed(git, base, after, path):
             policy.add(PYPROJECT_POLICY)
         elif name in vocabulary and path:
             configs.add(name)
@@ -205,10 +218,10 @@ def _empty_tree(git: Git) -> str:
     return res.stdout.decode("ascii", "replace").strip()
 
 
-def _orchestrate_table_changed(git: Git, base: str, path: str) -> bool:
-    before = _orchestrate_table(git, f"{base}:{path}")
-    after = _orchestrate_table(git, f":{path}")
-    return before != after or "unreadable" in (before, after)
+def _orchestrate_table_changed(git: Git, base: str, after: str, path: str) -> bool:
+    old = _orchestrate_table(git, f"{base}:{path}")
+    new = _orchestrate_table(git, f"{after}:{path}")
+    return old != new or "unreadable" in (old, new)
 
 
 def _orchestrate_table(git: Git, spec: str) -> object:
