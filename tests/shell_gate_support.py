@@ -102,9 +102,4 @@ BENIGN = (
     "ls -la",
     "echo git commit",
     "git log --grep commit",
-    "git fetch origin",
-    "git reset --hard HEAD",
-    "git branch feature",
-    "git stash",
-    "git stash pop",
 )

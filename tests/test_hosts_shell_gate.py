@@ -76,6 +76,21 @@ def test_benign_commands_pass_untouched(dirty: Path, command: str) -> None:
     assert res.action == "ignored" and not res.block and res.context == ""
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git fetch origin",
+        "git reset --hard HEAD",
+        "git branch feature",
+        "git stash",
+        "git stash pop",
+    ],
+)
+def test_ordinary_ref_and_stash_commands_pass_untouched(dirty: Path, command: str) -> None:
+    res = shell(dirty, command)
+    assert res.action == "ignored" and not res.block and res.context == ""
+
+
 def test_the_shell_start_folder_is_the_events_cwd(dirty: Path) -> None:
     # The agent's shell sits in app/ (its cwd), the project root is the repository top.
     res = shell(dirty, "git add settings.py && git commit -m x", cwd=dirty / "app")
