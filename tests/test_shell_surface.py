@@ -715,6 +715,12 @@ def test_submodule_foreach_of_other_commands_keeps_their_verdict(
         "git stash branch feature",
         "git stash branch feature stash@{1}",
         "git submodule foreach git stash branch x",
+        "git fetch --refmap='+refs/heads/*:refs/heads/*' origin main",
+        "git -c remote.origin.fetch='+refs/heads/*:refs/heads/*' fetch origin",
+        "git config remote.origin.fetch '+refs/heads/*:refs/heads/*'",
+        "git config --add remote.origin.fetch +refs/tags/*:refs/tags/*",
+        "git config set remote.up.mirror true",
+        "git remote add --mirror=fetch up ../up",
     ],
 )
 def test_ref_writes_outside_the_normal_flow_are_forbidden(command: str) -> None:
@@ -744,6 +750,8 @@ def test_ref_writes_outside_the_normal_flow_are_forbidden(command: str) -> None:
         "git stash pop",
         "git stash list",
         "git stash show -p stash@{0}",
+        "git config --get remote.origin.fetch",
+        "git remote add upstream ../up",
     ],
 )
 def test_ordinary_ref_and_stash_commands_are_not_forbidden(command: str) -> None:

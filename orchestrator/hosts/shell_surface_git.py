@@ -301,6 +301,8 @@ def _config(w: Walker, g: _Git, kv: str) -> None:
         w.doubt(Reason.DYNAMIC_ARGUMENT)
     if k == "core.hookspath" or k.startswith(("include.", "includeif.")):
         w.forbid(Reason.HOOKS_PATH_CHANGE)
+    if _is_fetch_mapping(k):
+        w.forbid(Reason.REF_WRITE)
     if k.startswith("alias."):
         g.aliases[key[6:].casefold()] = value
     g.config.append(k)
@@ -342,6 +344,8 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         w.record(GitOp(sub, False, repo))
         read_only = sub == "stash" and args and args[0].text in ("list", "show")
         return st if read_only else st.tainted()
+    if sub == "remote" and any(a.text.startswith("--mirror") for a in args):
+        w.forbid(Reason.REF_WRITE)  # a mirror remote's fetch overwrites every local ref
     if sub in _READ_ONLY:
         w.record(GitOp(sub, False, repo))
         return st
@@ -550,11 +554,19 @@ def _stash_ref_write(w: Walker, sub: str, args: list[Word]) -> None:
         w.forbid(Reason.REF_WRITE)
 
 
+def _is_fetch_mapping(key: str) -> bool:
+    """`remote.NAME.fetch` / `remote.NAME.mirror`: where a plain `git fetch` writes refs."""
+    k = key.casefold()
+    return k.startswith("remote.") and k.endswith((".fetch", ".mirror"))
+
+
 def _fetch_refspecs(w: Walker, args: list[Word]) -> None:
     """A fetch may update remote-tracking refs as configured; a refspec that names a
     destination writes it by hand: remote-tracking refs, or a branch, tag or replace
     ref (a destination without `refs/` is a branch) that no gate judged."""
     _forged_refspecs(w, args)
+    if any(a.text.startswith("--refm") and ":" in a.text for a in args):
+        w.forbid(Reason.REF_WRITE)  # --refmap maps the command line's refspecs anywhere
     for a in args:
         if a.text.startswith("-") or ":" not in a.text:
             continue
@@ -672,6 +684,8 @@ def _config_cmd(w: Walker, repo: Repository, args: list[Word], st: State) -> Sta
         key = names[0].text.casefold()
         if DYN in key:
             w.doubt(Reason.DYNAMIC_ARGUMENT)
+        if _is_fetch_mapping(key):
+            w.forbid(Reason.REF_WRITE)
         hooks = key == "core.hookspath" or key.startswith(("include.", "includeif."))
         if hooks or (section_op and (key in ("core", "include") or key.startswith("includeif"))):
             w.forbid(Reason.HOOKS_PATH_CHANGE)
