@@ -7,7 +7,9 @@ original checker, docs/hosts.md); write_unknown -> scope re-determined from git,
 marked incomplete; write_failed -> no checker; repair_ready -> `task verify` of that
 id; shell_command -> the shell analyser (hosts/shell_surface.py): a commit or push it
 can read is judged by the strict gate on the surface the command will have (its
-repository, its own staging), anything it cannot read or a gate bypass is refused;
+repository, its own staging), anything it cannot read or a gate bypass is refused,
+and so is a commit that changes the gate's own policy (other changed config files
+are named in the text);
 edit_pending -> a file-edit tool aimed at git's folder, the hooks or orchestrate's
 config is refused; stop -> bounded summary from local task facts.
 
@@ -615,8 +617,12 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         return _refused(kind, why, delivery)
     try:
         with prepared(delivery, Deadline.after(B.GATE_DEADLINE_S)) as (root, env):
-            deadline = Deadline.after(B.POLICY_DEADLINE_S)
-            changes = svc.surface_changes(root, env, deadline, delivery.kind)
+            try:
+                deadline = Deadline.after(B.POLICY_DEADLINE_S)
+                changes = svc.surface_changes(root, env, deadline, delivery.kind)
+            except GitError:  # only this read: a fault of the gate itself stays a fault
+                why = f"cannot determine whether this {kind} changes the gate's own policy"
+                return _refused(kind, why, "policy_change_undeterminable")
             if changes.policy and delivery.kind == "commit":
                 return _policy_refused(kind, changes.policy)
             # A push may carry a person's policy commit: named, not refused, here.
@@ -637,9 +643,6 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             "Stage and commit in separate commands"
         )
         return _refused(kind, why, "staging_replay_failed")
-    except GitError:
-        why = f"cannot determine whether this {kind} changes the gate's own policy"
-        return _refused(kind, why, "policy_change_undeterminable")
     context, message = _gate_text(kind, report, configs)
     decision = report.gate.decision
     return RouteResult(
