@@ -9,9 +9,9 @@ outside a work tree, `NotJudgeable` for a push whose target this gate cannot rea
 `ReplayFailed` when the command's staging would fail.
 
 `surface_changes` says which governing files the prepared commit changes against
-HEAD, as fixed labels: orchestrate's own policy files (the router refuses such a
-commit: a person makes it) and the checkers' declared config files (named in the
-agent text).
+HEAD (a push: its tip against the remote-tracking commit), as fixed labels:
+orchestrate's own policy files (the router refuses such a commit: a person makes it)
+and the checkers' declared config files (named in the agent text).
 """
 
 from __future__ import annotations
@@ -149,8 +149,7 @@ _BLOB_BUDGET = 1024 * 1024
 
 @dataclass(frozen=True)
 class SurfaceChanges:
-    """What a prepared commit changes against HEAD among the files that govern the
-    gate, as labels from a fixed vocabulary (file names, never paths): `policy` of
+    """What a prepared delivery changes among the files that govern the gate, as labels from a fixed vocabulary (file names, never paths): `policy` of
     orchestrate's own policy, `configs` of the checkers' and git's config files."""
 
     policy: tuple[str, ...] = ()
