@@ -76,6 +76,21 @@ def test_benign_commands_pass_untouched(dirty: Path, command: str) -> None:
     assert res.action == "ignored" and not res.block and res.context == ""
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git fetch origin",
+        "git reset --hard HEAD",
+        "git branch feature",
+        "git stash",
+        "git stash pop",
+    ],
+)
+def test_ordinary_ref_and_stash_commands_pass_untouched(dirty: Path, command: str) -> None:
+    res = shell(dirty, command)
+    assert res.action == "ignored" and not res.block and res.context == ""
+
+
 def test_the_shell_start_folder_is_the_events_cwd(dirty: Path) -> None:
     # The agent's shell sits in app/ (its cwd), the project root is the repository top.
     res = shell(dirty, "git add settings.py && git commit -m x", cwd=dirty / "app")
@@ -123,6 +138,13 @@ def test_a_push_of_anything_but_the_current_branch_is_refused(clean: Path, comma
         ("echo exit 0 > .git/hooks/pre-commit", ".git"),
         ("cp /tmp/x orchestrate.toml", "configuration"),
         ("git commit-tree HEAD^{tree} -m x", "cannot determine"),
+        ("git submodule foreach git commit -m x", "cannot determine"),
+        ("git submodule foreach --recursive git push origin main", "cannot determine"),
+        ("git fetch origin main:refs/heads/main", "branches, tags or replace refs"),
+        ("git replace HEAD HEAD~1", "branches, tags or replace refs"),
+        ("git reset --soft stash@{0}", "branches, tags or replace refs"),
+        ("git checkout -b feature stash@{0}", "branches, tags or replace refs"),
+        ("git stash branch feature", "branches, tags or replace refs"),
         ("git merge --no-edit feature", "cannot determine"),
         ("git rebase --exec 'git commit --amend' main", "cannot determine"),
         ("git commit -m x && git push", "several"),
@@ -295,3 +317,119 @@ def test_git_aliases_of_the_repository_are_followed(tmp_path: Path) -> None:
 def test_texts_for_hosts_carry_no_control_characters() -> None:
     res = RouteResult("x", context="a\x1b[31mb\nc\u202ed", message="m\r\n").bounded()
     assert res.context == "a?[31mb?c?d" and res.message == "m??"
+
+
+# ---------------------------------------------------------------- the gate's own policy
+
+POLICY_TEXT = "changes the gate's own policy"
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "label"),
+    [
+        ({"orchestrate.toml": "[gate]\n"}, "git add orchestrate.toml && git commit -m x", None),
+        (
+            {".orchestrate-secrets-allow": "leak.py\n"},
+            "git add .orchestrate-secrets-allow && git commit -qm x",
+            ".orchestrate-secrets-allow",
+        ),
+        (
+            {"pyproject.toml": "[tool.orchestrate]\ndisable_plugins = ['ruff']\n"},
+            "git add pyproject.toml && git commit -m x",
+            "pyproject.toml [tool.orchestrate]",
+        ),
+        ({"app/orchestrate.toml": "\n"}, "git add app && git commit -m x", "orchestrate.toml"),
+    ],
+)
+def test_a_commit_changing_the_gates_own_policy_is_denied(
+    tmp_path: Path, files: dict[str, str], command: str, label: str | None
+) -> None:
+    root = make_project(tmp_path, dirty=False).resolve()
+    for rel, text in files.items():
+        (root / rel).write_text(text)
+    before = repo_state(root)
+    res = shell(root, command)
+    assert res.block and res.gate == "deny" and res.report is None, res.context
+    assert POLICY_TEXT in res.context and "a person commits that" in res.context
+    assert f"({label or 'orchestrate.toml'})" in res.context, res.context
+    assert res.reasons == ("policy_change",), res.reasons
+    # The only "allow" may be the file name .orchestrate-secrets-allow.
+    assert not REASSURING.search(res.context.replace(".orchestrate-secrets-allow", ""))
+    assert repo_state(root) == before
+
+
+def test_a_tracked_policy_file_changed_by_commit_all_is_denied(tmp_path: Path) -> None:
+    root = make_project(tmp_path, dirty=False).resolve()
+    (root / "orchestrate.toml").write_text("")
+    git(root, "add", "orchestrate.toml")
+    git(root, "commit", "-qm", "policy")
+    (root / "orchestrate.toml").write_text("disable_plugins = ['secrets']\n")
+    git(root, "add", "app/settings.py")
+    assert shell(root, "git commit -m x").gate == "allow"  # the index holds no change
+    for command in ("git commit -am x", "git commit -m x orchestrate.toml"):
+        res = shell(root, command)
+        assert res.block and POLICY_TEXT in res.context, (command, res.context)
+
+
+def test_policy_changes_only_in_the_work_tree_are_not_the_commits(tmp_path: Path) -> None:
+    # The judged surface decides, not the work tree: an unstaged orchestrate.toml and a
+    # [tool.orchestrate] edit outside the index do not make `git commit` a policy change.
+    root = make_project(tmp_path, dirty=False).resolve()
+    (root / "pyproject.toml").write_text("[tool.orchestrate]\n")
+    git(root, "add", "pyproject.toml")
+    git(root, "commit", "-qm", "pyproject")
+    (root / "pyproject.toml").write_text("[tool.orchestrate]\ndisable_plugins = ['ruff']\n")
+    (root / "orchestrate.toml").write_text("")
+    git(root, "add", "app/settings.py")
+    res = shell(root, "git commit -m x")
+    assert not res.block and res.gate == "allow", res.context
+    assert "changed" not in res.context
+
+
+def test_a_changed_checker_config_is_named_in_the_gate_text(tmp_path: Path) -> None:
+    root = make_project(tmp_path, dirty=False).resolve()
+    (root / "pyproject.toml").write_text("[tool.orchestrate]\n")
+    git(root, "add", "pyproject.toml")
+    git(root, "commit", "-qm", "pyproject")
+    (root / "ruff.toml").write_text("line-length = 100\n")
+    (root / "pyproject.toml").write_text("[tool.orchestrate]\n\n[tool.ruff]\nline-length = 90\n")
+    res = shell(root, "git add ruff.toml pyproject.toml && git commit -m x")
+    assert not res.block and res.gate == "allow", res.context
+    assert "judged with a changed pyproject.toml, ruff.toml" in res.context, res.context
+    assert "changed pyproject.toml, ruff.toml" in res.message
+    assert POLICY_TEXT not in res.context
+
+
+def test_config_labels_are_a_bounded_fixed_shape() -> None:
+    from orchestrator.hosts import budgets as B
+
+    names = ["ruff.toml", "x\x1b[31m.toml", "../../etc", "a" * 60, ".rubocop.yml"]
+    assert B.config_labels(names) == ".rubocop.yml, ruff.toml"
+    many = [f"c{i}.toml" for i in range(7)]
+    assert B.config_labels(many).endswith("(+3 more)")
+
+
+def test_a_commit_whose_policy_changes_cannot_be_read_is_refused(clean: Path) -> None:
+    from orchestrator.git.runner import GitError
+
+    def fake_surface_changes(*_: object) -> object:
+        raise GitError("git diff-index: timed out")
+
+    svc = Services(surface_changes=fake_surface_changes)  # type: ignore[arg-type]
+    ev = RouterEvent(Kind.SHELL_COMMAND, clean, command="git commit -am x", shell_cwd=clean)
+    res = route(ev, svc)
+    assert res.block and res.report is None and "nothing was judged" in res.context
+    assert res.reasons == ("policy_change_undeterminable",) and "timed out" not in res.context
+
+
+def test_a_push_names_the_config_and_policy_files_it_changes(tmp_path: Path) -> None:
+    # A push may carry a person's own policy commit: it is named, the gate judges it.
+    root = make_project(tmp_path, dirty=False).resolve()
+    (root / "ruff.toml").write_text("line-length = 100\n")
+    (root / "orchestrate.toml").write_text("")
+    git(root, "add", "ruff.toml", "orchestrate.toml")
+    git(root, "commit", "-qm", "config")
+    res = shell(root, "git push")
+    assert not res.block and res.gate == "allow", res.context
+    assert "judged with a changed orchestrate.toml, ruff.toml" in res.context, res.context
+    assert POLICY_TEXT not in res.context

@@ -642,3 +642,119 @@ def test_any_bytes_give_a_verdict(raw: bytes) -> None:
 def test_any_argv_gives_a_verdict(argv: list[str]) -> None:
     assert analyse(argv).verdict in VERDICTS
     assert analyse(["bash", "-lc", *argv]).verdict in VERDICTS
+
+
+# ---------------------------------------------------------------- submodule foreach
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git submodule foreach git commit -m x",
+        "git submodule foreach --recursive git commit -qam x",
+        "git submodule foreach git push origin main",
+        "git submodule --quiet foreach --recursive -- git commit -m x",
+        "git submodule foreach -q git commit -m x",
+        "git submodule foreach 'git add -A && git commit' -m x",
+    ],
+)
+def test_submodule_foreach_words_are_read_as_the_command_git_runs(command: str) -> None:
+    # Unquoted words after foreach's options are the command git runs in each submodule.
+    r = analyse(command)
+    assert (r.verdict, r.reason) == ("undeterminable", Reason.DELIVERY_IN_LOOP), command
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("git submodule foreach git status", "no_delivery"),
+        ("git submodule foreach --recursive git log -1", "no_delivery"),
+        ("git submodule foreach git commit --no-verify -m x", "forbidden"),
+        # Only the first word is shell text; the others are its arguments.
+        ("git submodule foreach echo hi '&&' git commit -m x", "no_delivery"),
+    ],
+)
+def test_submodule_foreach_of_other_commands_keeps_their_verdict(
+    command: str, verdict: str
+) -> None:
+    assert analyse(command).verdict == verdict
+
+
+# ---------------------------------------------------------------- refs outside the flow
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git fetch origin main:refs/heads/main",
+        "git fetch origin +HEAD:refs/heads/feature",
+        "git fetch . stash@{0}:refs/heads/x",
+        "git fetch . HEAD:refs/replace/abc",
+        "git fetch origin refs/tags/v1:refs/tags/v1",
+        "git fetch origin main:main",
+        "git fetch origin 'refs/heads/*:refs/heads/*'",
+        "git replace abc def",
+        "git replace --graft HEAD",
+        "git -c alias.r=replace r abc def",
+        "git --no-pager replace -f abc def",
+        "bash -c 'git replace abc def'",
+        "git update-ref refs/replace/abc def",
+        "git reset --soft stash@{0}",
+        "git reset --hard stash@{1}",
+        "git reset --mixed refs/stash",
+        "git reset stash",
+        "git reset -q --keep stash@{0}^",
+        "git branch feature stash@{0}",
+        "git branch -f main refs/stash",
+        "git checkout -b feature stash@{0}",
+        "git checkout -B feature stash",
+        "git checkout stash@{0}",
+        "git reset --hard stash@{0} --",
+        "git switch -c feature stash@{0}",
+        "git worktree add -b x ../wt stash@{0}",
+        "git stash branch feature",
+        "git stash branch feature stash@{1}",
+        "git submodule foreach git stash branch x",
+        "git fetch --refmap='+refs/heads/*:refs/heads/*' origin main",
+        "git -c remote.origin.fetch='+refs/heads/*:refs/heads/*' fetch origin",
+        "git config remote.origin.fetch '+refs/heads/*:refs/heads/*'",
+        "git config --add remote.origin.fetch +refs/tags/*:refs/tags/*",
+        "git config set remote.up.mirror true",
+        "git remote add --mirror=fetch up ../up",
+    ],
+)
+def test_ref_writes_outside_the_normal_flow_are_forbidden(command: str) -> None:
+    r = analyse(command)
+    assert (r.verdict, r.reason) == ("forbidden", Reason.REF_WRITE), command
+    assert Reason.REF_WRITE in FORBIDDEN_REASONS
+    assert "stash" not in describe(r) or "refs" in describe(r)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git fetch origin",
+        "git fetch origin main",
+        "git fetch --all --prune",
+        "git reset --hard HEAD",
+        "git reset --soft HEAD~1",
+        "git reset HEAD app.py",
+        "git reset stash@{0} -- app.py",
+        "git branch feature",
+        "git branch -d old",
+        "git checkout -b feature",
+        "git checkout stash@{0} -- app.py",
+        "git checkout stash@{0} app.py",
+        "git switch -c feature origin/main",
+        "git stash",
+        "git stash pop",
+        "git stash list",
+        "git stash show -p stash@{0}",
+        "git config --get remote.origin.fetch",
+        "git remote add upstream ../up",
+    ],
+)
+def test_ordinary_ref_and_stash_commands_are_not_forbidden(command: str) -> None:
+    r = analyse(command)
+    assert r.verdict != "forbidden", (command, r.reason)
+    assert r.verdict == "no_delivery", (command, r.reason)

@@ -33,6 +33,10 @@ MESSAGE_MAX_CHARS = 300
 FAST_DEADLINE_S = 20.0
 GATE_DEADLINE_S = 100.0
 VERIFY_DEADLINE_S = 20.0
+#: Reading which governing files a prepared commit changes (a few git calls).
+POLICY_DEADLINE_S = 10.0
+#: Changed config files named in a gate text.
+MAX_CONFIG_LABELS = 4
 #: A raw path field longer than this is refused before it is looked at.
 RAW_PATH_MAX_BYTES = 4096
 
@@ -47,6 +51,8 @@ _RULE_RE = re.compile(rf"^@?{_RULE_WORD}(?:/{_RULE_WORD}){{0,2}}$")
 _TASK_RE = re.compile(r"^T-[0-9a-f]{12}$")
 _CHECKER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 _LANG_RE = re.compile(r"^[a-z0-9][a-z0-9_+#.-]{0,31}$")
+# A config file name (`ruff.toml`, `.rubocop.yml`, `pyproject.toml [tool.orchestrate]`).
+_CONFIG_RE = re.compile(r"^[A-Za-z0-9._-]{1,40}(?: \[[a-z.]{1,24}\])?$")
 # Path labels keep ordinary file-name characters; anything else becomes "?".
 _LABEL_UNSAFE = re.compile(r"[^A-Za-z0-9._/+@=,-]")
 
@@ -114,6 +120,15 @@ def safe_checker(value: object) -> str:
 
 def safe_language(value: object) -> str | None:
     return value if isinstance(value, str) and _LANG_RE.match(value) else None
+
+
+def config_labels(names: Iterable[object]) -> str:
+    """At most MAX_CONFIG_LABELS distinct config file names of a strict shape, sorted
+    and joined ("" for none); a count says how many more there were."""
+    safe = sorted({n for n in names if isinstance(n, str) and _CONFIG_RE.match(n)})
+    more = len(safe) - MAX_CONFIG_LABELS
+    text = ", ".join(safe[:MAX_CONFIG_LABELS])
+    return text + (f" (+{more} more)" if more > 0 else "")
 
 
 def path_label(rel_path: str) -> str:

@@ -7,7 +7,9 @@ original checker, docs/hosts.md); write_unknown -> scope re-determined from git,
 marked incomplete; write_failed -> no checker; repair_ready -> `task verify` of that
 id; shell_command -> the shell analyser (hosts/shell_surface.py): a commit or push it
 can read is judged by the strict gate on the surface the command will have (its
-repository, its own staging), anything it cannot read or a gate bypass is refused;
+repository, its own staging), anything it cannot read or a gate bypass is refused,
+and so is a commit that changes the gate's own policy (other changed config files
+are named in the text);
 edit_pending -> a file-edit tool aimed at git's folder, the hooks or orchestrate's
 config is refused; stop -> bounded summary from local task facts.
 
@@ -43,6 +45,7 @@ from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
     from orchestrator.usecases.lint import LintResult
+    from orchestrator.usecases.pretool import SurfaceChanges
     from orchestrator.usecases.tasks import RepairTargets
 
 FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
@@ -103,6 +106,14 @@ def _gate(kind: str, root: Path, timeout: float, env: Mapping[str, str] | None =
     return pre_tool_gate(kind, root, timeout, env=env)
 
 
+def _surface_changes(
+    root: Path, env: Mapping[str, str], deadline: Deadline, kind: str
+) -> SurfaceChanges:
+    from orchestrator.usecases.pretool import checker_config_names, surface_changes
+
+    return surface_changes(root, env, deadline, checker_config_names(), kind)
+
+
 def _verify(root: Path, task_id: str, timeout: float) -> object:
     from orchestrator.usecases.tasks import repair_ready
 
@@ -134,6 +145,11 @@ class Services:
     repair_targets: Callable[[Path, Sequence[str], int], RepairTargets] = _repair_targets_of
     git_changed: Callable[[Path, Deadline], list[str] | None] = field(
         default_factory=lambda: shell.git_changed_paths
+    )
+    #: surface_changes(root, env, deadline, kind): the governing files a prepared
+    #: commit or push changes (usecases/pretool.surface_changes).
+    surface_changes: Callable[[Path, Mapping[str, str], Deadline, str], SurfaceChanges] = (
+        _surface_changes
     )
 
 
@@ -498,10 +514,13 @@ def _write_failed(ev: RouterEvent) -> RouteResult:
     )
 
 
-def _gate_text(kind: str, report: Report) -> tuple[str, str]:
+def _gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[str, str]:
     decision = str(report.gate.decision)
     what = "commit" if kind == "commit" else "push"
     pieces = [f"orchestrate strict {what} gate: {decision}"]
+    changed = B.config_labels(configs)
+    if changed:
+        pieces.append(f"judged with a changed {changed} (its own copy in this {what})")
     pieces.append(_findings_line(report))
     pieces.append(f"scopes: {describe_scopes(report)}")
     if report.gate.decision == GateDecision.INCOMPLETE:
@@ -513,7 +532,8 @@ def _gate_text(kind: str, report: Report) -> tuple[str, str]:
         pieces.append("recovery: " + " / ".join(hints))
     if gate_blocks(report.gate.decision):
         pieces.append(f"the {what} was refused. Fix, then re-run: orchestrate gate {what}")
-    return ". ".join(pieces) + ".", f"orchestrate {what} gate: {decision}"
+    message = f"orchestrate {what} gate: {decision}" + (f" (changed {changed})" if changed else "")
+    return ". ".join(pieces) + ".", message
 
 
 def _no_repository(kind: str) -> RouteResult:
@@ -543,6 +563,20 @@ def _refused(kind: str, why: str, reason: str, forbidden: bool = False) -> Route
     )
 
 
+def _policy_refused(kind: str, names: Sequence[str]) -> RouteResult:
+    """A commit that changes the gate's own policy: refused whatever the verdict."""
+    label = B.config_labels(names) or "orchestrate settings"
+    return RouteResult(
+        "gate",
+        context=f"orchestrate strict {kind} gate: deny. This commit changes the gate's own "
+        f"policy ({label}): a person commits that, outside the agent.",
+        message=f"orchestrate {kind} gate: deny (changes the gate's own policy)",
+        block=True,
+        gate=GateDecision.DENY,
+        reasons=("policy_change",),
+    )
+
+
 def _analysis(ev: RouterEvent) -> Analysis:
     """The analyser's verdict; a git alias it does not know is looked up in the start
     repository's config and the command read again, kept only when every git operation
@@ -562,7 +596,7 @@ def _analysis(ev: RouterEvent) -> Analysis:
 
 
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
-    from orchestrator.usecases.pretool import NotJudgeable, ReplayFailed, prepared
+    from orchestrator.usecases.pretool import GitError, NotJudgeable, ReplayFailed, prepared
 
     result = _analysis(ev)
     if result.verdict == "no_delivery":
@@ -583,6 +617,16 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         return _refused(kind, why, delivery)
     try:
         with prepared(delivery, Deadline.after(B.GATE_DEADLINE_S)) as (root, env):
+            try:
+                deadline = Deadline.after(B.POLICY_DEADLINE_S)
+                changes = svc.surface_changes(root, env, deadline, delivery.kind)
+            except GitError:  # only this read: a fault of the gate itself stays a fault
+                why = f"cannot determine whether this {kind} changes the gate's own policy"
+                return _refused(kind, why, "policy_change_undeterminable")
+            if changes.policy and delivery.kind == "commit":
+                return _policy_refused(kind, changes.policy)
+            # A push may carry a person's policy commit: named, not refused, here.
+            configs = changes.configs + changes.policy
             extra = {"env": env} if env else {}
             report = svc.gate(delivery.kind, root, B.GATE_DEADLINE_S, **extra)
     except NoRepository:
@@ -599,7 +643,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             "Stage and commit in separate commands"
         )
         return _refused(kind, why, "staging_replay_failed")
-    context, message = _gate_text(kind, report)
+    context, message = _gate_text(kind, report, configs)
     decision = report.gate.decision
     return RouteResult(
         "gate",

@@ -95,6 +95,7 @@ class Reason(StrEnum):
     REMOTE_REF_WRITE = "remote_ref_write"
     GIT_DIR_WRITE = "git_dir_write"
     ORCHESTRATE_CONFIG_WRITE = "orchestrate_config_write"
+    REF_WRITE = "ref_write_outside_commit"
 
 
 FORBIDDEN_REASONS = frozenset(
@@ -104,6 +105,7 @@ FORBIDDEN_REASONS = frozenset(
         Reason.REMOTE_REF_WRITE,
         Reason.GIT_DIR_WRITE,
         Reason.ORCHESTRATE_CONFIG_WRITE,
+        Reason.REF_WRITE,
     }
 )
 
@@ -119,6 +121,8 @@ _DESCRIPTIONS = {
     Reason.GIT_DIR_WRITE: "writing inside .git (hooks, config) is not allowed",
     Reason.ORCHESTRATE_CONFIG_WRITE: "changing orchestrate's configuration from a "
     "command is not allowed",
+    Reason.REF_WRITE: "writing branches, tags or replace refs outside a commit (a fetch "
+    "into refs, git replace, a branch or reset onto a stash) is not allowed",
 }
 
 

@@ -55,7 +55,7 @@ _SAFE_CONFIG = (
 
 # -- subcommand families
 _OTHER_DELIVERIES = _names("""merge pull cherry-pick am rebase revert commit-tree send-pack http-push send-email
-    svn p4 fast-import filter-branch replace replay citool gui quiltimport archimport
+    svn p4 fast-import filter-branch replay citool gui quiltimport archimport
     cvsimport cvsexportcommit subtree""")
 _NO_COMMIT_FLAGS = _names(
     "--abort --quit --no-commit -n --squash --show-current-patch --edit-todo --skip"
@@ -301,6 +301,8 @@ def _config(w: Walker, g: _Git, kv: str) -> None:
         w.doubt(Reason.DYNAMIC_ARGUMENT)
     if k == "core.hookspath" or k.startswith(("include.", "includeif.")):
         w.forbid(Reason.HOOKS_PATH_CHANGE)
+    if _is_fetch_mapping(k):
+        w.forbid(Reason.REF_WRITE)
     if k.startswith("alias."):
         g.aliases[key[6:].casefold()] = value
     g.config.append(k)
@@ -323,9 +325,14 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
     if sub in ("update-ref", "symbolic-ref"):
         return _ref_write(w, repo, sub, args, st)
     if sub == "fetch":
-        _forged_refspecs(w, args)
+        _fetch_refspecs(w, args)
         w.record(GitOp("fetch", False, repo))
         return st
+    if sub == "replace":
+        w.forbid(Reason.REF_WRITE)  # swaps any object for another behind every gate
+        return st.tainted()
+    if sub in _STASH_REF_WRITERS or (sub == "stash" and args and args[0].text == "branch"):
+        _stash_ref_write(w, sub, args)
     if sub in _OTHER_DELIVERIES:
         delivers = not any(a.literal and a.text in _NO_COMMIT_FLAGS for a in args)
         flags = frozenset(a.text for a in args if a.literal and a.text in ("--exec", "-x"))
@@ -337,6 +344,8 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         w.record(GitOp(sub, False, repo))
         read_only = sub == "stash" and args and args[0].text in ("list", "show")
         return st if read_only else st.tainted()
+    if sub == "remote" and any(a.text.startswith("--mirror") for a in args):
+        w.forbid(Reason.REF_WRITE)  # a mirror remote's fetch overwrites every local ref
     if sub in _READ_ONLY:
         w.record(GitOp(sub, False, repo))
         return st
@@ -376,14 +385,28 @@ def _alias(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: Ctx) 
     return _subcommand(w, g, words[0].text, [*words[1:], *args], st, ctx)
 
 
+#: `git submodule foreach` options before its command (`--` ends them).
+_FOREACH_OPTIONS = _names("--recursive -q --quiet")
+
+
 def _foreach(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
-    script = [a for a in args[args.index(next(a for a in args if a.text == "foreach")) + 1 :]]
-    script = [a for a in script if not a.text.startswith("-")]
-    if not script or not script[0].literal:
+    """`git submodule foreach CMD ARGS...`: in every submodule git runs `sh -c` with the
+    first word after foreach's options as shell text and the other words as its
+    arguments, so the script read here is that word followed by the others quoted."""
+    words = args[next(i for i, a in enumerate(args) if a.text == "foreach") + 1 :]
+    while words and words[0].literal and words[0].text in _FOREACH_OPTIONS:
+        words = words[1:]
+    if words and words[0].literal and words[0].text == "--":
+        words = words[1:]
+    if not words or not all(a.literal for a in words):
         w.doubt(Reason.DYNAMIC_SCRIPT)
         return st.tainted()
+    if words[0].text.startswith("-"):
+        w.doubt(Reason.UNKNOWN_OPTION)
+        return st.tainted()
+    script = " ".join([words[0].text, *(shlex.quote(a.text) for a in words[1:])])
     marks = len(w.ops)
-    after = w.run_script(script[0].text, replace(st, cwd=None), ctx.depth + 1)
+    after = w.run_script(script, replace(st, cwd=None), ctx.depth + 1)
     if any(op.delivers for op in w.ops[marks:]):
         w.doubt(Reason.DELIVERY_IN_LOOP)
     return after.tainted()
@@ -505,6 +528,52 @@ def _commit_surface(
 
 # ---------------------------------------------------------------- push, refs, config
 
+#: Subcommands that can point a branch (or HEAD) at a stash commit, which no gate judged.
+_STASH_REF_WRITERS = _names("reset branch checkout switch worktree")
+
+
+def _is_stash_rev(text: str) -> bool:
+    """`stash`, `refs/stash`, `stash@{N}` and revisions built on them (`stash^`, ...)."""
+    # A leading DYN marks a possible brace expansion (`stash@{0}` looks like one).
+    t = text.lstrip(DYN).casefold().removeprefix("refs/")
+    return t.startswith("stash") and (len(t) == 5 or t[5] in "@^~:{")
+
+
+def _stash_ref_write(w: Walker, sub: str, args: list[Word]) -> None:
+    """A branch, HEAD or worktree moved onto a stash commit (its content bypassed the
+    commit gate) is forbidden; `git stash branch` makes exactly that. Restoring files
+    from a stash (`git checkout stash@{0} -- PATH`, `git reset stash PATH`) is not a
+    ref write."""
+    if sub == "stash":
+        w.forbid(Reason.REF_WRITE)
+        return
+    before = _before_dashdash(args)
+    words = [a for a in before if not a.text.startswith("-")]
+    # The revision is the last word before any paths; words after it are paths.
+    if words and len(before) >= len(args) - 1 and _is_stash_rev(words[-1].text):
+        w.forbid(Reason.REF_WRITE)
+
+
+def _is_fetch_mapping(key: str) -> bool:
+    """`remote.NAME.fetch` / `remote.NAME.mirror`: where a plain `git fetch` writes refs."""
+    k = key.casefold()
+    return k.startswith("remote.") and k.endswith((".fetch", ".mirror"))
+
+
+def _fetch_refspecs(w: Walker, args: list[Word]) -> None:
+    """A fetch may update remote-tracking refs as configured; a refspec that names a
+    destination writes it by hand: remote-tracking refs, or a branch, tag or replace
+    ref (a destination without `refs/` is a branch) that no gate judged."""
+    _forged_refspecs(w, args)
+    if any(a.text.startswith("--refm") and ":" in a.text for a in args):
+        w.forbid(Reason.REF_WRITE)  # --refmap maps the command line's refspecs anywhere
+    for a in args:
+        if a.text.startswith("-") or ":" not in a.text:
+            continue
+        dst = a.text.lstrip("+").split(":", 1)[1]
+        if dst:
+            w.forbid(Reason.REF_WRITE)
+
 
 def _forged_refspecs(w: Walker, args: list[Word]) -> None:
     for a in args:
@@ -567,6 +636,8 @@ def _ref_write(w: Walker, repo: Repository, sub: str, args: list[Word], st: Stat
         ref = words[0].text
         if ref.casefold().startswith("refs/remotes/") or (DYN in ref and writes):
             w.forbid(Reason.REMOTE_REF_WRITE)
+        elif ref.casefold().startswith("refs/replace/"):
+            w.forbid(Reason.REF_WRITE)
     if sub == "update-ref" and any(a.text == "--stdin" for a in args):
         w.forbid(Reason.REMOTE_REF_WRITE)  # refs read from input could be anything
     delivers = sub == "update-ref" and not any(a.text == "-d" for a in args)
@@ -613,6 +684,8 @@ def _config_cmd(w: Walker, repo: Repository, args: list[Word], st: State) -> Sta
         key = names[0].text.casefold()
         if DYN in key:
             w.doubt(Reason.DYNAMIC_ARGUMENT)
+        if _is_fetch_mapping(key):
+            w.forbid(Reason.REF_WRITE)
         hooks = key == "core.hookspath" or key.startswith(("include.", "includeif."))
         if hooks or (section_op and (key in ("core", "include") or key.startswith("includeif"))):
             w.forbid(Reason.HOOKS_PATH_CHANGE)

@@ -7,12 +7,18 @@ directory and GIT_* variables), and for a commit the index as the command's own
 staging will leave it (git/staging.py). What cannot be prepared raises: `NoRepository`
 outside a work tree, `NotJudgeable` for a push whose target this gate cannot read,
 `ReplayFailed` when the command's staging would fail.
+
+`surface_changes` says which governing files the prepared commit changes against
+HEAD (a push: its tip against the remote-tracking commit), as fixed labels:
+orchestrate's own policy files (the router refuses such a commit: a person makes it)
+and the checkers' declared config files (named in the agent text).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +26,7 @@ from pathlib import Path
 from orchestrator.deadline import Deadline
 from orchestrator.git.push import current_push
 from orchestrator.git.repo import NO_REPO, NoRepository, config_get
-from orchestrator.git.runner import Git, succeeded
+from orchestrator.git.runner import Git, GitError, succeeded
 from orchestrator.git.staging import ReplayFailed, replayed_index
 
 #: `push.default` values under which a plain `git push` sends only the current branch.
@@ -131,11 +137,114 @@ def _check_push(git: Git, delivery: ShellDelivery) -> None:
         raise NotJudgeable("push_refspec_not_current_branch")
 
 
+#: orchestrate's own policy files: a commit changing one is refused to the agent.
+POLICY_FILES = ("orchestrate.toml", ".orchestrate-secrets-allow")
+PYPROJECT = "pyproject.toml"
+PYPROJECT_POLICY = "pyproject.toml [tool.orchestrate]"
+#: Governing files besides the checkers' own declared config names.
+GOVERNING_FILES = (PYPROJECT, ".gitattributes")
+_DIFF_BUDGET = 4 * 1024 * 1024
+_BLOB_BUDGET = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SurfaceChanges:
+    """What a prepared delivery changes among the files that govern the gate, as labels from a fixed vocabulary (file names, never paths): `policy` of
+    orchestrate's own policy, `configs` of the checkers' and git's config files."""
+
+    policy: tuple[str, ...] = ()
+    configs: tuple[str, ...] = ()
+
+
+def checker_config_names() -> frozenset[str]:
+    """The config file names the installed checkers declare (`config_names`)."""
+    from orchestrator.core import plugin_host
+
+    plugins = plugin_host.load()
+    return frozenset(
+        n
+        for c in plugins.checkers()
+        for n in getattr(c, "config_names", ()) or ()
+        if isinstance(n, str) and "/" not in n
+    )
+
+
+def surface_changes(
+    root: Path,
+    env: Mapping[str, str],
+    deadline: Deadline,
+    names: Iterable[str],
+    kind: str = "commit",
+) -> SurfaceChanges:
+    """The governing files the delivery prepared under `env` changes, read from git's
+    index and objects only, never the work tree: a commit's index against HEAD (an
+    unborn HEAD: the empty tree), a push's branch tip against the remote-tracking
+    commit it is judged against (a new branch: nothing named). `names` are the
+    checkers' declared config names. A `pyproject.toml` counts as policy when its
+    [tool.orchestrate] table differs (or either side is not TOML). Raises GitError
+    when git cannot say."""
+    git = Git(root, deadline, {**os.environ, **env})
+    flags = ("--no-renames", "--name-only", "-z")
+    if kind == "push":
+        updates, _ = current_push(git)
+        if not updates or not updates[0].remote_oid.strip("0"):
+            return SurfaceChanges()
+        base, after = updates[0].remote_oid, updates[0].local_oid
+        res = git.run("diff-tree", "-r", *flags, base, after, budget=_DIFF_BUDGET)
+    else:
+        base = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}") or _empty_tree(git)
+        after = ""  # `:path` is the index's copy
+        res = git.run("diff-index", "--cached", *flags, base, budget=_DIFF_BUDGET)
+    vocabulary = set(names) | set(GOVERNING_FILES)
+    policy: set[str] = set()
+    configs: set[str] = set()
+    for raw in res.stdout.split(b"\0"):
+        path = raw.decode("utf-8", "surrogateescape")
+        name = path.rsplit("/", 1)[-1]
+        if name in POLICY_FILES:
+            policy.add(name)
+        elif name == PYPROJECT and _orchestrate_table_changed(git, base, after, path):
+            policy.add(PYPROJECT_POLICY)
+        elif name in vocabulary and path:
+            configs.add(name)
+    configs -= {PYPROJECT} if PYPROJECT_POLICY in policy else set()
+    return SurfaceChanges(tuple(sorted(policy)), tuple(sorted(configs)))
+
+
+def _empty_tree(git: Git) -> str:
+    """The empty tree's id in this repository's hash (nothing is written)."""
+    res = git.run("hash-object", "-t", "tree", "--stdin", stdin=b"")
+    return res.stdout.decode("ascii", "replace").strip()
+
+
+def _orchestrate_table_changed(git: Git, base: str, after: str, path: str) -> bool:
+    old = _orchestrate_table(git, f"{base}:{path}")
+    new = _orchestrate_table(git, f"{after}:{path}")
+    return old != new or "unreadable" in (old, new)
+
+
+def _orchestrate_table(git: Git, spec: str) -> object:
+    """`[tool.orchestrate]` of the blob `spec` (None: absent; "unreadable": not TOML)."""
+    res = git.run("cat-file", "blob", spec, check=False, budget=_BLOB_BUDGET)
+    if not succeeded(res):
+        return None if res.ok and res.returncode != 0 else "unreadable"
+    try:
+        data = tomllib.loads(res.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "unreadable"
+    tool = data.get("tool")
+    return tool.get("orchestrate") if isinstance(tool, dict) else None
+
+
 __all__ = [
+    "GitError",
     "NoRepository",
     "NotJudgeable",
     "ReplayFailed",
     "ShellDelivery",
+    "SurfaceChanges",
+    "checker_config_names",
     "git_places",
     "prepared",
+    "surface_changes",
 ]
