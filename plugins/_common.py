@@ -80,12 +80,17 @@ def probe_version(
     deadline: Deadline,
     args: tuple[str, ...] = ("--version",),
     cap: float = PROBE_SECONDS,
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> VersionProbe:
     """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
 
     The first line of its output, cached per (path, mtime); a failed probe is not
     remembered (it may be transient). `timed_out` says the deadline or the cap ended
-    it, so the caller can report `timed_out` rather than a broken tool.
+    it, so the caller can report `timed_out` rather than a broken tool. `cwd` and `env`
+    let a tool that reads its config even for `--version` (RuboCop) start where it can
+    write nothing into the project.
     """
     try:
         key = (path, os.stat(path).st_mtime)
@@ -94,7 +99,7 @@ def probe_version(
     if key in _VERSION_CACHE:
         return VersionProbe(_VERSION_CACHE[key])
     limit = Deadline.after(min(cap, deadline.remaining()))
-    res = run_bounded([path, *args], deadline=limit, output_budget=65536)
+    res = run_bounded([path, *args], deadline=limit, output_budget=65536, cwd=cwd, env=env)
     if res.timed_out:
         return VersionProbe(None, timed_out=True, detail="no answer before the deadline")
     text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()

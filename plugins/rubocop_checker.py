@@ -106,6 +106,17 @@ def find_rubocop(ctx: RunContext) -> str | None:
 PROJECT_RUBOCOP = Path("bin") / NAME
 
 
+def _probe(tool: str, ctx: RunContext) -> VersionProbe:
+    """`rubocop --version` from a private folder with a private cache root: RuboCop reads
+    the config of the folder it starts in even for `--version`, and a config's
+    `AllCops: CacheRootDirectory` would make it create its server-state folder there."""
+    base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
+    env = {k: v for k, v in base.items() if k not in SCRUBBED}
+    with tempfile.TemporaryDirectory(prefix="orchestrate-rubocop-") as tmp:
+        env["RUBOCOP_CACHE_ROOT"] = tmp
+        return probe_version(tool, ctx.deadline, cwd=Path(tmp), env=env)
+
+
 def select_tool(root: Path, ctx: RunContext) -> tuple[str | None, VersionProbe | None, str]:
     """(the RuboCop to run, its `--version` probe, where it came from).
 
@@ -115,11 +126,11 @@ def select_tool(root: Path, ctx: RunContext) -> tuple[str | None, VersionProbe |
     project's own was passed over."""
     if ctx.tool_overrides.get(NAME) is not None:
         tool = find_rubocop(ctx)
-        return tool, probe_version(tool, ctx.deadline) if tool else None, "the configured path"
+        return tool, _probe(tool, ctx) if tool else None, "the configured path"
     own = root / PROJECT_RUBOCOP
     passed_over = ""
     if own.is_file() and os.access(own, os.X_OK):
-        probe = probe_version(str(own), ctx.deadline)
+        probe = _probe(str(own), ctx)
         if probe.version is not None:
             return str(own), probe, f"the project's {PROJECT_RUBOCOP.as_posix()}"
         passed_over = (
@@ -128,7 +139,7 @@ def select_tool(root: Path, ctx: RunContext) -> tuple[str | None, VersionProbe |
     tool = find_rubocop(ctx)
     if tool is None:
         return None, None, ""
-    return tool, probe_version(tool, ctx.deadline), "from PATH" + passed_over
+    return tool, _probe(tool, ctx), "from PATH" + passed_over
 
 
 def _root_of(target: FileTarget) -> Path | None:

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import fail_or_skip, new_repo
+from helpers import fail_or_skip, new_repo, run_cli
 from orchestrate_plugins.rubocop_checker import INSTALL_HINT, RubocopChecker
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -364,8 +364,6 @@ def test_faults_follow_the_shared_ladder(
 
 
 def _gate(repo: Path) -> tuple[int, dict]:  # type: ignore[type-arg]
-    from helpers import run_cli
-
     res = run_cli(["gate", "commit", "--format", "json"], cwd=repo)
     return res.returncode, json.loads(res.stdout)
 
@@ -426,3 +424,15 @@ def test_commit_gate_with_a_remote_inherit_is_incomplete(tmp_path: Path) -> None
     scope = _gate_scope(report, "a.rb")
     assert scope is not None and scope["status"] == "tool_error"
     assert code == 3, report["gate"]
+
+
+def test_the_version_probe_writes_nothing_from_the_project_root(tmp_path: Path) -> None:
+    """Failed before: `rubocop --version` ran in the caller's folder and, with a config
+    naming `CacheRootDirectory: .`, created `rubocop_cache/` in the project."""
+    _rubocop()
+    config = "AllCops:\n  CacheRootDirectory: .\n  NewCops: disable\n  SuggestExtensions: false\n"
+    root = new_repo(tmp_path / "p", {".rubocop.yml": config, "a.rb": "x = 1\n"})
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    res = run_cli(["lint", "--format", "json", "--no-tasks", "--only", "rubocop"], cwd=root)
+    assert res.returncode in (0, 1), res.stderr
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
