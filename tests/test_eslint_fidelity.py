@@ -267,3 +267,41 @@ def _native_npx(root: Path, npx: str) -> dict[str, set[Key]]:
             for m in item["messages"]
         }
     return out
+
+
+#: A root flat config and a nested one: which governs `sub/` depends on the ESLint major.
+_NESTED = {
+    "eslint.config.js": 'module.exports = [{ rules: { "no-unused-vars": "error" } }];\n',
+    "sub/eslint.config.js": 'module.exports = [{ rules: { "no-undef": "error" } }];\n',
+    "sub/x.js": "var a = 1;\nfoo();\n",
+    "top.js": "var a = 1;\nfoo();\n",
+}
+
+
+def test_eslint_9_uses_the_root_config_for_every_file(tmp_path: Path) -> None:
+    """ESLint 9 looks up one flat config from its working directory (the project root)
+    and ignores nested ones. Before: `sub/` was linted with `sub/eslint.config.js`
+    (ESLint 10's per-file lookup), reporting no-undef where ESLint 9 reports
+    no-unused-vars."""
+    _project(tmp_path, _NESTED)
+    outs = _lint(tmp_path)
+    native = _native(tmp_path, eslint_path(), legacy=False)
+    _agree(outs, native)
+    assert {f.rule for f in outs["sub/x.js"].findings} == {"no-unused-vars"}
+    assert outs["sub/x.js"].config_files == ("eslint.config.js",)
+
+
+def test_eslint_10_looks_up_the_config_from_each_file(tmp_path: Path) -> None:
+    """The project's own ESLint 10 (from the qs corpus) finds the nearest flat config
+    for each file, as native `eslint .` does."""
+    _project(tmp_path, _NESTED, ["qs"])
+    local = tmp_path / "node_modules" / ".bin" / "eslint"
+    outs = _lint(tmp_path)
+    npx = require_tool("npx", NPM_HINT)
+    native = _native_npx(tmp_path, npx)
+    _agree(outs, native)
+    out = outs["sub/x.js"]
+    assert out.tool is not None and out.tool.path == str(local)
+    assert (out.tool.version or "").startswith("v10.")
+    assert {f.rule for f in out.findings} == {"no-undef"}
+    assert {f.rule for f in outs["top.js"].findings} == {"no-unused-vars"}
