@@ -305,3 +305,29 @@ def test_eslint_10_looks_up_the_config_from_each_file(tmp_path: Path) -> None:
     assert (out.tool.version or "").startswith("v10.")
     assert {f.rule for f in out.findings} == {"no-undef"}
     assert {f.rule for f in outs["top.js"].findings} == {"no-unused-vars"}
+
+
+def test_eslint_9_file_outside_the_root_config_is_not_checked(tmp_path: Path) -> None:
+    """Under ESLint 9 a nested config naming `*.ts` does not make `sub/y.ts` lintable:
+    the root config covers no `.ts` file, so native `eslint .` skips it and orchestrate
+    never calls it checked."""
+    root_cfg = (
+        'module.exports = [{ files: ["top.js"], rules: { "no-unused-vars": "error" } },'
+        ' { ignores: ["eslint.config.js", "sub/eslint.config.js"] }];\n'
+    )
+    sub_cfg = 'module.exports = [{ files: ["**/*.ts"], rules: { "no-undef": "error" } }];\n'
+    files = {
+        "eslint.config.js": root_cfg,
+        "sub/eslint.config.js": sub_cfg,
+        "sub/x.js": "var a = 1;\nfoo();\n",
+        "sub/y.ts": "let n = 1;\n",
+        "top.js": "var a = 1;\nfoo();\n",
+    }
+    _project(tmp_path, files)
+    outs = _lint(tmp_path)
+    native = _native(tmp_path, eslint_path(), legacy=False)
+    _agree(outs, native)
+    assert "sub/y.ts" not in native
+    ts = outs["sub/y.ts"]
+    assert ts.status == ScopeStatus.CONFIGURATION_REQUIRED and ts.falls_back
+    assert outs["sub/x.js"].status == ScopeStatus.CHECKED and not outs["sub/x.js"].findings
