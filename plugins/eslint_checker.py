@@ -1,8 +1,10 @@
 """ESLint: the native JavaScript / TypeScript checker.
 
 Tool: see `eslint_tool` (explicit path, the project's own, else the pinned install).
-Config (see `eslint_config`): the nearest flat
-config (`eslint.config.*`), run with its folder as working directory; else a legacy
+Config (see `eslint_config`): a flat config
+(`eslint.config.*`), the one the ESLint that runs would find (>= 10: the nearest to the
+file; < 10: the outermost, as `eslint .` at the root finds), run with its folder as
+working directory; else a legacy
 config (`.eslintrc*`, `eslintConfig` in package.json), run in legacy mode
 (`ESLINT_USE_FLAT_CONFIG=false`, ESLint <= 9 only) from the cascade's outermost folder
 so ESLint resolves the cascade, `.eslintignore` and the project's plugins itself. A file
@@ -40,6 +42,7 @@ from orchestrate_plugins.eslint_config import (
     declared_eslint,
     find_setup,
     legacy_in,
+    looks_up_from_file,
     major,
 )
 from orchestrate_plugins.eslint_text import Text, edit, pos
@@ -194,6 +197,8 @@ class EslintChecker:
             if tool not in idents:
                 idents[tool] = ToolIdentity(path=tool, version=tool_version(tool))
             ident = idents[tool]
+            if not setup.legacy and not looks_up_from_file(ident.version):
+                setup = find_setup(root, t.path, from_file=False) or setup
             broken = self._unrunnable(t, setup, ident)
             if broken is not None:
                 settled.append(broken)

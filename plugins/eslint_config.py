@@ -1,7 +1,10 @@
 """Which ESLint configuration system governs a file, and which ESLint version a project declares.
 
 Flat config (`eslint.config.*`) wins wherever one exists between the file and the
-project root, as in ESLint 9. Otherwise a legacy config (`.eslintrc*`, or
+project root. Which one governs follows the ESLint that runs: ESLint < 10 uses only the
+config found from its working directory upward (`eslint .` at the project root: the
+outermost one, nested configs are ignored); ESLint >= 10 looks up from each file (the
+nearest one). Only the version decides, never a lookup flag in the environment. Otherwise a legacy config (`.eslintrc*`, or
 `eslintConfig` in `package.json`) is run in legacy mode (`ESLINT_USE_FLAT_CONFIG=false`),
 which only ESLint <= 9 has. Only the file's own folders are looked at (no listing).
 """
@@ -27,6 +30,8 @@ LEGACY_NAMES = (
 IGNORE_FILE = ".eslintignore"
 #: The last ESLint major with the legacy (eslintrc) configuration system.
 LAST_LEGACY_MAJOR = 9
+#: The first ESLint major that looks up the flat config from each linted file.
+FILE_LOOKUP_MAJOR = 10
 #: Extensions legacy ESLint selects by default when it walks a folder.
 LEGACY_EXTENSIONS = frozenset({".js"})
 _ROOT_TRUE = re.compile(r"""["']?\broot["']?\s*:\s*true\b""")
@@ -72,6 +77,22 @@ def nearest_config(root: Path, rel_path: str) -> Path | None:
             if (folder / name).is_file():
                 return folder / name
     return None
+
+
+def outermost_config(root: Path, rel_path: str) -> Path | None:
+    """The flat config `eslint .` run from the project root finds (ESLint < 10): the one
+    in the outermost folder between `root` and the file that holds one."""
+    for folder in reversed(ancestors(root, rel_path)):
+        for name in CONFIG_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+    return None
+
+
+def looks_up_from_file(version: str | None) -> bool:
+    """Whether this ESLint finds the flat config from each file (>= 10) rather than from
+    its working directory (< 10; an unreadable version counts as the latter)."""
+    return (major(version) or 0) >= FILE_LOOKUP_MAJOR
 
 
 def _package(folder: Path) -> dict[str, Any] | None:
@@ -152,9 +173,11 @@ def legacy_setup(root: Path, rel_path: str) -> Setup | None:
     return Setup(True, chain[0], cwd, files, frozenset(exts))
 
 
-def find_setup(root: Path, rel_path: str) -> Setup | None:
-    """Flat config if one governs the file, else its legacy cascade, else None."""
-    flat = nearest_config(root, rel_path)
+def find_setup(root: Path, rel_path: str, from_file: bool = True) -> Setup | None:
+    """Flat config if one governs the file, else its legacy cascade, else None. The flat
+    config is the nearest to the file when `from_file` (ESLint >= 10), else the outermost
+    (ESLint < 10 run at the root); whether one exists does not depend on it."""
+    flat = nearest_config(root, rel_path) if from_file else outermost_config(root, rel_path)
     if flat is not None:
         return Setup(False, flat, flat.parent, (flat,))
     return legacy_setup(root, rel_path)

@@ -108,24 +108,28 @@ def test_parse_error_is_a_coherent_syntax_finding(tmp_path: Path) -> None:
 
 
 def test_one_process_per_config_folder(tmp_path: Path) -> None:
+    # Two packages, no root config: each package's outermost config governs it. The
+    # pinned ESLint 9 looks up from its working directory, so a nested config is ignored.
     _write(
         tmp_path,
         {
-            "eslint.config.js": CONFIG,
-            "a.js": "1;\n",
-            "lib/b.js": "2;\n",
+            "app/eslint.config.js": CONFIG,
+            "app/a.js": "1;\n",
+            "app/lib/eslint.config.mjs": "export default [];\n",
+            "app/lib/b.js": "var b = 2;\n",
             "pkg/eslint.config.mjs": "export default [];\n",
             "pkg/c.js": "var z = 3;\n",
         },
     )
-    plan = EslintChecker().plan(
-        _targets(tmp_path, ["a.js", "lib/b.js", "pkg/c.js"]), _ctx(tmp_path)
-    )
+    paths = ["app/a.js", "app/lib/b.js", "pkg/c.js"]
+    plan = EslintChecker().plan(_targets(tmp_path, paths), _ctx(tmp_path))
     groups = sorted(sorted(t.path for t in b.targets) for b in plan.batches)
-    assert groups == [["a.js", "lib/b.js"], ["pkg/c.js"]]
-    outs = _lint(tmp_path, ["a.js", "lib/b.js", "pkg/c.js"])
+    assert groups == [["app/a.js", "app/lib/b.js"], ["pkg/c.js"]]
+    outs = _lint(tmp_path, paths)
     assert outs["pkg/c.js"].config_files == ("pkg/eslint.config.mjs",)
-    assert outs["pkg/c.js"].findings == ()  # the nearest config (no rules) wins
+    assert outs["pkg/c.js"].findings == ()  # its package's config (no rules)
+    assert outs["app/lib/b.js"].config_files == ("app/eslint.config.js",)
+    assert {f.rule for f in outs["app/lib/b.js"].findings} == {"no-unused-vars", "no-var"}
 
 
 def test_no_config_is_configuration_required_and_falls_back(tmp_path: Path) -> None:
@@ -317,18 +321,18 @@ def test_typescript_config_imports_resolve_from_the_managed_install(tmp_path: Pa
     _write(
         tmp_path,
         {
-            "eslint.config.mjs": cfg,
-            "a.ts": "const unused: number = 1;\nexport const f = (x: any) => x;\n",
-            "b.tsx": "export const C = () => <div />;\n",
+            "ts/eslint.config.mjs": cfg,
+            "ts/a.ts": "const unused: number = 1;\nexport const f = (x: any) => x;\n",
+            "ts/b.tsx": "export const C = () => <div />;\n",
             "legacy/eslint.config.cjs": cjs,
             "legacy/c.js": "let q = 1;\n",
         },
     )
-    outs = _lint(tmp_path, ["a.ts", "b.tsx", "legacy/c.js"])
+    outs = _lint(tmp_path, ["ts/a.ts", "ts/b.tsx", "legacy/c.js"])
     assert all(o.status == ScopeStatus.CHECKED for o in outs.values()), outs
-    rules = {f.rule for f in outs["a.ts"].findings}
+    rules = {f.rule for f in outs["ts/a.ts"].findings}
     assert rules == {"@typescript-eslint/no-unused-vars", "@typescript-eslint/no-explicit-any"}
-    assert outs["b.tsx"].findings == ()
+    assert outs["ts/b.tsx"].findings == ()
     assert {f.rule for f in outs["legacy/c.js"].findings} == {"no-unused-vars"}
 
 

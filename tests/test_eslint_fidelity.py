@@ -267,3 +267,67 @@ def _native_npx(root: Path, npx: str) -> dict[str, set[Key]]:
             for m in item["messages"]
         }
     return out
+
+
+#: A root flat config and a nested one: which governs `sub/` depends on the ESLint major.
+_NESTED = {
+    "eslint.config.js": 'module.exports = [{ rules: { "no-unused-vars": "error" } }];\n',
+    "sub/eslint.config.js": 'module.exports = [{ rules: { "no-undef": "error" } }];\n',
+    "sub/x.js": "var a = 1;\nfoo();\n",
+    "top.js": "var a = 1;\nfoo();\n",
+}
+
+
+def test_eslint_9_uses_the_root_config_for_every_file(tmp_path: Path) -> None:
+    """ESLint 9 looks up one flat config from its working directory (the project root)
+    and ignores nested ones. Before: `sub/` was linted with `sub/eslint.config.js`
+    (ESLint 10's per-file lookup), reporting no-undef where ESLint 9 reports
+    no-unused-vars."""
+    _project(tmp_path, _NESTED)
+    outs = _lint(tmp_path)
+    native = _native(tmp_path, eslint_path(), legacy=False)
+    _agree(outs, native)
+    assert {f.rule for f in outs["sub/x.js"].findings} == {"no-unused-vars"}
+    assert outs["sub/x.js"].config_files == ("eslint.config.js",)
+
+
+def test_eslint_10_looks_up_the_config_from_each_file(tmp_path: Path) -> None:
+    """The project's own ESLint 10 (from the qs corpus) finds the nearest flat config
+    for each file, as native `eslint .` does."""
+    _project(tmp_path, _NESTED, ["qs"])
+    local = tmp_path / "node_modules" / ".bin" / "eslint"
+    outs = _lint(tmp_path)
+    npx = require_tool("npx", NPM_HINT)
+    native = _native_npx(tmp_path, npx)
+    _agree(outs, native)
+    out = outs["sub/x.js"]
+    assert out.tool is not None and out.tool.path == str(local)
+    assert (out.tool.version or "").startswith("v10.")
+    assert {f.rule for f in out.findings} == {"no-undef"}
+    assert {f.rule for f in outs["top.js"].findings} == {"no-unused-vars"}
+
+
+def test_eslint_9_file_outside_the_root_config_is_not_checked(tmp_path: Path) -> None:
+    """Under ESLint 9 a nested config naming `*.ts` does not make `sub/y.ts` lintable:
+    the root config covers no `.ts` file, so native `eslint .` skips it and orchestrate
+    never calls it checked."""
+    root_cfg = (
+        'module.exports = [{ files: ["top.js"], rules: { "no-unused-vars": "error" } },'
+        ' { ignores: ["eslint.config.js", "sub/eslint.config.js"] }];\n'
+    )
+    sub_cfg = 'module.exports = [{ files: ["**/*.ts"], rules: { "no-undef": "error" } }];\n'
+    files = {
+        "eslint.config.js": root_cfg,
+        "sub/eslint.config.js": sub_cfg,
+        "sub/x.js": "var a = 1;\nfoo();\n",
+        "sub/y.ts": "let n = 1;\n",
+        "top.js": "var a = 1;\nfoo();\n",
+    }
+    _project(tmp_path, files)
+    outs = _lint(tmp_path)
+    native = _native(tmp_path, eslint_path(), legacy=False)
+    _agree(outs, native)
+    assert "sub/y.ts" not in native
+    ts = outs["sub/y.ts"]
+    assert ts.status == ScopeStatus.CONFIGURATION_REQUIRED and ts.falls_back
+    assert outs["sub/x.js"].status == ScopeStatus.CHECKED and not outs["sub/x.js"].findings
