@@ -58,8 +58,9 @@ _MACRO_LINE_START = re.compile(rb"^[ \t]*([A-Z_][A-Z0-9_]*)[ \t]*(\(|$)", re.MUL
 #: `__ctype_get_mb_cur_max (void)` stay.
 _MACRO_TOKEN = re.compile(
     rb"\b(__[A-Z]\w*|__\w+__|__\w+(?=[ \t]*\(\()|__wur|__restrict|__extension__"
-    rb"|[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z][A-Z0-9]+(?=[ \t]*\(\())\b"
+    rb"|__owur|[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z][A-Z0-9]+(?=[ \t]*\(\())\b"
 )
+_NAME_START = re.compile(rb"[A-Za-z_]")
 
 
 def _blank(buf: bytearray, start: int, end: int) -> None:
@@ -119,8 +120,8 @@ def _close_paren(src: bytes, open_at: int) -> int:
     return -1
 
 
-def mask_macros(src: bytes) -> bytes:
-    """`src` with macro invocations standing as lines and macro-like names blanked."""
+def mask_macro_lines(src: bytes) -> bytes:
+    """`src` with macro invocations that stand alone as a line (no `;`) blanked."""
     buf = bytearray(src)
     for start, end in _lines(src):
         m = _MACRO_LINE_START.match(src, start, end)
@@ -136,17 +137,35 @@ def mask_macros(src: bytes) -> bytes:
             if src[stop:line_end].strip():
                 continue  # `FOO(x);` or `FOO(x) {`: ordinary code, not a bare invocation
         _blank(buf, start, stop)
-    text = bytes(buf)
-    for start, end in _lines(text):
-        if _DIRECTIVE.match(text, start, end):
+    return bytes(buf)
+
+
+def _attribute_position(text: bytes, start: int, stop: int) -> bool:
+    """A name placed as a qualifier: another name follows it, or it follows `)`."""
+    after = text[stop:].lstrip()
+    before = text[:start].rstrip()
+    return bool(_NAME_START.match(after)) or before.endswith(b")")
+
+
+def mask_macro_names(src: bytes, *, everywhere: bool = False) -> bytes:
+    """`src` with macro-like names blanked, with an argument group when one follows.
+
+    By default only names in a qualifier position (`U_CAPI int f`, `f(void) __THROW;`,
+    `x * PNG_RESTRICT p`), so type names such as `EVP_MD *md` stay; `everywhere`
+    blanks every macro-like name.
+    """
+    buf = bytearray(src)
+    for start, end in _lines(src):
+        if _DIRECTIVE.match(src, start, end):
             continue  # `#define FOO_H` keeps its names
-        for m in _MACRO_TOKEN.finditer(text, start, end):
+        for m in _MACRO_TOKEN.finditer(src, start, end):
             stop = m.end()
-            gap = len(text[stop:end]) - len(text[stop:end].lstrip(b" \t"))
-            if text[stop + gap : stop + gap + 1] == b"(":
-                paren = _close_paren(text, stop + gap)
+            gap = len(src[stop:end]) - len(src[stop:end].lstrip(b" \t"))
+            if src[stop + gap : stop + gap + 1] == b"(":
+                paren = _close_paren(src, stop + gap)
                 stop = paren if paren > 0 else stop
-            _blank(buf, m.start(), stop)
+            if everywhere or _attribute_position(src, m.start(), stop):
+                _blank(buf, m.start(), stop)
     return bytes(buf)
 
 
@@ -163,14 +182,24 @@ def drop_preprocessor_regions(
 ) -> list[Any]:
     """The C/C++ recovery nodes still seen when preprocessor constructs are blanked.
 
-    `reparse` parses a same-length variant and returns its recovery nodes. A node is
-    kept only when every blanked variant shows a recovery node on one of its lines.
+    `reparse` parses a same-length variant and returns its recovery nodes. Variants
+    blank more and more (conditionals; bare macro lines; macro-like names in qualifier
+    position; every macro-like name). A node is kept only when every variant shows a
+    recovery node on one of its lines: blanking can remove candidates, never add one.
     """
     if not nodes:
         return []
     first = mask_conditionals(src)
+    lines = mask_macro_lines(first)
+    variants = (
+        lambda: first,
+        lambda: lines,
+        lambda: mask_macro_names(lines),
+        lambda: mask_macro_names(lines, everywhere=True),
+    )
     kept = list(nodes)
-    for variant in (first, mask_macros(first)):
+    for make in variants:
+        variant = make()
         seen = [_rows(n) for n in reparse(variant)]
         kept = [n for n in kept if _overlaps(_rows(n), seen)]
         if not kept:

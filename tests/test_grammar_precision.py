@@ -60,6 +60,12 @@ int count(const char *s) {
     return s != 0;
 }
 """,
+    "qualifier_macros_beside_macro_like_type_names": b"""OSSL_DEPRECATEDIN_3_0
+void SRP_VBASE_free(SRP_VBASE *vb);
+OSSL_DEPRECATEDIN_3_0 CONF_METHOD *NCONF_WIN32(void);
+__owur int CRYPTO_THREAD_read_lock(CRYPTO_RWLOCK *lock);
+int PKCS7_digest(PKCS7_ISSUER_AND_SERIAL *data, const EVP_MD *type);
+""",
     "export_macros_in_declarations": b"""U_CAPI URegularExpression * U_EXPORT2
 uregex_open(const UChar *pattern, int32_t length);
 typedef png_struct * PNG_RESTRICT png_structrp;
