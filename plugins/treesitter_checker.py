@@ -21,6 +21,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from orchestrate_plugins.treesitter_filters import drop_html_regions, drop_preprocessor_regions
+
 from orchestrator.api import (
     HEAD_BYTES,
     MAX_FILE_BYTES,
@@ -72,11 +74,11 @@ class Region:
     start_byte: int
 
 
-def recovery_regions(tree: Any) -> Iterator[Region]:
-    """ERROR and MISSING nodes of `tree` in document order; an ERROR's subtree is not entered.
+def recovery_nodes(tree: Any) -> Iterator[tuple[str, Any]]:
+    """("error" | "missing", node) for each recovery node of `tree` in document order.
 
-    Walks with a TreeCursor and only descends into nodes whose subtree holds an error
-    (`has_error`), so a clean tree costs one check.
+    An ERROR's subtree is not entered. Walks with a TreeCursor and only descends into
+    nodes whose subtree holds an error (`has_error`), so a clean tree costs one check.
     """
     cursor = tree.walk()
     if not cursor.node.has_error:
@@ -85,23 +87,53 @@ def recovery_regions(tree: Any) -> Iterator[Region]:
         node = cursor.node
         descend = False
         if node.is_missing:
-            yield Region("missing", node.type, *node.start_point, *node.end_point, node.start_byte)
+            yield "missing", node
         elif node.is_error:
-            yield Region("error", node.type, *node.start_point, *node.end_point, node.start_byte)
+            yield "error", node
         elif node.has_error:
             # A MISSING token hidden behind an alias (e.g. C#'s `identifier`) is not
             # visible as a child: the innermost node carrying the error stands for it.
             if any(c.has_error or c.is_missing or c.is_error for c in node.children):
                 descend = True
             else:
-                yield Region(
-                    "missing", node.type, *node.start_point, *node.end_point, node.start_byte
-                )
+                yield "missing", node
         if descend and cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
                 return
+
+
+def _region(kind: str, node: Any) -> Region:
+    return Region(kind, node.type, *node.start_point, *node.end_point, node.start_byte)
+
+
+def recovery_regions(tree: Any) -> Iterator[Region]:
+    """ERROR and MISSING nodes of `tree` in document order; an ERROR's subtree is not entered."""
+    for kind, node in recovery_nodes(tree):
+        yield _region(kind, node)
+
+
+def candidate_regions(grammar: str, src: bytes, tree: Any, deadline_at: float) -> list[Region]:
+    """The recovery regions worth reporting: known false alarms of the grammar removed.
+
+    C/C++ regions caused by the preprocessor and HTML regions HTML5 allows are dropped
+    (plugins/treesitter_filters.py); other grammars report every recovery region.
+    """
+    found = list(recovery_nodes(tree))
+    nodes = [n for _, n in found]
+    if nodes and grammar in {"c", "cpp"}:
+        kept = drop_preprocessor_regions(
+            nodes,
+            src,
+            lambda variant: [n for _, n in recovery_nodes(parse(grammar, variant, deadline_at))],
+        )
+    elif nodes and grammar == "html":
+        kept = drop_html_regions(nodes, src)
+    else:
+        kept = nodes
+    keep = {id(n) for n in kept}
+    return [_region(kind, n) for kind, n in found if id(n) in keep]
 
 
 _local = threading.local()
@@ -301,7 +333,7 @@ class TreeSitterChecker:
             if why:
                 return out(ScopeStatus.NOT_RUN, reason=why)
             tree = parse(info.grammar, src, ctx.deadline.at)
-            regions = list(recovery_regions(tree))
+            regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
         except DeadlineHit:
             return out(
                 ScopeStatus.TIMED_OUT,
