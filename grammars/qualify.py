@@ -7,7 +7,7 @@ group `qualify`) into the user's cache folder, pick files by the pinned globs, d
 listed exclusions and the files the checker itself would not parse (too large, not UTF-8
 text, detected as another language), confirm validity with the language's toolchain where
 one is named, sample at most `cap` files with the pinned seed, parse each with the checker's
-own `parse` and `recovery_regions`, and count the files with any recovery node. The share of
+own `parse` and `candidate_regions` (what it reports), and count the files with any. The share of
 flagged files gets a Wilson 95% upper bound; a language is qualified only when that bound
 is at most MAX_BOUND. The result is written into grammars/manifest.toml (`measured`, and
 `qualified = false` plus a note for a language that fails), atomically. Nothing fetched is
@@ -160,7 +160,7 @@ def broken_copy(src: bytes) -> bytes | None:
 
 def measure(plan: dict[str, Any], entry: dict[str, Any], root: Path) -> Result:
     """Measure one language's grammar on its corpus under `root` (fetched items)."""
-    from orchestrate_plugins.treesitter_checker import DeadlineHit, parse, recovery_regions
+    from orchestrate_plugins.treesitter_checker import DeadlineHit, candidate_regions, parse
 
     from orchestrator.api import MAX_FILE_BYTES
     from orchestrator.model.languages import HEAD_BYTES, detect, manifest
@@ -207,7 +207,8 @@ def measure(plan: dict[str, Any], entry: dict[str, Any], root: Path) -> Result:
             # The checker would not call it clean: it counts against the grammar.
             result.flagged.append(rel)
             continue
-        if next(recovery_regions(tree), None) is not None:
+        # What the checker reports (its filters applied), not the raw recovery nodes.
+        if candidate_regions(info.grammar, src, tree, time.monotonic() + PARSE_SECONDS):
             result.flagged.append(rel)
             continue
         broken = broken_copy(src) if result.broken < BROKEN_FILES else None
@@ -217,7 +218,9 @@ def measure(plan: dict[str, Any], entry: dict[str, Any], root: Path) -> Result:
                 tree = parse(info.grammar, broken, time.monotonic() + BROKEN_SECONDS)
             except DeadlineHit:
                 continue  # not caught within the time: counts against recall
-            result.caught += next(recovery_regions(tree), None) is not None
+            result.caught += bool(
+                candidate_regions(info.grammar, broken, tree, time.monotonic() + BROKEN_SECONDS)
+            )
     return result
 
 
@@ -242,6 +245,20 @@ def failing_note(fields: dict[str, Any]) -> str:
     )
 
 
+#: What an earlier run or the written corpus put in a note; a new measurement replaces it.
+_MEASURED_PARTS = re.compile(
+    r"measured on real code: [^;]*|qualified by the written corpus only, not yet measured on real code"
+)
+
+
+def _kept_note(line: str) -> str:
+    """The part of a `note = "..."` line that is not about a measurement (other people's
+    notes on the grammar's gaps stay)."""
+    text = tomllib.loads(line)["note"]
+    parts = [p.strip() for p in _MEASURED_PARTS.sub("", text).split(";")]
+    return "; ".join(p for p in parts if p)
+
+
 def apply(text: str, language: str, fields: dict[str, Any]) -> str:
     """`text` (the manifest) with `language`'s `measured` table set to `fields`; a
     language whose bound exceeds MAX_BOUND becomes `qualified = false` with the rate in
@@ -253,17 +270,20 @@ def apply(text: str, language: str, fields: dict[str, Any]) -> str:
             return block
         lines = [ln for ln in block.splitlines(keepends=True) if not ln.startswith("measured =")]
         failing = fields["bound"] > MAX_BOUND
+        kept = [_kept_note(ln) for ln in lines if ln.startswith("note =")]
+        rest = "; ".join(k for k in kept if k)
         out = []
         for ln in lines:
             if failing and ln.startswith("qualified = true"):
                 ln = "qualified = false\n"
-            if failing and ln.startswith("note ="):
+            if ln.startswith("note ="):
                 continue
             out.append(ln)
             if ln.startswith("qualified ="):
                 out.append(f"measured = {_toml_value(fields)}\n")
-                if failing:
-                    out.append(f"note = {_toml_value(failing_note(fields))}\n")
+                note = "; ".join(n for n in (failing_note(fields) if failing else "", rest) if n)
+                if note:
+                    out.append(f"note = {_toml_value(note)}\n")
         return "".join(out)
 
     return _BLOCK.sub(edit, text)
