@@ -36,12 +36,14 @@ class RuffConfig:
     `chain` is the config followed by every file its `extend` chain names (nearest
     first; a missing file stays in the chain, Ruff will say it is missing).
     `required_version` is the first `required-version` along the chain, with the file
-    that declares it.
+    that declares it. `narrows_include` is True when a file of the chain sets `include`
+    (replacing Ruff's default `*.py`, `*.pyi`, `*.ipynb`, `pyproject.toml`).
     """
 
     path: Path
     chain: tuple[Path, ...]
     required_version: tuple[str, Path] | None = None
+    narrows_include: bool = False
 
 
 def ruff_table(path: Path) -> dict[str, Any] | None:
@@ -121,13 +123,15 @@ def _table_or_none(path: Path) -> dict[str, Any] | None:
 
 
 def describe(config: Path) -> RuffConfig:
-    """The `extend` chain and the required version of one nearest config.
+    """The `extend` chain, the required version and whether `include` is set, for one
+    nearest config.
 
     Relative `extend` paths are resolved against the folder of the file that names
     them, `~` against the home folder, as Ruff does.
     """
     chain: list[Path] = [config]
     required: tuple[str, Path] | None = None
+    narrows = False
     current: Path | None = config
     while current is not None and len(chain) <= MAX_EXTEND_DEPTH:
         table = _table_or_none(current)
@@ -136,6 +140,7 @@ def describe(config: Path) -> RuffConfig:
         spec = table.get("required-version")
         if required is None and isinstance(spec, str):
             required = (spec, current)
+        narrows = narrows or "include" in table
         target = table.get("extend")
         folder, current = current.parent, None
         if isinstance(target, str):
@@ -143,7 +148,9 @@ def describe(config: Path) -> RuffConfig:
             if nxt not in chain:
                 chain.append(nxt)
                 current = nxt
-    return RuffConfig(path=config, chain=tuple(chain), required_version=required)
+    return RuffConfig(
+        path=config, chain=tuple(chain), required_version=required, narrows_include=narrows
+    )
 
 
 def extend_target(folder: Path, target: str) -> Path:

@@ -9,6 +9,17 @@ the config's excludes hold for the files we name. Files Ruff excludes are found
 with Ruff's own listing (`--show-files`) and reported `not_run`. Files without any
 config inside the root run `--isolated` (no user-level or outside config).
 
+A file named on Ruff's command line bypasses the config's `include`, which only
+narrows what Ruff finds by walking folders. So when a config sets `include`, Ruff
+lists the named files' folders (`--show-files <folders>`) and a `.py`/`.pyi`/`.ipynb`
+file absent from that listing is `not_run`, "not included by the project's Ruff
+config", as `ruff check .` would skip it. Files outside Ruff's default include that
+are named explicitly (shebang scripts, `.pyw`) are linted as today: pre-commit names
+them explicitly and Ruff lints them. Notebooks (`.ipynb`, in Ruff's default include)
+are claimed; their findings keep Ruff's cell-relative row and column as Ruff gives
+them, and carry no exact edit (Ruff's edit offsets are cell-relative, not offsets in
+the notebook's JSON).
+
 Files of several configs share one process from the root: measured on 20 config
 folders of 100 files, it gives the same 3000 findings as one process per folder
 with that folder as cwd, in a third of the time.
@@ -77,6 +88,9 @@ from orchestrator.api import (
 
 NAME = "ruff"
 PY_SUFFIXES = (".py", ".pyi")
+NOTEBOOK_SUFFIX = ".ipynb"
+#: The suffixes of Ruff's default `include` (besides `pyproject.toml`).
+DEFAULT_INCLUDE_SUFFIXES = (*PY_SUFFIXES, NOTEBOOK_SUFFIX)
 INSTALL_HINT = "install Ruff (pip install ruff) or set [tool.orchestrate.tools] ruff = '/abs/path'"
 
 
@@ -199,6 +213,7 @@ def _argv_chunks(targets: Sequence[FileTarget]) -> list[tuple[FileTarget, ...]]:
 PROJECT_RUFF = Path(".venv") / "bin" / NAME
 EXCLUDED = "excluded by the project's Ruff config"
 EXCLUDED_DEFAULT = "excluded by Ruff's default exclude list"
+NOT_INCLUDED = "not included by the project's Ruff config"
 
 
 def project_ruff(root: Path) -> str | None:
@@ -259,7 +274,8 @@ class RuffChecker:
     config_names = CONFIG_NAMES
 
     def claims(self, target: FileTarget) -> bool:
-        return target.language == "python" or target.path.endswith(PY_SUFFIXES)
+        """Python files (by language or suffix) and Jupyter notebooks."""
+        return target.language == "python" or target.path.endswith(DEFAULT_INCLUDE_SUFFIXES)
 
     def probe(self, root: Path) -> Probe:
         """The Ruff a run would use (no override known here) and the root's config."""
@@ -378,11 +394,14 @@ class RuffChecker:
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """One lint process over the batch, then Ruff's own listing of the files it
-        reported nothing for: those it excluded are `not_run`, never `checked`."""
+        reported nothing for and of those under a config's `include`: those it excludes
+        or does not include are `not_run`, never `checked`."""
         outcomes = self._lint(batch, ctx)
-        quiet = {o.path for o in outcomes if o.status == ScopeStatus.CHECKED and not o.findings}
-        if quiet:
-            asked = tuple(t for t in batch.targets if t.path in quiet)
+        checked = {o.path for o in outcomes if o.status == ScopeStatus.CHECKED}
+        quiet = {o.path for o in outcomes if o.path in checked and not o.findings}
+        narrowed = {t.path for t in self._narrowed(batch) if t.path in checked}
+        if quiet or narrowed:
+            asked = tuple(t for t in batch.targets if t.path in quiet | narrowed)
             settled = {o.path: o for o in self._listing(Batch(asked, batch.data), ctx)}
             outcomes = [settled.get(o.path, o) for o in outcomes]
         return self._with_config(batch, ctx.project_root, outcomes)
@@ -411,10 +430,62 @@ class RuffChecker:
             )
         return out
 
+    @staticmethod
+    def _narrowed(batch: Batch) -> list[FileTarget]:
+        """The batch's files in Ruff's default include whose config sets `include`."""
+        configs: dict[str, RuffConfig | None] = batch.data["configs"]
+        return [
+            t
+            for t in batch.targets
+            if t.path.endswith(DEFAULT_INCLUDE_SUFFIXES)
+            and (c := configs.get(t.path)) is not None
+            and c.narrows_include
+        ]
+
+    def _included(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+        """`not_run` outcomes for the batch's narrowed files (see `_narrowed`) that
+        Ruff's listing of their folders leaves out: what `ruff check .` never lints."""
+        asked = [t for t in self._narrowed(batch) if t.abs_path.is_file()]
+        if not asked:
+            return []
+        root = ctx.project_root
+        folders = sorted({Path(t.path).parent for t in asked}, key=lambda p: len(p.parts))
+        tops: list[Path] = []
+        for f in folders:  # a folder inside one already listed adds nothing
+            if not any(f.is_relative_to(top) for top in tops):
+                tops.append(f)
+        argv = [*self._base_argv(batch), "--show-files", "--", *[f.as_posix() for f in tops]]
+        res = run_bounded(
+            argv, deadline=ctx.deadline, cwd=root, output_budget=ctx.output_budget, env=ctx.env
+        )
+        ident: ToolIdentity = batch.data["ident"]
+
+        def parse(r: ProcResult) -> list[FileOutcome]:
+            names = set(_stdout_paths(r, root))
+            return [
+                self._settle(t, ScopeStatus.NOT_RUN, NOT_INCLUDED, ident)
+                for t in asked
+                if t.path not in names
+            ]
+
+        label = f"{NAME} --show-files (include)"
+        return outcome_from(
+            res,
+            asked,
+            checker=NAME,
+            label=label,
+            parse=parse,
+            exits=(0,),
+            quiet_ok=True,
+            tool=ident,
+        )
+
     def _listing(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """Outcomes for the targets Ruff's `--show-files` does not list (excluded), or
         for all of them when the listing fails or names a file not asked about.
-        Targets not on disk (staged content only) are asked with `_stdin_probe`."""
+        Targets not on disk (staged content only) are asked with `_stdin_probe`.
+        Files a config's `include` leaves out are found by `_included`; an exclusion
+        (or a failed listing) of the named file takes precedence."""
         ident: ToolIdentity = batch.data["ident"]
         askable = [t for t in batch.targets if t.abs_path.is_file()]
         probed = [
@@ -445,7 +516,7 @@ class RuffChecker:
                 if t.path not in names
             ]
 
-        return probed + outcome_from(
+        named = outcome_from(
             res,
             askable,
             checker=NAME,
@@ -455,6 +526,9 @@ class RuffChecker:
             quiet_ok=True,
             tool=ident,
         )
+        said = {o.path for o in named}
+        narrowed = [o for o in self._included(batch, ctx) if o.path not in said]
+        return probed + named + narrowed
 
     def _stdin_probe(self, t: FileTarget, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """Whether Ruff excludes `t`, for a path `--show-files` cannot list (not on
@@ -557,6 +631,9 @@ class RuffChecker:
             text: str | None = target.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             text = None
+        notebook = target.path.endswith(NOTEBOOK_SUFFIX)
+        if notebook:  # rows are cell-relative: neither the JSON's lines nor its offsets
+            text = None
         # Split and index the text once per file, not once per finding.
         lines = text.splitlines() if text is not None else []
         starts = line_starts(text) if text is not None else None
@@ -570,6 +647,8 @@ class RuffChecker:
             anchor = ""
             if text is not None:
                 anchor = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+            elif notebook:
+                anchor = f"cell {item.get('cell')}:{line}:{loc.get('column')}"
             out.append(
                 Finding(
                     checker=NAME,

@@ -329,3 +329,73 @@ def test_staged_file_not_on_disk_in_an_excluded_folder(tmp_path: Path, untouched
     assert outs["src/new.py"].status == ScopeStatus.CHECKED
     assert not any(o.findings for o in outs.values())
     assert _native(root, "--stdin-filename", "src/new.py", "-", stdin=staged) == set()
+
+
+def test_include_narrowing_is_not_run(tmp_path: Path, untouched: Watch) -> None:
+    """`include = ["src/**/*.py"]`: before, other/b.py and top.py were `checked` with
+    an F401 each (files named on Ruff's command line bypass `include`); now they are
+    `not_run`, not included by the project's config, and only src/a.py is reported."""
+    cfg = '[tool.ruff]\ninclude = ["src/**/*.py"]\n'
+    files = {"pyproject.toml": cfg, "src/a.py": "import os\n", "other/b.py": "import os\n"}
+    root = _repo(tmp_path / "r", {**files, "top.py": "import os\n", "src/ok.py": "x = 1\n"})
+    untouched.append(root)
+    report = _lint(root, "src/a.py", "other/b.py", "top.py", "src/ok.py")
+    assert _ours(report) == _native(root, ".") == {("src/a.py", 1, 8, "F401")}
+    for path in ("other/b.py", "top.py"):
+        scope = _scope(report, path)
+        assert scope.status == ScopeStatus.NOT_RUN
+        assert scope.reason == "not included by the project's Ruff config"
+    assert _scope(report, "src/a.py").status == ScopeStatus.CHECKED
+    assert _scope(report, "src/ok.py").status == ScopeStatus.CHECKED
+
+
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+         "source": ["x = 1\n"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+         "source": ["import os\n"]},
+    ],
+    "metadata": {"language_info": {"name": "python"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}  # fmt: skip
+
+
+def test_notebook_is_linted_as_ruff_does(tmp_path: Path, untouched: Watch) -> None:
+    """nb.ipynb with a cell `import os`: before, the notebook was `unsupported` (only
+    .py/.pyi were claimed); now its F401 is reported with Ruff's own (cell-relative)
+    location, as `ruff check .` reports it."""
+    files = {"nb.ipynb": json.dumps(NOTEBOOK), "a.py": "x = 1\n"}
+    root = _repo(tmp_path / "r", files)
+    untouched.append(root)
+    report = _lint(root, "nb.ipynb", "a.py")
+    assert _ours(report) == _native(root, ".") == {("nb.ipynb", 1, 8, "F401")}
+    scope = _scope(report, "nb.ipynb")
+    assert scope.status == ScopeStatus.CHECKED
+    (finding,) = [f for f in report.findings if f.path == "nb.ipynb"]
+    assert finding.exact_edit is None  # Ruff's edit offsets are cell-relative
+
+
+def test_notebook_outside_include_is_not_run(tmp_path: Path, untouched: Watch) -> None:
+    """A notebook outside a narrowed `include` is `not_run`, as `ruff check .` skips it."""
+    cfg = 'include = ["src/**/*.py"]\n'
+    files = {"ruff.toml": cfg, "nb.ipynb": json.dumps(NOTEBOOK), "src/a.py": "x = 1\n"}
+    root = _repo(tmp_path / "r", files)
+    untouched.append(root)
+    report = _lint(root, "nb.ipynb", "src/a.py")
+    assert _ours(report) == _native(root, ".") == set()
+    assert _scope(report, "nb.ipynb").status == ScopeStatus.NOT_RUN
+    assert _scope(report, "src/a.py").status == ScopeStatus.CHECKED
+
+
+def test_named_pyw_outside_include_is_still_linted(tmp_path: Path, untouched: Watch) -> None:
+    """A `.pyw` named explicitly under a narrowed `include` is linted, as Ruff lints it
+    when pre-commit names it (`ruff check tool.pyw`); `ruff check .` never walks to it."""
+    cfg = 'include = ["src/**/*.py"]\n'
+    files = {"ruff.toml": cfg, "tool.pyw": "import os\n", "src/a.py": "x = 1\n"}
+    root = _repo(tmp_path / "r", files)
+    untouched.append(root)
+    report = _lint(root, "tool.pyw", "src/a.py")
+    assert _ours(report) == _native(root, "tool.pyw") == {("tool.pyw", 1, 8, "F401")}
+    assert _scope(report, "tool.pyw").status == ScopeStatus.CHECKED
