@@ -26,7 +26,7 @@ import os
 import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -623,12 +623,19 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             except GitError:  # only this read: a fault of the gate itself stays a fault
                 why = f"cannot determine whether this {kind} changes the gate's own policy"
                 return _refused(kind, why, "policy_change_undeterminable")
-            if changes.policy and delivery.kind == "commit":
-                return _policy_refused(kind, changes.policy)
-            # A push may carry a person's policy commit: named, not refused, here.
+            # A commit changing the gate's own policy is refused whatever the verdict, but
+            # still judged: the agent learns what the gate found too, and every surface
+            # keeps one core report (CG-12). A push may carry a person's policy commit:
+            # named, not refused, here.
+            policy_refused = bool(changes.policy) and delivery.kind == "commit"
             configs = changes.configs + changes.policy
             extra = {"env": env} if env else {}
-            report = svc.gate(delivery.kind, root, B.GATE_DEADLINE_S, **extra)
+            try:
+                report = svc.gate(delivery.kind, root, B.GATE_DEADLINE_S, **extra)
+            except Exception:
+                if policy_refused:  # refused anyway; the policy it changes may not load
+                    return _policy_refused(kind, changes.policy)
+                raise
     except NoRepository:
         return _no_repository(kind)
     except NotJudgeable as exc:
@@ -645,13 +652,22 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         return _refused(kind, why, "staging_replay_failed")
     context, message = _gate_text(kind, report, configs)
     decision = report.gate.decision
+    source_check = "incomplete" if is_incomplete(report) else "checked"
+    if policy_refused:
+        refused = _policy_refused(kind, changes.policy)
+        # The gate's own text joins only when it also blocks: an "allow" beside the
+        # refusal would read as reassurance.
+        joined = (
+            refused.context if decision == GateDecision.ALLOW else f"{refused.context} {context}"
+        )
+        return replace(refused, context=joined, source_check=source_check, report=report)
     return RouteResult(
         "gate",
         context=context,
         message=message,
         block=gate_blocks(decision),
         gate=decision,
-        source_check="incomplete" if is_incomplete(report) else "checked",
+        source_check=source_check,
         report=report,
     )
 
