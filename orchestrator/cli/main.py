@@ -9,27 +9,55 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orchestrator import __version__
 from orchestrator.decisions.exits import guarded
 from orchestrator.errors import UsageError
-from orchestrator.render.formats import ReportFormat
-from orchestrator.render.output import FORMATS, emit_report
 from orchestrator.vocab import ExitCode, Purpose
 
-#: Modules that add subcommands (each has `add_parser(subparsers)`).
-SUBCOMMAND_MODULES = (
-    "orchestrator.cli.hygiene",
-    "orchestrator.cli.tasks",
-    "orchestrator.cli.gate",
-    "orchestrator.cli.hosts",
-    "orchestrator.cli.tools",
-)
+if TYPE_CHECKING:  # annotations only: `--version` and `--help` must start without them
+    from orchestrator.render.formats import ReportFormat
+
+#: Every subcommand: the module whose `add_parser(subparsers)` registers it, and its
+#: one-line help for the command list. Only the module of the command being run is
+#: imported; `--help` and a usage error list the others from this table alone, so a
+#: start imports no subcommand's dependencies. A new subcommand is one line here
+#: (tests/test_cli_startup.py holds this table equal to what the modules register).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "lint": (__name__, "check files and directories, print the report"),
+    "plugins": (__name__, "list loaded plugins, their source and version"),
+    "schema": (__name__, "print the JSON Schema of the report"),
+    "check": (
+        "orchestrator.cli.hygiene",
+        "find repository hygiene candidates (plans, scratch, leftovers)",
+    ),
+    "clean": ("orchestrator.cli.hygiene", "apply a hygiene report: auto ops, approved confirm ops"),
+    "fix": (
+        "orchestrator.cli.hygiene",
+        "apply the fixes of a lint report (same engine and tiers as clean)",
+    ),
+    "report": ("orchestrator.cli.hygiene", "work with report files"),
+    "task": ("orchestrator.cli.tasks", "tasks with stable ids from blocking findings"),
+    "next": ("orchestrator.cli.tasks", "bounded next-step summary from local task facts"),
+    "gate": ("orchestrator.cli.gate", "strict delivery gate on the real git surface"),
+    "compat": ("orchestrator.cli.gate", "old protocols kept for existing installs"),
+    "install-hooks": (
+        "orchestrator.cli.gate",
+        "install git pre-commit, pre-merge-commit, commit-msg and pre-push gates",
+    ),
+    "uninstall-hooks": ("orchestrator.cli.gate", "remove the hooks orchestrate installed"),
+    "hook": (
+        "orchestrator.cli.hosts",
+        "answer one agent-host hook event (JSON on stdin, host protocol on stdout)",
+    ),
+    "mcp": ("orchestrator.cli.hosts", "serve lint / gate / task tools over MCP (stdio)"),
+    "tools": ("orchestrator.cli.tools", "the managed (pinned) tools: install, status"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,9 +70,11 @@ class _Parser(argparse.ArgumentParser):
 def _report_format(name: str) -> str | ReportFormat:
     """A built-in format name as is (no plugin is loaded); any other name resolved now
     through the plugins, so an unknown one is a usage error before any work runs."""
+    from orchestrator.render.formats import resolve
+    from orchestrator.render.output import FORMATS
+
     if name in FORMATS:
         return name
-    from orchestrator.render.formats import resolve
 
     try:
         return resolve(name)
@@ -54,6 +84,8 @@ def _report_format(name: str) -> str | ReportFormat:
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """--format and --output, shared by every command that prints a report."""
+    from orchestrator.render.output import FORMATS
+
     p.add_argument(
         "--format",
         type=_report_format,
@@ -69,6 +101,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.core.engine import LintRequest, run_lint
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
+    from orchestrator.render.output import emit_report
     from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
@@ -122,6 +155,8 @@ def _with_progress(req, run):  # type: ignore[no-untyped-def]
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
+    import json
+
     from orchestrator.core import plugin_host
     from orchestrator.safetext import printable
 
@@ -158,23 +193,17 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
     from orchestrator.model.report import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return ExitCode.PASS
 
 
-BUILTIN_COMMANDS = ("lint", "plugins", "schema")
-
-
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The full parser; when `command` is a built-in one, other modules are not imported
-    (the save-feedback path must start fast)."""
-    parser = _Parser(prog="orchestrate", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"orchestrate {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    lint = sub.add_parser("lint", help="check files and directories, print the report")
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register `lint`, `plugins` and `schema` (this module's own commands)."""
+    lint = sub.add_parser("lint", help=COMMANDS["lint"][1])
     lint.add_argument("paths", nargs="*", help="files or directories (default: the project)")
     lint.add_argument("--root", help="project root (default: git top level, else cwd)")
     lint.add_argument("--timeout", type=float, help="one overall deadline in seconds")
@@ -218,21 +247,42 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_output_options(lint)
     lint.set_defaults(func=cmd_lint)
 
-    plugins = sub.add_parser("plugins", help="list loaded plugins, their source and version")
+    plugins = sub.add_parser("plugins", help=COMMANDS["plugins"][1])
     plugins.add_argument("--format", choices=("human", "json"), default="human")
     plugins.set_defaults(func=cmd_plugins)
 
-    schema = sub.add_parser("schema", help="print the JSON Schema of the report")
+    schema = sub.add_parser("schema", help=COMMANDS["schema"][1])
     schema.set_defaults(func=cmd_schema)
 
-    for name in () if command in BUILTIN_COMMANDS else SUBCOMMAND_MODULES:
-        try:
-            importlib.import_module(name).add_parser(sub)
-        except Exception as exc:  # noqa: BLE001 - one broken part must not take the CLI down
-            print(
-                f"orchestrate: warning: commands of {name} unavailable: {type(exc).__name__}: {exc}",
-                file=sys.stderr,
-            )
+
+def _not_loaded(args: argparse.Namespace) -> int:
+    """A listed command whose module could not be imported (the warning said why)."""
+    print(f"orchestrate: {args.command} is unavailable in this installation", file=sys.stderr)
+    return ExitCode.INTERNAL
+
+
+def build_parser(command: str | None = None, full: bool = False) -> argparse.ArgumentParser:
+    """The parser: the module that defines `command` (every module when `full`) adds
+    its real subparsers; every other command is listed by name and help only, so
+    nothing of it is imported (the save-feedback path and `--version` start fast)."""
+    parser = _Parser(prog="orchestrate", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"orchestrate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    wanted = COMMANDS.get(command or "", ("", ""))[0]
+    tried: set[str] = set()
+    for name, (module, help_text) in COMMANDS.items():
+        if (full or module == wanted) and module not in tried:
+            tried.add(module)
+            try:
+                importlib.import_module(module).add_parser(sub)
+            except Exception as exc:  # noqa: BLE001 - one broken part must not take the CLI down
+                print(
+                    f"orchestrate: warning: commands of {module} unavailable: "
+                    f"{type(exc).__name__}: {exc}",
+                    file=sys.stderr,
+                )
+        if name not in sub.choices:
+            sub.add_parser(name, help=help_text, add_help=False).set_defaults(func=_not_loaded)
     return parser
 
 
