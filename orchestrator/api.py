@@ -29,6 +29,7 @@ from orchestrator.managed_tools import homes as managed_tool_homes
 from orchestrator.managed_tools import install_hint as managed_install_hint
 from orchestrator.model.checker import (
     MAX_FILE_BYTES,
+    MAX_PARSE_BYTES,
     Batch,
     Checker,
     CheckerPlan,
@@ -62,6 +63,7 @@ __all__ = [
     "DEFAULT_OUTPUT_BUDGET",
     "HEAD_BYTES",
     "MAX_FILE_BYTES",
+    "MAX_PARSE_BYTES",
     "NO_OUTPUT",
     "ORCHESTRATE_VERSION",
     "SCHEMA_VERSION",

@@ -325,10 +325,16 @@ class TreeSitterChecker:
                 syntax=SyntaxStatus.INCOMPLETE,
             )
         try:
-            # One byte past the limit tells a truncated read from a file that fits.
-            src = target.read_bytes(MAX_FILE_BYTES + 1)
-            if len(src) > MAX_FILE_BYTES:
-                return out(ScopeStatus.NOT_RUN, reason=f"file too large (> {MAX_FILE_BYTES} bytes)")
+            # One byte past the limit tells a truncated read from a file that fits. The
+            # tree takes 40 to 70 times the file in memory: larger files are refused
+            # before they are read in full.
+            limit = min(ctx.parse_limit(), MAX_FILE_BYTES)
+            src = target.read_bytes(limit + 1)
+            if len(src) > limit:
+                return out(
+                    ScopeStatus.NOT_RUN,
+                    reason=f"file too large to parse (> {limit} bytes, the max_parse_bytes limit)",
+                )
             why = _is_text(src)
             if why:
                 return out(ScopeStatus.NOT_RUN, reason=why)

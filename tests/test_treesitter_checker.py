@@ -14,7 +14,7 @@ from orchestrate_plugins.treesitter_checker import (
 
 from orchestrator.core.plugin_host import load
 from orchestrator.deadline import Deadline
-from orchestrator.model.checker import FileTarget, RunContext
+from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget, RunContext
 from orchestrator.model.languages import detect
 from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
 
@@ -46,9 +46,9 @@ def _target(tmp_path: Path, name: str, data: bytes) -> FileTarget:
     return FileTarget(path=name, abs_path=p, language=detect(name, data[:4096]), size=len(data))
 
 
-def _run(tmp_path: Path, targets: list[FileTarget], seconds: float = 30.0):  # type: ignore[no-untyped-def]
+def _run(tmp_path: Path, targets: list[FileTarget], seconds: float = 30.0, config=None):  # type: ignore[no-untyped-def]
     checker = TreeSitterChecker()
-    ctx = RunContext(project_root=tmp_path, deadline=Deadline.after(seconds))
+    ctx = RunContext(project_root=tmp_path, deadline=Deadline.after(seconds), config=config or {})
     plan = checker.plan(targets, ctx)
     out = [o for b in plan.batches for o in checker.run(b, ctx)]
     return {o.path: o for o in out}
@@ -114,7 +114,8 @@ def test_huge_file_with_tiny_deadline_times_out_quickly(tmp_path: Path) -> None:
     )
     t = _target(tmp_path, "huge.py", body)
     started = time.monotonic()
-    o = _run(tmp_path, [t], seconds=0.2)["huge.py"]
+    # Over the default parse limit: the setting lets it be parsed, so the deadline cuts it.
+    o = _run(tmp_path, [t], seconds=0.2, config={"max_parse_bytes": MAX_FILE_BYTES})["huge.py"]
     elapsed = time.monotonic() - started
     assert o.status == ScopeStatus.TIMED_OUT
     assert o.syntax == SyntaxStatus.INCOMPLETE
@@ -174,8 +175,6 @@ def test_import_is_lazy() -> None:
 
 
 def test_oversized_content_is_not_run_rather_than_parsed_truncated(tmp_path: Path) -> None:
-    from orchestrator.model.checker import MAX_FILE_BYTES
-
     big = FileTarget(
         path="big.json", abs_path=tmp_path / "big.json", language="json",
         content=b"[" + b"1," * (MAX_FILE_BYTES // 2) + b"1]",

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.errors import UsageError
+from orchestrator.model.checker import MAX_FILE_BYTES
 from orchestrator.safetext import printable
 
 #: A required coverage level (decisions/required.LEVELS).
@@ -43,6 +44,9 @@ class ProjectConfig(BaseModel):
     disable_plugins: list[str] = Field(default_factory=list)
     #: Folders selection never walks into, added to the built-in ones.
     exclude_dirs: list[str] = Field(default_factory=list)
+    #: The most bytes of one file parsed in orchestrate's own process (the syntax
+    #: fallback; model/checker.MAX_PARSE_BYTES when unset): larger files are not_run.
+    max_parse_bytes: int | None = Field(default=None, ge=1024, le=MAX_FILE_BYTES)
     #: Run the policy checks (the secret scan) in a plain lint too.
     policy_in_lint: bool = False
     #: Explicit absolute tool paths by checker name.

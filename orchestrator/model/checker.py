@@ -22,6 +22,11 @@ from orchestrator.vocab import DetectedBy, Purpose, ScopeStatus, SyntaxStatus, T
 
 #: Bytes of a single file a checker will read; larger files are refused as scopes.
 MAX_FILE_BYTES = 16 * 1024 * 1024
+#: Bytes of a single file a checker parses in orchestrate's own process (the syntax
+#: fallback): a syntax tree takes about 40 to 70 times the file in memory, so a 16 MiB
+#: file once took 1.2 GB. Larger files are `not_run` naming this limit; the project
+#: setting `max_parse_bytes` moves it (`RunContext.parse_limit`).
+MAX_PARSE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,12 @@ class RunContext:
     #: set, a checker reads its policy files from here, never from the working tree;
     #: None means the working tree is the surface.
     surface_files: Mapping[str, bytes] | None = None
+
+    def parse_limit(self) -> int:
+        """The most bytes of one file to parse in-process: the project's validated
+        `max_parse_bytes`, else MAX_PARSE_BYTES."""
+        value = self.config.get("max_parse_bytes")
+        return value if isinstance(value, int) and value > 0 else MAX_PARSE_BYTES
 
 
 @dataclass(frozen=True)
