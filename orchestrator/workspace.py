@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 DIRNAME = ".orchestrate"
@@ -83,6 +84,66 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def _sync_disks(files: list[str]) -> None:
+    """Make the data written to `files` durable: one syncfs per file system where the
+    C library has it (Linux), else an fsync per file."""
+    by_dev: dict[int, list[str]] = {}
+    for name in files:
+        by_dev.setdefault(os.stat(name).st_dev, []).append(name)
+    syncfs = None
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        syncfs = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
+    for group in by_dev.values():
+        if syncfs is not None:
+            fd = os.open(os.path.dirname(group[0]), os.O_RDONLY)
+            try:
+                if syncfs(fd) == 0:
+                    continue
+            finally:
+                os.close(fd)
+        for name in group:
+            fd = os.open(name, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+def atomic_write_many(items: Sequence[tuple[Path, bytes, int | None]]) -> None:
+    """Write each (path, data, mode) as `atomic_write` does, durable once for all.
+
+    Every file still goes through its own temp file and rename (a reader sees its old
+    bytes or the new, never half), but the disk is synced once before the renames and
+    each folder once after them, instead of two fsyncs per file: recording a thousand
+    tasks took seconds of fsyncs alone.
+    """
+    written: list[tuple[Path, str]] = []
+    try:
+        for path, data, mode in items:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            written.append((path, tmp))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            if mode is not None:
+                os.chmod(tmp, mode)
+            elif path.exists():
+                os.chmod(tmp, path.stat().st_mode & 0o7777)
+        if written:
+            _sync_disks([tmp for _path, tmp in written])
+        for path, tmp in written:
+            os.replace(tmp, path)
+    except BaseException:
+        for _path, tmp in written:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        raise
+    for folder in {path.parent for path, _tmp in written}:
+        fsync_dir(folder)
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.model.report import Finding, Report, ToolIdentity, utc_now
-from orchestrator.workspace import atomic_write, locked, workspace_dir
+from orchestrator.workspace import atomic_write, atomic_write_many, locked, workspace_dir
 
 TASKS_DIR = "tasks"
 QUARANTINE_DIR = "quarantine"
@@ -164,12 +164,37 @@ def is_safe_task_id(value: object) -> bool:
     return isinstance(value, str) and bool(TASK_ID_RE.match(value))
 
 
-def read_lines(project_root: Path, path: str, content: bytes | None = None) -> list[str] | None:
-    """The file's lines (decoded leniently), or None if it cannot be read safely."""
+class _RealPaths:
+    """Real paths under one project root, each folder resolved once for its files (a
+    file that is itself a symlink is resolved in full)."""
+
+    def __init__(self, project_root: Path) -> None:
+        self.root = os.path.realpath(project_root)
+        self.prefix = self.root.rstrip(os.sep) + os.sep
+        self.folders: dict[str, str] = {}
+
+    def inside(self, path: str) -> str | None:
+        """The real path of project path `path`, or None when it resolves outside."""
+        folder, name = os.path.split(os.path.join(self.root, path))
+        real_folder = self.folders.get(folder)
+        if real_folder is None:
+            real_folder = self.folders[folder] = os.path.realpath(folder)
+        full = os.path.join(real_folder, name)
+        if os.path.islink(full) or name in ("", ".", ".."):
+            full = os.path.realpath(full)
+        return full if full.startswith(self.prefix) else None
+
+
+def read_lines(
+    project_root: Path, path: str, content: bytes | None = None, paths: _RealPaths | None = None
+) -> list[str] | None:
+    """The file's lines (decoded leniently), or None if it cannot be read safely (it
+    resolves outside the project). `paths` resolves folders once across many calls."""
     if content is None:
         try:
-            full = (project_root / path).resolve()
-            full.relative_to(project_root.resolve())
+            full = (paths or _RealPaths(project_root)).inside(path)
+            if full is None:
+                return None
             with open(full, "rb") as fh:
                 content = fh.read(MAX_SOURCE_BYTES)
         except (OSError, ValueError):
@@ -190,12 +215,13 @@ def assign_ids(
     chosen = [f for f in findings if is_task_worthy(f)]
     chosen.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.checker, f.rule))
     lines_cache: dict[str, list[str] | None] = {}
+    paths = _RealPaths(project_root)
     seen: dict[tuple[str, str, str, str], int] = {}
     out: list[tuple[Finding, Basis, str]] = []
     for f in chosen:
         if f.path not in lines_cache:
             blob = contents.get(f.path) if contents else None
-            lines_cache[f.path] = read_lines(project_root, f.path, blob)
+            lines_cache[f.path] = read_lines(project_root, f.path, blob, paths)
         lines = lines_cache[f.path]
         text: str | None = None
         if f.line is not None and lines is not None and 1 <= f.line <= len(lines):
@@ -271,8 +297,12 @@ def _quarantine(project_root: Path, src: Path, reason: str) -> Quarantined:
     return Quarantined(name=name, reason=reason)
 
 
-def _read_unlocked(project_root: Path, task_id: str) -> TaskRecord | None:
-    path = _record_path(project_root, task_id)
+def _read_unlocked(
+    project_root: Path, task_id: str, folder: Path | None = None
+) -> TaskRecord | None:
+    """The record of `task_id` (in `folder`, the tasks folder when the caller has it),
+    None when absent or quarantined now."""
+    path = folder / f"{task_id}.json" if folder else _record_path(project_root, task_id)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -405,22 +435,32 @@ def _refresh(
 ) -> str:
     """Bring an existing record up to the finding seen now; returns "unchanged",
     "reopened" (a `fixed` task whose finding is back) or "updated"."""
-    before = _dump(rec)
+    # Field by field, not by serialising the record twice: these four are all a sync
+    # sets besides the status below (two JSON dumps per task were most of a re-sync).
+    argv = recheck_argv_for(basis)
+    message = _bounded_message(finding.message)
+    changed = (
+        rec.basis != basis
+        or rec.identity != identity
+        or rec.recheck_argv != argv
+        or rec.message != message
+    )
     rec.basis = basis
     rec.identity = identity
-    rec.recheck_argv = recheck_argv_for(basis)
-    rec.message = _bounded_message(finding.message)
+    rec.recheck_argv = argv
+    rec.message = message
     reopened = False
     if rec.status == "closed" and rec.resolution == "fixed":
         rec.status = "open"
         rec.resolution = None
         add_attempt(rec, Attempt(at=now, kind="reopen", outcome="present"))
-        reopened = True
+        reopened = changed = True
     elif rec.status == "verification_required":
         # Seen again by a full run after an absent recheck: open again.
         rec.status = "open"
         add_attempt(rec, Attempt(at=now, kind="seen", outcome="present"))
-    if _dump(rec) == before:
+        changed = True
+    if not changed:
         return "unchanged"  # no write, no churn in a reviewable file
     rec.last_seen_at = now
     rec.updated_at = now
@@ -444,7 +484,9 @@ def sync_tasks(
     seen: dict[str, list[str]] = {"created": [], "updated": [], "reopened": [], "unchanged": []}
     now = utc_now()
     scopes = {(s.path, s.checker): s for s in report.scopes}
+    writes: list[tuple[Path, bytes, int | None]] = []
     with locked(project_root, LOCK_NAME):
+        folder = tasks_dir(project_root)
         for finding, basis, tid in assigned:
             scope = scopes.get((finding.path, finding.checker))
             identity = CheckerIdentity(
@@ -452,14 +494,16 @@ def sync_tasks(
                 tool=scope.tool if scope else None,
                 config_digest=scope.config_digest if scope else None,
             )
-            rec = _read_unlocked(project_root, tid)
+            rec = _read_unlocked(project_root, tid, folder)
             if rec is None:
                 rec, what = _new_record(finding, basis, tid, identity, now), "created"
             else:
                 what = _refresh(rec, finding, basis, identity, now)
             seen[what].append(tid)
             if what != "unchanged":
-                _write_unlocked(project_root, rec)
+                # World-readable like sources (as _write_unlocked); made durable together.
+                writes.append((folder / f"{tid}.json", _dump(rec), 0o644))
+        atomic_write_many(writes)
     return SyncResult(*(tuple(seen[k]) for k in ("created", "updated", "reopened", "unchanged")))
 
 
