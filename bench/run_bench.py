@@ -1,21 +1,29 @@
-"""Benchmark: `orchestrate lint` against the native tools run directly and against peers.
+"""Benchmark: `orchestrate` against the native tools run directly and against peers.
 
-Builds a generated corpus (never committed) under bench/.work/, then times, side by
-side in one run, with the median of several repetitions:
+One run prints, side by side, medians and the ratios issue 14 asks for (reported, never
+judged here; bench/RESULTS.md says which aims are met):
 
-1. one edited Python file: `orchestrate lint FILE` vs `pre-commit run ruff --files FILE`
-   vs lintrunner with the same Ruff check. Before every timed sample the file gets a
-   new edit (outside the timed window), so no tool can answer from a cache of the
-   previous sample;
-2. a 2,000-file mixed corpus: `orchestrate lint .` vs running the native tools
-   directly (`ruff check` on the Python files, then a plain tree-sitter parse loop on
-   the rest) vs `pre-commit run --all-files` vs `lintrunner --all-files`.
+1. one freshly edited Python file, cold: `orchestrate lint FILE` vs `pre-commit run ruff
+   --files FILE` vs lintrunner vs `ruff check FILE`. Before every sample the file gets
+   a new edit (outside the timed window), so no tool answers from a cache;
+2. one file warm: through the warm engine (`orchestrate server`) when this build has
+   one ("warm engine: not available in this build" otherwise), and the reuse hit of
+   the same bytes again; lintrunner has no warm mode, so its figure is its cold one;
+3. one edited JavaScript file: `orchestrate lint` vs cold `eslint` vs `eslint_d`
+   (pinned, installed by npm into a bench-only prefix in the user's cache folder);
+4. the 2,000-file corpus cold (reuse cache and Ruff cache cleared before each sample)
+   and re-run unchanged: `orchestrate lint .` vs the native tools run directly, vs
+   `pre-commit run --all-files`, vs `lintrunner --all-files`, vs Ruff with its cache;
+5. what task recording costs on the corpus (every blocking finding recorded, the CLI's
+   budget lifted; the records exist from the warm-up) against the same run without;
+6. peak RSS of orchestrate's own process at 10,000 files (resource.getrusage of that
+   process; the tools it runs are measured apart);
+7. `orchestrate --version` vs `python -c pass`.
 
-Every tool sees the same Ruff configuration (a `ruff.toml` at the corpus root).
-Plugins installed from outside this distribution are disabled for the orchestrate
-runs, so orchestrate runs exactly the tools the native baseline runs.
-
-It prints ratios, not a verdict. Usage: .venv/bin/python bench/run_bench.py [--reps N]
+Cases of one section run interleaved (one sample of each in turn), so a change of the
+machine's load hits all of them alike. Every tool sees the same Ruff configuration.
+Plugins from outside this distribution are disabled for the orchestrate runs.
+Usage: .venv/bin/python bench/run_bench.py [--reps N] [--rss-files N,...]
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
@@ -157,27 +166,67 @@ def build_corpus(root: Path, files: int = 2000) -> None:
     done.write_text(CORPUS_VERSION + "\n")
 
 
-def timed(
-    argv: list[str],
-    cwd: Path,
-    reps: int,
-    env: dict[str, str] | None = None,
-    prepare: Callable[[], None] | None = None,
-) -> list[float]:
-    """Wall seconds of `reps` runs (after one warm-up); `prepare` runs before each,
-    outside the timed window."""
-    env = env or ENV
-    if prepare:
-        prepare()
-    subprocess.run(argv, cwd=cwd, capture_output=True, env=env, check=False)
-    samples = []
+ESLINT_D_VERSION = "15.0.3"  # the eslint_d the bench installs (npm), pinned
+REPO = HERE.parent
+JS_CONFIG = 'import js from "@eslint/js";\nexport default [js.configs.recommended];\n'
+JS_FILE = "const unused = 1;\nfunction f(x) {\n  return x + 1;\n}\nexport default f;\n"
+
+#: The lint use case with every blocking finding recorded (the CLI's budget of 256
+#: lifted) or none, printing the JSON report like the CLI: what task recording costs.
+TASKS_PROBE = r"""
+import sys
+from pathlib import Path
+from orchestrator.core.engine import LintRequest
+from orchestrator.render.output import emit_report
+from orchestrator.usecases.lint import NO_TASKS, TaskPolicy, lint
+root = Path.cwd()
+req = LintRequest(project_root=root, paths=(".",), cwd=root, paths_named=True)
+result = lint(req, TaskPolicy(budget=None) if sys.argv[1] == "tasks" else NO_TASKS)
+emit_report(result.report, "json", None)
+"""
+
+#: `orchestrate ARGS` in this process, then its own peak RSS and its children's, in KiB.
+RSS_PROBE = r"""
+import json, resource, sys
+from orchestrator.cli.main import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+tools = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"code": code, "own_kib": own, "tools_kib": tools}), file=sys.stderr)
+"""
+
+
+@dataclass
+class Case:
+    """One timed command of a section."""
+
+    group: str
+    name: str
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str] | None = None
+    prepare: Callable[[], None] | None = None
+    samples: list[float] = field(default_factory=list)
+
+
+def _run(case: Case) -> float:
+    if case.prepare:
+        case.prepare()
+    t = time.perf_counter()
+    subprocess.run(case.argv, cwd=case.cwd, env=case.env or ENV, capture_output=True, check=False)
+    return time.perf_counter() - t
+
+
+def run_interleaved(cases: list[Case], reps: int) -> list[Case]:
+    """One warm-up of each case, then `reps` rounds of one sample of each in turn
+    (`prepare` runs before each sample, outside the timed window)."""
+    for case in cases:
+        _run(case)
     for _ in range(reps):
-        if prepare:
-            prepare()
-        t = time.perf_counter()
-        subprocess.run(argv, cwd=cwd, capture_output=True, env=env, check=False)
-        samples.append(time.perf_counter() - t)
-    return samples
+        for case in cases:
+            case.samples.append(_run(case))
+    return cases
 
 
 def _version(dist: str) -> str:
@@ -185,6 +234,14 @@ def _version(dist: str) -> str:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "not installed"
+
+
+def _tool_version(argv: list[str]) -> str:
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    except OSError:
+        return "?"
+    return (out.stdout or out.stderr).strip().splitlines()[0] if out.stdout or out.stderr else "?"
 
 
 def foreign_plugins() -> list[str]:
@@ -209,6 +266,55 @@ def require_tools() -> tuple[str, str]:
     return found["pre-commit"], found["lintrunner"]
 
 
+def eslint_d() -> Path:
+    """The pinned eslint_d, installed by npm into a bench-only prefix in the user's
+    cache folder on first use; exit 2 when npm is missing or the install fails."""
+    from orchestrator.workspace import user_cache_root
+
+    prefix = user_cache_root() / "bench" / f"eslint_d-{ESLINT_D_VERSION}"
+    exe = prefix / "node_modules" / ".bin" / "eslint_d"
+    if exe.exists():
+        return exe
+    npm = shutil.which("npm")
+    if npm is None:
+        print("run_bench: npm not found; install Node.js and npm", file=sys.stderr)
+        raise SystemExit(2)
+    prefix.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+         f"eslint_d@{ESLINT_D_VERSION}"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0 or not exe.exists():
+        print(f"run_bench: npm install eslint_d failed: {done.stderr[-500:]}", file=sys.stderr)
+        raise SystemExit(2)
+    return exe
+
+
+def js_project(root: Path) -> Path:
+    """A one-file JavaScript project with a flat config, using the pinned ESLint of
+    tools/eslint (exit 2 when it is not installed)."""
+    modules = REPO / "tools" / "eslint" / "node_modules"
+    if not (modules / ".bin" / "eslint").exists():
+        print("run_bench: ESLint missing; run npm ci --prefix tools/eslint", file=sys.stderr)
+        raise SystemExit(2)
+    root.mkdir(parents=True, exist_ok=True)
+    link = root / "node_modules"
+    if not link.is_symlink():
+        link.symlink_to(modules)
+    (root / "eslint.config.mjs").write_text(JS_CONFIG)
+    (root / "app.js").write_text(JS_FILE)
+    if not (root / ".git").exists():
+        subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    return root
+
+
+def warm_engine_available(orch: str, env: dict[str, str]) -> bool:
+    """True when this build has the warm engine (`orchestrate server --help` works)."""
+    done = subprocess.run([orch, "server", "--help"], capture_output=True, env=env, check=False)
+    return done.returncode == 0
+
+
 def load() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -216,22 +322,48 @@ def load() -> str:
         return "?"
 
 
+def peak_rss(corpus: Path, env: dict[str, str]) -> dict[str, float]:
+    """orchestrate's own peak RSS and its tools' (MiB) for a default lint of `corpus`."""
+    t = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, "lint", ".", "--format", "json"],
+        cwd=corpus, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    wall = time.perf_counter() - t
+    data = json.loads(done.stderr.strip().splitlines()[-1])
+    return {"own_mib": data["own_kib"] / 1024, "tools_mib": data["tools_kib"] / 1024, "wall": wall}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--files", type=int, default=2000)
+    ap.add_argument(
+        "--rss-files", default="10000", help="corpus sizes for the peak RSS, comma-separated"
+    )
     ap.add_argument("--json", metavar="PATH", help="also write the raw samples here")
     args = ap.parse_args()
     precommit, lintrunner = require_tools()
+    eslintd = eslint_d()
     corpus = WORK / f"corpus{args.files}"
     build_corpus(corpus, args.files)
+    js = js_project(WORK / "js")
     # Start without state from earlier bench runs (reuse cache, recorded tasks).
     shutil.rmtree(corpus / ".orchestrate", ignore_errors=True)
+    xdg = WORK / "xdg"
+    shutil.rmtree(xdg, ignore_errors=True)
     orch = str(BIN / "orchestrate")
     foreign = foreign_plugins()
-    cold = {**ENV, "ORCHESTRATE_DISABLE_PLUGINS": ",".join(foreign), "ORCHESTRATE_REUSE": "0"}
-    default = {**ENV, "ORCHESTRATE_DISABLE_PLUGINS": ",".join(foreign)}
+    default = {
+        **ENV,
+        "ORCHESTRATE_DISABLE_PLUGINS": ",".join(foreign),
+        "XDG_CACHE_HOME": str(xdg),
+    }
     load_before = load()
+    warm = warm_engine_available(orch, default)
+
+    def clear_reuse() -> None:
+        shutil.rmtree(xdg / "orchestrate", ignore_errors=True)
 
     one = "pkg0/m0.py"
     pristine = (corpus / one).read_text()
@@ -242,62 +374,54 @@ def main() -> int:
         counter[0] += 1
         (corpus / one).write_text(f"{pristine}\nimport re  # edit {counter[0]}\n")
 
-    rows: list[tuple[str, str, list[float]]] = []
+    def edit_js() -> None:
+        counter[0] += 1
+        (js / "app.js").write_text(f"{JS_FILE}// edit {counter[0]}\n")
 
-    def add(group: str, name: str, samples: list[float]) -> None:
-        rows.append((group, name, samples))
+    ruff = str(BIN / "ruff")
+    eslint = str(js / "node_modules" / ".bin" / "eslint")
+    cases: list[Case] = []
+    try:
+        cases += run_interleaved(
+            [
+                Case("py file", "orchestrate lint FILE (cold)", [orch, "lint", one, "--format", "json"], corpus, default, edit),
+                Case("py file", "orchestrate lint FILE --no-tasks", [orch, "lint", one, "--format", "json", "--no-tasks"], corpus, default, edit),
+                Case("py file", "pre-commit run ruff --files FILE", [precommit, "run", "ruff", "--files", one], corpus, None, edit),
+                Case("py file", "lintrunner FILE", [lintrunner, one], corpus, None, edit),
+                Case("py file", "ruff check FILE (direct)", [ruff, "check", "--no-cache", "--output-format", "json", one], corpus, None, edit),
+            ],
+            args.reps,
+        )  # fmt: skip
+        warm_cases = [
+            Case("py warm", "orchestrate lint FILE (same bytes again: reuse)", [orch, "lint", one, "--format", "json"], corpus, default),
+        ]  # fmt: skip
+        if warm:
+            subprocess.run([orch, "server", "start"], cwd=corpus, env=default, check=False)
+            warm_cases.append(
+                Case("py warm", "orchestrate lint --feedback FILE (warm engine)", [orch, "lint", "--feedback", one, "--format", "json"], corpus, default, edit),
+            )  # fmt: skip
+        cases += run_interleaved(warm_cases, args.reps)
+    finally:
+        if warm:
+            subprocess.run([orch, "server", "stop"], cwd=corpus, env=default, check=False)
+        (corpus / one).write_text(pristine)
 
     try:
-        add(
-            "one file",
-            "orchestrate lint FILE",
-            timed([orch, "lint", one, "--format", "json"], corpus, args.reps, default, edit),
-        )
-        add(
-            "one file",
-            "orchestrate lint FILE --no-tasks",
-            timed(
-                [orch, "lint", one, "--format", "json", "--no-tasks"],
-                corpus,
-                args.reps,
-                default,
-                edit,
-            ),
-        )
-        add(
-            "one file",
-            "orchestrate lint FILE --no-tasks, reuse off",
-            timed(
-                [orch, "lint", one, "--format", "json", "--no-tasks"], corpus, args.reps, cold, edit
-            ),
-        )
-        add(
-            "one file",
-            "orchestrate lint FILE (same bytes again)",
-            timed([orch, "lint", one, "--format", "json"], corpus, args.reps, default),
-        )
-        add(
-            "one file",
-            "pre-commit run ruff --files FILE",
-            timed([precommit, "run", "ruff", "--files", one], corpus, args.reps, prepare=edit),
-        )
-        add(
-            "one file",
-            "lintrunner FILE",
-            timed([lintrunner, one], corpus, args.reps, prepare=edit),
-        )
-        add(
-            "one file",
-            "native direct: ruff check FILE",
-            timed(
-                [str(BIN / "ruff"), "check", "--no-cache", "--output-format", "json", one],
-                corpus,
-                args.reps,
-                prepare=edit,
-            ),
-        )
+        js_cases = [
+            Case("js file", "orchestrate lint app.js (cold)", [orch, "lint", "app.js", "--format", "json"], js, default, edit_js),
+            Case("js file", "eslint app.js (cold)", [eslint, "app.js"], js, None, edit_js),
+            Case("js file", f"eslint_d {ESLINT_D_VERSION} app.js (warm)", [str(eslintd), "app.js"], js, None, edit_js),
+        ]  # fmt: skip
+        if warm:
+            subprocess.run([orch, "server", "start"], cwd=js, env=default, check=False)
+            js_cases.append(
+                Case("js file", "orchestrate lint --feedback app.js (warm engine)", [orch, "lint", "--feedback", "app.js", "--format", "json"], js, default, edit_js),
+            )  # fmt: skip
+        cases += run_interleaved(js_cases, args.reps)
     finally:
-        (corpus / one).write_text(pristine)
+        subprocess.run([str(eslintd), "stop"], cwd=js, check=False, capture_output=True)
+        if warm:
+            subprocess.run([orch, "server", "stop"], cwd=js, env=default, check=False)
 
     # The generated files only (pkg*/): not the tools' own state under dot-folders.
     py = sorted(str(p.relative_to(corpus)) for p in corpus.glob("pkg*/*.py"))
@@ -308,75 +432,130 @@ def main() -> int:
     )
     (WORK / "rest.txt").write_text("\n".join(str(corpus / r) for r in rest))
     (WORK / "parse_loop.py").write_text(PARSE_LOOP)
-    ruff_s = timed(
-        [str(BIN / "ruff"), "check", "--no-cache", "--output-format", "json", *py],
-        corpus,
-        args.reps,
-    )
-    parse_s = timed(
-        [sys.executable, str(WORK / "parse_loop.py"), str(WORK / "rest.txt")], corpus, args.reps
-    )
-    add("corpus", "native direct: ruff check (py)", ruff_s)
-    add("corpus", "native direct: tree-sitter loop (rest)", parse_s)
-    add("corpus", "native direct: sum", [a + b for a, b in zip(ruff_s, parse_s, strict=True)])
-    add(
-        "corpus",
-        "orchestrate lint .",
-        timed([orch, "lint", ".", "--format", "json"], corpus, args.reps, default),
-    )
-    add(
-        "corpus",
-        "orchestrate lint . --no-tasks",
-        timed([orch, "lint", ".", "--format", "json", "--no-tasks"], corpus, args.reps, default),
-    )
-    add(
-        "corpus",
-        "pre-commit run --all-files",
-        timed([precommit, "run", "--all-files"], corpus, args.reps),
-    )
-    add(
-        "corpus",
-        "lintrunner --all-files",
-        timed([lintrunner, "--all-files"], corpus, args.reps),
-    )
 
-    med = {name: statistics.median(s) for _, name, s in rows}
+    def clear_ruff_cache() -> None:
+        shutil.rmtree(corpus / ".ruff_cache", ignore_errors=True)
+
+    corpus_cases = run_interleaved(
+        [
+            Case("corpus", "ruff check (py, direct, no cache)", [ruff, "check", "--no-cache", "--output-format", "json", *py], corpus),
+            Case("corpus", "tree-sitter parse loop (rest, direct)", [sys.executable, str(WORK / "parse_loop.py"), str(WORK / "rest.txt")], corpus),
+            Case("corpus", "orchestrate lint . (cold)", [orch, "lint", ".", "--format", "json"], corpus, default, clear_reuse),
+            Case("corpus", "orchestrate lint . (re-run, unchanged)", [orch, "lint", ".", "--format", "json"], corpus, default),
+            Case("corpus", "pre-commit run --all-files", [precommit, "run", "--all-files"], corpus),
+            Case("corpus", "lintrunner --all-files", [lintrunner, "--all-files"], corpus),
+            Case("corpus", "ruff check (py, cache cleared)", [ruff, "check", "--output-format", "json", *py], corpus, None, clear_ruff_cache),
+            Case("corpus", "ruff check (py, re-run with its cache)", [ruff, "check", "--output-format", "json", *py], corpus),
+        ],
+        args.reps,
+    )  # fmt: skip
+    clear_ruff_cache()
+    native = [a + b for a, b in zip(corpus_cases[0].samples, corpus_cases[1].samples, strict=True)]
+    cases += corpus_cases
+    cases.append(Case("corpus", "native direct: sum of the two", [], corpus, samples=native))
+
+    def clear_tasks() -> None:
+        shutil.rmtree(corpus / ".orchestrate" / "tasks", ignore_errors=True)
+
+    probe = [sys.executable, "-c", TASKS_PROBE]
+    cases += run_interleaved(
+        [
+            Case("tasks", "lint . recording every task (records exist)", [*probe, "tasks"], corpus, default),
+            Case("tasks", "lint . recording no task", [*probe, "none"], corpus, default),
+        ],
+        args.reps,
+    )  # fmt: skip
+    cases += run_interleaved(
+        [Case("tasks", "lint . recording every task (all new)", [*probe, "tasks"], corpus, default, clear_tasks)],
+        max(1, args.reps // 2),
+    )  # fmt: skip
+    clear_tasks()
+
+    cases += run_interleaved(
+        [
+            Case("start", "orchestrate --version", [orch, "--version"], corpus, default),
+            Case("start", "python -c pass", [sys.executable, "-c", "pass"], corpus, default),
+        ],
+        args.reps * 3,
+    )  # fmt: skip
+
+    rss: dict[int, dict[str, float]] = {}
+    for n in (int(x) for x in args.rss_files.split(",") if x.strip()):
+        big = WORK / f"corpus{n}"
+        build_corpus(big, n)
+        shutil.rmtree(big / ".orchestrate", ignore_errors=True)
+        rss[n] = peak_rss(big, default)
+
+    med = {c.name: statistics.median(c.samples) for c in cases}
     print(
-        f"files: {args.files} ({len(py)} Python, {len(rest)} other); median of {args.reps} runs;"
-        f" {os.cpu_count()} CPUs; load average before {load_before}, after {load()}"
+        f"corpus: {args.files} files ({len(py)} Python, {len(rest)} other); median of"
+        f" {args.reps} interleaved runs; {os.cpu_count()} CPUs;"
+        f" load average before {load_before}, after {load()}"
     )
     print(
         f"versions: ruff {_version('ruff')}, pre-commit {_version('pre-commit')},"
-        f" lintrunner {_version('lintrunner')},"
-        f" tree-sitter {_version('tree-sitter')},"
-        f" tree-sitter-language-pack {_version('tree-sitter-language-pack')},"
-        f" python {sys.version.split()[0]}; plugins disabled for the runs: {foreign or 'none'}"
+        f" lintrunner {_version('lintrunner')}, eslint {_tool_version([eslint, '--version'])},"
+        f" eslint_d {ESLINT_D_VERSION}, node {_tool_version(['node', '--version'])},"
+        f" tree-sitter {_version('tree-sitter')}, python {sys.version.split()[0]};"
+        f" plugins disabled for the runs: {foreign or 'none'}"
     )
-    for group, name, s in rows:
-        print(f"{group:<9} {name:<46} {med[name]:8.3f} s  (min {min(s):.3f}, max {max(s):.3f})")
+    if not warm:
+        print("warm engine: not available in this build")
+    for c in cases:
+        s = c.samples
+        print(
+            f"{c.group:<8} {c.name:<52} {med[c.name]:8.3f} s  (min {min(s):.3f}, max {max(s):.3f})"
+        )
+    for n, r in rss.items():
+        print(
+            f"rss      orchestrate lint . at {n} files: own process {r['own_mib']:.1f} MiB peak,"
+            f" its tools {r['tools_mib']:.1f} MiB (largest child), {r['wall']:.2f} s"
+        )
     print()
-    pc = med["pre-commit run ruff --files FILE"]
-    native = med["native direct: sum"]
-    print(
-        f"one file:  orchestrate / pre-commit ruff       = {med['orchestrate lint FILE'] / pc:.2f}x"
-        f" (--no-tasks {med['orchestrate lint FILE --no-tasks'] / pc:.2f}x; aim <= 0.5x)"
-    )
-    print(
-        f"one file:  orchestrate / lintrunner           = {med['orchestrate lint FILE'] / med['lintrunner FILE']:.2f}x"
-    )
-    print(
-        f"corpus:    orchestrate / native tools direct   = {med['orchestrate lint .'] / native:.2f}x"
-        f" (--no-tasks {med['orchestrate lint . --no-tasks'] / native:.2f}x; aim <= 1.3x)"
-    )
-    print(
-        f"corpus:    orchestrate / pre-commit --all-files = {med['orchestrate lint .'] / med['pre-commit run --all-files']:.2f}x"
-    )
-    print(
-        f"corpus:    orchestrate / lintrunner            = {med['orchestrate lint .'] / med['lintrunner --all-files']:.2f}x"
-    )
+
+    def ratio(a: str, b: str) -> str:
+        return f"{med[a] / med[b]:.2f}x" if a in med and b in med else "n/a"
+
+    warm_py = "orchestrate lint --feedback FILE (warm engine)"
+    warm_js = "orchestrate lint --feedback app.js (warm engine)"
+    na = "n/a (warm engine: not available in this build)"
+    no_tasks = med["lint . recording no task"]
+    lines = [
+        ("one py file cold: orchestrate / pre-commit ruff --files", ratio("orchestrate lint FILE (cold)", "pre-commit run ruff --files FILE"), "<= 0.5x"),
+        ("  --no-tasks / pre-commit ruff --files", ratio("orchestrate lint FILE --no-tasks", "pre-commit run ruff --files FILE"), ""),
+        ("  orchestrate / lintrunner", ratio("orchestrate lint FILE (cold)", "lintrunner FILE"), ""),
+        ("one py file warm: orchestrate warm engine / lintrunner", ratio(warm_py, "lintrunner FILE") if warm else na, "<= 1.0x"),
+        ("  reuse hit (same bytes) / lintrunner", ratio("orchestrate lint FILE (same bytes again: reuse)", "lintrunner FILE"), ""),
+        ("one js file warm: orchestrate warm engine / cold eslint", ratio(warm_js, "eslint app.js (cold)") if warm else na, "<= 0.25x"),
+        ("  eslint_d / cold eslint", ratio(f"eslint_d {ESLINT_D_VERSION} app.js (warm)", "eslint app.js (cold)"), ""),
+        ("  orchestrate cold / cold eslint", ratio("orchestrate lint app.js (cold)", "eslint app.js (cold)"), ""),
+        ("corpus cold: orchestrate / pre-commit --all-files", ratio("orchestrate lint . (cold)", "pre-commit run --all-files"), "<= 1.0x"),
+        ("  orchestrate / lintrunner --all-files", ratio("orchestrate lint . (cold)", "lintrunner --all-files"), ""),
+        ("  orchestrate / native tools direct", ratio("orchestrate lint . (cold)", "native direct: sum of the two"), ""),
+        ("corpus unchanged re-run: cold / re-run (speed-up)", ratio("orchestrate lint . (cold)", "orchestrate lint . (re-run, unchanged)"), ">= 10x"),
+        ("  ruff: cache cleared / cached re-run", ratio("ruff check (py, cache cleared)", "ruff check (py, re-run with its cache)"), ""),
+        ("task recording: extra time over no recording", f"{(med['lint . recording every task (records exist)'] - no_tasks) / no_tasks:+.0%}", "<= 10%"),
+        ("  first recording (all records new)", f"{(med['lint . recording every task (all new)'] - no_tasks) / no_tasks:+.0%}", ""),
+        ("orchestrate --version / python -c pass", ratio("orchestrate --version", "python -c pass"), "<= 3x"),
+    ]  # fmt: skip
+    for n, r in rss.items():
+        aim = "< 100 MB" if n <= 10_000 else "< 150 MB"
+        lines.append(
+            (f"peak RSS, own process, {n} files", f"{r['own_mib'] * 1.048576:.0f} MB", aim)
+        )
+    for label, value, aim in lines:
+        print(f"{label:<58} {value:>12}   {('aim ' + aim) if aim else ''}")
     if args.json:
         Path(args.json).write_text(
-            json.dumps({"load_before": load_before, "load_after": load(), "rows": rows}, indent=2)
+            json.dumps(
+                {
+                    "load_before": load_before,
+                    "load_after": load(),
+                    "rows": [(c.group, c.name, c.samples) for c in cases],
+                    "rss": rss,
+                },
+                indent=2,
+            )
         )
     return 0
 
