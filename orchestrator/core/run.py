@@ -20,7 +20,7 @@ from orchestrator.model.checker import (
     one_line,
     outcome_for_all,
 )
-from orchestrator.model.report import Finding
+from orchestrator.model.report import Finding, compact
 from orchestrator.vocab import ScopeStatus
 
 GRACE_S = 0.5  # how long past the deadline we wait for a batch to return its outcome
@@ -40,6 +40,10 @@ def validated(checker: Checker, batch: Batch, result: object) -> list[FileOutcom
                 and all(isinstance(f, Finding) for f in o.findings)
             ):
                 got[o.path] = o.with_(checker=checker.name)
+                for f in o.findings:  # the report keeps them: a shared fields set each
+                    compact(f)
+                    if f.exact_edit is not None:
+                        compact(f.exact_edit)
     out = []
     for path, t in wanted.items():
         if path in got:

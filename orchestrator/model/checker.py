@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from orchestrator.deadline import Deadline
-from orchestrator.model.report import Finding, Scope, ToolIdentity
+from orchestrator.model.report import Finding, Scope, ToolIdentity, compact
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
 from orchestrator.vocab import DetectedBy, Purpose, ScopeStatus, SyntaxStatus, Tier
 
@@ -136,8 +136,11 @@ class FileOutcome:
                 replace(self, tool=None)  # a malformed identity is dropped, not trusted
             )
         )
-        scope = Scope.model_validate(source, from_attributes=True)
-        return scope.model_copy(update={"tier": tier, "reused": reused})
+        scope = compact(Scope.model_validate(source, from_attributes=True))
+        # Set on the fresh row rather than copied into a second one (a copy per file).
+        scope.tier = tier
+        scope.reused = reused
+        return scope
 
     @classmethod
     def from_scope(cls, scope: Scope, **rest: Any) -> FileOutcome:

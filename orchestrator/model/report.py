@@ -6,6 +6,7 @@ read it; none of them rewrites it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from datetime import UTC, datetime
 from typing import Any
@@ -136,6 +137,23 @@ class Report(_Model):
     gate: Gate = Field(default_factory=Gate)
     plugin_failures: list[PluginFailure] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+
+
+@functools.cache
+def _every_field(cls: type[BaseModel]) -> set[str]:
+    return set(cls.model_fields)
+
+
+def compact(model: BaseModel) -> BaseModel:
+    """`model`, in place, sharing one "fields set" with every instance of its class.
+
+    pydantic keeps a set of the fields given to each instance, only read by
+    `exclude_unset` (which no report output uses); at 10,000 files those sets were
+    about 20 MB of the report's memory. The shared set names every field, so an
+    assignment (which adds the field's name to it) changes nothing in it.
+    """
+    object.__setattr__(model, "__pydantic_fields_set__", _every_field(type(model)))
+    return model
 
 
 def utc_now() -> str:
