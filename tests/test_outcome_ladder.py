@@ -158,7 +158,9 @@ def test_treesitter_maps_its_faults_the_same_way(
             raise RuntimeError("parser crashed")
 
         monkeypatch.setattr(treesitter_checker, "parse", boom)
-    ctx = RunContext(project_root=tmp_path, deadline=deadline)
+    # Over the default parse limit (a slow parse): the setting lets it be parsed.
+    limit = {"max_parse_bytes": 16 * 1024 * 1024}
+    ctx = RunContext(project_root=tmp_path, deadline=deadline, config=limit)
     (out,) = _outcomes(TreeSitterChecker(), ctx, "big.json")
     want = {"hang": FACTS["hang"][1], "crash": FACTS["crash-exit-139"][1]}[fact]
     assert out.status == want, out.reason
