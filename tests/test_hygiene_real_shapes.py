@@ -261,3 +261,35 @@ def test_validator_refuses_a_kept_in_that_disagrees_and_a_self_overlap() -> None
     _rep, reasons = validate.validate_hygiene(report([entry("dedupe", exact_edit=own)]))
     assert any("overlaps the span it removes" in r for r in reasons), reasons
     json.dumps(reasons)
+
+
+def test_clean_prints_a_summary_per_tier_and_rule_before_applying(git_repo: Path) -> None:
+    from helpers import run_cli
+
+    write(
+        git_repo,
+        {
+            "design.md": "# Design\n\n" + PARA + "\n## Later\n\nsome text\n\n" + PARA,
+            "build.log": "log\n",
+            "TODO.md": "# TODO\n\n- [x] ship\n- [X] announce\n",
+        },
+    )
+    commit_all(git_repo)
+    age(git_repo / "build.log", 3)
+    assert run_cli(["check"], cwd=git_repo).returncode == 1
+    dry = run_cli(["clean", "--dry-run", "--no-input"], cwd=git_repo)
+    out = dry.stdout
+    assert out.startswith("clean would change (per tier and rule):\n"), out
+    rows = [" ".join(line.split()) for line in out.splitlines()]
+    assert rows[1:6] == [
+        "auto (without a prompt): 2 files, 3 lines",
+        "dedupe-scope 1 op 1 file 2 lines",
+        "stray-logs 1 op 1 file 1 line",
+        "confirm (once approved): 1 file, 4 lines",
+        "todo-done 1 op 1 file 4 lines",
+    ]
+    assert out.index("todo-done") < out.index("--- a/design.md")  # summary, then the diff
+    real = run_cli(["clean", "--no-input"], cwd=git_repo)
+    assert real.stdout.startswith("clean will change (per tier and rule):\n"), real.stdout
+    assert real.stdout.index("clean will change") < real.stdout.index("applied ")
+    assert not (git_repo / "build.log").exists() and (git_repo / "TODO.md").exists()

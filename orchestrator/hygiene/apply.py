@@ -52,6 +52,8 @@ class Options:
     dry_run: bool = False
     prompt: Callable[[Entry, str], bool] | None = None  # interactive approval
     require_clean_git: bool = True  # non-lifecycle auto ops need a tracked, clean path
+    #: Told what the run is about to change (summary rows) before any op is planned.
+    announce: Callable[[list[Any]], None] | None = None
 
 
 @dataclass
