@@ -36,6 +36,7 @@ class Placement:
         self.root = root
         self.rule_id = cfg.dedupe_scope.id
         self._published = pathspec.GitIgnoreSpec.from_lines(cfg.dedupe_scope.published_globs)
+        self._repeats = pathspec.GitIgnoreSpec.from_lines(cfg.dedupe_scope.repeats_by_design)
         self._file_rules = [
             (r.id, pathspec.GitIgnoreSpec.from_lines(r.globs))
             for r in cfg.rules
@@ -65,6 +66,10 @@ class Placement:
             if spec.match_file(rel):
                 return rule_id
         return None
+
+    def repeats_by_design(self, rel: str) -> bool:
+        """Whether `rel` repeats text on purpose (release notes): no dedupe in it."""
+        return self._repeats.match_file(rel)
 
     def published(self, rel: str) -> bool:
         """Whether `rel` is a page read on its own (and no managed rule owns it)."""

@@ -202,6 +202,23 @@ DEFAULT_PUBLISHED = [
 ]
 
 
+#: Release notes: the same entry under several releases is how they are written.
+DEFAULT_REPEATS = [
+    "CHANGELOG*",
+    "CHANGES*",
+    "HISTORY*",
+    "NEWS*",
+    "RELEASE*",
+    "changelog*",
+    "changes*",
+    "history*",
+    "news*",
+    "release-notes*",
+    "changelog.d/",
+    "newsfragments/",
+]
+
+
 class DedupeScope(BaseModel):
     """The rule deciding where a duplicated span may be removed (docs/hygiene.md).
 
@@ -218,6 +235,9 @@ class DedupeScope(BaseModel):
 
     id: str = "dedupe-scope"
     published_globs: list[str] = Field(default_factory=lambda: list(DEFAULT_PUBLISHED))
+    #: Documents whose repeats are by design (a changelog repeats a backported entry
+    #: under each release): no dedupe is proposed in them, nor kept in them.
+    repeats_by_design: list[str] = Field(default_factory=lambda: list(DEFAULT_REPEATS))
     cross_document: Literal["confirm", "skip"] = "confirm"
     published_copies: Literal["confirm", "skip"] = "skip"
 

@@ -354,13 +354,14 @@ def _dedupe_entries(
     cfg: HygieneConfig,
     place: Placement,
 ) -> list[Entry]:
-    """Dedupe entries under the scope rule: a generated file takes no part (never
-    edited, never the kept copy: it follows its source); a pair across documents is
-    proposed only as the rule says, with its evidence recorded in the entry."""
+    """Dedupe entries under the scope rule: a generated file and release notes take no
+    part (never edited, never the kept copy: a generated file follows its source, a
+    changelog repeats entries by design); a pair across documents is proposed only as
+    the rule says, with its evidence recorded in the entry."""
     docs = _markdown(root, files)
     generated = {p: why for p, d in docs.items() if (why := place.generated(p, d[:8192]))}
     sources = {p: src for p in generated if (src := place.source_of(p)) is not None}
-    docs = {p: d for p, d in docs.items() if p not in generated}
+    docs = {p: d for p, d in docs.items() if p not in generated and not place.repeats_by_design(p)}
     frozen = frozenset(p for p, d in docs.items() if content.is_frozen_bytes(d))
     scope = cfg.dedupe_scope
     out: list[Entry] = []

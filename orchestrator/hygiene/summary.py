@@ -1,7 +1,7 @@
 """What a clean is about to change, per tier and per rule: counted before anything runs.
 
 Counts come from the report's own entries (already validated): the rule is the
-lifecycle's `rule_ref`, else the placement rule of a span edit, else the edit kind;
+lifecycle's `rule_ref`, the scope rule of a dedupe, else the edit kind;
 lines are the anchored span (a whole file: its lines at check time).
 """
 
@@ -25,12 +25,14 @@ class Row:
 
 
 def rule_of(entry: Entry) -> str:
-    """The rule an entry comes from (lifecycle rule, placement rule, or its kind)."""
+    """The rule an entry comes from: its lifecycle rule, the scope rule of a dedupe,
+    or else its edit kind."""
     if entry.lifecycle is not None:
         return entry.lifecycle.rule_ref
-    if entry.evidence is not None and entry.evidence.placement_rule:
+    kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
+    if kind == "dedupe" and entry.evidence is not None and entry.evidence.placement_rule:
         return entry.evidence.placement_rule
-    return entry.exact_edit.kind if entry.exact_edit is not None else "generative"
+    return kind
 
 
 def lines_changed(entry: Entry) -> int:
