@@ -321,6 +321,23 @@ def live_placement(root: Path, plugins: Any) -> Placement | None:
         return None
 
 
+def generated_file(root: Path, rel: str) -> bool:
+    """Whether the file at `rel` says it is generated (model/generated.py decides; the
+    root .gitattributes counts): such a file is never edited without asking."""
+    from orchestrator.model import generated as gen
+
+    try:
+        attrs = gen.parse_gitattributes((root / gen.GITATTRIBUTES).read_bytes())
+    except OSError:
+        attrs = gen.parse_gitattributes(None)
+    try:
+        with (root / rel).open("rb") as fh:
+            head = fh.read(gen.HEAD)
+    except OSError:
+        head = b""
+    return gen.generated_reason(rel, head, attrs) is not None
+
+
 def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, str] | None:
     """An auto span edit's tier re-derived with the live scope rule: a report (untrusted)
     cannot make a published page, a generated file or a cross-document copy look safe."""
@@ -378,6 +395,8 @@ def _effective_tier(
         downgraded = _placement_tier(entry, place())
         if downgraded is not None:
             return downgraded
+    if entry.safety_tier == "auto" and generated_file(root, entry.path):
+        return "confirm", "needs approval: a generated file (edit its source)"
     if entry.safety_tier == "auto" and opts.require_clean_git:
         live = live_state()
         if not (live.tracked and live.clean):

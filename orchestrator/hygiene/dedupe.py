@@ -1,8 +1,8 @@
 """Find duplicated Markdown text: sections, and paragraphs repeated in one document.
 
 A section is a heading line and the lines up to the next heading (trailing blank
-lines left out). A paragraph is a run of non-blank lines outside code fences with no
-heading, at least two lines and MIN_PARAGRAPH_CHARS long. A later copy in the same
+lines left out). A paragraph is a run of non-blank lines outside code (fenced or
+indented) with no heading, at least two lines and MIN_PARAGRAPH_CHARS long. A later copy in the same
 document pairs with the first copy in that document; a section's first copy in a
 document pairs with the first copy in an earlier document (path order). Each pair
 becomes a dedupe edit pointing at the kept copy (`path#Lstart-Lend`); whether it is
@@ -87,7 +87,8 @@ def paragraphs(path: str, data: bytes) -> list[Section]:
             return
         block = lines[start:end]
         text = b"".join(block)
-        if len(block) >= 2 and len(text.strip()) >= MIN_PARAGRAPH_CHARS:
+        code = all(ln.startswith((b"    ", b"\t")) for ln in block)  # an indented code block
+        if len(block) >= 2 and len(text.strip()) >= MIN_PARAGRAPH_CHARS and not code:
             out.append(Section(path, start + 1, end, text))
 
     for i, line in enumerate(lines):

@@ -90,7 +90,7 @@ class Placement:
 
     def source_of(self, rel: str) -> str | None:
         """The existing project file a generated `rel` names as its source, or None."""
-        named = gen.generated_source(self._head(rel))
+        named = gen.generated_source(rel, self._head(rel))
         if named is None:
             return None
         norm = posixpath.normpath(named)
