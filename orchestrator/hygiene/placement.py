@@ -71,6 +71,10 @@ class Placement:
         """Whether `rel` repeats text on purpose (release notes): no dedupe in it."""
         return self._repeats.match_file(rel)
 
+    def is_managed(self, rel: str) -> bool:
+        """Whether a temporary / delete-once-served rule owns `rel`."""
+        return self.managed(rel) is not None
+
     def published(self, rel: str) -> bool:
         """Whether `rel` is a page read on its own (and no managed rule owns it)."""
         return self.managed(rel) is None and self._published.match_file(rel)

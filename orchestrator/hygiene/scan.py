@@ -365,8 +365,7 @@ def _dedupe_entries(
     frozen = frozenset(p for p, d in docs.items() if content.is_frozen_bytes(d))
     scope = cfg.dedupe_scope
     out: list[Entry] = []
-    managed = lambda rel: place.managed(rel) is not None  # noqa: E731
-    for dup, canon in dedupe.duplicates(docs, frozen, managed):
+    for dup, canon in dedupe.duplicates(docs, frozen, place.is_managed):
         kept_in = place.kept_in(dup.path, canon.path)
         published = place.touches_published(dup.path, canon.path)
         ref = dedupe.canonical_ref(canon)
