@@ -178,7 +178,8 @@ def test_review_corpus_matches_the_golden_list(name: str, tmp_path: Path) -> Non
         text = json.dumps({"tree": name, "item": TREES[name][0], "proposals": rows}, indent=2)
         path.write_text(text + "\n")
         known = {p["proposal"]: p for p in rows}
-    assert sorted(got) == sorted(known), "proposals differ from the reviewed list: review them"
+    new, gone = sorted(set(got) - set(known)), sorted(set(known) - set(got))
+    assert not new and not gone, f"review the list {path.name}: new {new}, gone {gone}"
     for k, tier in got.items():
         assert known[k]["tier"] == tier, f"{k}: tier {tier}, reviewed as {known[k]['tier']}"
         verdict = known[k]["verdict"]
