@@ -154,11 +154,15 @@ def test_a_real_debian_package_unpacks_its_files_and_skips_its_links(tmp_path: P
     assert not (tmp_path / "root" / "usr" / "include" / "b.h").is_symlink()
 
 
-def test_the_qualify_group_is_opt_in_and_pins_debian_packages() -> None:
+def test_the_qualify_group_is_opt_in_and_pins_released_packages() -> None:
     items = corpora.load_manifest()
     qualifying = {i.id for i in items.values() if i.group == "qualify"}
     needed = {i for e in qualify.load_plan()["language"] for i in e["items"]}
     assert needed <= qualifying, sorted(needed - qualifying)
     for item_id in qualifying:
         item = items[item_id]
-        assert item.kind == "debian-deb" and len(item.sha256) == 64 and item.version
+        assert item.version, item_id
+        if item.kind == "npm-package":
+            assert item.integrity.startswith("sha512-") and not item.lock, item_id
+        else:
+            assert item.kind in {"debian-deb", "pypi-sdist"} and len(item.sha256) == 64, item_id
