@@ -280,3 +280,19 @@ def test_gate_text_shows_each_blocking_findings_message(tmp_path: Path) -> None:
     assert res.returncode == 1
     assert "  - a.py:1:8: error ruff/F401 `os` imported but unused" in res.stdout.splitlines()
     assert "finding: a.py:1 ruff/F401" not in res.stdout
+
+
+def test_a_gate_in_line_formats_carries_its_reasons(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "r", {"a.py": "import os\n"}, initial_commit=False)
+    res = run_cli(["gate", "commit", "--format", "github"], cwd=repo)
+    assert res.returncode == 1
+    gate = [c for c in parse_commands(res.stdout) if c[1].get("title") == "orchestrate gate: deny"]
+    ((name, _, message),) = gate
+    assert name == "error"
+    assert message.splitlines()[0] == "1 blocking finding(s) in 1 file(s)"
+    assert message.splitlines()[-1].startswith("to recover: fix the findings")
+    res = run_cli(["gate", "commit", "--format", "concise"], cwd=repo)
+    lines = res.stdout.splitlines()
+    assert "gate: 1 blocking finding(s) in 1 file(s)" in lines
+    assert not any(problem_matcher().match(ln) for ln in lines if ln.startswith("gate: "))
+    assert lines[-1].endswith("gate: deny")

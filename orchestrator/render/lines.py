@@ -1,13 +1,14 @@
 """Line formats for CI logs, problem matchers and editors: github, concise, jsonl.
 
 - `github`: GitHub Actions workflow commands (`::error file=...,line=...::message`),
-  one per finding, and one `::notice::` per group of scopes that were not checked.
+  one per finding, one `::notice::` per group of scopes that were not checked, and,
+  when a gate was evaluated, one annotation with its reasons and recovery steps.
   Every value is escaped as the runner reads it (data: `%`, CR, LF; properties also
   `:` and `,`), and other control characters are shown as escapes, so neither a file
   name nor a tool message can end a command early or start a forged one.
 - `concise`: `path:line:col: severity rule message`, one line per finding (the form
   problem matchers, nvim-lint, ALE and Emacs compilation mode read), then one line per
-  coverage gap group and the verdict; text is escaped as the human view escapes it,
+  coverage gap group, the gate's reasons (`gate: ...`) and the verdict; text is escaped as the human view escapes it,
   and a `:` followed by a digit is written `\\x3a` so that no path, reason or message
   can pass for a position.
 - `jsonl`: one JSON object per line: each finding (`"type": "finding"`), each scope
@@ -27,9 +28,12 @@ from orchestrator.model.report import Finding, Report, rule_label
 from orchestrator.render.gaps import gap_groups
 from orchestrator.render.levels import level, word
 from orchestrator.safetext import printable
+from orchestrator.vocab import GateDecision
 
 #: A finding's display level -> the workflow command GitHub shows it as.
 _GITHUB_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+#: Gate decisions shown as a notice; every other evaluated decision is an error.
+_PASSING = frozenset({GateDecision.ALLOW, GateDecision.NOT_APPLICABLE})
 _KEEP = frozenset("\r\n")
 _DIGIT_COLON = re.compile(r":(?=\d)")
 
@@ -78,8 +82,19 @@ def github(report: Report) -> str:
     for g in gap_groups(report):
         props = {"file": g.paths[0] if g.count == 1 else None, "title": "orchestrate: not checked"}
         out.append(_command("notice", props, g.text()))
+    if gate := _gate_lines(report):
+        name = "notice" if report.gate.decision in _PASSING else "error"
+        title = f"orchestrate gate: {report.gate.decision}"
+        out.append(_command(name, {"title": title}, "\n".join(gate)))
     out.append(escape_data(verdict(report)))
     return "\n".join(out) + "\n"
+
+
+def _gate_lines(report: Report) -> list[str]:
+    """An evaluated gate's reasons and recovery steps, raw; none when not evaluated."""
+    if report.gate.decision == GateDecision.NOT_EVALUATED:
+        return []
+    return [*report.gate.reasons, *(f"to recover: {r}" for r in report.gate.recovery)]
 
 
 def _concise_text(text: object) -> str:
@@ -103,6 +118,7 @@ def concise(report: Report) -> str:
 
     out = [concise_line(f) for f in report.findings]
     out += [f"not checked: {_concise_text(g.text())}" for g in gap_groups(report)]
+    out += [f"gate: {_concise_text(r)}" for r in _gate_lines(report)]
     out.append(_concise_text(verdict(report)))
     return "\n".join(out) + "\n"
 
