@@ -43,6 +43,7 @@ from typing import Any
 from orchestrate_plugins._common import (
     cached_version,
     digest_files,
+    doc_url,
     find_tool,
     interpreter_bin_dir,
     line_starts,
@@ -663,6 +664,7 @@ class RuffChecker:
                     message=str(item.get("message", "")),
                     blocking=True,
                     fingerprint=fingerprint(NAME, str(code), target.path, anchor),
+                    help_uri=doc_url(item.get("url")),
                     **_fix_edit(item, text, starts),
                 )
             )

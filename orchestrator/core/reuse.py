@@ -43,7 +43,8 @@ MAX_ENTRIES = 512
 MAX_AGE_S = 24 * 3600.0
 MAX_ENTRY_BYTES = 1 << 20
 #: Version 2: the outcome is stored through the Scope model; version-1 entries miss.
-ENTRY_SCHEMA = "orchestrate.reuse/2"
+#: Version 3: findings carry the tool's rule link and description; older entries miss.
+ENTRY_SCHEMA = "orchestrate.reuse/3"
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,10 @@ class Finding(_Model):
     is_reversible: bool | None = None
     safety_tier: SafetyTier | None = None
     fix_applicability: str | None = None
+    #: Where the tool documents the rule: the URL the tool itself gave, never made up.
+    help_uri: str | None = None
+    #: The tool's one-line description of the rule, when the tool gives one.
+    rule_description: str | None = None
 
 
 class Coverage(_Model):
