@@ -108,6 +108,25 @@ def test_apply_unqualifies_a_failing_language_with_its_rate_and_keeps_the_rest()
     assert qualify.apply(again, "y", passing) == again
 
 
+def test_a_language_demoted_by_an_earlier_measurement_is_qualified_again_when_it_passes() -> None:
+    """Failed before: a later passing run kept `qualified = false` and had to be undone by hand."""
+    failing = {"corpus": "c1", "files": 100, "flagged": 9, "rate": 0.09, "bound": 0.16}
+    demoted = qualify.apply(MANIFEST, "x", failing)
+    passing = {"corpus": "c2", "files": 400, "flagged": 0, "rate": 0.0, "bound": 0.0095}
+    rows = {
+        r["language"]: r for r in tomllib.loads(qualify.apply(demoted, "x", passing))["language"]
+    }
+    assert rows["x"]["qualified"] is True and rows["x"]["measured"] == passing
+    assert rows["x"]["note"] == "old"
+    # Unqualified for another reason (no measurement said so): a passing bound alone does
+    # not qualify it.
+    other = MANIFEST.replace(
+        'qualified = true\nnote = "old"', 'qualified = false\nnote = "no invalid corpus"'
+    )
+    rows = {r["language"]: r for r in tomllib.loads(qualify.apply(other, "x", passing))["language"]}
+    assert rows["x"]["qualified"] is False
+
+
 def test_broken_copy_deletes_the_last_closing_bracket_or_end() -> None:
     assert qualify.broken_copy(b"f(a[1])\n") == b"f(a[1]\n"
     assert qualify.broken_copy(b"def f\n  1\nend\n") == b"def f\n  1\n\n"
