@@ -166,6 +166,16 @@ TRAPS: dict[str, tuple[str, str | None]] = {
         "<ul>\n<% @items.each do |i| %>\n  <li><%= i.name %></li>\n<% end %>\n</ul>\n",
         "erb",
     ),
+    "html/php.html": (
+        "<html><body>\n<?php foreach ($items as $i): ?>\n<p><?= htmlspecialchars($i) ?></p>\n"
+        "<?php endforeach; ?>\n</body></html>\n",
+        "php",
+    ),
+    "xml/php.xml": (
+        # PHP prints the declaration itself: `<?xml` would open a short PHP tag.
+        "<?php echo '<?xml version=\"1.0\"?>'; ?>\n<rss><?php echo $channel; ?></rss>\n",
+        "php",
+    ),
     "html/hbs.html": ("<ul>{{#each people}}<li>{{this.name}}</li>{{/each}}</ul>\n", "handlebars"),
     "html/plain.html": (
         "<!DOCTYPE html>\n<html>\n<head><title>t</title></head>\n"

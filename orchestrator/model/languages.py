@@ -358,12 +358,16 @@ _LIQUID = re.compile(
     rb"comment|endcomment|raw)\b|\{\{[^}]*\|\s*\w+:\s|\{\{-?\s*(site|page|forloop|paginator)\.\w"
 )
 _JINJA = re.compile(rb"\{%-?\s*\w|\{\{|\{#")
+#: A PHP page named .html/.xml: PHP's grammar reads the markup around its tags as text.
+_PHP = re.compile(rb"<\?(php\b|=)", re.I)
 
 
 def _template(head: bytes) -> str | None:
     """The template engine whose syntax `head` holds, or None for plain markup."""
     if _FRONT_MATTER.match(head.lstrip(b"\xef\xbb\xbf")):
         return "liquid"  # Jekyll front matter: the page goes through Liquid
+    if _PHP.search(head):
+        return "php"
     if _ERB_OR_EJS.search(head):
         return "erb" if _RUBY_IN_TAGS.search(head) else "ejs"
     if _HANDLEBARS.search(head):
