@@ -77,7 +77,9 @@ def manifest() -> Mapping[str, GrammarInfo]:
 
 
 @cache
-def _shared_defaults() -> Mapping[str, str]:
+def shared_defaults() -> Mapping[str, str]:
+    """Extension -> the language it holds unless content says otherwise (`[[shared]]`
+    `default`), for the shared extensions that have one."""
     rows = _manifest_data().get("shared", [])
     return {row["extension"].lower(): row["default"] for row in rows if "default" in row}
 
@@ -502,8 +504,8 @@ def detect_language(path: str, head: bytes = b"") -> Detection:
         return Detection("dockerfile", DetectedBy.FILENAME)
     ext = p.suffix.lower()
     if ext in SNIFFED:
-        if not head.strip() and ext in _shared_defaults():
-            return Detection(_shared_defaults()[ext], DetectedBy.EXTENSION)
+        if not head.strip() and ext in shared_defaults():
+            return Detection(shared_defaults()[ext], DetectedBy.EXTENSION)
         lang = SNIFFED[ext](head) if head else None
         if lang is None:
             return Detection(undecided=ambiguity(ext))
