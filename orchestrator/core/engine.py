@@ -83,15 +83,6 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
     )
 
 
-def _consult_reuse(root: Path, work: list[Any], ctx: RunContext) -> reuse.ReusePlan:
-    """Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
-    A run with more files than the bounded cache holds would only evict what it just
-    stored, paying a durable write per file for it: such a run checks fresh."""
-    if sum(len(batch.targets) for _checker, batch in work) <= reuse.MAX_ENTRIES:
-        return reuse.consult(root, work, ctx)
-    return reuse.ReusePlan([], list(work), set(), [{} for _ in work])
-
-
 def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
     return RequestInfo(
         entry=req.entry,
@@ -145,7 +136,8 @@ def run_lint(req: LintRequest) -> Report:
     gaps = unsupported(targets, planned) if req.only_checkers is None else []
     gaps += planned.generated
 
-    reuse_plan = _consult_reuse(root, planned.work, ctx)
+    # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
+    reuse_plan = reuse.consult(root, planned.work, ctx)
     ran = run_batches(reuse_plan.work, ctx, ctx.jobs)
     reuse.record(root, reuse_plan, ctx, ran)
     fallbacks = [c for c in checkers if c.tier == Tier.FALLBACK]
