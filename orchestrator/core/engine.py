@@ -21,7 +21,14 @@ from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import late_fallback, run_batches
-from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, named_files, select
+from orchestrator.core.selection import (
+    EXCLUDED_DIRS,
+    Shard,
+    escaped_name,
+    named_files,
+    select,
+    take_shard,
+)
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import Checker, FileTarget, RunContext
@@ -60,6 +67,8 @@ class LintRequest:
     paths_named: bool = False
     #: Lint generated files too (`--include-generated`); the secret scan always does.
     include_generated: bool = False
+    #: Check only this share of the selection (`--shard I/N`); the report records it.
+    shard: Shard | None = None
 
 
 def default_jobs() -> int:
@@ -124,6 +133,9 @@ def run_lint(req: LintRequest) -> Report:
         targets, refused = select(root, req.paths, excluded, cwd=req.cwd)
     else:
         targets, refused = list(req.targets), list(req.refused)
+    shard_id = None
+    if req.shard is not None:
+        targets, refused, shard_id = take_shard(targets, refused, req.shard)
 
     checkers = _checkers(req, plugins)
     # Policy checks (the secret scan) guard delivery surfaces; a plain lint runs them
@@ -153,4 +165,7 @@ def run_lint(req: LintRequest) -> Report:
         files_scanned=len(targets),
     )
     parts = Assembly(scan=scan, request=_request_info(req, ctx.jobs), plugins=plugins)
-    return assemble(parts, scopes + list(refused) + gaps, outcomes)
+    report = assemble(parts, scopes + list(refused) + gaps, outcomes)
+    if shard_id is not None:
+        report.shards = [shard_id]
+    return report

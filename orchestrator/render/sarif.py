@@ -3,7 +3,9 @@
 Every scope that is not `checked` becomes one toolExecutionNotification, and the
 invocation is `executionSuccessful: false` whenever coverage is incomplete. A syntax
 candidate is at most a `warning` (an unconfirmed parse, never an `error`); each file's
-detected language is its artifact's `sourceLanguage`, with `detected_by`.
+detected language is its artifact's `sourceLanguage`, with `detected_by`. A shard's
+report, or one merged from shards, names every shard's identity in the invocation's
+properties (`shards`), and each gap in a merged set of shards is a notification.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__
+from orchestrator.decisions.coverage import shard_gaps
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
 from orchestrator.vocab import ScopeStatus, Severity
@@ -85,7 +88,11 @@ def _artifacts(report: Report) -> list[dict[str, Any]]:
 
 
 def _notes(report: Report) -> list[dict[str, Any]]:
-    notes = [_scope_note(s) for s in report.scopes if s.status != ScopeStatus.CHECKED]
+    notes = [
+        {"level": "error", "message": {"text": gap}, "descriptor": {"id": "shard_missing"}}
+        for gap in shard_gaps(report)
+    ]
+    notes += [_scope_note(s) for s in report.scopes if s.status != ScopeStatus.CHECKED]
     for pf in report.plugin_failures:
         notes.append(
             {
@@ -119,7 +126,8 @@ def to_sarif(report: Report) -> dict[str, Any]:
         "properties": {
             "gate": str(report.gate.decision),
             "coverage": report.coverage.model_dump(mode="json"),
-        },
+        }
+        | ({"shards": [s.model_dump(mode="json") for s in report.shards]} if report.shards else {}),
     }
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
