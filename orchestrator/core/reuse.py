@@ -30,6 +30,7 @@ other checker is never reused. `ORCHESTRATE_REUSE=0` turns reuse off.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -38,6 +39,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+from pydantic import TypeAdapter
 
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
 from orchestrator.model.report import Finding, Scope, ToolIdentity
@@ -52,8 +55,9 @@ MAX_ENTRIES = 50_000
 #: An index file larger than this is not read (a miss for every file) and is rebuilt.
 MAX_INDEX_BYTES = 128 << 20
 MAX_AGE_S = 24 * 3600.0
-#: One stored outcome larger than this is not kept.
-MAX_ENTRY_BYTES = 1 << 20
+#: An outcome with more findings than this is not kept (the index stays small; a file
+#: with thousands of findings is a clean-up, not a save loop).
+MAX_ENTRY_FINDINGS = 2000
 #: A stat is trusted only for a file whose mtime is this much older than its digest.
 RACY_NS = 2_000_000_000
 #: Version 3: one index per repository; entries of the slot files of version 2 are gone.
@@ -285,6 +289,12 @@ def _encode(outcome: FileOutcome) -> dict[str, Any]:
     }
 
 
+@functools.cache
+def _findings_adapter() -> TypeAdapter[list[Finding]]:
+    """One validator for an entry's whole list of findings (one call, not one per finding)."""
+    return TypeAdapter(list[Finding])
+
+
 def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
     scope = Scope.model_validate({**data["scope"], "path": path, "checker": checker})
     notes = data.get("notes", [])
@@ -292,7 +302,7 @@ def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
         raise ValueError("malformed notes")
     return FileOutcome.from_scope(
         scope,
-        findings=tuple(Finding.model_validate(f) for f in data.get("findings", [])),
+        findings=tuple(_findings_adapter().validate_python(data.get("findings", []))),
         coherent=bool(data.get("coherent")),
         duration_ms=0,
         notes=tuple(notes),
@@ -373,9 +383,9 @@ def store(
         or outcome.checker != parts.checker
     ):
         return False
-    encoded = _encode(outcome)
-    if len(json.dumps(encoded, separators=(",", ":"))) > MAX_ENTRY_BYTES:
+    if len(outcome.findings) > MAX_ENTRY_FINDINGS:
         return False
+    encoded = _encode(outcome)
     index, owned = _open(where)
     entry = {"parts": parts.as_dict(), "stat": stat, "at": time.time(), "outcome": encoded}
     index.put(parts.path, parts.checker, entry)
