@@ -297,6 +297,23 @@ def test_an_oversized_index_is_not_read(tmp_path: Path, monkeypatch: pytest.Monk
     assert _ruff_scope(_lint(tmp_path)).reused is None
 
 
+def test_an_index_over_its_size_keeps_the_newest_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
+    index = reuse.ReuseIndex.load(tmp_path)
+    for i in range(40):
+        path = f"m{i:02}.py"
+        reuse.store(index, _parts(path=path), outcome.with_(path=path))
+        index.entries[f"ruff\x00{path}"]["at"] = time.time() - 1000 + i  # m39 is the newest
+    one = len(json.dumps(index.entries["ruff\x00m00.py"]))
+    monkeypatch.setattr(reuse, "MAX_INDEX_BYTES", one * 12)
+    assert index.save()
+    kept = sorted(reuse.ReuseIndex.load(tmp_path).entries)
+    assert 0 < len(kept) <= 12 and kept[-1] == "ruff\x00m39.py"
+    assert "ruff\x00m00.py" not in kept
+
+
 def test_two_writers_keep_each_others_results(tmp_path: Path) -> None:
     outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
     one = reuse.ReuseIndex.load(tmp_path)

@@ -205,12 +205,17 @@ class ReuseIndex:
             and now - at <= MAX_AGE_S
         ]
         fresh.sort(reverse=True)
-        kept = {key: entries[key] for _at, key in sorted(fresh[:MAX_ENTRIES], key=lambda x: x[1])}
-        blob = json.dumps({"schema": INDEX_SCHEMA, "entries": kept}, separators=(",", ":")).encode()
-        if len(blob) > MAX_INDEX_BYTES:
-            return False
+        limit = MAX_ENTRIES
+        while True:
+            kept = {key: entries[key] for _at, key in sorted(fresh[:limit], key=lambda x: x[1])}
+            blob = json.dumps({"schema": INDEX_SCHEMA, "entries": kept}, separators=(",", ":"))
+            if len(blob) <= MAX_INDEX_BYTES:
+                break
+            if not kept:
+                return False
+            limit = len(kept) // 2  # too large: keep the newer half
         try:
-            atomic_write(self.path, blob)
+            atomic_write(self.path, blob.encode())
             self.loaded_stat = stat_key(self.path.stat())
         except OSError:
             return False
@@ -229,7 +234,7 @@ def _read(path: Path) -> tuple[dict[str, Any], StatKey | None, bool]:
             data = json.loads(fh.read())
     except FileNotFoundError:
         return {}, None, True
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}, None, False
     if (
         not isinstance(data, dict)
