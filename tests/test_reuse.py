@@ -17,7 +17,7 @@ from helpers import VENV_BIN, require_tool
 from orchestrator.core import reuse
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.model.checker import FileOutcome, FileTarget
-from orchestrator.model.report import Report, Scope
+from orchestrator.model.report import Finding, Report, Scope
 from orchestrator.vocab import Purpose, ScopeStatus
 
 SRC = "import os\n\nx = 1\n"
@@ -330,3 +330,13 @@ def test_outcome_notes_survive_reuse(tmp_path: Path) -> None:
     assert reuse.store(tmp_path, _parts(), outcome)
     hit = reuse.lookup(tmp_path, _parts())
     assert hit is not None and hit.outcome.notes == ("n",)
+
+
+def test_a_message_json_escapes_is_stored_and_read_back(tmp_path: Path) -> None:
+    finding = Finding(checker="ruff", rule="X1", severity="error", path="a.py", message="\udc80!")
+    outcome = FileOutcome(
+        path="a.py", checker="ruff", status=ScopeStatus.CHECKED, findings=(finding,)
+    )
+    assert reuse.store(tmp_path, _parts(), outcome)
+    hit = reuse.lookup(tmp_path, _parts())
+    assert hit is not None and hit.outcome.findings[0].message == "\udc80!"

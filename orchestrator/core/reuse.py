@@ -8,7 +8,7 @@ incomplete results never are, and delivery (commit, push, CI) never reuses.
 
 The results live in one index file per repository in the user's cache folder
 (`index_path`), never in the project: a cold process reads it once, in one
-`json.loads`. Each entry also keeps the file's stat (size, mtime_ns, ctime_ns, inode,
+JSON parse. Each entry also keeps the file's stat (size, mtime_ns, ctime_ns, inode,
 device) from when its digest was taken, so an unchanged file is not read again: a file
 whose stat is equal has the stored digest; any other file is read and digested, and
 its identity compared as before. A stat is kept only when the file's mtime is older
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import pydantic_core
 from pydantic import TypeAdapter
 
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
@@ -208,19 +209,32 @@ class ReuseIndex:
         limit = MAX_ENTRIES
         while True:
             kept = {key: entries[key] for _at, key in sorted(fresh[:limit], key=lambda x: x[1])}
-            blob = json.dumps({"schema": INDEX_SCHEMA, "entries": kept}, separators=(",", ":"))
+            whole = {"schema": INDEX_SCHEMA, "entries": kept}
+            try:
+                blob = pydantic_core.to_json(whole)
+            except ValueError:  # a lone surrogate: json escapes it, pydantic-core refuses
+                blob = json.dumps(whole, separators=(",", ":")).encode()
             if len(blob) <= MAX_INDEX_BYTES:
                 break
             if not kept:
                 return False
             limit = len(kept) // 2  # too large: keep the newer half
         try:
-            atomic_write(self.path, blob.encode())
+            atomic_write(self.path, blob)
             self.loaded_stat = stat_key(self.path.stat())
         except OSError:
             return False
         self.entries, self.dirty, self.touched = kept, False, set()
         return True
+
+
+def _parse(blob: bytes) -> Any:
+    """The JSON value of `blob`: pydantic-core's parser (about twice as fast as json's),
+    json's for what only it reads (an escaped lone surrogate); ValueError when neither."""
+    try:
+        return pydantic_core.from_json(blob)
+    except ValueError:
+        return json.loads(blob)
 
 
 def _read(path: Path) -> tuple[dict[str, Any], StatKey | None, bool]:
@@ -231,7 +245,7 @@ def _read(path: Path) -> tuple[dict[str, Any], StatKey | None, bool]:
             st = os.fstat(fh.fileno())
             if st.st_size > MAX_INDEX_BYTES:
                 return {}, stat_key(st), False
-            data = json.loads(fh.read())
+            data = _parse(fh.read())
     except FileNotFoundError:
         return {}, None, True
     except (OSError, ValueError, RecursionError):
