@@ -9,7 +9,7 @@ incomplete results never are, and delivery (commit, push, CI) never reuses.
 The results live in one index file per repository in the user's cache folder
 (`index_path`), never in the project: a cold process reads it once, in one
 JSON parse. Each entry also keeps the file's stat (size, mtime_ns, ctime_ns, inode,
-device) from when its digest was taken, so an unchanged file is not read again: a file
+device) from when its digest was taken, so an unchanged file is not digested again: a file
 whose stat is equal has the stored digest; any other file is read and digested, and
 its identity compared as before. A stat is kept only when the file's mtime is older
 than the digest by more than `RACY_NS` (a write within the same timestamp tick could
