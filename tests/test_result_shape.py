@@ -102,6 +102,6 @@ def test_a_new_scope_field_travels_through_reuse_without_touching_it(
 def test_old_cache_entries_are_misses(tmp_path: Path) -> None:
     outcome = FileOutcome(**SAMPLES)  # type: ignore[arg-type]
     assert reuse.store(tmp_path, _parts(), outcome)
-    slot = next(reuse.cache_dir(tmp_path).glob("slot-*.json"))
-    slot.write_text(slot.read_text().replace(reuse.ENTRY_SCHEMA, "orchestrate.reuse/1"))
+    index = reuse.index_path(tmp_path)
+    index.write_text(index.read_text().replace(reuse.INDEX_SCHEMA, "orchestrate.reuse/2"))
     assert reuse.lookup(tmp_path, _parts()) is None

@@ -67,6 +67,7 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.core.config import find_project_root
     from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.core.selection import parse_shard
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
     from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
@@ -100,6 +101,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         cwd=cwd,
         paths_named=True,
         include_generated=args.include_generated,
+        shard=parse_shard(args.shard) if args.shard is not None else None,
     )
     result = lint(
         req,
@@ -214,6 +216,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--no-tasks", action="store_true", help="do not record findings as tasks in .orchestrate/"
+    )
+    lint.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="check only share I of N of the files (CI matrix); merge with `report merge`",
     )
     add_output_options(lint)
     lint.set_defaults(func=cmd_lint)

@@ -12,6 +12,9 @@ Every scope that is not `checked` becomes one toolExecutionNotification, and the
 invocation is `executionSuccessful: false` whenever coverage is incomplete. GitHub
 rejects a run over 25,000 results; this run keeps at most MAX_RESULTS (errors first)
 and at most MAX_RULES rule descriptors, and says what it left out in a notification.
+A shard's report, or one merged from shards, names every shard's identity in the
+invocation's properties (`shards`), and each gap in a merged set of shards is a
+notification.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from orchestrator import __version__
-from orchestrator.decisions.coverage import unchecked
+from orchestrator.decisions.coverage import shard_gaps, unchecked
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
 from orchestrator.render.levels import level
@@ -144,7 +147,11 @@ def _artifacts(report: Report) -> list[dict[str, Any]]:
 
 
 def _notes(report: Report) -> list[dict[str, Any]]:
-    notes = [_scope_note(s) for s in unchecked(report)]
+    notes = [
+        {"level": "error", "message": {"text": gap}, "descriptor": {"id": "shard_missing"}}
+        for gap in shard_gaps(report)
+    ]
+    notes += [_scope_note(s) for s in unchecked(report)]
     for pf in report.plugin_failures:
         notes.append(
             {
@@ -248,7 +255,8 @@ def to_sarif(report: Report) -> dict[str, Any]:
         "properties": {
             "gate": str(report.gate.decision),
             "coverage": report.coverage.model_dump(mode="json"),
-        },
+        }
+        | ({"shards": [s.model_dump(mode="json") for s in report.shards]} if report.shards else {}),
     }
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
