@@ -62,12 +62,16 @@ def test_CG29_recovery_nodes_ask_for_native_lint_and_confirmation(tmp_path: Path
 
 
 def test_CG29_zero_recovery_recommends_native_lint(tmp_path: Path) -> None:
-    (tmp_path / "ok.rs").write_text('fn main() {\n    println!("hi");\n}\n', encoding="utf-8")
+    # Java: a grammar qualified on real code (grammars/manifest.toml `measured`).
+    (tmp_path / "Ok.java").write_text(
+        'class Ok {\n    void f() {\n        System.out.println("hi");\n    }\n}\n',
+        encoding="utf-8",
+    )
     report, scopes = _lint(tmp_path)
-    s = scopes["ok.rs"]
+    s = scopes["Ok.java"]
     assert (s.status, s.syntax) == (ScopeStatus.CHECKED, SyntaxStatus.CLEAN)
-    assert s.hint == "only syntax was checked; native lint recommended for rust"
-    assert not [f for f in report.findings if f.path == "ok.rs"]
+    assert s.hint == "only syntax was checked; native lint recommended for java"
+    assert not [f for f in report.findings if f.path == "Ok.java"]
     # Syntax-only evidence never reads as full coverage.
     assert report.coverage.syntax_only_files == 1
     assert report.coverage.native_files == 0

@@ -62,7 +62,8 @@ def _proven(language: str) -> tuple[bool, list[str]]:
 
 def _failed_on_real_code(language: str) -> bool:
     """True when grammars/qualify.py measured `language` on real code above the bound."""
-    measured = _manifest_rows()[language].get("measured")
+    row = _manifest_rows()[language]
+    measured = row.get("measured")
     return isinstance(measured, dict) and measured.get("bound", 1.0) > MAX_BOUND
 
 
