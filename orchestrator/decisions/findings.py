@@ -27,7 +27,9 @@ class FailOn(StrEnum):
 def is_blocking(f: Finding) -> bool:
     """A finding blocks delivery when its checker says so or it is a native error.
 
-    Syntax-fallback candidates never block by themselves: they are unconfirmed.
+    Syntax-fallback candidates never block by themselves: they are unconfirmed. A syntax
+    error the language's own parser confirmed (rule `syntax/confirmed`) is no candidate:
+    it is an error and blocks like a native one.
     """
     if f.candidate:
         return False
