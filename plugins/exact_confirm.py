@@ -23,7 +23,6 @@ from orchestrate_plugins._common import find_on_path, probe_version
 from orchestrate_plugins.exact_parsers import ErrorLine, ExactParser, Garbage, parser_for
 
 from orchestrator.api import (
-    HEAD_BYTES,
     Deadline,
     FileTarget,
     RunContext,
@@ -206,9 +205,16 @@ def _external(parser: ExactParser, target: FileTarget, src: bytes, ctx: RunConte
     # Every dialect rejected it: the one that read furthest is the file's dialect.
     errors = max((r.errors for r in runs), key=lambda e: e[0][0] if e else 0)
     if decl is not None and decl.version is not None:
-        too_old = exact_versions.older(_language_version(tool, version, parser, ctx), decl.version)
-        if too_old is not False:
-            what = "older than" if too_old else "not known to be as new as"
+        have = _language_version(tool, version, parser, ctx)
+        too_old = exact_versions.older(have, decl.version)
+        what = None
+        if too_old is None:
+            what = "not known to be as new as"
+        elif too_old:
+            what = "older than"
+        elif parser.removes_syntax and exact_versions.other_major(have, decl.version):
+            what = "of another major version than"
+        if what:
             return Verdict(
                 SyntaxEvidence.CANDIDATE,
                 ident,
@@ -239,9 +245,12 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
 def judge(target: FileTarget, src: bytes, language: str | None, ctx: RunContext) -> Verdict | None:
     """The exact parser's verdict on `src` (the bytes the grammar parsed), or None when no
     exact parser covers the file. Never raises."""
-    parser = parser_for(language, target.path, src[:HEAD_BYTES])
+    parser = parser_for(language, target.path, src)
     if parser is None:
         return None
+    dialect = parser.cannot_judge(target.path, src)
+    if dialect:
+        return Verdict(SyntaxEvidence.CANDIDATE, reason=f"no exact verdict: {dialect}")
     if ctx.deadline.expired():
         return Verdict(SyntaxEvidence.CANDIDATE, reason="no verdict: deadline reached")
     try:

@@ -75,8 +75,15 @@ class ExactParser:
     dialects: Callable[[str, str | None], tuple[str, ...]] = lambda _p, _d: ("",)
     #: The file name of the private copy (its suffix can matter to the tool).
     copy_name: str = "source"
-    #: Extra files this entry is limited to (a shebang or suffix test); None: all files.
+    #: Extra files this entry is limited to (a shebang test); None: all files of its languages.
     accepts: Callable[[str, bytes], bool] | None = field(default=None)
+    #: Why this parser cannot judge a file written in a dialect it does not read (JSX,
+    #: Flow, decorators, a template), or None. Such a file keeps its candidates.
+    cannot_judge: Callable[[str, bytes], str | None] = lambda _p, _s: None
+    #: True when newer versions of the language removed syntax (PHP 8 removed `$s{0}`
+    #: and made `match` a keyword): a parser of another major version than the project
+    #: declares may refute, not confirm.
+    removes_syntax: bool = False
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -154,12 +161,38 @@ def _editions(_path: str, declared: str | None) -> tuple[str, ...]:
     return (declared,) if declared else ("2015", "2021")
 
 
+#: JSX (`return <div>`, `= <Foo/>`, `(<>`), Flow (`@flow`) and decorators (`@dec` before a
+#: class or member): dialects `node --check` does not read.
+_JSX = re.compile(rb"(?:[=(,:?&|{}]|\breturn|=>)\s*<(?:[A-Za-z]|>)")
+_FLOW = re.compile(rb"@flow\b|^\s*(?:export\s+)?(?:opaque\s+)?type\s+\w+\s*=", re.MULTILINE)
+_DECORATOR = re.compile(rb"^\s*@[A-Za-z_$]", re.MULTILINE)
+
+
+def _js_dialect(_path: str, src: bytes) -> str | None:
+    if _JSX.search(src):
+        return "JSX: node --check does not parse it"
+    if _FLOW.search(src):
+        return "Flow types: node --check does not parse them"
+    if _DECORATOR.search(src):
+        return "decorators: node --check does not parse them"
+    return None
+
+
+_TEMPLATE = re.compile(rb"\{\{|\{%|<%")
+
+
+def _yaml_dialect(_path: str, src: bytes) -> str | None:
+    if _TEMPLATE.search(src):
+        return "template syntax ({{ }}, {% %}, <% %>): a template is not YAML until rendered"
+    return None
+
+
 _SHEBANG_SH = re.compile(rb"^#![ \t]*(?:/usr)?/bin/(?:env[ \t]+)?(?:sh|dash)[ \t]*(?:\r?\n|$)")
 
 
-def is_posix_sh(path: str, head: bytes) -> bool:
+def is_posix_sh(_path: str, src: bytes) -> bool:
     """True for a file whose shebang asks for POSIX `sh` (or dash)."""
-    return bool(_SHEBANG_SH.match(head))
+    return bool(_SHEBANG_SH.match(src))
 
 
 #: The table. The first entry whose languages hold the file's language (and whose
@@ -178,7 +211,7 @@ PARSERS: tuple[ExactParser, ...] = (
         package="dash",
         safe="`-n` reads commands without executing them; ENV is read by interactive shells only",
         scrub=("ENV", "BASH_ENV"),
-        accepts=lambda path, head: is_posix_sh(path, head),
+        accepts=lambda path, src: is_posix_sh(path, src),
     ),
     ExactParser(
         name="bash",
@@ -204,6 +237,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "(which could preload a script) is removed",
         scrub=("NODE_OPTIONS", "NODE_PATH"),
         dialects=_module_kinds,
+        cannot_judge=_js_dialect,
     ),
     ExactParser(
         name="gofmt",
@@ -233,6 +267,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="`-l` compiles without executing; `-n` reads no php.ini, so no "
         "auto_prepend_file or extension runs",
         scrub=("PHPRC", "PHP_INI_SCAN_DIR"),
+        removes_syntax=True,
     ),
     ExactParser(
         name="xmllint",
@@ -284,16 +319,17 @@ PARSERS: tuple[ExactParser, ...] = (
         package="",
         safe="PyYAML's safe composer: builds nodes, never objects, so a custom tag (!Ref) "
         "loads and nothing is constructed; a duplicate mapping key is an error",
+        cannot_judge=_yaml_dialect,
     ),
 )
 
 
-def parser_for(language: str | None, path: str, head: bytes) -> ExactParser | None:
+def parser_for(language: str | None, path: str, src: bytes) -> ExactParser | None:
     """The exact parser of a file of `language` (first table entry that takes it), or None."""
     if not language:
         return None
     for p in PARSERS:
-        if language in p.languages and (p.accepts is None or p.accepts(path, head)):
+        if language in p.languages and (p.accepts is None or p.accepts(path, src)):
             return p
     return None
 

@@ -162,3 +162,9 @@ def older(parser_version: str | None, wanted: str | None) -> bool | None:
     if have is None or want is None:
         return None
     return have[: len(want)] < want
+
+
+def other_major(parser_version: str | None, wanted: str | None) -> bool:
+    """True when the parser's major version differs from the declared one's."""
+    have, want = version_tuple(parser_version), version_tuple(wanted)
+    return have is None or want is None or have[0] != want[0]
