@@ -13,6 +13,7 @@ environment minus the variables that could make it run code.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -108,6 +109,14 @@ def _language_version(
     return _probe(str(companion), tuple(args), parser, ctx)[0]
 
 
+def _number(parser: ExactParser, text: str | None) -> str:
+    """The version number in a version text (`GNU bash, version 5.2.15(1)` -> `5.2.15`)."""
+    m = re.search(parser.version_pattern, text or "")
+    if m:
+        return m.group(1)
+    return one_line(text, 60) if text else "version unknown"
+
+
 def _env(ctx: RunContext, parser: ExactParser) -> dict[str, str]:
     base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
     drop = set(SCRUB_ALWAYS) | set(parser.scrub)
@@ -164,7 +173,10 @@ def _run_one(
         )
     except Garbage as exc:
         return _Run(failure=f"{name} exit {rc} without a located error ({exc})")
-    return _Run(errors=tuple(errors))
+    kept = tuple(e for e in errors if not parser.discounted(e, src))
+    if not kept:
+        return _Run(failure=f"{name}: its errors depend on what it does not read ({errors[0][2]})")
+    return _Run(errors=kept)
 
 
 def limit_seconds(ctx: RunContext) -> int:
@@ -182,7 +194,7 @@ def _external(parser: ExactParser, target: FileTarget, src: bytes, ctx: RunConte
             reason=f"no exact parser: {parser.command} not found{hint}",
         )
     version, why = _version(tool, parser, ctx)
-    ident = ToolIdentity(path=tool, version=f"{parser.name} {version or 'version unknown'}")
+    ident = ToolIdentity(path=tool, version=f"{parser.name} {_number(parser, version)}")
     if why:
         return Verdict(SyntaxEvidence.CANDIDATE, ident, reason=f"exact parser unusable: {why}")
     decl = exact_versions.declared(parser.declares, ctx.project_root, target.path)

@@ -59,6 +59,7 @@ class ExactParser:
     #: How the version is found: argv words for `TOOL ...`, or a file next to the tool.
     version_args: tuple[str, ...] = ("--version",)
     version_file: str | None = None
+    #: The version number in the version text (its first group).
     version_pattern: str = r"(\d+(?:\.\d+)+)"
     #: A companion next to the tool whose output is the language version the parser
     #: implements, when its own version is not (`rustc --version` beside rustfmt).
@@ -84,6 +85,9 @@ class ExactParser:
     #: and made `match` a keyword): a parser of another major version than the project
     #: declares may refute, not confirm.
     removes_syntax: bool = False
+    #: True for an error that is no evidence about this source (it depends on what the
+    #: parser did not read); a run whose errors are all discounted gives no verdict.
+    discounted: Callable[[ErrorLine, bytes], bool] = lambda _e, _s: False
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -147,6 +151,12 @@ def _rustfmt_errors(_out: str, err: str) -> list[ErrorLine]:
     return out
 
 
+def _rust_removed(error: ErrorLine, _src: bytes) -> bool:
+    """Syntax a newer toolchain removed (`box` expressions, once unstable): the file may
+    be valid for the toolchain it was written for."""
+    return "has been removed" in error[2]
+
+
 def _module_kinds(path: str, _declared: str | None) -> tuple[str, ...]:
     suffix = PurePosixPath(path).suffix
     if suffix == ".mjs":
@@ -176,6 +186,16 @@ def _js_dialect(_path: str, src: bytes) -> str | None:
     if _DECORATOR.search(src):
         return "decorators: node --check does not parse them"
     return None
+
+
+#: A DOCTYPE that declares entities outside the file (an external subset, a parameter
+#: entity): xmllint reads neither (no --loaddtd), so an entity they declare is unknown.
+_EXTERNAL_DTD = re.compile(rb"<!DOCTYPE[^>\[]*(?:SYSTEM|PUBLIC)|<!ENTITY\s+%|%[\w.:-]+;", re.DOTALL)
+
+
+def _xml_unread_entity(error: ErrorLine, src: bytes) -> bool:
+    """An undefined-entity error in a document whose DTD is partly outside the file."""
+    return "Entity '" in error[2] and "not defined" in error[2] and bool(_EXTERNAL_DTD.search(src))
 
 
 _TEMPLATE = re.compile(rb"\{\{|\{%|<%")
@@ -276,10 +296,12 @@ PARSERS: tuple[ExactParser, ...] = (
         argv=("--noout", "--nonet", "-"),
         error_exits=frozenset({1}),
         errors=_xmllint_errors,
+        version_pattern=r"libxml version (\d+)",
         package="libxml2-utils",
         safe="`--noout` writes nothing, `--nonet` loads nothing over the network; without "
         "--valid/--loaddtd/--noent no external DTD or entity is read",
         scrub=("XML_CATALOG_FILES",),
+        discounted=_xml_unread_entity,
     ),
     ExactParser(
         name="rustfmt",
@@ -295,6 +317,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "in a private folder, so no rust-toolchain file picks the toolchain",
         scrub=("RUSTFMT", "RUSTFMT_CONFIG"),
         dialects=_editions,
+        discounted=_rust_removed,
     ),
     ExactParser(
         name="json",

@@ -151,6 +151,19 @@ def test_xmllint_confirms_at_the_line_and_refutes_an_internal_entity(tmp_path: P
     assert_refuted(judge(tmp_path, "ok.xml", ok), "xmllint")
 
 
+def test_entities_declared_outside_the_file_are_no_evidence(tmp_path: Path) -> None:
+    need("xmllint")
+    # The grammar flags the parameter entity reference; xmllint does not read the
+    # external entity file, so `&x;` is unknown to it: that is no syntax error.
+    src = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE a [\n<!ENTITY % e SYSTEM "e.ent">\n%e;\n]>\n<a>&x;</a>\n'
+    )
+    o = judge(tmp_path, "a.xml", src)
+    assert_candidate(o, "depend on what it does not read")
+    # Without an external part, an undefined entity is an error.
+    assert_confirmed(judge(tmp_path, "b.xml", b"<a>\n&nbsp;<b></a>\n"), 2, "xmllint")
+
+
 def test_rustfmt_confirms_at_the_line_and_refutes_safe_items(tmp_path: Path) -> None:
     need("rustfmt")
     bad = b"fn main() {\n    let x = ;\n}\n"
@@ -331,7 +344,7 @@ def test_report_gate_and_presentations_tell_confirmed_from_candidate(tmp_path: P
     report = json.loads(run_cli(["lint", ".", "--format", "json"], cwd=repo).stdout)
     scopes = {s["path"]: s for s in report["scopes"] if s["checker"] == "treesitter"}
     assert scopes["bad.go"]["syntax_evidence"] == "confirmed"
-    assert scopes["bad.go"]["syntax_parser"]["version"].startswith("gofmt go")
+    assert scopes["bad.go"]["syntax_parser"]["version"].startswith("gofmt 1.")
     assert scopes["Lib.java"]["syntax_evidence"] == "candidate"
     assert scopes["Lib.java"]["syntax_parser"] is None
     # The schema documents the field.
@@ -349,7 +362,8 @@ def test_report_gate_and_presentations_tell_confirmed_from_candidate(tmp_path: P
     env = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
     human = run_cli(["lint", "."], cwd=repo, env=env).stdout
     go_line = next(ln for ln in human.splitlines() if "syntax/confirmed" in ln)
-    assert "confirmed by gofmt" in go_line and "(syntax candidate)" not in go_line
+    assert "(syntax error, confirmed)" in go_line and "confirmed by gofmt" in go_line
+    assert "(syntax candidate)" not in go_line
     assert any(
         "(syntax candidate)" in ln for ln in human.splitlines() if "Lib" in ln or "syntax/" in ln
     )
@@ -374,3 +388,20 @@ def test_every_entry_says_why_it_is_safe(parser: Any) -> None:
     assert parser.command is None or parser.package
     # Literal argv words only: no shell, no word that could run code.
     assert not any(w in {"-c", "--eval", "-r", "--require", "--import"} for w in parser.argv)
+
+
+def test_host_context_counts_confirmed_syntax_errors(tmp_path: Path) -> None:
+    need("gofmt")
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.go").write_bytes(GO_BAD)
+    recorded = Path(__file__).parent / "hosts_e2e/payloads/claude-code/PostToolUse.Write.json"
+    event = json.loads(recorded.read_text().replace("/tmp/hosts-e2e/project", str(repo)))
+    event["tool_input"] = {"content": GO_BAD.decode(), "file_path": str(repo / "a.go")}
+    event["tool_response"] = {"filePath": str(repo / "a.go"), "type": "create"}
+    env = clean_env(CLAUDE_PROJECT_DIR=str(repo))
+    res = orchestrate(repo, "hook", "claude-code", env=env, stdin=json.dumps(event))
+    context = json.loads(res.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "syntax errors confirmed 1, syntax candidates 0" in context, context
+    assert "syntax/confirmed" in context
+    # Nothing of the parser's free text (it quotes source tokens) reaches the agent.
+    assert "expected" not in context

@@ -36,6 +36,12 @@ def is_blocking(f: Finding) -> bool:
     return f.blocking or f.severity == Severity.ERROR
 
 
+def is_confirmed_syntax(f: Finding) -> bool:
+    """A syntax error the language's own parser confirmed (the exact parser tier): a
+    verdict, where a candidate is a suspicion. It blocks (`is_blocking`)."""
+    return not f.candidate and f.rule == "syntax/confirmed"
+
+
 def is_task_worthy(f: Finding) -> bool:
     """A finding becomes a task exactly when it blocks (README: "blocking findings");
     an unconfirmed syntax candidate is not a task."""
@@ -72,5 +78,6 @@ __all__ = [
     "fails_exit",
     "has_blocking",
     "is_blocking",
+    "is_confirmed_syntax",
     "is_task_worthy",
 ]

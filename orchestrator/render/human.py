@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from orchestrator.decisions.coverage import unchecked
+from orchestrator.decisions.findings import is_confirmed_syntax
 from orchestrator.model.report import Report, rule_label
 from orchestrator.safetext import printable as p
 from orchestrator.vocab import GateDecision, ScopeStatus
@@ -100,6 +101,8 @@ def render(report: Report, console: Console) -> None:
             )
             if f.candidate:
                 line.append(" (syntax candidate)", style="dim")
+            elif is_confirmed_syntax(f):
+                line.append(" (syntax error, confirmed)", style="red")
             line.append(f"  {p(f.message)}")
             if f.safety_tier:
                 line.append(f"  [fix: {f.safety_tier}]", style="cyan")
