@@ -103,6 +103,8 @@ def test_posix_sh_scripts_go_to_sh(tmp_path: Path) -> None:
     need("sh")
     o = judge(tmp_path, "bad.sh", b"#!/bin/sh\necho ok\nif then\nfi\n")
     assert_confirmed(o, 3, "sh")
+    # An escaped `<` is a word to the shell; the grammar flags the line.
+    assert_refuted(judge(tmp_path, "ok.sh", b'#!/bin/sh\n[ "$a" \\< "$b" ]\n'), "sh")
     assert parser_for("bash", "x.sh", b"#!/bin/bash\n").name == "bash"  # type: ignore[union-attr]
 
 
@@ -200,6 +202,13 @@ def test_yaml_custom_tags_load_and_duplicate_keys_are_found(tmp_path: Path) -> N
     assert judge(tmp_path, "d.yaml", dup).syntax_evidence is None  # clean to the grammar
     o = judge(tmp_path, "d2.yaml", dup, config={"exact_parse_clean": True})
     assert_confirmed(o, 3, "PyYAML")
+
+
+def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
+    # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
+    # valid/string/multiline.toml); the grammar flags it.
+    src = b's = """a \\  \n  b"""\n'
+    assert_refuted(judge(tmp_path, "m.toml", src), "python tomllib")
 
 
 def test_toml_duplicate_key_found_when_clean_files_are_checked(tmp_path: Path) -> None:
