@@ -207,6 +207,18 @@ def _yaml_dialect(_path: str, src: bytes) -> str | None:
     return None
 
 
+_SHEBANG = re.compile(rb"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([\w.+-]+)")
+
+
+def _shell_dialect(_path: str, src: bytes) -> str | None:
+    """Another shell's script (zsh, ksh, ...) named by its shebang: bash does not judge it."""
+    m = _SHEBANG.match(src)
+    shell = m.group(1).decode("ascii", "replace") if m else "bash"
+    if re.fullmatch(r"(?:bash|sh|dash)[\d.]*", shell):
+        return None
+    return f"a {shell[:20]} script: bash -n does not judge it"
+
+
 _SHEBANG_SH = re.compile(rb"^#![ \t]*(?:/usr)?/bin/(?:env[ \t]+)?(?:sh|dash)[ \t]*(?:\r?\n|$)")
 
 
@@ -244,6 +256,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="`-n` (noexec) reads commands without executing them; BASH_ENV, ENV, SHELLOPTS "
         "and BASHOPTS are removed so no start-up file is sourced",
         scrub=("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS"),
+        cannot_judge=_shell_dialect,
     ),
     ExactParser(
         name="node",

@@ -99,6 +99,13 @@ def test_bash_confirms_at_the_line_and_refutes_extglob_and_case_fallthrough(
     assert_refuted(judge(tmp_path, "ok.sh", ok), "bash")
 
 
+def test_other_shells_are_not_judged_by_bash(tmp_path: Path) -> None:
+    need("bash")
+    # zsh syntax bash rejects, in a .sh file whose shebang names zsh.
+    o = judge(tmp_path, "z.sh", b"#!/usr/bin/env zsh\nprint ${(j:,:)array}\nif then\n")
+    assert_candidate(o, "a zsh script: bash -n does not judge it")
+
+
 def test_posix_sh_scripts_go_to_sh(tmp_path: Path) -> None:
     need("sh")
     o = judge(tmp_path, "bad.sh", b"#!/bin/sh\necho ok\nif then\nfi\n")
