@@ -103,12 +103,12 @@ def _located(pattern: str, text: str) -> list[ErrorLine]:
 def _bash_errors(_out: str, err: str) -> list[ErrorLine]:
     # `<file>: line 3: syntax error near unexpected token `then'`; the echo line that
     # follows repeats the source and is not read.
-    return _located(r"^\S*source: line (?P<line>\d+): (?P<msg>syntax error.*|.*unexpected.*)$", err)
+    return _located(r"^.*/source: line (?P<line>\d+): (?P<msg>syntax error.*|.*unexpected.*)$", err)
 
 
 def _sh_errors(_out: str, err: str) -> list[ErrorLine]:
     # dash: `<file>: 2: Syntax error: "then" unexpected`
-    return _located(r"^\S*source: (?P<line>\d+): (?P<msg>Syntax error:.*)$", err)
+    return _located(r"^.*/source: (?P<line>\d+): (?P<msg>Syntax error:.*)$", err)
 
 
 def _node_errors(_out: str, err: str) -> list[ErrorLine]:
