@@ -54,13 +54,14 @@ class Case:
 
 
 def lint_tree(repo: Path) -> None:
-    """A clean .py, an F401, a syntax-broken .go and an unsupported .xyz, all staged."""
+    """A clean .py, an F401, a syntax-broken .java (no exact parser confirms it: a
+    candidate) and an unsupported .xyz, all staged."""
     stage(
         repo,
         {
             "clean.py": GOOD_PY,
             "bad.py": BAD_PY,
-            "broken.go": "package main\n\nfunc main( {\n",
+            "Broken.java": "class Broken {\n\n  void main( {\n}\n",
             "notes.xyz": "whatever\n",
         },
     )

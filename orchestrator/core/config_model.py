@@ -45,7 +45,10 @@ class ProjectConfig(BaseModel):
     exclude_dirs: list[str] = Field(default_factory=list)
     #: Run the policy checks (the secret scan) in a plain lint too.
     policy_in_lint: bool = False
-    #: Explicit absolute tool paths by checker name.
+    #: Hand files the syntax grammar found clean to the exact parser as well (true for
+    #: every language, or a list of languages); off by default (docs/grammars.md).
+    exact_parse_clean: bool | list[str] = False
+    #: Explicit absolute tool paths by checker name (and by exact parser name).
     tools: dict[str, AbsolutePath] = Field(default_factory=dict)
     #: Required coverage per language (and `default`) for delivery gates.
     required: dict[str, Level] = Field(default_factory=dict)

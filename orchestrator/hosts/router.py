@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_complete
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
-from orchestrator.decisions.findings import is_blocking
+from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
 from orchestrator.git.repo import NoRepository
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
@@ -181,8 +181,10 @@ def _findings_line(report: Report) -> str:
     n = len(report.findings)
     blocking = sum(1 for f in report.findings if is_blocking(f))
     candidates = sum(1 for f in report.findings if f.candidate)
+    confirmed = sum(1 for f in report.findings if is_confirmed_syntax(f))
     rules = B.safe_rule_ids(f.rule for f in report.findings)
-    line = f"findings {n} (blocking {blocking}, syntax candidates {candidates})"
+    exact = f", syntax errors confirmed {confirmed}" if confirmed else ""
+    line = f"findings {n} (blocking {blocking}{exact}, syntax candidates {candidates})"
     return line + (f"; rules {', '.join(rules)}" if rules else "")
 
 

@@ -20,6 +20,7 @@ from orchestrator.vocab import (
     Purpose,
     ScopeStatus,
     Severity,
+    SyntaxEvidence,
     SyntaxStatus,
     Tier,
 )
@@ -76,6 +77,10 @@ class Scope(_Model):
     status: ScopeStatus
     reason: str | None = None
     syntax: SyntaxStatus | None = None
+    #: What the syntax verdict rests on: the grammar alone (`candidate`), or the
+    #: language's own parser (`confirmed` / `refuted`), named in `syntax_parser`.
+    syntax_evidence: SyntaxEvidence | None = None
+    syntax_parser: ToolIdentity | None = None
     tool: ToolIdentity | None = None
     config_digest: str | None = None
     config_files: list[str] = Field(default_factory=list)

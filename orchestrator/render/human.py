@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from orchestrator.decisions.coverage import unchecked
+from orchestrator.decisions.findings import is_confirmed_syntax
 from orchestrator.model.report import Finding, Report, rule_label
 from orchestrator.render.gaps import gap_groups
 from orchestrator.render.levels import word
@@ -132,6 +133,8 @@ def finding_line(f: Finding) -> Text:
     line.append(f"  {p(rule_label(f.checker, f.rule))}", style="bold")
     if f.candidate:
         line.append(" (syntax candidate)", style="dim")
+    elif is_confirmed_syntax(f):
+        line.append(" (syntax error, confirmed)", style="red")
     line.append(f"  {p(f.message)}")
     if f.safety_tier:
         line.append(f"  [fix: {f.safety_tier}]", style="cyan")
