@@ -32,7 +32,8 @@ def _project(tmp_path: Path) -> Path:
             "a.js": "var unused = 1;\n",
             "bad.py": "import os\n",
             ODD_NAME: "import sys\n",
-            "broken.go": "package main\n\nfunc main( {\n",
+            # Java: no exact parser confirms it, so it stays a syntax candidate.
+            "Broken.java": "class Broken {\n\n  void main( {\n}\n",
             "notes.xyz": "?\n",
         },
         initial_commit=False,
