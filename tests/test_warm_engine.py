@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from helpers import IN_CI, VENV_BIN, eslint_path, fail_or_skip, git, new_repo, run_cli
+from host_contracts import encode, payload
 
 from orchestrator.server.protocol import runtime_paths
 
@@ -399,16 +400,16 @@ def test_another_user_cannot_connect(project: Project) -> None:
 
 
 def test_auto_start_for_feedback_and_idle_timeout(project: Project) -> None:
-    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\nidle_timeout = 10\n")
+    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\nidle_timeout = 20\n")
     first = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
     assert "warm engine starting for the next check; checking in-process" in first.stderr
     assert first.returncode == 0
     info = _wait(project.status, 60, "the engine started on demand")
-    assert info["idle_timeout_s"] == 10
+    assert info["idle_timeout_s"] == 20
     second = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
     assert second.stderr == "" and second.returncode == 0
     same_report("json", first.stdout, second.stdout)
-    _wait(lambda: not project.paths.socket.exists(), 60, "the idle engine exits")
+    _wait(lambda: not project.paths.socket.exists(), 90, "the idle engine exits")
     assert not _alive(info["pid"]) or _wait(lambda: not _alive(info["pid"]), 10, "exit")
 
 
@@ -446,3 +447,41 @@ def test_server_status_and_stop(project: Project) -> None:
     _wait(lambda: not _alive(info["pid"]), 30, "the engine exits")
     assert not project.paths.socket.exists()
     assert project.cli("server", "stop").stdout.strip() == "warm engine not running"
+
+
+def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
+    target = project.root / "app" / "a.py"
+    event = encode(
+        payload(
+            "claude-code",
+            "PostToolUse.Write",
+            cwd=str(project.root),
+            tool_input={"file_path": str(target), "content": target.read_text()},
+            tool_response={"filePath": str(target), "content": target.read_text()},
+        )
+    ).decode()
+    env = {"CLAUDE_PROJECT_DIR": str(project.root)}
+    project.start()
+    cold_run = run_cli(
+        ["hook", "claude-code"],
+        project.root,
+        env={**project.env, **env, "ORCHESTRATE_SERVER": "0"},
+        stdin=event,
+    )
+    shutil.rmtree(project.root / ".orchestrate")  # the same start: no task recorded yet
+    warm = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
+    assert warm.stderr == "" and warm.returncode == cold_run.returncode == 0
+    assert warm.stdout == cold_run.stdout
+    assert "ruff: checked 1" in warm.stdout
+    assert project.status()["served"] == 1  # type: ignore[index]
+    # A pre-tool gate event (a commit) never goes to the engine.
+    gate_event = encode(
+        payload(
+            "claude-code",
+            "PreToolUse.Bash",
+            cwd=str(project.root),
+            tool_input={"command": "git commit -qm x"},
+        )
+    ).decode()
+    run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=gate_event)
+    assert project.status()["served"] == 1  # type: ignore[index]

@@ -97,7 +97,21 @@ def _run(root: Path) -> int:
     from orchestrator.model import report  # noqa: F401 - imported to be warm
 
     plugin_host.load()
-    return Engine(root, runtime_paths(root), main, idle).serve()
+    return Engine(root, runtime_paths(root), main, idle, hook_lint=_hook_lint).serve()
+
+
+def _hook_lint(root: Path, paths: list[str], timeout: float) -> bytes:
+    """A host hook's edit-feedback lint, as the hook would run it, its result as JSON."""
+    from orchestrator.hosts.router import lint_here
+
+    result = lint_here(root, paths, timeout)
+    data = {
+        "report": result.report.model_dump(mode="json"),
+        "required_gaps": list(result.required_gaps),
+        "task_ids": list(result.task_ids),
+        "task_error": result.task_error,
+    }
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

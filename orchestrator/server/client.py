@@ -313,16 +313,9 @@ def _write(reply: Reply) -> int:
     return reply.exit
 
 
-def try_warm(argv: list[str]) -> int | None:
-    """Answer `argv` from the warm engine: its exit code after writing its output, or
-    None when the caller must check in-process (see the module docs)."""
-    if SERVING or os.environ.get(OFF_SWITCH) == "0":
-        return None
-    args = lint_args(argv)
-    if args is None:
-        return None
+def _engine_of(root: Path) -> RuntimePaths | None:
+    """The runtime paths of `root`'s engine, or None when its folder must not be used."""
     try:
-        root = find_root(Path.cwd(), args.root)
         paths = runtime_paths(root)
         private_folder(paths.folder, create=False)
     except UnsafeRuntime as exc:
@@ -330,17 +323,18 @@ def try_warm(argv: list[str]) -> int | None:
         return None
     except OSError:
         return None
-    wanted = args.feedback and auto_enabled(root)
+    return paths
+
+
+def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool) -> Reply | None:
+    """The engine's `ok` reply to `request`, or None after saying why the check runs
+    in-process (starting an engine when `wanted`, or when the one running was stale)."""
     if not os.path.lexists(paths.socket):
         if wanted:
             _start_later(root, "warm engine starting for the next check; checking in-process")
         return None
-    wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
-        WAIT_MARGIN_SECONDS
-    )
-    request = run_request(argv, min(wait, MAX_WAIT_SECONDS))
     try:
-        reply = exchange(paths, request, wait)
+        reply = exchange(paths, request, float(request["wait_s"]))
     except (ConnectionRefusedError, FileNotFoundError):
         if clean_dead(paths):
             msg = "removed the socket of a dead warm engine; checking in-process"
@@ -372,7 +366,69 @@ def try_warm(argv: list[str]) -> int | None:
     if reply.status != "ok":
         say(f"warm engine did not serve ({reply.status}: {reply.reason}); checking in-process")
         return None
-    return _write(reply)
+    return reply
+
+
+def try_warm(argv: list[str]) -> int | None:
+    """Answer `argv` from the warm engine: its exit code after writing its output, or
+    None when the caller must check in-process (see the module docs)."""
+    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+        return None
+    args = lint_args(argv)
+    if args is None:
+        return None
+    root = find_root(Path.cwd(), args.root)
+    paths = _engine_of(root)
+    if paths is None:
+        return None
+    wanted = args.feedback and auto_enabled(root)
+    wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
+        WAIT_MARGIN_SECONDS
+    )
+    reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
+    return None if reply is None else _write(reply)
+
+
+#: The keys of a hook lint's answer (the lint use case's result, as JSON).
+HOOK_RESULT_KEYS = frozenset({"report", "required_gaps", "task_ids", "task_error"})
+
+
+def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | None:
+    """The edit-feedback lint of a host hook answered by the warm engine: the lint
+    result's fields as JSON data (to validate into the report model), or None when the
+    hook must lint in-process. Only edit feedback asks: never a gate."""
+    if SERVING or os.environ.get(OFF_SWITCH) == "0" or not 0 < timeout <= MAX_WAIT_SECONDS:
+        return None
+    engine = _engine_of(root)
+    if engine is None:
+        return None
+    wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
+    request = {
+        "proto": PROTO,
+        "kind": "hook_lint",
+        "root": str(root),
+        "paths": list(paths),
+        "timeout": float(timeout),
+        "env": dict(os.environ),
+        "client": client_identity(),
+        "wait_s": wait,
+    }
+    reply = _ask(root, engine, request, auto_enabled(root))
+    if reply is None:
+        return None
+    import json
+
+    try:
+        data = json.loads(reply.stdout)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or set(data) != HOOK_RESULT_KEYS:
+        say("warm engine answered something malformed (lint result); checking in-process")
+        return None
+    if reply.stderr:
+        sys.stderr.buffer.write(reply.stderr)
+        sys.stderr.buffer.flush()
+    return data
 
 
 def _start_later(root: Path, message: str) -> None:
@@ -389,6 +445,7 @@ __all__ = [
     "engine_answers",
     "exchange",
     "find_root",
+    "hook_lint",
     "lint_args",
     "ping",
     "run_request",

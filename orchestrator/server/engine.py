@@ -26,6 +26,7 @@ import fcntl
 import io
 import os
 import queue
+import signal
 import socket
 import sys
 import threading
@@ -62,6 +63,8 @@ FAULT_VERSION_FILE = "ORCHESTRATE_FAULT_VERSION_FILE"
 FAULT_DELAY = "ORCHESTRATE_FAULT_ENGINE_DELAY_S"
 
 RunMain = Callable[[list[str]], int]
+#: A host hook's edit-feedback lint: (root, paths, timeout) -> the result as JSON bytes.
+HookLint = Callable[[Path, list[str], float], bytes]
 
 
 def log(message: str) -> None:
@@ -160,16 +163,17 @@ class _Out(io.TextIOWrapper):
 def _as_client(req: dict[str, Any]) -> Iterator[tuple[io.BytesIO, io.BytesIO]]:
     """The client's folder, environment and output streams for the duration."""
     out_buf, err_buf = io.BytesIO(), io.BytesIO()
-    enc = req["stdout"]["encoding"]
+    shape = req.get("stdout") or {"encoding": "utf-8", "errors": "strict", "isatty": False}
+    enc = shape["encoding"]
     codecs.lookup(enc)
-    codecs.lookup_error(req["stdout"]["errors"])
-    out = _Out(out_buf, encoding=enc, errors=req["stdout"]["errors"], write_through=True)
-    out.tty = req["stdout"]["isatty"]
+    codecs.lookup_error(shape["errors"])
+    out = _Out(out_buf, encoding=enc, errors=shape["errors"], write_through=True)
+    out.tty = shape["isatty"]
     err = io.TextIOWrapper(err_buf, encoding="utf-8", errors="backslashreplace", write_through=True)
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     saved = (sys.stdout, sys.stderr)
-    os.chdir(req["cwd"])
+    os.chdir(req["cwd"] if "cwd" in req else req["root"])
     try:
         os.environ.clear()
         os.environ.update(req["env"])
@@ -190,11 +194,17 @@ class Engine:
     """The server of one project root (see the module docs)."""
 
     def __init__(
-        self, root: Path, paths: RuntimePaths, run_main: RunMain, idle_timeout: float
+        self,
+        root: Path,
+        paths: RuntimePaths,
+        run_main: RunMain,
+        idle_timeout: float,
+        hook_lint: HookLint | None = None,
     ) -> None:
         self.root = root
         self.paths = paths
         self.run_main = run_main
+        self.hook_lint = hook_lint
         self.idle_timeout = idle_timeout
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.started = time.time()
@@ -259,6 +269,7 @@ class Engine:
                     send_frame(conn, reply)
 
     def _answer(self, req: dict[str, Any]) -> dict[str, Any] | None:
+        self.last_active = time.monotonic()  # any request of the owner counts as use
         if req["kind"] == "ping":
             return make_reply("ok", info=self.info())
         if req["kind"] == "stop":
@@ -309,14 +320,26 @@ class Engine:
             log(f"stale: {reason}; exiting")
             self.stopping.set()
             return make_reply("stale", reason)
-        log(f"serving {len(job.request['argv'])} argument(s) in {job.request['cwd']!r}")
+        req = job.request
+        if req["kind"] == "hook_lint" and self.hook_lint is None:
+            return make_reply("error", "hook lint not offered")
+        size = len(req["argv"] if req["kind"] == "run" else req["paths"])
+        log(f"serving {req['kind']} of {size} argument(s) in {req.get('cwd', req.get('root'))!r}")
         if self.delay:
             time.sleep(self.delay)  # fault injection (FAULT_DELAY)
         try:
-            with _as_client(job.request) as (out, err):
-                code = int(self.run_main(list(job.request["argv"])))
+            with _as_client(req) as (out, err):
+                if req["kind"] == "run":
+                    code = int(self.run_main(list(req["argv"])))
+                else:
+                    assert self.hook_lint is not None
+                    data = self.hook_lint(Path(req["root"]), list(req["paths"]), req["timeout"])
+                    code = 0
         except (OSError, LookupError, ValueError) as exc:
             return make_reply("error", f"cannot serve: {type(exc).__name__}: {exc}")
+        if req["kind"] == "hook_lint":
+            self.served += 1
+            return make_reply("ok", stdout=data, stderr=err.getvalue())
         self.served += 1
         if code in (130, 143):  # a signal ended the run: the engine ends too
             self.stopping.set()
@@ -386,6 +409,9 @@ class Engine:
             bound = os.stat(self.paths.socket).st_ino
             listener.listen(64)
             self.stamp = CodeStamp()
+            # SIGTERM between requests: stop cleanly (a request's own handlers, those of
+            # the CLI entry, take over while it runs).
+            signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
             log(f"serving {self.root} (idle timeout {self.idle_timeout:g} s)")
             threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
             self._loop()
@@ -401,4 +427,4 @@ class Engine:
         return 0
 
 
-__all__ = ["FAULT_DELAY", "FAULT_VERSION_FILE", "CodeStamp", "Engine", "rss_kib"]
+__all__ = ["FAULT_DELAY", "FAULT_VERSION_FILE", "CodeStamp", "Engine", "HookLint", "rss_kib"]

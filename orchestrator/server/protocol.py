@@ -35,7 +35,7 @@ MAX_ARGV = 4096
 MAX_ENV = 4096
 MAX_REASON = 500
 _HEADER = struct.Struct(">I")
-KINDS = ("run", "ping", "stop")
+KINDS = ("run", "hook_lint", "ping", "stop")
 STATUSES = ("ok", "stale", "refused", "error")
 
 
@@ -198,14 +198,24 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
     _check(obj.get("proto") == PROTO, "unknown protocol version")
     kind = obj.get("kind")
     _check(kind in KINDS, "unknown request kind")
-    if kind != "run":
+    if kind in ("ping", "stop"):
         _check(set(obj) == {"proto", "kind"}, "unexpected keys in request")
         return obj
-    keys = {"proto", "kind", "argv", "cwd", "env", "client", "stdout", "wait_s"}
-    _check(set(obj) == keys, "unexpected keys in request")
-    _check(_is_str_list(obj["argv"], MAX_ARGV) and bool(obj["argv"]), "argv: want strings")
-    _check(obj["argv"][0] == "lint", "only lint is served")
-    _check(isinstance(obj["cwd"], str) and os.path.isabs(obj["cwd"]), "cwd: want an absolute path")
+    if kind == "hook_lint":
+        keys = {"proto", "kind", "root", "paths", "timeout", "env", "client", "wait_s"}
+        _check(set(obj) == keys, "unexpected keys in request")
+        _check(isinstance(obj["root"], str) and os.path.isabs(obj["root"]), "root: want a path")
+        _check(_is_str_list(obj["paths"], MAX_ARGV), "paths: want strings")
+        t = obj["timeout"]
+        _check(isinstance(t, float) and 0 < t <= 3600, "timeout: want seconds")
+    else:
+        keys = {"proto", "kind", "argv", "cwd", "env", "client", "stdout", "wait_s"}
+        _check(set(obj) == keys, "unexpected keys in request")
+        _check(_is_str_list(obj["argv"], MAX_ARGV) and bool(obj["argv"]), "argv: want strings")
+        _check(obj["argv"][0] == "lint", "only lint is served")
+        cwd = obj["cwd"]
+        _check(isinstance(cwd, str) and os.path.isabs(cwd), "cwd: want an absolute path")
+        _validate_stdout(obj["stdout"])
     env = obj["env"]
     _check(
         isinstance(env, dict)
@@ -214,7 +224,15 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
         "env: want strings",
     )
     _check(_identity_ok(obj["client"]), "client: malformed identity")
-    out = obj["stdout"]
+    wait = obj["wait_s"]
+    _check(
+        isinstance(wait, int | float) and not isinstance(wait, bool) and 0 < wait <= 3600,
+        "wait_s: want seconds",
+    )
+    return obj
+
+
+def _validate_stdout(out: Any) -> None:
     _check(
         isinstance(out, dict)
         and set(out) == {"isatty", "encoding", "errors"}
@@ -225,12 +243,6 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
         and len(out["errors"]) < 40,
         "stdout: malformed",
     )
-    wait = obj["wait_s"]
-    _check(
-        isinstance(wait, int | float) and not isinstance(wait, bool) and 0 < wait <= 3600,
-        "wait_s: want seconds",
-    )
-    return obj
 
 
 def _b64(value: Any, what: str) -> bytes:
