@@ -8,9 +8,12 @@ import json
 import os
 import shutil
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -447,6 +450,10 @@ def test_server_status_and_stop(project: Project) -> None:
     _wait(lambda: not _alive(info["pid"]), 30, "the engine exits")
     assert not project.paths.socket.exists()
     assert project.cli("server", "stop").stdout.strip() == "warm engine not running"
+    # SIGTERM stops it as cleanly: no socket is left behind.
+    again = project.start()
+    os.kill(again["pid"], signal.SIGTERM)
+    _wait(lambda: not project.paths.socket.exists(), 30, "the engine exits on SIGTERM")
 
 
 def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
@@ -485,3 +492,50 @@ def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
     ).decode()
     run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=gate_event)
     assert project.status()["served"] == 1  # type: ignore[index]
+
+
+def _fake_engine(path: Path, answers: list[bytes]) -> threading.Thread:
+    """A fake engine on the socket (fault injection): reads each request, answers bytes."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(4)
+
+    def serve() -> None:
+        with server:
+            for answer in answers:
+                conn, _ = server.accept()
+                with conn:
+                    (size,) = struct.unpack(">I", conn.recv(4))
+                    got = 0
+                    while got < size:
+                        got += len(conn.recv(size - got))
+                    conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread
+
+
+def _frame(obj: object) -> bytes:
+    body = json.dumps(obj).encode()
+    return struct.pack(">I", len(body)) + body
+
+
+def test_malformed_answers_are_never_trusted(project: Project) -> None:
+    good = {"proto": 1, "status": "ok", "reason": "", "exit": 0, "stdout": "", "stderr": ""}
+    answers = [
+        struct.pack(">I", 9) + b"not json!",
+        _frame({**good, "info": {}, "extra": 1}),  # an unexpected key
+        _frame({**good, "info": {}, "exit": 999}),  # an exit code no process has
+        _frame({**good, "info": {}, "stdout": "***"}),  # not base64
+        struct.pack(">I", 1 << 30),  # a frame over the size cap
+    ]
+    thread = _fake_engine(project.paths.socket, answers)
+    cold = project.cold("lint", "--format", "json", "app")
+    for _ in answers:
+        out = project.cli("lint", "--format", "json", "app")
+        assert "warm engine answered something malformed" in out.stderr, out.stderr
+        assert "checking in-process" in out.stderr and out.returncode == cold.returncode
+        same_report("json", cold.stdout, out.stdout)
+    thread.join(30)
