@@ -539,3 +539,18 @@ def test_malformed_answers_are_never_trusted(project: Project) -> None:
         assert "checking in-process" in out.stderr and out.returncode == cold.returncode
         same_report("json", cold.stdout, out.stdout)
     thread.join(30)
+
+
+def test_warm_feedback_reuses_results_by_their_identity(project: Project) -> None:
+    project.start()
+    reuse = {"ORCHESTRATE_REUSE": "1"}
+    first = project.cli("lint", "--feedback", "--format", "json", "app/a.py", extra=reuse)
+    second = project.cli("lint", "--feedback", "--format", "json", "app/a.py", extra=reuse)
+    assert first.stderr == second.stderr == ""
+    ruff = [s for s in json.loads(second.stdout)["scopes"] if s["checker"] == "ruff"]
+    assert ruff and all(s["reused"] == "identity equal" for s in ruff)
+    (project.root / "app/a.py").write_text("import sys\n")  # the identity changed
+    third = project.cli("lint", "--feedback", "--format", "json", "app/a.py", extra=reuse)
+    ruff = [s for s in json.loads(third.stdout)["scopes"] if s["checker"] == "ruff"]
+    assert ruff and all(s["reused"] is None for s in ruff)
+    assert project.status()["served"] == 3  # type: ignore[index]

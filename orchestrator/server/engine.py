@@ -39,6 +39,7 @@ from typing import Any
 from orchestrator import __version__
 from orchestrator.server import client as client_mod
 from orchestrator.server.protocol import (
+    MAX_REPLY,
     MAX_REQUEST,
     ProtocolError,
     RuntimePaths,
@@ -53,6 +54,8 @@ from orchestrator.server.protocol import (
 
 #: Seconds a connection may take to send its request.
 READ_SECONDS = 5.0
+#: Connections served at once; more are closed unanswered.
+MAX_CONNECTIONS = 64
 #: Seconds a starting engine waits for the lock a stopping one still holds.
 LOCK_WAIT_SECONDS = 10.0
 #: Fault injection for tests: a file whose bytes count as part of the code's version,
@@ -287,6 +290,9 @@ class Engine:
                 conn, _ = listener.accept()
             except OSError:
                 return
+            if len(self.threads) >= MAX_CONNECTIONS:
+                conn.close()  # the client sees no answer and checks in-process
+                continue
             t = threading.Thread(target=self._connection, args=(conn,), daemon=True)
             self.threads.add(t)
             t.start()
@@ -327,6 +333,7 @@ class Engine:
         log(f"serving {req['kind']} of {size} argument(s) in {req.get('cwd', req.get('root'))!r}")
         if self.delay:
             time.sleep(self.delay)  # fault injection (FAULT_DELAY)
+        data, code = b"", 0
         try:
             with _as_client(req) as (out, err):
                 if req["kind"] == "run":
@@ -334,18 +341,17 @@ class Engine:
                 else:
                     assert self.hook_lint is not None
                     data = self.hook_lint(Path(req["root"]), list(req["paths"]), req["timeout"])
-                    code = 0
         except (OSError, LookupError, ValueError) as exc:
             return make_reply("error", f"cannot serve: {type(exc).__name__}: {exc}")
-        if req["kind"] == "hook_lint":
-            self.served += 1
-            return make_reply("ok", stdout=data, stderr=err.getvalue())
         self.served += 1
         if code in (130, 143):  # a signal ended the run: the engine ends too
             self.stopping.set()
         if self.stamp is not None:
             self.stamp.extend()
-        return make_reply("ok", exit_code=code, stdout=out.getvalue(), stderr=err.getvalue())
+        body = data if req["kind"] == "hook_lint" else out.getvalue()
+        if (len(body) + len(err.getvalue())) * 4 // 3 > MAX_REPLY - 4096:
+            return make_reply("error", "the output is over the reply size cap")
+        return make_reply("ok", exit_code=code, stdout=body, stderr=err.getvalue())
 
     def _loop(self) -> None:
         while not self.stopping.is_set():
