@@ -86,6 +86,36 @@ class RouteResult:
 
 
 def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
+    """Edit feedback: from the warm engine when one runs (README "Warm engine"), else
+    here, with what is left of `timeout`."""
+    import time
+
+    from orchestrator.server.client import hook_lint
+
+    began = time.monotonic()
+    warm = hook_lint(root, list(paths), timeout)
+    if warm is not None:
+        from pydantic import ValidationError
+
+        from orchestrator.model.report import Report
+        from orchestrator.usecases.lint import LintResult
+
+        try:
+            return LintResult(
+                Report.model_validate(warm["report"]),
+                [str(g) for g in warm["required_gaps"]],
+                tuple(str(t) for t in warm["task_ids"]),
+                str(warm["task_error"]),
+            )
+        except (ValidationError, TypeError):
+            from orchestrator.server.client import say
+
+            say("warm engine answered something malformed (report); checking in-process")
+    return lint_here(root, paths, max(1.0, timeout - (time.monotonic() - began)))
+
+
+def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
+    """The edit-feedback lint of a hook, in this process (the warm engine runs this)."""
     from orchestrator.core.engine import LintRequest
     from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
 
