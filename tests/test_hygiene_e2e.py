@@ -31,9 +31,10 @@ def seed(repo: Path) -> None:
         "scratch/old/notes.txt": "old scratch\n",
         "scratch/old/sub/data.csv": "a,b\n",
         "scratch/recent/notes.txt": "recent scratch\n",
-        "docs/guide.md": "# Guide\n\n" + SECTION + "\n## Use\n\nRead the report.\nAct on it.\n",
-        "docs/copy.md": "# Copy\n\nIntro.\n\n" + SECTION,
-        "docs/dirty.md": "# Dirty\n\n" + SECTION,
+        "notes/guide.md": "# Guide\n\n" + SECTION + "\n## Use\n\nRead the report.\nAct on it.\n",
+        "notes/copy.md": "# Copy\n\nIntro.\n\n" + SECTION,
+        "notes/dirty.md": "# Dirty\n\n" + SECTION,
+        "docs/site.md": "# Site page\n\n" + SECTION,  # published: its copy stays
         "sessions/s1.md": "# Session 1\nwe decided things\n",
         "merge.orig": "tracked leftover\n",
     }
@@ -45,7 +46,7 @@ def seed(repo: Path) -> None:
     (repo / "scratch" / "old" / "run.sh").chmod(0o755)
     commit_all(repo)
     (repo / "merge.orig").write_text("tracked leftover, edited\n")  # dirty tracked
-    (repo / "docs" / "dirty.md").write_text("# Dirty (edited)\n\n" + SECTION)  # dirty tracked
+    (repo / "notes" / "dirty.md").write_text("# Dirty (edited)\n\n" + SECTION)  # dirty tracked
     (repo / "untracked.bak").write_text("only copy\n")  # untracked
     age(repo / "scratch" / "old", 40)
     age(repo / "scratch" / "recent", 20)
@@ -69,8 +70,8 @@ def test_check_then_clean_then_undo(git_repo: Path) -> None:
     assert tiers == {
         ("plans/served.md", "delete"): "auto",
         ("scratch/old", "delete"): "auto",
-        ("docs/dirty.md", "dedupe"): "auto",  # held at apply time: the file is dirty
-        ("docs/guide.md", "dedupe"): "auto",  # canonical is docs/copy.md (path order)
+        ("notes/dirty.md", "dedupe"): "auto",  # held at apply time: the file is dirty
+        ("notes/guide.md", "dedupe"): "auto",  # canonical is notes/copy.md (path order)
         ("merge.orig", "delete"): "confirm",  # dirty
         ("untracked.bak", "delete"): "confirm",  # untracked
         ("sessions/s1.md", "delete"): "confirm",  # classifier-pending
@@ -88,11 +89,11 @@ def test_check_then_clean_then_undo(git_repo: Path) -> None:
     assert proc.returncode == 1, proc.stderr  # confirm ops are still pending
     out = _json(proc)
     applied = {r["path"] for r in out["results"] if r["status"] == "applied"}
-    assert applied == {"plans/served.md", "scratch/old", "docs/guide.md"}
+    assert applied == {"plans/served.md", "scratch/old", "notes/guide.md"}
     pending = {r["path"]: r["reason"] for r in out["results"] if r["status"] == "pending"}
-    assert "not tracked and clean" in pending["docs/dirty.md"]
+    assert "not tracked and clean" in pending["notes/dirty.md"]
     assert set(pending) == {
-        "docs/dirty.md",
+        "notes/dirty.md",
         "merge.orig",
         "untracked.bak",
         "sessions/s1.md",
@@ -101,14 +102,16 @@ def test_check_then_clean_then_undo(git_repo: Path) -> None:
     for untouched in (
         "merge.orig",
         "untracked.bak",
-        "docs/dirty.md",
+        "notes/dirty.md",
+        "docs/site.md",
         "sessions/s1.md",
         "plans/frozen.md",
     ):
         assert after[untouched] == before[untouched], untouched
     assert "plans/served.md" not in after and not (git_repo / "scratch" / "old").exists()
     assert (
-        SECTION not in after["docs/guide.md"].decode() and SECTION in after["docs/copy.md"].decode()
+        SECTION not in after["notes/guide.md"].decode()
+        and SECTION in after["notes/copy.md"].decode()
     )
 
     # A confirm op runs once approved; the report is re-checked (its files are unchanged).
@@ -134,9 +137,9 @@ def _crash_repo(repo: Path) -> None:
         (repo / "plans").mkdir(exist_ok=True)
         (repo / "plans" / f"{name}.md").write_text(f"# {name}\n" * 200)
         (repo / "plans" / f"{name}.done").write_text("")
-    (repo / "docs").mkdir()
-    (repo / "docs" / "one.md").write_text("# One\n\n" + SECTION)
-    (repo / "docs" / "two.md").write_text("# Two\n\n" + SECTION + "\n## More\n\nx\ny\n")
+    (repo / "notes").mkdir()
+    (repo / "notes" / "one.md").write_text("# One\n\n" + SECTION)
+    (repo / "notes" / "two.md").write_text("# Two\n\n" + SECTION + "\n## More\n\nx\ny\n")
     commit_all(repo)
 
 

@@ -149,23 +149,31 @@ def test_symlinked_path_is_skipped(git_repo: Path, tmp_path: Path) -> None:
 
 
 def test_dedupe_verifies_the_canonical_text(git_repo: Path) -> None:
-    (git_repo / "canon.md").write_text("## S\nx\ny\n")
-    (git_repo / "doc.md").write_text("## S\nx\ny\n")
+    # Two hygiene-managed notes (rule plans): the pair a dedupe may fold without asking.
+    (git_repo / "notes").mkdir()
+    (git_repo / "notes/canon.md").write_text("## S\nx\ny\n")
+    (git_repo / "notes/doc.md").write_text("## S\nx\ny\n")
     commit_all(git_repo)
     e = entry(
         "dedupe",
-        "doc.md",
+        "notes/doc.md",
         exact_edit=edit(
-            "dedupe", anchor={"start_line": 1, "end_line": 3}, canonical_ref="canon.md#L1-L3"
+            "dedupe", anchor={"start_line": 1, "end_line": 3}, canonical_ref="notes/canon.md#L1-L3"
         ),
-        anchor_digest=digest(git_repo / "doc.md", 1, 3),
+        evidence={
+            "scanner_proven": True,
+            "placement_rule": "dedupe-scope",
+            "kept_in": "hygiene-managed",
+        },
+        anchor_digest=digest(git_repo / "notes/doc.md", 1, 3),
     )
-    (git_repo / "canon.md").write_text("## S\nx\nchanged\n")
+    assert e["safety_tier"] == "auto"
+    (git_repo / "notes/canon.md").write_text("## S\nx\nchanged\n")
     commit_all(git_repo, "canon changed")
     settle()
     res = by_id(clean(git_repo, report([e], generated_at=utc_now())))[e["id"]]
     assert res.status == "skipped" and "canonical_ref" in res.reason
-    assert (git_repo / "doc.md").read_text() == "## S\nx\ny\n"
+    assert (git_repo / "notes/doc.md").read_text() == "## S\nx\ny\n"
 
 
 def test_insert_frontmatter_into_existing_frontmatter(git_repo: Path) -> None:

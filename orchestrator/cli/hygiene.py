@@ -1,4 +1,5 @@
-"""CLI: `orchestrate check`, `orchestrate clean`, `orchestrate report validate`.
+"""CLI: `orchestrate check`, `orchestrate clean`, `orchestrate report validate` (and the
+`report merge` of cli/report.py).
 
 Exit codes: check 0 nothing to clean, 1 entries found; clean 0 every op applied (or
 nothing to do), 1 some op pending approval, skipped or not applied; report validate 0
@@ -66,11 +67,18 @@ def cmd_clean(args: argparse.Namespace) -> int:
         return hygiene_exit(pending=any(r[2].startswith("not restored") for r in rows))
     report_path = Path(args.report) if args.report else service.default_report_path(root)
     interactive = sys.stdin.isatty() and not args.dry_run and not args.no_input
+
+    def announce(rows: list[Any]) -> None:  # before anything is applied or asked
+        text = render.summary_text(rows, args.dry_run)
+        if text:
+            print(text, flush=True)
+
     opts = engine.Options(
         approve=frozenset(args.approve or ()),
         approve_all_confirm=args.approve_all_confirm,
         dry_run=args.dry_run,
         prompt=_prompt if interactive else None,
+        announce=announce if args.format != "json" else None,
     )
     res = usecase.clean(root, report_path, opts)
     if res.outcome is None:
@@ -82,7 +90,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
             print(f"  - {printable(reason)}", file=sys.stderr)
         return INVALID_INPUT
     if args.format == "json":
-        print(json.dumps(render.clean_json(res.outcome), indent=2))
+        print(json.dumps(render.clean_json(res.outcome, res.summary), indent=2))
     else:
         print(render.clean_text(res.outcome, args.dry_run))
     done = {"applied", "would_apply"}
@@ -153,3 +161,6 @@ def add_parser(subparsers: Any) -> None:
     v = sub.add_parser("validate", help="validate a hygiene or lint report")
     v.add_argument("file")
     v.set_defaults(func=cmd_validate)
+    from orchestrator.cli.report import add_merge_parser
+
+    add_merge_parser(sub)

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from orchestrator.decisions.coverage import is_checked, is_failed_check
 from orchestrator.decisions.findings import blocking_findings, has_blocking, is_blocking
-from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for
+from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for_path
 from orchestrator.model.generated import is_generated
 from orchestrator.model.report import Finding, Gate, Report, Scope
-from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
+from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxEvidence, SyntaxStatus, Tier
 
 #: Reasons listed one by one before they are summarised.
 MAX_LISTED = 12
@@ -104,9 +105,14 @@ def _native_gaps(path: str, short: list[Scope], language: str | None) -> list[Ga
 def _syntax_gaps(
     path: str, lang_scopes: list[Scope], short: list[Scope], language: str | None
 ) -> list[Gap]:
-    """Syntax required: a complete syntax check without recovery nodes is enough."""
+    """Syntax required: a complete syntax check without recovery nodes is enough, and so
+    is one whose candidates the language's own parser refuted. A confirmed syntax error
+    is no gap: its finding blocks (decisions/findings.is_blocking)."""
     fallback = [s for s in lang_scopes if s.tier == Tier.FALLBACK and is_checked(s)]
-    if any(s.syntax == SyntaxStatus.SUSPECTED_ISSUE for s in fallback):
+    if any(
+        s.syntax == SyntaxStatus.SUSPECTED_ISSUE and s.syntax_evidence != SyntaxEvidence.CONFIRMED
+        for s in fallback
+    ):
         return [
             Gap(
                 path,
@@ -161,7 +167,35 @@ def _file_gaps(
         # A version judged for policy alone (one a pushed or merged commit adds and a
         # later one replaces, a link's target text): nothing else of it is delivered.
         return gaps
-    level = level_for(language, required, native)
+    level, raised_by = level_for_path(path, language, required, native)
+    if raised_by is not None:
+        own = _level_gaps(path, level, lang_scopes, language or raised_by)
+        return gaps + _raised_gaps(path, own, language, raised_by, level)
+    return gaps + _level_gaps(path, level, lang_scopes, language)
+
+
+def _raised_gaps(
+    path: str, gaps: list[Gap], language: str | None, raised_by: str, level: str
+) -> list[Gap]:
+    """Gaps of a file whose extension, not its content, set the level: say so and how
+    to accept the content's language (content alone never lowers a requirement)."""
+    ext = PurePosixPath(path).suffix.lower()
+    why = (
+        f"content says {language or 'undecided'}, and {ext} files need {level} evidence"
+        f" here (as {raised_by})"
+    )
+    accept = f'to accept them as they are, set [tool.orchestrate.required] {raised_by} = "none"'
+    return [
+        Gap(g.path, f"{g.what} ({why})", f"add a checker for {language or raised_by}, or {accept}")
+        if g.required
+        else g
+        for g in gaps
+    ]
+
+
+def _level_gaps(path: str, level: str, lang_scopes: list[Scope], language: str | None) -> list[Gap]:
+    """The gaps of a file's language scopes under `level`."""
+    gaps: list[Gap] = []
     if level == NONE:
         if not any(is_checked(s) for s in lang_scopes):
             gaps.append(

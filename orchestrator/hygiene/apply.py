@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 from orchestrator.hygiene import content, dedupe, gitstate, journal, paths
 from orchestrator.hygiene.finalize import entry_tier
-from orchestrator.hygiene.hygiene_report import Entry
+from orchestrator.hygiene.hygiene_report import Entry, Evidence
+from orchestrator.hygiene.placement import Placement
 from orchestrator.model.edits import LIFECYCLE_KINDS, Anchor, SafetyTier
 from orchestrator.workspace import atomic_write
 
@@ -51,6 +52,8 @@ class Options:
     dry_run: bool = False
     prompt: Callable[[Entry, str], bool] | None = None  # interactive approval
     require_clean_git: bool = True  # non-lifecycle auto ops need a tracked, clean path
+    #: Told what the run is about to change (summary rows) before any op is planned.
+    announce: Callable[[list[Any]], None] | None = None
 
 
 @dataclass
@@ -253,6 +256,8 @@ def plan_changes(view: _View, entry: Entry, extractor: Callable[[Entry], bool]) 
         ref = dedupe.parse_ref(edit.canonical_ref)
         if ref is not None:
             resolve(root, ref[0])
+        if dedupe.self_overlap(entry.path, edit):
+            raise _Skip("skipped", "canonical_ref overlaps the span it removes")
         if (
             ref is None
             or not view.is_file(ref[0])
@@ -304,8 +309,66 @@ def _guard(view: _View, entry: Entry, gen_ts: float, pre_mtime: dict[str, float]
         raise _Skip("skipped", "no anchor digest: content cannot be verified")
 
 
+def live_placement(root: Path, plugins: Any) -> Placement | None:
+    """The scope rule as the project's rulebook says now (None: the rulebook is invalid,
+    so no placement can be trusted and every span edit it governs waits for approval)."""
+    from orchestrator.hygiene import rulebook
+
+    try:
+        extra = plugins.hygiene_rules() if plugins is not None else []
+        return Placement(root, rulebook.load_config(root, extra))
+    except (rulebook.RulebookError, ValueError, OSError):
+        return None
+
+
+def generated_file(root: Path, rel: str) -> bool:
+    """Whether the file at `rel` says it is generated (model/generated.py decides; the
+    root .gitattributes counts): such a file is never edited without asking."""
+    from orchestrator.model import generated as gen
+
+    try:
+        attrs = gen.parse_gitattributes((root / gen.GITATTRIBUTES).read_bytes())
+    except OSError:
+        attrs = gen.parse_gitattributes(None)
+    try:
+        with (root / rel).open("rb") as fh:
+            head = fh.read(gen.HEAD)
+    except OSError:
+        head = b""
+    return gen.generated_reason(rel, head, attrs) is not None
+
+
+def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, str] | None:
+    """An auto span edit's tier re-derived with the live scope rule: a report (untrusted)
+    cannot make a published page, a generated file or a cross-document copy look safe."""
+    edit = entry.exact_edit
+    if entry.safety_tier != "auto" or edit is None or edit.kind in LIFECYCLE_KINDS:
+        return None
+    ref = dedupe.parse_ref(edit.canonical_ref) if edit.kind == "dedupe" else None
+    if place is None:
+        return "confirm", "needs approval: the hygiene rulebook is invalid"
+    kept = ref[0] if ref is not None else entry.path
+    ev = (entry.evidence or Evidence()).model_copy(
+        update={
+            "kept_in": place.kept_in(entry.path, kept),
+            "published": place.touches_published(entry.path, kept),
+        }
+    )
+    if entry_tier(entry, ev) == "auto":
+        return None
+    if place.generated(entry.path) is not None or place.generated(kept) is not None:
+        return "confirm", "downgraded to confirm: a generated file (edit its source)"
+    if ev.published:
+        return "confirm", "downgraded to confirm: a published page"
+    return "confirm", "downgraded to confirm: the kept copy is in another document"
+
+
 def _effective_tier(
-    root: Path, entry: Entry, opts: Options, git_cache: dict[str, gitstate.GitState]
+    root: Path,
+    entry: Entry,
+    opts: Options,
+    git_cache: dict[str, gitstate.GitState],
+    place: Callable[[], Placement | None] = lambda: None,
 ) -> tuple[SafetyTier, str]:
     # Git state is read once per path, before this run writes to it: our own earlier
     # edits in the same file must not make the next op look "dirty".
@@ -326,6 +389,14 @@ def _effective_tier(
         if tier == "confirm":
             return tier, "awaiting approval: " + _why_confirm(entry, live)
         return tier, ""
+    if (edit is not None and edit.kind == "dedupe") or (
+        entry.evidence and entry.evidence.placement_rule
+    ):
+        downgraded = _placement_tier(entry, place())
+        if downgraded is not None:
+            return downgraded
+    if entry.safety_tier == "auto" and generated_file(root, entry.path):
+        return "confirm", "needs approval: a generated file (edit its source)"
     if entry.safety_tier == "auto" and opts.require_clean_git:
         live = live_state()
         if not (live.tracked and live.clean):
@@ -401,6 +472,13 @@ class _Run:
     touched: dict[str, list[tuple[int, int] | None]] = field(default_factory=dict)
     applied: int = 0
     tier: SafetyTier = "confirm"  # the current op's effective tier, also when it is skipped
+    _placement: list[Placement | None] = field(default_factory=list)
+
+    def placement(self) -> Placement | None:
+        """The live scope rule, read once per run."""
+        if not self._placement:
+            self._placement.append(live_placement(self.root, self.plugins))
+        return self._placement[0]
 
     @property
     def has_generator(self) -> bool:
@@ -428,7 +506,7 @@ class _Run:
         _guard(self.view, entry, self.gen_ts, self.pre_mtime)
         if _overlaps(entry, self.touched):
             raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
-        tier, why = _effective_tier(self.root, entry, self.opts, self.git_cache)
+        tier, why = _effective_tier(self.root, entry, self.opts, self.git_cache, self.placement)
         self.tier = tier
         if tier == "confirm" and not _approved(entry, why or "confirm tier", self.opts):
             raise _Skip("pending", why or "awaiting approval")

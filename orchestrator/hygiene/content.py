@@ -14,6 +14,7 @@ from orchestrator.model.edits import Anchor
 
 #: Files larger than this are never edited line by line (deletes still work).
 MAX_EDIT_BYTES = 8 * 1024 * 1024
+_CHECK_ITEM = re.compile(rb"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]", re.MULTILINE)
 _FROZEN = re.compile(rb"^hygiene\s*:\s*[\"']?frozen[\"']?\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -113,3 +114,17 @@ def whole_anchor(path: Path) -> Anchor:
         except OSError:
             n = 1
     return Anchor(start_line=1, end_line=n, whole=True)
+
+
+def checklist_done(data: bytes) -> bool:
+    """True when the document holds a Markdown checklist and every item is checked off."""
+    marks = _CHECK_ITEM.findall(data)
+    return bool(marks) and all(m in (b"x", b"X") for m in marks)
+
+
+def has_frontmatter(data: bytes) -> bool:
+    """True when the document opens with a closed `---` front matter block."""
+    if not data.startswith(b"---"):
+        return False
+    first = data.split(b"\n", 1)[0].strip()
+    return first == b"---" and data.find(b"\n---", 3) >= 0

@@ -12,10 +12,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from orchestrator.hygiene import dedupe
 from orchestrator.hygiene.hygiene_report import Entry, Evidence, HygieneReport, PromotionCandidate
 from orchestrator.model.edits import (
     LIFECYCLE_KINDS,
     LifecycleEvidence,
+    PlacementEvidence,
     SafetyTier,
     derive_safety_tier,
     tier_for_edit,
@@ -69,6 +71,27 @@ def lifecycle_evidence(evidence: Evidence | None) -> LifecycleEvidence:
     )
 
 
+def placement_evidence(entry: Entry, evidence: Evidence | None = None) -> PlacementEvidence | None:
+    """The derivation's view of a span edit's placement (the dedupe-scope rule).
+
+    For a dedupe, "same file" is read from the entry itself (path and canonical_ref),
+    never from the record; "both hygiene-managed" and "published" are recorded evidence,
+    which the apply engine re-derives from the live rulebook before it acts. A dedupe
+    that records no placement counts as kept in another document.
+    """
+    edit = entry.exact_edit
+    ev = evidence if evidence is not None else entry.evidence
+    published = bool(ev is not None and ev.published)
+    if edit is not None and edit.kind == "dedupe":
+        ref = dedupe.parse_ref(edit.canonical_ref)
+        same_file = ref is not None and ref[0] == entry.path
+        managed = ev is not None and ev.kept_in == "hygiene-managed"
+        return PlacementEvidence(published=published, kept_elsewhere=not (same_file or managed))
+    if published:
+        return PlacementEvidence(published=True, kept_elsewhere=False)
+    return None
+
+
 def entry_tier(entry: Entry, evidence: Evidence | None = None) -> SafetyTier:
     """The tier of an entry, by the one derivation function (`evidence` overrides the record)."""
     edit = entry.exact_edit
@@ -79,7 +102,7 @@ def entry_tier(entry: Entry, evidence: Evidence | None = None) -> SafetyTier:
         if entry.lifecycle is not None and entry.lifecycle.served_when is not None:
             ev = (ev or Evidence()).model_copy(update={"scanner_proven": False})
         return tier_for_edit(entry.op_type, edit.kind, lifecycle_evidence(ev))
-    return tier_for_edit(entry.op_type, edit.kind)
+    return tier_for_edit(entry.op_type, edit.kind, placement=placement_evidence(entry, evidence))
 
 
 def promotion_candidates(

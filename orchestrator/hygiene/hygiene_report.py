@@ -41,6 +41,10 @@ class Evidence(_Model):
     rationale: str | None = Field(default=None, max_length=500)
     served_by: str | None = None  # the resolved served_when_path that exists
     age_days: float | None = None
+    # A span edit's placement (the rulebook's dedupe-scope rule, docs/hygiene.md):
+    placement_rule: str | None = None
+    kept_in: Literal["same-file", "hygiene-managed", "other-document"] | None = None
+    published: bool | None = None  # the file (or the kept copy's) is a published page
 
 
 class ShortlistItem(_Model):

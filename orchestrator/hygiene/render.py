@@ -9,6 +9,7 @@ from typing import Any
 
 from orchestrator.hygiene.apply import Outcome
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
+from orchestrator.hygiene.summary import Row
 from orchestrator.safetext import printable
 
 _MAX_LABEL = 128
@@ -79,8 +80,37 @@ def clean_text(outcome: Outcome, dry_run: bool) -> str:
     return "\n".join(lines)
 
 
-def clean_json(outcome: Outcome) -> dict[str, Any]:
-    return {"run_id": outcome.run_id, "results": [asdict(r) for r in outcome.results]}
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def summary_text(rows: list[Row], dry_run: bool) -> str:
+    """Per tier and rule: ops, files and lines the clean will change (or ask about)."""
+    if not rows:
+        return ""
+    head = "clean would change" if dry_run else "clean will change"
+    lines = [f"{head} (per tier and rule):"]
+    for tier, doing in (("auto", "without a prompt"), ("confirm", "once approved")):
+        mine = [r for r in rows if r.tier == tier]
+        if not mine:
+            continue
+        files = sum(r.files for r in mine)
+        total = sum(r.lines for r in mine)
+        lines.append(f"  {tier} ({doing}): {_n(files, 'file')}, {_n(total, 'line')}")
+        for r in mine:
+            lines.append(
+                f"    {label(r.rule):<20} {_n(r.ops, 'op'):>7}  {_n(r.files, 'file'):>8}"
+                f"  {_n(r.lines, 'line'):>9}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def clean_json(outcome: Outcome, rows: list[Row] | None = None) -> dict[str, Any]:
+    return {
+        "run_id": outcome.run_id,
+        "summary": [asdict(r) for r in rows or []],
+        "results": [asdict(r) for r in outcome.results],
+    }
 
 
 def undo_text(rows: list[tuple[str, str, str]]) -> str:

@@ -61,6 +61,9 @@ class Rule(BaseModel):
     action: Literal["delete", "extract-then-delete"] = "delete"
     extraction_target: Literal["repo-durable", "cross-repo"] | None = None
     target_document: str | None = None
+    #: A condition on the file's content the scan checks before proposing anything:
+    #: `checklist-done` - it holds a Markdown checklist and every item is checked off.
+    only_if: Literal["checklist-done"] | None = None
     description: str = ""
 
     @model_validator(mode="after")
@@ -92,20 +95,53 @@ class Rule(BaseModel):
         )
 
 
+#: Test data is not a leftover: a fixture folder may hold *.orig, *.rej or *.log on purpose.
+_NOT_TEST_DATA = ["!**/tests/**", "!**/test/**", "!**/testdata/**", "!**/fixtures/**"]
+
 DEFAULT_RULES: tuple[dict[str, Any], ...] = (
     {
         "id": "merge-leftovers",
-        "glob": ["*.orig", "*.rej", "*.bak"],
+        "glob": ["*.orig", "*.rej", "*.bak", *_NOT_TEST_DATA],
         "lifetime": "temporary",
         "max_age_days": 0,
         "description": "leftovers of merges, patches and editors",
     },
     {
+        "id": "editor-leftovers",
+        "glob": ["*.swp", "*.swo", ".*.swp", "*~", ".#*", "#*#", ".DS_Store", *_NOT_TEST_DATA],
+        "lifetime": "temporary",
+        "max_age_days": 1,
+        "description": "editor swap and backup files, a day after the editor last wrote them",
+    },
+    {
+        "id": "stray-logs",
+        "glob": ["*.log", "npm-debug.log*", "yarn-error.log*", "yarn-debug.log*", *_NOT_TEST_DATA],
+        "lifetime": "temporary",
+        "max_age_days": 1,
+        "description": "stray log files outside test data",
+    },
+    {
         "id": "plans",
-        "glob": ["plans/*.md", "docs/plans/*.md"],
+        "glob": [
+            "plans/*.md",
+            "docs/plans/*.md",
+            "**/plans/*.md",
+            "**/notes/*.md",
+            "PLAN.md",
+            "NOTES.md",
+            "*.plan.md",
+        ],
         "lifetime": "delete-once-served",
         "served_when_path": "{dir}/{stem}.done",
-        "description": "a plan is served once its .done marker exists",
+        "description": "a plan or notes file is served once its .done marker exists",
+    },
+    {
+        "id": "todo-done",
+        "glob": ["TODO.md", "TODO.markdown", "TODO", "*.todo.md"],
+        "lifetime": "delete-once-served",
+        "served_when": "every item of its checklist is checked off and recorded elsewhere",
+        "only_if": "checklist-done",
+        "description": "a TODO checklist whose items are all checked off",
     },
     {
         "id": "scratch",
@@ -132,6 +168,83 @@ DEFAULT_RULES: tuple[dict[str, Any], ...] = (
     },
 )
 
+#: Pages read on their own: community-health files, docs folders, site sources.
+DEFAULT_PUBLISHED = [
+    ".github/",
+    ".gitlab/",
+    "docs/",
+    "doc/",
+    "_docs/",
+    "_posts/",
+    "_drafts/",
+    "_pages/",
+    "_includes/",
+    "_layouts/",
+    "site/",
+    "website/",
+    "content/",
+    "README*",
+    "CODE_OF_CONDUCT*",
+    "CONDUCT*",
+    "CONTRIBUTING*",
+    "SECURITY*",
+    "SUPPORT*",
+    "GOVERNANCE*",
+    "FUNDING*",
+    "CHANGELOG*",
+    "CHANGES*",
+    "HISTORY*",
+    "NEWS*",
+    "LICENSE*",
+    "AUTHORS*",
+    "index.md",
+    "index.markdown",
+]
+
+
+#: Release notes: the same entry under several releases is how they are written.
+DEFAULT_REPEATS = [
+    "CHANGELOG*",
+    "CHANGES*",
+    "HISTORY*",
+    "NEWS*",
+    "RELEASE*",
+    "changelog*",
+    "changes*",
+    "history*",
+    "news*",
+    "release-notes*",
+    "changelog.d/",
+    "newsfragments/",
+]
+
+
+class DedupeScope(BaseModel):
+    """The rule deciding where a duplicated span may be removed (docs/hygiene.md).
+
+    A dedupe keeps the first copy and removes the later one. It may derive to auto only
+    when both copies are in the same file, or both files are hygiene-managed (a rule of
+    the temporary or delete-once-served family owns each), and neither is a published
+    page. Another pair of documents each has its own readers: `cross_document` says
+    whether such a pair is proposed (confirm) or not at all; `published_copies` the same
+    when one side is a published page (default: not proposed). Its evidence goes into
+    each dedupe entry (`evidence.placement_rule`, `kept_in`, `published`).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = "dedupe-scope"
+    published_globs: list[str] = Field(default_factory=lambda: list(DEFAULT_PUBLISHED))
+    #: Documents whose repeats are by design (a changelog repeats a backported entry
+    #: under each release): no dedupe is proposed in them, nor kept in them.
+    repeats_by_design: list[str] = Field(default_factory=lambda: list(DEFAULT_REPEATS))
+    cross_document: Literal["confirm", "skip"] = "confirm"
+    published_copies: Literal["confirm", "skip"] = "skip"
+
+
+#: Where a site generator needs front matter: a post without it is copied as is.
+DEFAULT_FRONTMATTER_REQUIRED = ["**/_posts/*.md", "**/_posts/*.markdown", "**/_drafts/*.md"]
+
 
 class HygieneConfig(BaseModel):
     """The effective hygiene configuration: rules, scope, exclusions, conventions file."""
@@ -143,6 +256,10 @@ class HygieneConfig(BaseModel):
     excluded_dirs: list[str] = Field(default_factory=lambda: list(BUILTIN_EXCLUDED_DIRS))
     conventions: str = "conventions.json"
     dedupe_sections: bool = True
+    dedupe_scope: DedupeScope = Field(default_factory=DedupeScope)
+    frontmatter_required: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_FRONTMATTER_REQUIRED)
+    )
 
 
 class RulebookError(ValueError):

@@ -27,8 +27,16 @@ from orchestrator.hygiene.hygiene_report import (
     HygieneReport,
     ShortlistItem,
 )
+from orchestrator.hygiene.placement import Placement
 from orchestrator.hygiene.rulebook import HygieneConfig, Rule
-from orchestrator.model.edits import KIND_CHARACTER, Anchor, Dedupe, Delete, ExtractThenDelete
+from orchestrator.model.edits import (
+    KIND_CHARACTER,
+    Anchor,
+    Dedupe,
+    Delete,
+    ExtractThenDelete,
+    InsertFrontmatter,
+)
 from orchestrator.model.report import ScanInfo, utc_now
 
 Classifier = Callable[[dict[str, Any], str], "dict[str, Any] | None"]
@@ -158,6 +166,8 @@ def _shortlist_item(
     )
     if content.is_frozen(abs_path):
         item.status = "frozen"
+    elif rule.only_if is not None and not _content_holds(abs_path, rule.only_if):
+        item.status = "unserved"
     elif rule.lifetime == "keep":
         item.status = "kept"
     elif rule.lifetime == "temporary":
@@ -180,6 +190,17 @@ def _shortlist_item(
         if judged.classifier == "not_served":
             item.status = "not_served"
     return item, age
+
+
+def _content_holds(path: Path, condition: str) -> bool:
+    """Whether a rule's content condition (Rule.only_if) holds for the file at `path`."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_DEDUPE_DOC:
+            return False
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return condition == "checklist-done" and content.checklist_done(data)
 
 
 def _settle_temporaries(temporaries: dict[str, list[tuple[float, ShortlistItem, Rule]]]) -> None:
@@ -241,9 +262,14 @@ def scan(
             item.entry_id = entry.id
             entries.append(entry)
 
+    place = Placement(root, cfg)
+    going = {i.path for i in shortlist if i.status == "candidate"}
     if cfg.dedupe_sections:
-        taken = {i.path for i in shortlist}
-        entries.extend(_dedupe_entries(root, [f for f in files if f not in taken], snap))
+        docs = [f for f in files if f not in going]
+        entries.extend(_dedupe_entries(root, docs, snap, cfg, place))
+    entries.extend(
+        _frontmatter_entries(root, [f for f in files if f not in going], snap, cfg, place)
+    )
 
     shortlist.sort(key=lambda i: i.path)
     entries.sort(key=lambda e: (e.path, _start(e), e.id))
@@ -306,22 +332,59 @@ def _lifecycle_entry(root: Path, item: ShortlistItem, rule: Rule) -> Entry:
     )
 
 
-def _dedupe_entries(root: Path, files: list[str], snap: gitstate.RepoSnapshot) -> list[Entry]:
+def _markdown(root: Path, files: list[str]) -> dict[str, bytes]:
     docs: dict[str, bytes] = {}
     for rel in files:
         if not rel.lower().endswith((".md", ".markdown")):
             continue
         p = root / rel
         try:
-            if p.is_symlink() or p.stat().st_size > _MAX_DEDUPE_DOC:
+            if p.is_symlink() or not p.is_file() or p.stat().st_size > _MAX_DEDUPE_DOC:
                 continue
-            data = p.read_bytes()
+            docs[rel] = p.read_bytes()
         except OSError:
             continue
-        docs[rel] = data
+    return docs
+
+
+def _dedupe_entries(
+    root: Path,
+    files: list[str],
+    snap: gitstate.RepoSnapshot,
+    cfg: HygieneConfig,
+    place: Placement,
+) -> list[Entry]:
+    """Dedupe entries under the scope rule: a generated file and release notes take no
+    part (never edited, never the kept copy: a generated file follows its source, a
+    changelog repeats entries by design); a pair across documents is proposed only as
+    the rule says, with its evidence recorded in the entry."""
+    docs = _markdown(root, files)
+    generated = {p: why for p, d in docs.items() if (why := place.generated(p, d[:8192]))}
+    sources = {p: src for p in generated if (src := place.source_of(p)) is not None}
+    docs = {p: d for p, d in docs.items() if p not in generated and not place.repeats_by_design(p)}
     frozen = frozenset(p for p, d in docs.items() if content.is_frozen_bytes(d))
+    scope = cfg.dedupe_scope
     out: list[Entry] = []
-    for dup, canon in dedupe.duplicates(docs, frozen):
+    for dup, canon in dedupe.duplicates(docs, frozen, place.is_managed):
+        kept_in = place.kept_in(dup.path, canon.path)
+        published = place.touches_published(dup.path, canon.path)
+        ref = dedupe.canonical_ref(canon)
+        if kept_in == "other-document":
+            policy = scope.published_copies if published else scope.cross_document
+            if policy == "skip":
+                continue
+            why = f"also in {ref}; " + (
+                "both are published" if published else "each document has its own readers"
+            )
+        elif published:
+            why = f"duplicate of {ref}; a published page: a person reviews its edits"
+        else:
+            why = f"duplicate of {ref}" + (
+                " (both hygiene-managed)" if kept_in == "hygiene-managed" else ""
+            )
+        copies = sorted(g for g, src in sources.items() if src == dup.path)
+        if copies:
+            why += f"; its generated copy {', '.join(copies[:3])} follows this source"
         anchor = Anchor(start_line=dup.start, end_line=dup.end)
         git = snap.state(dup.path)
         out.append(
@@ -329,15 +392,71 @@ def _dedupe_entries(root: Path, files: list[str], snap: gitstate.RepoSnapshot) -
                 id=entry_id("dedupe", dup.path, anchor),
                 path=dup.path,
                 op_type="deterministic",
-                exact_edit=Dedupe(
-                    kind="dedupe", anchor=anchor, canonical_ref=dedupe.canonical_ref(canon)
-                ),
+                exact_edit=Dedupe(kind="dedupe", anchor=anchor, canonical_ref=ref),
                 is_destructive=False,
                 is_reversible=True,
                 safety_tier="confirm",
-                evidence=Evidence(scanner_proven=True, tracked=git.tracked, clean=git.clean),
+                evidence=Evidence(
+                    scanner_proven=True,
+                    tracked=git.tracked,
+                    clean=git.clean,
+                    placement_rule=scope.id,
+                    kept_in=kept_in,
+                    published=published,
+                ),
                 anchor_digest=content.sha256(dup.text),
-                reason=f"duplicate of {dedupe.canonical_ref(canon)}",
+                reason=why,
+            )
+        )
+    return out
+
+
+def _post_title(rel: str) -> str:
+    stem = posixpath.basename(rel).rsplit(".", 1)[0]
+    parts = stem.split("-")
+    if len(parts) > 3 and all(p.isdigit() for p in parts[:3]):
+        parts = parts[3:]  # Jekyll: YYYY-MM-DD-title
+    words = ["".join(ch for ch in p if ch.isalnum()) for p in parts]
+    return " ".join(w for w in words if w)[:80] or "untitled"
+
+
+def _frontmatter_entries(
+    root: Path,
+    files: list[str],
+    snap: gitstate.RepoSnapshot,
+    cfg: HygieneConfig,
+    place: Placement,
+) -> list[Entry]:
+    """A document where the conventions require front matter (a site generator's posts)
+    and that has none gets an insert-frontmatter entry; a generated one gets none."""
+    if not cfg.frontmatter_required:
+        return []
+    spec = _spec(cfg.frontmatter_required)
+    out: list[Entry] = []
+    for rel, data in sorted(_markdown(root, [f for f in files if spec.match_file(f)]).items()):
+        if content.has_frontmatter(data) or place.generated(rel, data[:8192]) is not None:
+            continue
+        edit = InsertFrontmatter(kind="insert-frontmatter", key="title", value=_post_title(rel))
+        anchor = Anchor(start_line=1, end_line=1, whole=True)
+        git = snap.state(rel)
+        out.append(
+            Entry(
+                id=entry_id("insert-frontmatter", rel, anchor),
+                path=rel,
+                op_type="deterministic",
+                exact_edit=edit,
+                is_destructive=False,
+                is_reversible=True,
+                safety_tier="confirm",
+                evidence=Evidence(
+                    scanner_proven=True,
+                    tracked=git.tracked,
+                    clean=git.clean,
+                    placement_rule=cfg.dedupe_scope.id,
+                    published=place.touches_published(rel),
+                ),
+                anchor_digest=content.sha256(data),
+                reason="front matter required here (site generator posts); none found",
             )
         )
     return out

@@ -12,7 +12,7 @@ from typing import Any
 
 from orchestrator.errors import UsageError
 from orchestrator.hygiene import apply as engine
-from orchestrator.hygiene import finalize, journal, rulebook, scan, validate
+from orchestrator.hygiene import finalize, journal, rulebook, scan, summary, validate
 from orchestrator.hygiene.hygiene_report import Entry, HygieneReport
 from orchestrator.model.edits import tier_for_fix
 from orchestrator.model.report import Report
@@ -60,6 +60,7 @@ def report_json(report: HygieneReport) -> dict[str, Any]:
 class CleanResult:
     outcome: engine.Outcome | None
     reasons: list[str] = field(default_factory=list)  # why the report was refused
+    summary: list[summary.Row] = field(default_factory=list)  # per tier and rule, before
 
 
 def lint_entries(report: Report) -> list[Entry]:
@@ -101,6 +102,7 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
 
     Raises UsageError when .orchestrate/ (where the journal lives) is a symlink.
     A real run first removes the temporaries an interrupted earlier run left behind.
+    Before any op runs, `opts.announce` (when set) gets the summary per tier and rule.
     """
     data, reasons = validate.read_json(report_path)
     if reasons:
@@ -114,11 +116,14 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
     entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)
     gen_ts = scan.parse_time(report.generated_at)
     _refuse_linked_workspace(root.resolve())
+    rows = summary.plan_summary(entries)
+    if opts.announce is not None:
+        opts.announce(rows)
     with locked(root.resolve(), "hygiene"):
         if not opts.dry_run:
             journal.clean_stray_temporaries(root.resolve())
         outcome = engine.apply(root, entries, gen_ts, opts, plugins, report.generated_at)
-    return CleanResult(outcome)
+    return CleanResult(outcome, summary=rows)
 
 
 def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:

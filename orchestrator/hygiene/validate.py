@@ -92,6 +92,7 @@ def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
                 )
             if edit.kind in LIFECYCLE_KINDS and e.lifecycle not in (None, edit.lifecycle):  # type: ignore[union-attr]
                 reasons.append(f"{where}.lifecycle: differs from the exact_edit's lifecycle")
+        reasons += _placement_reasons(where, e)
         if e.safety_tier != entry_tier(e):
             reasons.append(
                 f"{where}.safety_tier: recorded {e.safety_tier}, derivation gives {entry_tier(e)}"
@@ -151,6 +152,24 @@ def _path_reasons(where: str, path: str, edit: Any) -> list[str]:
         elif (why := safe_rel_path(parsed[0])) is not None:
             out.append(f"{where}.exact_edit.canonical_ref: unsafe path ({why})")
     return out
+
+
+def _placement_reasons(where: str, e: Any) -> list[str]:
+    """A dedupe never keeps its copy in the lines it removes; a recorded `kept_in` must
+    agree with the entry itself: "same-file" exactly when the copy is in its own path."""
+    ev = e.evidence
+    edit = e.exact_edit
+    if edit is not None and edit.kind == "dedupe" and dedupe.self_overlap(e.path, edit):
+        return [f"{where}.exact_edit.canonical_ref: overlaps the span it removes"]
+    if ev is None or ev.kept_in is None:
+        return []
+    if edit is None or edit.kind != "dedupe":
+        return [f"{where}.evidence.kept_in: only a dedupe keeps a copy"]
+    ref = dedupe.parse_ref(edit.canonical_ref)
+    same = ref is not None and ref[0] == e.path
+    if (ev.kept_in == "same-file") != same:
+        return [f"{where}.evidence.kept_in: {ev.kept_in} does not match the canonical_ref"]
+    return []
 
 
 def validate_lint(data: Any) -> tuple[Report | None, list[str]]:

@@ -164,19 +164,38 @@ class LifecycleEvidence:
     clean: bool
 
 
+@dataclass(frozen=True)
+class PlacementEvidence:
+    """Where a span edit's text lives, for the hygiene scope rule (docs/hygiene.md).
+
+    `published`: the edited file, or the file a dedupe keeps its copy in, is a page read
+    on its own (site sources, docs folders, community-health files) or a generated file.
+    `kept_elsewhere`: a dedupe keeps its copy in another document, and the two are not
+    both hygiene-managed (notes, plans, scratch: the rulebook's temporary and
+    delete-once-served families).
+    """
+
+    published: bool
+    kept_elsewhere: bool
+
+
 def derive_safety_tier(
     op_type: str,
     is_destructive: bool,
     is_reversible: bool,
     lifecycle: LifecycleEvidence | None = None,
+    placement: PlacementEvidence | None = None,
 ) -> SafetyTier:
     """Return the safety tier of an op. The single source of truth for tiers.
 
     Never returns "auto" for a generative op, for a destructive or irreversible
-    non-lifecycle op, or for a lifecycle op that is not scanner-proven on a tracked,
-    clean path. Unknown op types derive to "confirm".
+    non-lifecycle op, for a lifecycle op that is not scanner-proven on a tracked,
+    clean path, or for a span edit whose placement touches a published page or keeps
+    its copy in another document. Unknown op types derive to "confirm".
     """
     if op_type != "deterministic":
+        return "confirm"
+    if placement is not None and (placement.published or placement.kept_elsewhere):
         return "confirm"
     if lifecycle is not None:
         if lifecycle.scanner_proven and lifecycle.tracked and lifecycle.clean:
@@ -188,16 +207,22 @@ def derive_safety_tier(
 
 
 def tier_for_edit(
-    op_type: str, kind: str, lifecycle: LifecycleEvidence | None = None
+    op_type: str,
+    kind: str,
+    lifecycle: LifecycleEvidence | None = None,
+    placement: PlacementEvidence | None = None,
 ) -> SafetyTier:
-    """Derive the tier of an exact edit from its kind's inherent character."""
+    """Derive the tier of an exact edit from its kind's inherent character (and, for a
+    dedupe, where its copy is kept: without that evidence a dedupe is never auto)."""
     destructive, reversible = KIND_CHARACTER[kind]
     if kind in LIFECYCLE_KINDS:
         # A lifecycle op without evidence can never be auto.
         lifecycle = lifecycle or LifecycleEvidence(scanner_proven=False, tracked=False, clean=False)
     else:
         lifecycle = None
-    return derive_safety_tier(op_type, destructive, reversible, lifecycle)
+    if kind == "dedupe" and placement is None:
+        placement = PlacementEvidence(published=False, kept_elsewhere=True)
+    return derive_safety_tier(op_type, destructive, reversible, lifecycle, placement)
 
 
 def tier_for_fix(
