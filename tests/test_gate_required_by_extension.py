@@ -32,7 +32,7 @@ from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
         ("app_de.ts", "xml", {}, ("native", "typescript")),
         ("app_de.ts", None, {}, ("native", "typescript")),
         ("x.h", "c", {}, ("none", None)),
-        ("x.rs", "xml", {}, ("syntax", None)),
+        ("x.rs", "xml", {"rust": "syntax"}, ("syntax", "rust")),
         ("a.py", "python", {}, ("native", None)),
     ],
 )

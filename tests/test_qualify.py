@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import corpora  # noqa: E402
 
+
 def _rows() -> dict[str, dict[str, object]]:
     data = tomllib.loads(qualify.MANIFEST.read_text(encoding="utf-8"))
     return {row["language"]: row for row in data["language"]}

@@ -37,7 +37,8 @@ FILES = {
     "notes.xyz": "no checker for this\n",
 }
 #: Fields of a run, not of its report: when it ran and how long each scope took.
-RUN_FIELDS = {"generated_at", "duration_ms", "startTimeUtc", "endTimeUtc"}
+#: `automationDetails.id` names the run by its time (orchestrate/<entry>/<generated_at>).
+RUN_FIELDS = {"generated_at", "duration_ms", "startTimeUtc", "endTimeUtc", "automationDetails"}
 
 
 def _strip(value: Any) -> Any:
@@ -52,6 +53,9 @@ def same_report(fmt: str, cold: str, warm: str) -> None:
     """Equal bytes for text formats; equal JSON apart from the run's time fields."""
     if fmt in ("json", "sarif"):
         assert _strip(json.loads(warm)) == _strip(json.loads(cold))
+    elif fmt == "jsonl":
+        rows = [[_strip(json.loads(line)) for line in out.splitlines()] for out in (warm, cold)]
+        assert rows[0] == rows[1]
     else:
         assert warm == cold
 
