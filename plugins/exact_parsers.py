@@ -113,11 +113,13 @@ def _sh_errors(_out: str, err: str) -> list[ErrorLine]:
 
 def _node_errors(_out: str, err: str) -> list[ErrorLine]:
     # `[stdin]:2` / source excerpt / caret / blank / `SyntaxError: Unexpected token ';'`
+    # The excerpt quotes the source, which may itself start with `SyntaxError:` (a
+    # label): node's own message is the last such line (only stack frames follow it).
     m = re.search(r"^\[stdin\]:(\d+)\s*$", err, re.MULTILINE)
-    msg = re.search(r"^(SyntaxError: .*)$", err, re.MULTILINE)
-    if not (m and msg):
+    msgs = re.findall(r"^(SyntaxError: .*)$", err, re.MULTILINE)
+    if not (m and msgs):
         raise Garbage("no located SyntaxError in the output")
-    return [(int(m.group(1)), None, msg.group(1))]
+    return [(int(m.group(1)), None, msgs[-1])]
 
 
 def _gofmt_errors(_out: str, err: str) -> list[ErrorLine]:

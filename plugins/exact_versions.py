@@ -20,6 +20,8 @@ from typing import Any
 
 MAX_BYTES = 1024 * 1024
 _NUMBER = re.compile(r"(\d+(?:\.\d+)*)")
+#: An .nvmrc alias shown as written (only these characters reach a message).
+_ALIAS = re.compile(r"[A-Za-z][\w./*-]{0,39}")
 #: The files each declaration kind reads, nearest folder first.
 FILES = {
     "go": ("go.mod",),
@@ -117,7 +119,14 @@ def _php(text: str, _folder: Path, _root: Path) -> tuple[str | None, str | None]
 def _node(text: str, name: str) -> tuple[str | None, str | None] | None:
     if name == ".nvmrc":
         m = re.match(r"\s*v?(\d+(?:\.\d+)*)\s*$", text)
-        return (m.group(1), None) if m else None
+        if m:
+            return m.group(1), None
+        # An alias (`lts/*`, `lts/iron`, `node`) declares a version no parser can be
+        # compared with: it is still a declaration, so the parser may refute, not confirm.
+        alias = text.strip()
+        if not alias:
+            return None
+        return (alias if _ALIAS.fullmatch(alias) else "an alias"), None
     try:
         value = _table(json.loads(text), "engines", "node")
     except ValueError:
