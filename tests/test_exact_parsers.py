@@ -471,3 +471,15 @@ def test_an_nvmrc_alias_is_a_declaration_no_parser_is_known_to_meet(tmp_path: Pa
     o = judge(tmp_path, "bad.js", b"const a = 1;\nfoo(;\n")
     assert o.syntax_evidence == SyntaxEvidence.CANDIDATE, (o.reason, o.findings)
     assert o.reason and "may refute, not confirm" in o.reason and ".nvmrc" in o.reason
+
+
+@pytest.mark.parametrize("name", ["deep.json", "deep.yaml", "deep.toml"])
+def test_nesting_deeper_than_the_parser_follows_is_no_verdict(tmp_path: Path, name: str) -> None:
+    # Valid, and deeper than Python's recursion limit or libyaml's depth limit: the parser
+    # cannot decide, which is not a syntax error.
+    depth = 5000
+    body = b"[" * depth + b"]" * depth + b"\n"
+    src = b"a = " + body if name.endswith(".toml") else body
+    o = judge(tmp_path, name, src, config={"exact_parse_clean": True})
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
