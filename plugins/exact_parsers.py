@@ -102,8 +102,12 @@ def _located(pattern: str, text: str) -> list[ErrorLine]:
 
 def _bash_errors(_out: str, err: str) -> list[ErrorLine]:
     # `<file>: line 3: syntax error near unexpected token `then'`; the echo line that
-    # follows repeats the source and is not read.
-    return _located(r"^.*/source: line (?P<line>\d+): (?P<msg>syntax error.*|.*unexpected.*)$", err)
+    # follows repeats the source and is not read, nor is a warning (an unterminated
+    # here-document's warning quotes its delimiter, which may say "unexpected").
+    return _located(
+        r"^.*/source: line (?P<line>\d+): (?!warning: )(?P<msg>syntax error.*|.*unexpected.*)$",
+        err,
+    )
 
 
 def _sh_errors(_out: str, err: str) -> list[ErrorLine]:

@@ -483,3 +483,14 @@ def test_nesting_deeper_than_the_parser_follows_is_no_verdict(tmp_path: Path, na
     o = judge(tmp_path, name, src, config={"exact_parse_clean": True})
     assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
     assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
+def test_a_bash_warning_quoting_the_source_is_not_the_error(tmp_path: Path) -> None:
+    need("bash")
+    # bash warns about the unterminated here-document, quoting its delimiter, before
+    # the syntax error at the end of the file: the error is the one reported.
+    src = b"if true; then\ncat <<unexpected_FORGED\nhello\n"
+    o = judge(tmp_path, "heredoc.sh", src, config={"exact_parse_clean": True})
+    assert o.syntax_evidence == SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
+    (f,) = o.findings
+    assert "FORGED" not in f.message and "unexpected end of file" in f.message, f.message
