@@ -40,15 +40,24 @@ JSONC_NAMES = frozenset(
         "deno.jsonc",
         "turbo.json",
         "language-configuration.json",
+        "tslint.json",
+        "api-extractor.json",
+        "typedoc.json",
+        ".markdownlint.json",
+        "biome.json",
+        ".oxlintrc.json",
     }
 )
-_TSCONFIG = re.compile(r"^tsconfig\..*\.json$|^jsconfig\..*\.json$")
+#: Any tsconfig/jsconfig a project `extends` (`tsconfig.base.json`, `tsconfig-base.json`,
+#: `tsconfig_app.json`, `base.tsconfig.json`): TypeScript reads every one as JSONC.
+_TSCONFIG = re.compile(r"^(?:ts|js)config[._-].*\.json$|^.+[._-](?:ts|js)config\.json$")
 
 
 def is_jsonc(path: str) -> bool:
-    """True for a JSON file read as JSONC: tsconfig/jsconfig (and tsconfig.*.json),
-    .vscode/*.json, devcontainer files, .jsonc, and other well-known JSONC names."""
-    p = PurePosixPath(path)
+    """True for a JSON file read as JSONC: tsconfig/jsconfig (and tsconfig.*.json,
+    tsconfig-*.json), .vscode/*.json, devcontainer files, .jsonc, and other well-known
+    JSONC names, in any letter case (a case-insensitive file system finds them so)."""
+    p = PurePosixPath(path.lower())
     return (
         p.suffix == ".jsonc"
         or p.name in JSONC_NAMES

@@ -494,3 +494,24 @@ def test_a_bash_warning_quoting_the_source_is_not_the_error(tmp_path: Path) -> N
     assert o.syntax_evidence == SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
     (f,) = o.findings
     assert "FORGED" not in f.message and "unexpected end of file" in f.message, f.message
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x.JSONC",
+        "TSConfig.json",
+        "tsconfig-base.json",
+        "tsconfig_app.json",
+        "base.tsconfig.json",
+        ".VSCode/settings.json",
+        "tslint.json",
+        "biome.json",
+    ],
+)
+def test_jsonc_files_spelled_otherwise_are_read_as_jsonc(tmp_path: Path, name: str) -> None:
+    # Comments and a trailing comma, valid JSONC: the grammar flags the comma.
+    src = b'{\n  // the base config\n  "compilerOptions": {"strict": true,},\n}\n'
+    o = judge(tmp_path, name, src, config={"exact_parse_clean": True})
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
+    assert not o.findings
