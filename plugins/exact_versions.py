@@ -20,6 +20,10 @@ from typing import Any
 
 MAX_BYTES = 1024 * 1024
 _NUMBER = re.compile(r"(\d+(?:\.\d+)*)")
+#: A declared version that is a version number, shown as written.
+_VERSION = re.compile(r"\d+(?:\.\d+){0,3}")
+#: What a declared version that is no version number is shown as.
+UNREADABLE = "?"
 #: An .nvmrc alias shown as written (only these characters reach a message).
 _ALIAS = re.compile(r"[A-Za-z][\w./*-]{0,39}")
 #: The files each declaration kind reads, nearest folder first.
@@ -135,6 +139,15 @@ def _node(text: str, name: str) -> tuple[str | None, str | None] | None:
     return (low, None) if low else None
 
 
+def _shown(kind: str, version: str | None) -> str | None:
+    """A declared version as messages may show it: a dotted number (an .nvmrc alias was
+    checked when read), else `?`, which no parser is known to meet. The text is project
+    content: nothing else of it reaches a reason."""
+    if version is None or kind == "node" or _VERSION.fullmatch(version.strip()):
+        return version.strip() if version else version
+    return UNREADABLE
+
+
 def declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
     """The declaration of `kind` nearest to the file at `rel_path` (inside `root`), or None."""
     if kind not in FILES:
@@ -151,7 +164,7 @@ def declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
                 got = {"go": _go, "rust": _rust, "php": _php}[kind](text, folder, root)
             if got is not None:
                 where = (folder / name).relative_to(root).as_posix()
-                return Declared(version=got[0], where=where, dialect=got[1])
+                return Declared(version=_shown(kind, got[0]), where=where, dialect=got[1])
         if folder == root:
             break
         folder = folder.parent
