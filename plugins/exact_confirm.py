@@ -284,6 +284,12 @@ def _judge(target: FileTarget, src: bytes, language: str | None, ctx: RunContext
         return Verdict(SyntaxEvidence.CANDIDATE, reason=f"no exact verdict: {dialect}")
     if ctx.deadline.expired():
         return Verdict(SyntaxEvidence.CANDIDATE, reason="no verdict: deadline reached")
+    if parser.max_bytes is not None and len(src) > parser.max_bytes:
+        return Verdict(
+            SyntaxEvidence.CANDIDATE,
+            reason=f"no verdict: {parser.name} reads at most {parser.max_bytes // 1024} KiB "
+            "in process (it cannot be stopped at the deadline)",
+        )
     try:
         if parser.command is None:
             return _in_process(parser, target, src)

@@ -88,6 +88,9 @@ class ExactParser:
     #: True for an error that is no evidence about this source (it depends on what the
     #: parser did not read); a run whose errors are all discounted gives no verdict.
     discounted: Callable[[ErrorLine, bytes], bool] = lambda _e, _s: False
+    #: The largest source an in-process parser reads: it cannot be stopped at the
+    #: deadline, so a larger file gets no verdict (None: no limit beyond the grammar's).
+    max_bytes: int | None = None
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -233,6 +236,10 @@ def is_posix_sh(_path: str, src: bytes) -> bool:
     return bool(_SHEBANG_SH.match(src))
 
 
+#: What the pure-Python parsers (tomllib, PyYAML's composer) read within seconds on a
+#: loaded machine; JSON's C decoder reads the grammar's largest file in a few.
+IN_PROCESS_MAX_BYTES = 512 * 1024
+
 #: The table. The first entry whose languages hold the file's language (and whose
 #: `accepts` takes the file) is its exact parser.
 PARSERS: tuple[ExactParser, ...] = (
@@ -353,6 +360,7 @@ PARSERS: tuple[ExactParser, ...] = (
         package="",
         safe="Python's tomllib in this process: builds plain dicts, nothing else; a "
         "duplicate key is an error",
+        max_bytes=IN_PROCESS_MAX_BYTES,
     ),
     ExactParser(
         name="yaml",
@@ -362,6 +370,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="PyYAML's safe composer: builds nodes, never objects, so a custom tag (!Ref) "
         "loads and nothing is constructed; a duplicate mapping key is an error",
         cannot_judge=_yaml_dialect,
+        max_bytes=IN_PROCESS_MAX_BYTES,
     ),
 )
 

@@ -528,3 +528,19 @@ def test_a_declared_version_reaches_the_reason_only_as_a_number(tmp_path: Path) 
     assert o.syntax_evidence == SyntaxEvidence.CANDIDATE, (o.reason, o.findings)
     assert o.reason and "may refute, not confirm" in o.reason, o.reason
     assert "approve" not in o.reason and "\x1b" not in o.reason, o.reason
+
+
+@pytest.mark.parametrize("name", ["big.yaml", "big.toml"])
+def test_an_in_process_parser_reads_no_file_it_could_not_finish_in_time(
+    tmp_path: Path, name: str
+) -> None:
+    # A pure-Python parser cannot be stopped at the deadline: a file past its size
+    # limit gets no verdict instead of holding the run (PyYAML takes minutes on 16 MiB).
+    if name.endswith(".yaml"):
+        rows = b"".join(b"k%d: [1, 2, 3]\n" % i for i in range(60_000)) + b"k1: dup\n"
+    else:
+        rows = b"".join(b"k%d = [1, 2, 3]\n" % i for i in range(60_000)) + b"k1 = 1\n"
+    assert len(rows) > 512 * 1024
+    o = judge(tmp_path, name, rows, config={"exact_parse_clean": True})
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
+    assert o.syntax_parser is None
