@@ -166,12 +166,16 @@ def _rust_removed(error: ErrorLine, _src: bytes) -> bool:
     return "has been removed" in error[2]
 
 
-def _module_kinds(path: str, _declared: str | None) -> tuple[str, ...]:
+def _module_kinds(path: str, declared: str | None) -> tuple[str, ...]:
+    # `.mjs`/`.cjs` say it; a `.js` file is what the nearest package.json's `type`
+    # says, else either (Node detects ES module syntax).
     suffix = PurePosixPath(path).suffix
     if suffix == ".mjs":
         return ("module",)
     if suffix == ".cjs":
         return ("commonjs",)
+    if declared in ("module", "commonjs"):
+        return (declared,)
     return ("commonjs", "module")
 
 

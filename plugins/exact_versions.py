@@ -148,8 +148,41 @@ def _shown(kind: str, version: str | None) -> str | None:
     return UNREADABLE
 
 
+def _module_type(root: Path, rel_path: str) -> tuple[str, str] | None:
+    """(`module` or `commonjs`, where) from the nearest package.json's `type`, which
+    decides how Node reads a `.js` file; None when the nearest one says neither."""
+    folder = (root / rel_path).parent
+    while folder.is_relative_to(root):
+        text = _read(folder / "package.json")
+        if text is not None:
+            try:
+                value = _table(json.loads(text), "type")
+            except ValueError:
+                value = None
+            if value in ("module", "commonjs"):
+                return value, (folder / "package.json").relative_to(root).as_posix()
+            return None  # the nearest package.json decides, even by saying nothing
+        if folder == root:
+            break
+        folder = folder.parent
+    return None
+
+
 def declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
-    """The declaration of `kind` nearest to the file at `rel_path` (inside `root`), or None."""
+    """The declaration of `kind` nearest to the file at `rel_path` (inside `root`), or None.
+    For Node the dialect is the module type the nearest package.json gives."""
+    found = _declared(kind, root, rel_path)
+    if kind != "node":
+        return found
+    module = _module_type(root, rel_path)
+    if module is None:
+        return found
+    if found is None:
+        return Declared(version=None, where=module[1], dialect=module[0])
+    return Declared(version=found.version, where=found.where, dialect=module[0])
+
+
+def _declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
     if kind not in FILES:
         return None
     folder = (root / rel_path).parent

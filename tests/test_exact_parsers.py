@@ -544,3 +544,14 @@ def test_an_in_process_parser_reads_no_file_it_could_not_finish_in_time(
     o = judge(tmp_path, name, rows, config={"exact_parse_clean": True})
     assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
     assert o.syntax_parser is None
+
+
+def test_a_js_file_is_read_as_its_package_json_type_says(tmp_path: Path) -> None:
+    need("node")
+    # `yield = 1` is valid sloppy script and a SyntaxError in an ES module; in a
+    # `"type": "module"` package node reads the .js file as a module and rejects it.
+    (tmp_path / "package.json").write_text('{"type": "module"}\n')
+    assert_confirmed(judge(tmp_path, "a.js", b"yield = 1;\n"), 1, "node")
+    (tmp_path / "cjs").mkdir()
+    (tmp_path / "cjs" / "package.json").write_text('{"type": "commonjs"}\n')
+    assert_refuted(judge(tmp_path, "cjs/a.js", b"yield = 1;\n"), "node")
