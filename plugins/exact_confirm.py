@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from orchestrate_plugins import exact_inprocess, exact_versions
@@ -256,9 +256,26 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
     return Verdict(SyntaxEvidence.REFUTED, ident)
 
 
+def _within(errors: tuple[ErrorLine, ...], src: bytes) -> tuple[ErrorLine, ...]:
+    """`errors` at lines `src` has: an error a parser puts past the last line (the end
+    of the stream) points at the last line, without a column."""
+    last = max(1, src.count(b"\n") + (0 if src.endswith(b"\n") else 1))
+    return tuple(
+        (max(1, line), col, msg) if 1 <= line <= last else (min(max(1, line), last), None, msg)
+        for line, col, msg in errors
+    )
+
+
 def judge(target: FileTarget, src: bytes, language: str | None, ctx: RunContext) -> Verdict | None:
     """The exact parser's verdict on `src` (the bytes the grammar parsed), or None when no
-    exact parser covers the file. Never raises."""
+    exact parser covers the file; its errors point at lines the file has. Never raises."""
+    verdict = _judge(target, src, language, ctx)
+    if verdict is None or not verdict.errors:
+        return verdict
+    return replace(verdict, errors=_within(verdict.errors, src))
+
+
+def _judge(target: FileTarget, src: bytes, language: str | None, ctx: RunContext) -> Verdict | None:
     parser = parser_for(language, target.path, src)
     if parser is None:
         return None
@@ -267,6 +284,12 @@ def judge(target: FileTarget, src: bytes, language: str | None, ctx: RunContext)
         return Verdict(SyntaxEvidence.CANDIDATE, reason=f"no exact verdict: {dialect}")
     if ctx.deadline.expired():
         return Verdict(SyntaxEvidence.CANDIDATE, reason="no verdict: deadline reached")
+    if parser.max_bytes is not None and len(src) > parser.max_bytes:
+        return Verdict(
+            SyntaxEvidence.CANDIDATE,
+            reason=f"no verdict: {parser.name} reads at most {parser.max_bytes // 1024} KiB "
+            "in process (it cannot be stopped at the deadline)",
+        )
     try:
         if parser.command is None:
             return _in_process(parser, target, src)

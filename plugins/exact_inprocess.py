@@ -20,6 +20,11 @@ from typing import Any
 
 from orchestrate_plugins.exact_parsers import ErrorLine
 
+
+class TooDeep(Exception):
+    """The source nests deeper than the parser follows: no verdict either way."""
+
+
 #: Files whose JSON dialect is JSONC (comments and trailing commas allowed).
 JSONC_NAMES = frozenset(
     {
@@ -35,15 +40,24 @@ JSONC_NAMES = frozenset(
         "deno.jsonc",
         "turbo.json",
         "language-configuration.json",
+        "tslint.json",
+        "api-extractor.json",
+        "typedoc.json",
+        ".markdownlint.json",
+        "biome.json",
+        ".oxlintrc.json",
     }
 )
-_TSCONFIG = re.compile(r"^tsconfig\..*\.json$|^jsconfig\..*\.json$")
+#: Any tsconfig/jsconfig a project `extends` (`tsconfig.base.json`, `tsconfig-base.json`,
+#: `tsconfig_app.json`, `base.tsconfig.json`): TypeScript reads every one as JSONC.
+_TSCONFIG = re.compile(r"^(?:ts|js)config[._-].*\.json$|^.+[._-](?:ts|js)config\.json$")
 
 
 def is_jsonc(path: str) -> bool:
-    """True for a JSON file read as JSONC: tsconfig/jsconfig (and tsconfig.*.json),
-    .vscode/*.json, devcontainer files, .jsonc, and other well-known JSONC names."""
-    p = PurePosixPath(path)
+    """True for a JSON file read as JSONC: tsconfig/jsconfig (and tsconfig.*.json,
+    tsconfig-*.json), .vscode/*.json, devcontainer files, .jsonc, and other well-known
+    JSONC names, in any letter case (a case-insensitive file system finds them so)."""
+    p = PurePosixPath(path.lower())
     return (
         p.suffix == ".jsonc"
         or p.name in JSONC_NAMES
@@ -91,7 +105,7 @@ def json_errors(text: str, path: str) -> list[ErrorLine]:
     except ValueError as exc:
         return [(1, None, str(exc))]
     except RecursionError:
-        return [(1, None, "nested too deeply to decide")]
+        raise TooDeep("json: nested deeper than the decoder follows") from None
     return []
 
 
@@ -157,6 +171,9 @@ def yaml_errors(text: str, _path: str) -> list[ErrorLine]:
             if doc is not None:
                 out += _duplicate_keys(doc)
     except yaml.MarkedYAMLError as exc:
+        if "nesting depth" in str(exc.problem):
+            # libyaml's own limit, not the document's fault: no verdict.
+            raise TooDeep("yaml: nested deeper than the composer follows") from None
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         col = mark.column + 1 if mark else None
@@ -164,7 +181,7 @@ def yaml_errors(text: str, _path: str) -> list[ErrorLine]:
     except yaml.YAMLError as exc:
         return [(1, None, " ".join(str(exc).split())[:200])]
     except RecursionError:
-        return [(1, None, "nested too deeply to decide")]
+        raise TooDeep("yaml: nested deeper than the composer follows") from None
     return out
 
 

@@ -88,6 +88,9 @@ class ExactParser:
     #: True for an error that is no evidence about this source (it depends on what the
     #: parser did not read); a run whose errors are all discounted gives no verdict.
     discounted: Callable[[ErrorLine, bytes], bool] = lambda _e, _s: False
+    #: The largest source an in-process parser reads: it cannot be stopped at the
+    #: deadline, so a larger file gets no verdict (None: no limit beyond the grammar's).
+    max_bytes: int | None = None
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -102,8 +105,12 @@ def _located(pattern: str, text: str) -> list[ErrorLine]:
 
 def _bash_errors(_out: str, err: str) -> list[ErrorLine]:
     # `<file>: line 3: syntax error near unexpected token `then'`; the echo line that
-    # follows repeats the source and is not read.
-    return _located(r"^.*/source: line (?P<line>\d+): (?P<msg>syntax error.*|.*unexpected.*)$", err)
+    # follows repeats the source and is not read, nor is a warning (an unterminated
+    # here-document's warning quotes its delimiter, which may say "unexpected").
+    return _located(
+        r"^.*/source: line (?P<line>\d+): (?!warning: )(?P<msg>syntax error.*|.*unexpected.*)$",
+        err,
+    )
 
 
 def _sh_errors(_out: str, err: str) -> list[ErrorLine]:
@@ -113,11 +120,13 @@ def _sh_errors(_out: str, err: str) -> list[ErrorLine]:
 
 def _node_errors(_out: str, err: str) -> list[ErrorLine]:
     # `[stdin]:2` / source excerpt / caret / blank / `SyntaxError: Unexpected token ';'`
+    # The excerpt quotes the source, which may itself start with `SyntaxError:` (a
+    # label): node's own message is the last such line (only stack frames follow it).
     m = re.search(r"^\[stdin\]:(\d+)\s*$", err, re.MULTILINE)
-    msg = re.search(r"^(SyntaxError: .*)$", err, re.MULTILINE)
-    if not (m and msg):
+    msgs = re.findall(r"^(SyntaxError: .*)$", err, re.MULTILINE)
+    if not (m and msgs):
         raise Garbage("no located SyntaxError in the output")
-    return [(int(m.group(1)), None, msg.group(1))]
+    return [(int(m.group(1)), None, msgs[-1])]
 
 
 def _gofmt_errors(_out: str, err: str) -> list[ErrorLine]:
@@ -157,12 +166,16 @@ def _rust_removed(error: ErrorLine, _src: bytes) -> bool:
     return "has been removed" in error[2]
 
 
-def _module_kinds(path: str, _declared: str | None) -> tuple[str, ...]:
+def _module_kinds(path: str, declared: str | None) -> tuple[str, ...]:
+    # `.mjs`/`.cjs` say it; a `.js` file is what the nearest package.json's `type`
+    # says, else either (Node detects ES module syntax).
     suffix = PurePosixPath(path).suffix
     if suffix == ".mjs":
         return ("module",)
     if suffix == ".cjs":
         return ("commonjs",)
+    if declared in ("module", "commonjs"):
+        return (declared,)
     return ("commonjs", "module")
 
 
@@ -226,6 +239,10 @@ def is_posix_sh(_path: str, src: bytes) -> bool:
     """True for a file whose shebang asks for POSIX `sh` (or dash)."""
     return bool(_SHEBANG_SH.match(src))
 
+
+#: What the pure-Python parsers (tomllib, PyYAML's composer) read within seconds on a
+#: loaded machine; JSON's C decoder reads the grammar's largest file in a few.
+IN_PROCESS_MAX_BYTES = 512 * 1024
 
 #: The table. The first entry whose languages hold the file's language (and whose
 #: `accepts` takes the file) is its exact parser.
@@ -347,6 +364,7 @@ PARSERS: tuple[ExactParser, ...] = (
         package="",
         safe="Python's tomllib in this process: builds plain dicts, nothing else; a "
         "duplicate key is an error",
+        max_bytes=IN_PROCESS_MAX_BYTES,
     ),
     ExactParser(
         name="yaml",
@@ -356,6 +374,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="PyYAML's safe composer: builds nodes, never objects, so a custom tag (!Ref) "
         "loads and nothing is constructed; a duplicate mapping key is an error",
         cannot_judge=_yaml_dialect,
+        max_bytes=IN_PROCESS_MAX_BYTES,
     ),
 )
 

@@ -20,6 +20,12 @@ from typing import Any
 
 MAX_BYTES = 1024 * 1024
 _NUMBER = re.compile(r"(\d+(?:\.\d+)*)")
+#: A declared version that is a version number, shown as written.
+_VERSION = re.compile(r"\d+(?:\.\d+){0,3}")
+#: What a declared version that is no version number is shown as.
+UNREADABLE = "?"
+#: An .nvmrc alias shown as written (only these characters reach a message).
+_ALIAS = re.compile(r"[A-Za-z][\w./*-]{0,39}")
 #: The files each declaration kind reads, nearest folder first.
 FILES = {
     "go": ("go.mod",),
@@ -117,7 +123,14 @@ def _php(text: str, _folder: Path, _root: Path) -> tuple[str | None, str | None]
 def _node(text: str, name: str) -> tuple[str | None, str | None] | None:
     if name == ".nvmrc":
         m = re.match(r"\s*v?(\d+(?:\.\d+)*)\s*$", text)
-        return (m.group(1), None) if m else None
+        if m:
+            return m.group(1), None
+        # An alias (`lts/*`, `lts/iron`, `node`) declares a version no parser can be
+        # compared with: it is still a declaration, so the parser may refute, not confirm.
+        alias = text.strip()
+        if not alias:
+            return None
+        return (alias if _ALIAS.fullmatch(alias) else "an alias"), None
     try:
         value = _table(json.loads(text), "engines", "node")
     except ValueError:
@@ -126,8 +139,50 @@ def _node(text: str, name: str) -> tuple[str | None, str | None] | None:
     return (low, None) if low else None
 
 
+def _shown(kind: str, version: str | None) -> str | None:
+    """A declared version as messages may show it: a dotted number (an .nvmrc alias was
+    checked when read), else `?`, which no parser is known to meet. The text is project
+    content: nothing else of it reaches a reason."""
+    if version is None or kind == "node" or _VERSION.fullmatch(version.strip()):
+        return version.strip() if version else version
+    return UNREADABLE
+
+
+def _module_type(root: Path, rel_path: str) -> tuple[str, str] | None:
+    """(`module` or `commonjs`, where) from the nearest package.json's `type`, which
+    decides how Node reads a `.js` file; None when the nearest one says neither."""
+    folder = (root / rel_path).parent
+    while folder.is_relative_to(root):
+        text = _read(folder / "package.json")
+        if text is not None:
+            try:
+                value = _table(json.loads(text), "type")
+            except ValueError:
+                value = None
+            if value in ("module", "commonjs"):
+                return value, (folder / "package.json").relative_to(root).as_posix()
+            return None  # the nearest package.json decides, even by saying nothing
+        if folder == root:
+            break
+        folder = folder.parent
+    return None
+
+
 def declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
-    """The declaration of `kind` nearest to the file at `rel_path` (inside `root`), or None."""
+    """The declaration of `kind` nearest to the file at `rel_path` (inside `root`), or None.
+    For Node the dialect is the module type the nearest package.json gives."""
+    found = _declared(kind, root, rel_path)
+    if kind != "node":
+        return found
+    module = _module_type(root, rel_path)
+    if module is None:
+        return found
+    if found is None:
+        return Declared(version=None, where=module[1], dialect=module[0])
+    return Declared(version=found.version, where=found.where, dialect=module[0])
+
+
+def _declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
     if kind not in FILES:
         return None
     folder = (root / rel_path).parent
@@ -142,7 +197,7 @@ def declared(kind: str | None, root: Path, rel_path: str) -> Declared | None:
                 got = {"go": _go, "rust": _rust, "php": _php}[kind](text, folder, root)
             if got is not None:
                 where = (folder / name).relative_to(root).as_posix()
-                return Declared(version=got[0], where=where, dialect=got[1])
+                return Declared(version=_shown(kind, got[0]), where=where, dialect=got[1])
         if folder == root:
             break
         folder = folder.parent
