@@ -31,6 +31,7 @@ from orchestrator.server.protocol import (
     RuntimePaths,
     UnsafeRuntime,
     client_identity,
+    parse_json,
     parse_reply,
     peer_uid,
     private_folder,
@@ -416,11 +417,9 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
     reply = _ask(root, engine, request, auto_enabled(root))
     if reply is None:
         return None
-    import json
-
     try:
-        data = json.loads(reply.stdout)
-    except ValueError:
+        data = parse_json(reply.stdout, "lint result")
+    except ProtocolError:
         data = None
     if not isinstance(data, dict) or set(data) != HOOK_RESULT_KEYS:
         say("warm engine answered something malformed (lint result); checking in-process")
