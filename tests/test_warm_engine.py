@@ -588,5 +588,23 @@ def test_deeply_nested_answers_are_never_trusted(project: Project) -> None:
     env = {**project.env, "CLAUDE_PROJECT_DIR": str(project.root)}
     warm = run_cli(["hook", "claude-code"], project.root, env=env, stdin=event)
     assert "Traceback" not in warm.stderr, warm.stderr
-    assert warm.returncode == 0 and warm.stdout.startswith("{\"systemMessage\"")
+    assert warm.returncode == 0 and warm.stdout.startswith('{"systemMessage"')
     thread.join(30)
+
+
+def test_ctrl_c_while_the_engine_works_exits_like_cold(project: Project) -> None:
+    """SIGINT to a client waiting on the engine: `cancelled`, exit 130, as a cold run."""
+    project.start(extra={FAULT_DELAY: "30"})  # fault injection: a busy engine
+    client = subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), "lint", "--format", "json", "app/ok.py"],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait(lambda: "argument(s) in" in project.log(), 60, "the engine takes the request")
+    client.send_signal(signal.SIGINT)
+    _out, err = client.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert client.returncode == 130 and "orchestrate: cancelled" in err, err

@@ -386,8 +386,15 @@ def try_warm(argv: list[str]) -> int | None:
     wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
         WAIT_MARGIN_SECONDS
     )
-    reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
-    return None if reply is None else _write(reply)
+    try:
+        reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
+        return None if reply is None else _write(reply)
+    except (KeyboardInterrupt, BrokenPipeError) as exc:
+        # Ctrl-C while the engine works, or a reader that closed stdout: the exit and
+        # the one line a cold run gives (decisions/exits.py), never a traceback.
+        from orchestrator.decisions.exits import exit_for_exception
+
+        return exit_for_exception(exc)
 
 
 #: The keys of a hook lint's answer (the lint use case's result, as JSON).
