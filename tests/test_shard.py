@@ -8,9 +8,11 @@ and the real CLI in subprocesses.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -251,3 +253,24 @@ def test_a_merge_short_of_its_files_is_incomplete(
     # The whole set still merges complete as its unsharded run.
     code, merged = _merge(repo, *runs["three"])
     assert not any("files" in n and "hold" in n for n in merged["notes"])
+
+
+def test_a_report_read_past_its_size_bound_is_refused(repo: Path, tmp_path: Path) -> None:
+    """The size bound holds for what is read, not for what a stat says: a report from
+    a pipe (or a file that grows) longer than the bound is refused unparsed."""
+    from orchestrator.hygiene.validate import MAX_REPORT_BYTES
+
+    fifo = tmp_path / "shard.json"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError), open(fifo, "wb") as w:
+            chunk = b" " * (1 << 20)
+            for _ in range(MAX_REPORT_BYTES // len(chunk) + 2):
+                w.write(chunk)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    code, err = _merge(repo, fifo)
+    writer.join(60)
+    assert code == 2 and f"report larger than {MAX_REPORT_BYTES} bytes" in err, err
