@@ -8,9 +8,11 @@ and the real CLI in subprocesses.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +221,56 @@ def test_shares_are_balanced_and_stable_when_files_are_added() -> None:
     moved = [p for p in paths if shard_of(p, 5) != before[p]]
     assert all(shard_of(p, 5) == 5 for p in moved)
     assert 0.1 * len(paths) < len(moved) < 0.3 * len(paths)
+
+
+def test_a_merge_short_of_its_files_is_incomplete(
+    repo: Path, runs: dict[str, Any], tmp_path: Path
+) -> None:
+    """A shard's report that lacks files of its share, or one that names shares it does
+    not hold, never makes a merge complete: the merged files must be the run's list."""
+    one, two, three = (json.loads(p.read_text()) for p in runs["three"])
+    # One report claiming every share of the run, holding only its own.
+    claims_all = {**one, "shards": [*one["shards"], *two["shards"], *three["shards"]]}
+    code, merged = _merge(repo, _write(tmp_path / "all.json", claims_all))
+    assert code == 3, merged
+    assert merged["coverage"]["complete"] is False
+    held = len({s["path"] for s in one["scopes"]})
+    total = one["shards"][0]["files"]
+    assert any(f"hold {held} of the {total} files" in n for n in merged["notes"])
+    # A shard's report with one file of its share dropped.
+    gone = one["scopes"][0]["path"]
+    short = {
+        **one,
+        "scopes": [s for s in one["scopes"] if s["path"] != gone],
+        "findings": [f for f in one["findings"] if f["path"] != gone],
+    }
+    code, merged = _merge(
+        repo, _write(tmp_path / "short.json", short), runs["three"][1], runs["three"][2]
+    )
+    assert code == 3, merged
+    assert merged["coverage"]["complete"] is False
+    assert any(f"hold {total - 1} of the {total} files" in n for n in merged["notes"])
+    # The whole set still merges complete as its unsharded run.
+    code, merged = _merge(repo, *runs["three"])
+    assert not any("files" in n and "hold" in n for n in merged["notes"])
+
+
+def test_a_report_read_past_its_size_bound_is_refused(repo: Path, tmp_path: Path) -> None:
+    """The size bound holds for what is read, not for what a stat says: a report from
+    a pipe (or a file that grows) longer than the bound is refused unparsed."""
+    from orchestrator.hygiene.validate import MAX_REPORT_BYTES
+
+    fifo = tmp_path / "shard.json"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError), open(fifo, "wb") as w:
+            chunk = b" " * (1 << 20)
+            for _ in range(MAX_REPORT_BYTES // len(chunk) + 2):
+                w.write(chunk)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    code, err = _merge(repo, fifo)
+    writer.join(60)
+    assert code == 2 and f"report larger than {MAX_REPORT_BYTES} bytes" in err, err

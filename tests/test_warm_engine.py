@@ -558,3 +558,57 @@ def test_warm_feedback_reuses_results_by_their_identity(project: Project) -> Non
     ruff = [s for s in json.loads(third.stdout)["scopes"] if s["checker"] == "ruff"]
     assert ruff and all(s["reused"] is None for s in ruff)
     assert project.status()["served"] == 3  # type: ignore[index]
+
+
+def test_deeply_nested_answers_are_never_trusted(project: Project) -> None:
+    """A reply nested past the JSON parser's recursion limit is malformed like any
+    other: the client checks in-process, with the exit code of a cold run."""
+    deep = b"[" * 200_000 + b"]" * 200_000
+    lint_answer = struct.pack(">I", len(deep)) + deep
+    thread = _fake_engine(project.paths.socket, [lint_answer, lint_answer])
+    cold = project.cold("lint", "--format", "json", "app")
+    out = project.cli("lint", "--format", "json", "app")
+    assert "Traceback" not in out.stderr, out.stderr
+    assert "warm engine answered something malformed" in out.stderr, out.stderr
+    assert out.returncode == cold.returncode
+    same_report("json", cold.stdout, out.stdout)
+    # The edit feedback of a host hook, whose lint result is JSON inside the reply.
+    from orchestrator.server.protocol import make_reply
+
+    reply = json.dumps(make_reply("ok", stdout=deep)).encode()
+    (project.paths.socket).unlink()
+    thread.join(30)
+    thread = _fake_engine(project.paths.socket, [struct.pack(">I", len(reply)) + reply])
+    target = project.root / "app" / "a.py"
+    event = encode(
+        payload(
+            "claude-code",
+            "PostToolUse.Write",
+            cwd=str(project.root),
+            tool_input={"file_path": str(target), "content": target.read_text()},
+            tool_response={"filePath": str(target), "content": target.read_text()},
+        )
+    ).decode()
+    env = {**project.env, "CLAUDE_PROJECT_DIR": str(project.root)}
+    warm = run_cli(["hook", "claude-code"], project.root, env=env, stdin=event)
+    assert "Traceback" not in warm.stderr, warm.stderr
+    assert warm.returncode == 0 and warm.stdout.startswith('{"systemMessage"')
+    thread.join(30)
+
+
+def test_ctrl_c_while_the_engine_works_exits_like_cold(project: Project) -> None:
+    """SIGINT to a client waiting on the engine: `cancelled`, exit 130, as a cold run."""
+    project.start(extra={FAULT_DELAY: "30"})  # fault injection: a busy engine
+    client = subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), "lint", "--format", "json", "app/ok.py"],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait(lambda: "argument(s) in" in project.log(), 60, "the engine takes the request")
+    client.send_signal(signal.SIGINT)
+    _out, err = client.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert client.returncode == 130 and "orchestrate: cancelled" in err, err

@@ -27,7 +27,7 @@ from orchestrator.git.listing import check_ignore, ls_files
 from orchestrator.git.runner import Git, GitError
 from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
-from orchestrator.model.report import MAX_SHARDS, Scope, ShardIdentity
+from orchestrator.model.report import MAX_SHARDS, Scope, ShardIdentity, files_digest
 from orchestrator.vocab import ScopeStatus
 
 SELECTION = "orchestrate"  # the checker name of scopes refused before any checker ran
@@ -359,14 +359,6 @@ def shard_of(path: str, count: int) -> int:
     if count == 1:
         return 1
     return max(range(1, count + 1), key=lambda i: _weight(path, i))
-
-
-def files_digest(paths: Iterable[str]) -> str:
-    """SHA-256 over the sorted, distinct paths, NUL-separated (no path holds a NUL)."""
-    h = hashlib.sha256()
-    for p in sorted(set(paths)):
-        h.update(p.encode("utf-8", "surrogateescape") + b"\x00")
-    return h.hexdigest()
 
 
 def take_shard(

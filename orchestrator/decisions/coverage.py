@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from orchestrator.decisions.required import NATIVE_CHECKERS
-from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope
+from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope, files_digest
 from orchestrator.vocab import ScopeStatus, Tier
 
 #: A planned check that started and did not finish: the run is incomplete by default.
@@ -49,7 +49,8 @@ def _named(labels: Sequence[str]) -> str:
 
 def shard_gaps(report: Report) -> list[str]:
     """Why a merged report does not hold one whole sharded run: no shard, shards of
-    different N or of different file lists, a shard missing, a shard given twice.
+    different N or of different file lists, a shard missing, a shard given twice, or
+    merged files that are not the list the shards were chosen from (`files_digest`).
     Empty for every report that is not a merge (a shard's own report is its share)."""
     if report.request.entry != MERGE_ENTRY:
         return []
@@ -72,7 +73,18 @@ def shard_gaps(report: Report) -> list[str]:
             gaps.append(f"shard(s) missing: {_named(missing)}")
         if twice:
             gaps.append(f"shard(s) given more than once: {_named(twice)}")
+    if len(lists) == 1:
+        gaps += _files_gap(report, *lists[0])
     return gaps
+
+
+def _files_gap(report: Report, digest: str, count: int) -> list[str]:
+    """Why the merged files are not the run's list its shards name (a shard's report
+    short of files of its share, or naming shares it does not hold); empty when they are."""
+    held = {s.path for s in report.scopes}
+    if files_digest(held) == digest:
+        return []
+    return [f"the shards' reports hold {len(held)} of the {count} files of their run"]
 
 
 def failed_checks(report: Report) -> list[str]:

@@ -46,11 +46,16 @@ def _pydantic_reasons(exc: ValidationError) -> list[str]:
 
 
 def read_json(path: Path) -> tuple[Any, list[str]]:
-    """Parse a JSON file with a size bound; (data, reasons)."""
+    """Parse a JSON file with a size bound on what is read (a pipe, a device or a file
+    that grows is bounded as a regular one is); (data, reasons)."""
     try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
+        if path.stat().st_size > MAX_REPORT_BYTES:  # refused unread
             return None, [f"report larger than {MAX_REPORT_BYTES} bytes"]
-        return json.loads(path.read_bytes()), []
+        with path.open("rb") as f:
+            body = f.read(MAX_REPORT_BYTES + 1)
+        if len(body) > MAX_REPORT_BYTES:
+            return None, [f"report larger than {MAX_REPORT_BYTES} bytes"]
+        return json.loads(body), []
     except RecursionError:
         return None, ["report nested too deeply to read"]
     except OSError as exc:

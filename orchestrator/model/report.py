@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -147,6 +148,16 @@ class ShardIdentity(_Model):
     count: int = Field(ge=1, le=MAX_SHARDS)
     files_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     files: int = Field(ge=0)
+
+
+def files_digest(paths: Iterable[str]) -> str:
+    """The `files_digest` of a file list: SHA-256 over the sorted, distinct paths,
+    NUL-separated (no path holds a NUL). A shard records it for the list its share was
+    chosen from; a merge compares it with the files its shards' reports hold."""
+    h = hashlib.sha256()
+    for p in sorted(set(paths)):
+        h.update(p.encode("utf-8", "surrogateescape") + b"\x00")
+    return h.hexdigest()
 
 
 class PluginFailure(_Model):

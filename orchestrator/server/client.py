@@ -31,6 +31,7 @@ from orchestrator.server.protocol import (
     RuntimePaths,
     UnsafeRuntime,
     client_identity,
+    parse_json,
     parse_reply,
     peer_uid,
     private_folder,
@@ -385,8 +386,15 @@ def try_warm(argv: list[str]) -> int | None:
     wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
         WAIT_MARGIN_SECONDS
     )
-    reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
-    return None if reply is None else _write(reply)
+    try:
+        reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
+        return None if reply is None else _write(reply)
+    except (KeyboardInterrupt, BrokenPipeError) as exc:
+        # Ctrl-C while the engine works, or a reader that closed stdout: the exit and
+        # the one line a cold run gives (decisions/exits.py), never a traceback.
+        from orchestrator.decisions.exits import exit_for_exception
+
+        return exit_for_exception(exc)
 
 
 #: The keys of a hook lint's answer (the lint use case's result, as JSON).
@@ -416,11 +424,9 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
     reply = _ask(root, engine, request, auto_enabled(root))
     if reply is None:
         return None
-    import json
-
     try:
-        data = json.loads(reply.stdout)
-    except ValueError:
+        data = parse_json(reply.stdout, "lint result")
+    except ProtocolError:
         data = None
     if not isinstance(data, dict) or set(data) != HOOK_RESULT_KEYS:
         say("warm engine answered something malformed (lint result); checking in-process")

@@ -149,14 +149,19 @@ def recv_frame(sock: socket.socket, limit: int, deadline: float) -> dict[str, An
     (size,) = _HEADER.unpack(_recv_exact(sock, _HEADER.size, deadline))
     if size > limit:
         raise ProtocolError(f"frame of {size} bytes over the limit of {limit}")
-    body = _recv_exact(sock, size, deadline)
-    try:
-        obj = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise ProtocolError("frame is not JSON") from None
+    obj = parse_json(_recv_exact(sock, size, deadline), "frame")
     if not isinstance(obj, dict):
         raise ProtocolError("frame is not a JSON object")
     return obj
+
+
+def parse_json(body: bytes, what: str) -> Any:
+    """`body` parsed as UTF-8 JSON; ProtocolError for anything else (not UTF-8, not
+    JSON, nested past the parser's recursion limit)."""
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ProtocolError(f"{what} is not JSON") from None
 
 
 # --- validation -------------------------------------------------------------------
@@ -316,6 +321,7 @@ __all__ = [
     "UnsafeRuntime",
     "client_identity",
     "make_reply",
+    "parse_json",
     "parse_reply",
     "peer_uid",
     "private_folder",
