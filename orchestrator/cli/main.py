@@ -88,9 +88,18 @@ def cmd_lint(args: argparse.Namespace) -> int:
         except OSError:
             pass  # unreadable or odd: selection gives it a scope with the reason
     timeout = args.timeout or deadline_for(None, args.feedback)
+    paths = list(args.paths)
+    if args.since:
+        from orchestrator.cli.lint_options import since_paths
+
+        changed = since_paths(root, args.since, paths, cwd)
+        if changed is None:
+            return ExitCode.INCOMPLETE
+        paths = changed
     req = LintRequest(
         project_root=root,
-        paths=tuple(args.paths),
+        paths=tuple(paths),
+        targets=[] if args.since and not paths else None,
         entry="feedback" if args.feedback else "lint",
         purpose=Purpose.FEEDBACK,
         timeout=timeout,
@@ -98,15 +107,25 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
-        paths_named=True,
+        paths_named=not args.since,
         include_generated=args.include_generated,
     )
+    fixed = None
+    if args.fix or args.diff or args.unsafe_fixes:
+        from orchestrator.cli.lint_options import fix_run, print_diff
+
+        fixed = fix_run(args, req)
+        if args.diff:
+            return print_diff(fixed)
     result = lint(
         req,
         NO_TASKS if args.no_tasks else CLI_TASKS,
         run=lambda r: _with_progress(r, run_lint),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
+        baseline=not args.no_baseline,
     )
+    if fixed is not None:
+        result.report.notes += fixed.notes()
     emit_report(result.report, args.format, args.output)
     return result.exit_code
 
@@ -215,6 +234,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint.add_argument(
         "--no-tasks", action="store_true", help="do not record findings as tasks in .orchestrate/"
     )
+    from orchestrator.cli.lint_options import add_lint_options
+
+    add_lint_options(lint)
     add_output_options(lint)
     lint.set_defaults(func=cmd_lint)
 
