@@ -29,6 +29,8 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
     "orchestrator.cli.tools",
+    "orchestrator.cli.baseline",
+    "orchestrator.cli.init_doctor",
 )
 
 

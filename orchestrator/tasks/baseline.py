@@ -17,10 +17,9 @@ from typing import Any
 
 from orchestrator.model.report import Finding, Report
 from orchestrator.tasks.store import anchored, compute_task_id
-from orchestrator.vocab import Tier
+from orchestrator.vocab import BASELINE_FILE, Tier
 from orchestrator.workspace import atomic_write
 
-BASELINE_FILE = ".orchestrate-baseline.json"
 BASELINE_VERSION = 1
 #: The most fingerprints a baseline file may hold (a larger one is refused, not read).
 MAX_ENTRIES = 200_000
