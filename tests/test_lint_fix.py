@@ -48,7 +48,7 @@ def test_diff_prints_the_change_and_writes_nothing(git_repo: Path) -> None:
     assert "-import json" in res.stdout and "-import os" in res.stdout
     assert "+++ b/m.py" in res.stdout
     assert (root / "m.py").read_text() == SRC
-    assert not (root / ".orchestrate" / "journal").exists()
+    assert not (root / ".orchestrate").exists()
     clean = run_cli(["lint", "--diff", "ruff.toml"], cwd=root)
     assert clean.returncode == 0 and clean.stdout == ""
 

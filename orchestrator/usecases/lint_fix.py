@@ -10,6 +10,7 @@ the checker read them is skipped with that reason.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Iterable
@@ -125,7 +126,8 @@ def fix(
     first = run(req)
     files = sorted({f.path for f in first.findings if f.exact_edit is not None})
     shared: journal.Journal | None = None
-    with locked(root, "hygiene"):
+    # --diff writes nothing, not even the lock file in .orchestrate/.
+    with locked(root, "hygiene") if write else contextlib.nullcontext():
         while files and out.rounds < max_rounds:
             out.rounds += 1
             before = _digests(root, files)
