@@ -129,3 +129,17 @@ def test_since_on_a_shallow_clone_says_so_and_exits_incomplete(tmp_path: Path) -
     assert "shallow clone" in res.stderr and "fetch-depth: 0" in res.stderr
     res = run_cli(["lint", "--since", "no-such-rev"], cwd=src)
     assert res.returncode == 2 and "names no commit" in res.stderr
+
+
+def test_a_task_recorded_before_the_baseline_is_still_present_at_verify(tmp_path: Path) -> None:
+    """The baseline hides a finding from lint, never from a task's re-check: verify
+    judges the code, so a baselined finding is still there."""
+    from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.tasks import store, verify
+
+    repo = new_repo(tmp_path / "r", {"ruff.toml": RUFF, "m.py": "import os\n"})
+    report = run_lint(LintRequest(project_root=repo, paths=["m.py"], cwd=repo))
+    (tid,) = store.sync_tasks(report, repo).created
+    assert run_cli(["baseline"], cwd=repo).returncode == 0
+    out = verify.verify_task(repo, tid, timeout=60)
+    assert out.outcome == verify.STILL_PRESENT, out
