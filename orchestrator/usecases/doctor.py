@@ -21,13 +21,14 @@ from pathlib import Path
 from orchestrator.core import plugin_host
 from orchestrator.core.config import CONFIG_FILES, load_config
 from orchestrator.core.engine import LintRequest
+from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.required import level_for
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import languages_of, probe_of
 from orchestrator.model.report import Report, Scope
 from orchestrator.safetext import printable
 from orchestrator.usecases.lint import NO_TASKS, lint
-from orchestrator.vocab import BASELINE_FILE, ScopeStatus, Tier
+from orchestrator.vocab import BASELINE_FILE, Tier
 
 INIT_FILE = "orchestrate.toml"
 
@@ -110,12 +111,12 @@ def _languages(report: Report, required: dict[str, str], native: set[str]) -> li
     whys: dict[str, Counter[str]] = {}
     for scopes in by_file.values():
         lang = next((s.language for s in scopes if s.language), None) or "unrecognised"
-        checked = {s.tier for s in scopes if s.status == ScopeStatus.CHECKED}
+        checked = {s.tier for s in scopes if is_checked(s)}
         got = "native" if Tier.NATIVE in checked else "syntax" if checked else "none"
         stats.setdefault(lang, Counter())[got] += 1
         if got != "native":
             for s in scopes:
-                if s.status != ScopeStatus.CHECKED:
+                if not is_checked(s):
                     whys.setdefault(lang, Counter())[_why(s)] += 1
     rows = []
     for lang, c in sorted(stats.items()):
