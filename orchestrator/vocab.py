@@ -88,6 +88,11 @@ class Purpose(StrEnum):
     DELIVERY = "delivery"
 
 
+#: The committed findings baseline (`orchestrate baseline`, tasks/baseline.py); the
+#: strict gates govern it like a config file and apply only the base's copy.
+BASELINE_FILE = ".orchestrate-baseline.json"
+
+
 class ExitCode(IntEnum):
     """CLI exit codes; precedence cancelled > internal > incomplete > findings > pass."""
 

@@ -61,6 +61,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "orchestrator.cli.server",
         "the optional warm engine of this project: start, stop, status",
     ),
+    "baseline": (
+        "orchestrator.cli.baseline",
+        "record the current findings so lint shows only new ones",
+    ),
+    "init": ("orchestrator.cli.init_doctor", "write a starter orchestrate.toml (never overwrites)"),
+    "doctor": (
+        "orchestrator.cli.init_doctor",
+        "tools found (with versions), configs, what each language gets",
+    ),
 }
 
 
@@ -126,9 +135,18 @@ def cmd_lint(args: argparse.Namespace) -> int:
         except OSError:
             pass  # unreadable or odd: selection gives it a scope with the reason
     timeout = args.timeout or deadline_for(None, args.feedback)
+    paths = list(args.paths)
+    if args.since:
+        from orchestrator.cli.lint_options import since_paths
+
+        changed = since_paths(root, args.since, paths, cwd)
+        if changed is None:
+            return ExitCode.INCOMPLETE
+        paths = changed
     req = LintRequest(
         project_root=root,
-        paths=tuple(args.paths),
+        paths=tuple(paths),
+        targets=[] if args.since and not paths else None,
         entry="feedback" if args.feedback else "lint",
         purpose=Purpose.FEEDBACK,
         timeout=timeout,
@@ -136,16 +154,26 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
-        paths_named=True,
+        paths_named=not args.since,
         include_generated=args.include_generated,
         shard=parse_shard(args.shard) if args.shard is not None else None,
     )
+    fixed = None
+    if args.fix or args.diff or args.unsafe_fixes:
+        from orchestrator.cli.lint_options import fix_run, print_diff
+
+        fixed = fix_run(args, req)
+        if args.diff:
+            return print_diff(fixed)
     result = lint(
         req,
         NO_TASKS if args.no_tasks else CLI_TASKS,
         run=lambda r: _with_progress(r, run_lint),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
+        baseline=not args.no_baseline,
     )
+    if fixed is not None:
+        result.report.notes += fixed.notes()
     emit_report(result.report, args.format, args.output)
     return result.exit_code
 
@@ -255,6 +283,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="I/N",
         help="check only share I of N of the files (CI matrix); merge with `report merge`",
     )
+    from orchestrator.cli.lint_options import add_lint_options
+
+    add_lint_options(lint)
     add_output_options(lint)
     lint.set_defaults(func=cmd_lint)
 

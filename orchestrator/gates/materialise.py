@@ -29,11 +29,18 @@ from pathlib import Path, PurePosixPath
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import read_files_at
 from orchestrator.model.checker import FileTarget
+from orchestrator.vocab import BASELINE_FILE
 from orchestrator.workspace import user_cache_dir
 
 #: Files that govern every judged file besides the checkers' own: orchestrate's config
 #: and git's per-path attributes and ignores.
-BASE_GOVERNING = ("orchestrate.toml", "pyproject.toml", ".gitattributes", ".gitignore")
+BASE_GOVERNING = (
+    "orchestrate.toml",
+    "pyproject.toml",
+    ".gitattributes",
+    ".gitignore",
+    BASELINE_FILE,
+)
 #: Machine-local installs linked from the project (never in git, never copied).
 LOCAL_INSTALLS = (".venv", "node_modules")
 #: Cache sub-folder holding the trees; a tree older than this is a leftover of a

@@ -30,6 +30,7 @@ from orchestrator.decisions.required import required_coverage
 from orchestrator.errors import UsageError
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import Surface, read_files_at
+from orchestrator.vocab import BASELINE_FILE
 
 USER_CONFIG = "config.toml"
 #: The gates a delivery passes before any review: an allowlist entry the surface adds
@@ -179,6 +180,9 @@ def config_changes(
             if reviewed and path in allowlists
             else "the judged surface's copy is used"
         )
+        if path.rsplit("/", 1)[-1] == BASELINE_FILE:
+            # A baseline committed in the change must not hide that change's findings.
+            what, used = "findings baseline", "only the base's copy hides findings"
         line = f"{what} {name} {how} since the base: {used}"
         lines.append(Change(name, line))
     return lines

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -30,6 +30,7 @@ CRASH_ENV = "ORCHESTRATE_TEST_CRASH_AFTER_OPS"
 Status = Literal["applied", "would_apply", "pending", "skipped", "not_applied"]
 Change = tuple[str, bytes | None]  # (relative path, new bytes or None for "remove")
 CHANGED = "changed since check"
+OVERLAPS = "overlaps an edit applied in this run; run check again"
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,19 @@ class Options:
     require_clean_git: bool = True  # non-lifecycle auto ops need a tracked, clean path
     #: Told what the run is about to change (summary rows) before any op is planned.
     announce: Callable[[list[Any]], None] | None = None
+    #: Content guard of `lint --fix`: path -> sha256 of the bytes the checker judged; an
+    #: op on a path whose bytes differ now (before this run touches it) is skipped.
+    file_digests: Mapping[str, str] | None = None
+    #: Journal to append to (several fix rounds share one run id, so one undo restores all).
+    journal_run: journal.Journal | None = None
 
 
 @dataclass
 class Outcome:
     results: list[Result] = field(default_factory=list)
     run_id: str | None = None
+    #: A dry run's planned end state: path -> new bytes (None: removed).
+    planned: dict[str, bytes | None] = field(default_factory=dict)
 
 
 class _Skip(Exception):
@@ -266,6 +274,11 @@ def plan_changes(view: _View, entry: Entry, extractor: Callable[[Entry], bool]) 
             raise _Skip("skipped", "canonical_ref no longer holds the identical text")
         return [(entry.path, rest)]
     raise _Skip("skipped", f"unknown kind {kind}")
+
+
+def file_diff(root: Path, rel: str, new: bytes | None) -> str:
+    """The unified diff of `rel` from its bytes on disk to `new` (None: removed)."""
+    return _diff(_View(root.resolve(), True), rel, new)
 
 
 def _diff(view: _View, rel: str, new: bytes | None) -> str:
@@ -494,6 +507,14 @@ class _Run:
         )
         return isinstance(res, dict) and res.get("extracted") is True
 
+    def content_guard(self, entry: Entry) -> None:
+        """Skip an op on a file whose bytes are no longer the ones the checker judged."""
+        want = (self.opts.file_digests or {}).get(entry.path)
+        if want is None or entry.path in self.touched:
+            return
+        if content.sha256(self.view.read(entry.path)) != want:
+            raise _Skip("skipped", "changed since it was read (content digest differs)")
+
     def plan(self, entry: Entry) -> tuple[SafetyTier, list[Change]]:
         """The one planning step: decide an op and compute its changes, or raise _Skip."""
         if entry.op_type == "generative":
@@ -504,8 +525,9 @@ class _Run:
                 raise _Skip("pending", "awaiting approval (generative)")
             return entry.safety_tier, _generated(self.root, entry, self.plugins, self.opts)
         _guard(self.view, entry, self.gen_ts, self.pre_mtime)
+        self.content_guard(entry)
         if _overlaps(entry, self.touched):
-            raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
+            raise _Skip("skipped", OVERLAPS)
         tier, why = _effective_tier(self.root, entry, self.opts, self.git_cache, self.placement)
         self.tier = tier
         if tier == "confirm" and not _approved(entry, why or "confirm tier", self.opts):
@@ -554,6 +576,9 @@ def apply(
     """
     root = root.resolve()
     run = _Run(root, opts, plugins, generated_at_ts, report_generated_at, _View(root, opts.dry_run))
+    if opts.journal_run is not None and not opts.dry_run:
+        run.jr = opts.journal_run
+        run.out.run_id = opts.journal_run.run_id
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
     for entry in _order(entries):
         kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
@@ -576,6 +601,7 @@ def apply(
         run.applied += 1
         if crash_after and not opts.dry_run and run.applied >= crash_after:
             os._exit(70)
+    run.out.planned = dict(run.view.planned)
     return run.out
 
 

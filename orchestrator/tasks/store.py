@@ -202,22 +202,22 @@ def read_lines(
     return content.decode("utf-8", "replace").splitlines()
 
 
-def assign_ids(
+def anchored(
     findings: Iterable[Finding],
     project_root: Path,
     contents: Mapping[str, bytes] | None = None,
-) -> list[tuple[Finding, Basis, str]]:
-    """Stable ids for the task-worthy findings (decisions.findings), in report order.
+) -> list[tuple[Finding, str, int]]:
+    """Each finding with its anchor digest and occurrence index, in line order.
 
     Duplicates (same checker, rule, path and anchor) are told apart by their
-    occurrence index in line order, so the id set is deterministic.
+    occurrence index in line order, so the result is deterministic and survives the
+    finding's line moving (the anchor is the line's text, not its number).
     """
-    chosen = [f for f in findings if is_task_worthy(f)]
-    chosen.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.checker, f.rule))
+    chosen = sorted(findings, key=lambda f: (f.path, f.line or 0, f.column or 0, f.checker, f.rule))
     lines_cache: dict[str, list[str] | None] = {}
     paths = _RealPaths(project_root)
     seen: dict[tuple[str, str, str, str], int] = {}
-    out: list[tuple[Finding, Basis, str]] = []
+    out: list[tuple[Finding, str, int]] = []
     for f in chosen:
         if f.path not in lines_cache:
             blob = contents.get(f.path) if contents else None
@@ -233,6 +233,21 @@ def assign_ids(
         key = (f.checker, f.rule, f.path, anchor)
         occ = seen.get(key, 0)
         seen[key] = occ + 1
+        out.append((f, anchor, occ))
+    return out
+
+
+def assign_ids(
+    findings: Iterable[Finding],
+    project_root: Path,
+    contents: Mapping[str, bytes] | None = None,
+) -> list[tuple[Finding, Basis, str]]:
+    """Stable ids for the task-worthy findings (decisions.findings), in report order
+    (`anchored`: line-move stable, duplicates told apart by occurrence)."""
+    out: list[tuple[Finding, Basis, str]] = []
+    for f, anchor, occ in anchored(
+        (f for f in findings if is_task_worthy(f)), project_root, contents
+    ):
         basis = Basis(
             checker=f.checker,
             rule=f.rule,

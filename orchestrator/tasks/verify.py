@@ -121,6 +121,7 @@ def recheck_argv(project_root: Path, checker: str, path: str, timeout_s: float) 
         str(project_root),
         "--only",
         checker,
+        "--no-baseline",  # the re-check judges the code: a baseline hides nothing here
         "--format",
         "json",
         "--timeout",

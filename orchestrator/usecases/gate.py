@@ -45,12 +45,14 @@ from orchestrator.git.surfaces import (
     ci_surface,
     commit_surface,
     message_surface,
+    read_files_at,
     split_rounds,
 )
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Finding, Gate, Report
 from orchestrator.safetext import printable
-from orchestrator.vocab import GateDecision, Purpose, Tier
+from orchestrator.tasks.baseline import BaselineError, hide_baselined, parse_baseline
+from orchestrator.vocab import BASELINE_FILE, GateDecision, Purpose, Tier
 
 EVENTS = ("commit", "push", "ci")
 SURFACE_NAMES = {"commit": "index", "push": "push-range", "ci": "revision"}
@@ -162,6 +164,7 @@ def check_surface(
     base = None if event == "ci" and base == surface.revision else base
     reviewed = reviewed_files(git, event, base, governing, _reviewers(policy.plugins))
     policy.allowlist_reasons = reviewed.reasons
+    baselined, baseline_notes = _base_baseline(git, base)
     rounds = [(r, only_checkers) for r in split_rounds(surface.targets)] or [([], only_checkers)]
     # Versions judged by the policy checks alone: what the delivery's history adds.
     policy_only = _policy_checkers(policy.plugins)
@@ -186,7 +189,10 @@ def check_surface(
                 surface_files=reviewed.applied,
                 plugins=policy.plugins,
             )
-            part = relocate(run_lint(req), tree.root, git.root)
+            part = run_lint(req)
+            where = f"{BASELINE_FILE} (the base's copy)"
+            hide_baselined(part, tree.root, baselined, where)
+            part = relocate(part, tree.root, git.root)
         if i >= len(rounds) - len(scans):
             _name_origins(part, surface, targets)
         if report is None:
@@ -213,8 +219,23 @@ def check_surface(
     local = event in LOCAL_EVENTS
     policy.changes = config_changes(git, policy.inputs, governing, candidates, allowlists, local)
     report.notes += surface.notes + policy.notes + [c.line for c in policy.changes]
-    report.notes += reviewed.notes
+    report.notes += reviewed.notes + baseline_notes
     return report
+
+
+def _base_baseline(git: Git, base: str | None) -> tuple[frozenset[str], list[str]]:
+    """The fingerprints the base's findings baseline holds (never the judged surface's:
+    a baseline committed in the change cannot hide that change's findings), and a note
+    when that copy is malformed (then nothing is hidden)."""
+    if base is None:
+        return frozenset(), []
+    data = read_files_at(git, base, [BASELINE_FILE]).get(BASELINE_FILE)
+    if data is None:
+        return frozenset(), []
+    try:
+        return parse_baseline(data), []
+    except BaselineError as exc:
+        return frozenset(), [f"findings baseline {BASELINE_FILE} of the base ignored: {exc}"]
 
 
 def _config_names(plugins: PluginSet) -> list[str]:

@@ -20,6 +20,7 @@ from orchestrator.decisions.coverage import failed_checks, missing_required, out
 from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint_exit_code
 from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.model.report import Report
+from orchestrator.tasks.baseline import apply_local_baseline
 
 TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
 FEEDBACK_TIMEOUT_S = 20.0  # the save-feedback route's one deadline
@@ -129,14 +130,18 @@ def lint(
     tasks: TaskPolicy = CLI_TASKS,
     run: Any = run_lint,
     exit_policy: LintExitPolicy = DEFAULT_LINT_EXIT,
+    baseline: bool = True,
 ) -> LintResult:
-    """Check `req`, note failed checks and missing required coverage, and record tasks
+    """Check `req`, hide the findings the project's baseline holds (unless `baseline`
+    is False), note failed checks and missing required coverage, and record tasks
     under `tasks`; the result's exit code follows `exit_policy`.
 
     A re-check child (`only_checkers`) observes and never writes tasks. `run` lets
     the CLI wrap the core run (a progress spinner); it must call `run_lint`.
     """
     report = run(req)
+    if baseline:
+        apply_local_baseline(report, req.project_root)
     report.notes += incomplete_notes(report)
     native = _native_declared(req)
     gaps = missing_required(report, req.require, native)

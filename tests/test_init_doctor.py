@@ -1,0 +1,68 @@
+"""`orchestrate init` (a starter config for what it finds, never overwriting) and
+`orchestrate doctor` (tools with versions, configs, what each language gets)."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from helpers import eslint_path, new_repo, run_cli
+
+
+def _project(tmp_path: Path) -> Path:
+    return new_repo(
+        tmp_path / "r",
+        {
+            "ruff.toml": '[lint]\nselect = ["F401"]\n',
+            "a.py": "import os\n",
+            "b.js": "var a = 1;\n",  # no ESLint config: syntax only, and why
+            "c.toml": "x = 1\n",
+        },
+    )
+
+
+def test_doctor_lists_tools_configs_and_what_each_language_gets(tmp_path: Path) -> None:
+    eslint_path()
+    repo = _project(tmp_path)
+    res = run_cli(["doctor", "--format", "json"], cwd=repo)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    tools = {t["checker"]: t for t in data["tools"]}
+    assert tools["ruff"]["found"] and tools["ruff"]["version"]
+    assert tools["eslint"]["version"] or tools["eslint"]["found"] is not None
+    assert "ruff.toml" in data["config_files"]
+    langs = {r["language"]: r for r in data["languages"]}
+    assert langs["python"]["gets"] == "native" and langs["python"]["native"] == 1
+    assert langs["javascript"]["gets"] == "syntax"
+    assert any("eslint configuration_required" in w for w in langs["javascript"]["why"])
+    assert langs["toml"]["gets"] == "syntax" and langs["toml"]["required"] == "syntax"
+    human = run_cli(["doctor"], cwd=repo)
+    assert human.returncode == 0 and "ruff" in human.stdout and "why: eslint" in human.stdout
+    assert not (repo / ".orchestrate" / "tasks").exists()  # the doctor records nothing
+
+
+def test_init_writes_a_starter_config_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    repo = _project(tmp_path)
+    res = run_cli(["init"], cwd=repo)
+    assert res.returncode == 0, res.stdout + res.stderr
+    text = (repo / "orchestrate.toml").read_text()
+    required = tomllib.loads(text)["required"]
+    assert required["python"] == "native" and required["javascript"] == "native"
+    assert required["toml"] == "syntax"
+    assert "eslint configuration_required" in text  # what is missing, as a comment
+    lint = run_cli(["lint", "--no-tasks"], cwd=repo)  # the written config is valid
+    assert lint.returncode in (0, 1), lint.stderr
+
+    (repo / "orchestrate.toml").write_text("# mine\n")
+    again = run_cli(["init"], cwd=repo)
+    assert again.returncode == 2 and "not overwritten" in again.stderr
+    assert (repo / "orchestrate.toml").read_text() == "# mine\n"
+    assert not [p for p in repo.iterdir() if p.name.startswith(".orchestrate-init-")]
+
+
+def test_init_refuses_a_pyproject_that_configures_orchestrate(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "r", {"pyproject.toml": "[tool.orchestrate]\njobs = 2\n"})
+    res = run_cli(["init"], cwd=repo)
+    assert res.returncode == 2 and "pyproject.toml" in res.stderr
+    assert not (repo / "orchestrate.toml").exists()
