@@ -36,6 +36,11 @@ class Placement:
         self.root = root
         self.rule_id = cfg.dedupe_scope.id
         self._published = pathspec.GitIgnoreSpec.from_lines(cfg.dedupe_scope.published_globs)
+        # Case-blind too: `readme.md`, `Docs/` and `.GitHub/` are the same pages to a
+        # reader (GitHub, case-insensitive file systems); more published is the safe side.
+        self._published_folded = pathspec.GitIgnoreSpec.from_lines(
+            [g.lower() for g in cfg.dedupe_scope.published_globs]
+        )
         self._repeats = pathspec.GitIgnoreSpec.from_lines(cfg.dedupe_scope.repeats_by_design)
         self._file_rules = [
             (r.id, pathspec.GitIgnoreSpec.from_lines(r.globs))
@@ -76,8 +81,11 @@ class Placement:
         return self.managed(rel) is not None
 
     def published(self, rel: str) -> bool:
-        """Whether `rel` is a page read on its own (and no managed rule owns it)."""
-        return self.managed(rel) is None and self._published.match_file(rel)
+        """Whether `rel` is a page read on its own (and no managed rule owns it); the
+        published globs match in any letter case."""
+        return self.managed(rel) is None and (
+            self._published.match_file(rel) or self._published_folded.match_file(rel.lower())
+        )
 
     def _head(self, rel: str) -> bytes:
         if rel not in self._heads:
