@@ -52,6 +52,9 @@ class Options:
     dry_run: bool = False
     prompt: Callable[[Entry, str], bool] | None = None  # interactive approval
     require_clean_git: bool = True  # non-lifecycle auto ops need a tracked, clean path
+    #: Re-derive every auto span edit under the live hygiene scope rule (a hygiene
+    #: report: no unasked edit of a published page or generated file), not only dedupes.
+    scope_rule: bool = False
     #: Told what the run is about to change (summary rows) before any op is planned.
     announce: Callable[[list[Any]], None] | None = None
 
@@ -321,6 +324,38 @@ def live_placement(root: Path, plugins: Any) -> Placement | None:
         return None
 
 
+def live_proof(root: Path, plugins: Any) -> dict[str, Any] | None:
+    """Path -> owning rule for every path the live rulebook proves may go now
+    (scan.proven_now); None when the rulebook is invalid (then nothing is proven)."""
+    from orchestrator.hygiene import rulebook, scan
+
+    try:
+        extra = plugins.hygiene_rules() if plugins is not None else []
+        return scan.proven_now(root, rulebook.load_config(root, extra))
+    except (rulebook.RulebookError, ValueError, OSError):
+        return None
+
+
+def _auto_lifecycle(entry: Entry) -> bool:
+    edit = entry.exact_edit
+    return entry.safety_tier == "auto" and edit is not None and edit.kind in LIFECYCLE_KINDS
+
+
+def _proven_by_rule(entry: Entry, proof: dict[str, Any] | None) -> bool:
+    """Whether the live rulebook owns the op's path with the op's own lifecycle and
+    action, and proves it served (a report can claim any path is a proven leftover)."""
+    edit = entry.exact_edit
+    rule = None if proof is None else proof.get(entry.path)
+    if rule is None or edit is None or rule.lifecycle() != edit.lifecycle:
+        return False
+    if edit.kind == "extract-then-delete":
+        return rule.action == edit.kind and (rule.extraction_target, rule.target_document) == (
+            edit.extraction_target,
+            edit.target_document,
+        )
+    return rule.action == edit.kind
+
+
 def generated_file(root: Path, rel: str) -> bool:
     """Whether the file at `rel` says it is generated (model/generated.py decides; the
     root .gitattributes counts): such a file is never edited without asking."""
@@ -340,7 +375,8 @@ def generated_file(root: Path, rel: str) -> bool:
 
 def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, str] | None:
     """An auto span edit's tier re-derived with the live scope rule: a report (untrusted)
-    cannot make a published page, a generated file or a cross-document copy look safe."""
+    cannot make a published page, a generated file or a cross-document copy look safe
+    (the edited file, a dedupe's kept copy, a move's archive)."""
     edit = entry.exact_edit
     if entry.safety_tier != "auto" or edit is None or edit.kind in LIFECYCLE_KINDS:
         return None
@@ -348,15 +384,18 @@ def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, 
     if place is None:
         return "confirm", "needs approval: the hygiene rulebook is invalid"
     kept = ref[0] if ref is not None else entry.path
+    touched = [entry.path, kept]
+    if edit.kind == "move-to-archive":
+        touched.append(edit.dest_path)  # the archive is edited too
     ev = (entry.evidence or Evidence()).model_copy(
         update={
             "kept_in": place.kept_in(entry.path, kept),
-            "published": place.touches_published(entry.path, kept),
+            "published": place.touches_published(*touched),
         }
     )
     if entry_tier(entry, ev) == "auto":
         return None
-    if place.generated(entry.path) is not None or place.generated(kept) is not None:
+    if any(place.generated(rel) is not None for rel in touched):
         return "confirm", "downgraded to confirm: a generated file (edit its source)"
     if ev.published:
         return "confirm", "downgraded to confirm: a published page"
@@ -369,6 +408,7 @@ def _effective_tier(
     opts: Options,
     git_cache: dict[str, gitstate.GitState],
     place: Callable[[], Placement | None] = lambda: None,
+    proof: Callable[[], dict[str, Any] | None] = lambda: None,
 ) -> tuple[SafetyTier, str]:
     # Git state is read once per path, before this run writes to it: our own earlier
     # edits in the same file must not make the next op look "dirty".
@@ -386,11 +426,15 @@ def _effective_tier(
         tier = entry_tier(entry, ev)
         if entry.safety_tier == "auto" and tier != "auto":
             return tier, "downgraded to confirm: path is not tracked and clean now"
+        if tier == "auto" and not _proven_by_rule(entry, proof()):
+            return "confirm", "downgraded to confirm: the live rulebook does not prove it may go"
         if tier == "confirm":
             return tier, "awaiting approval: " + _why_confirm(entry, live)
         return tier, ""
-    if (edit is not None and edit.kind == "dedupe") or (
-        entry.evidence and entry.evidence.placement_rule
+    if (
+        (edit is not None and edit.kind == "dedupe")
+        or (entry.evidence and entry.evidence.placement_rule)
+        or (opts.scope_rule and edit is not None)
     ):
         downgraded = _placement_tier(entry, place())
         if downgraded is not None:
@@ -473,12 +517,20 @@ class _Run:
     applied: int = 0
     tier: SafetyTier = "confirm"  # the current op's effective tier, also when it is skipped
     _placement: list[Placement | None] = field(default_factory=list)
+    _proof: list[dict[str, Any] | None] = field(default_factory=list)
 
     def placement(self) -> Placement | None:
         """The live scope rule, read once per run."""
         if not self._placement:
             self._placement.append(live_placement(self.root, self.plugins))
         return self._placement[0]
+
+    def proof(self) -> dict[str, Any] | None:
+        """What the live rulebook proves may go, read once per run (`apply` reads it
+        before the first write)."""
+        if not self._proof:
+            self._proof.append(live_proof(self.root, self.plugins))
+        return self._proof[0]
 
     @property
     def has_generator(self) -> bool:
@@ -506,7 +558,9 @@ class _Run:
         _guard(self.view, entry, self.gen_ts, self.pre_mtime)
         if _overlaps(entry, self.touched):
             raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
-        tier, why = _effective_tier(self.root, entry, self.opts, self.git_cache, self.placement)
+        tier, why = _effective_tier(
+            self.root, entry, self.opts, self.git_cache, self.placement, self.proof
+        )
         self.tier = tier
         if tier == "confirm" and not _approved(entry, why or "confirm tier", self.opts):
             raise _Skip("pending", why or "awaiting approval")
@@ -555,6 +609,8 @@ def apply(
     root = root.resolve()
     run = _Run(root, opts, plugins, generated_at_ts, report_generated_at, _View(root, opts.dry_run))
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
+    if any(_auto_lifecycle(e) for e in entries):
+        run.proof()  # the tree as it is before this run writes anything
     for entry in _order(entries):
         kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
         run.tier = entry.safety_tier

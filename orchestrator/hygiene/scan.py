@@ -235,6 +235,23 @@ def _shortlist(
     return shortlist
 
 
+def proven_now(root: Path, cfg: HygieneConfig) -> dict[str, Rule]:
+    """Every path the live tree and rulebook prove may go now, with the rule that owns
+    it: a scanner-proven candidate of a fresh scan (no classifier is asked). A clean
+    checks a report's auto lifecycle op against this: the report is untrusted."""
+    root = root.resolve()
+    files, dirs = _walk(root, cfg)
+    in_scope = _spec(cfg.scope_globs)
+    files = [f for f in files if in_scope.match_file(f)]
+    snap = gitstate.snapshot(root)
+    rules = {r.id: r for r in cfg.rules}
+    return {
+        item.path: rules[item.lifecycle.rule_ref]
+        for item in _shortlist(root, cfg, files, dirs, snap, time.time(), None)
+        if item.status == "candidate" and item.evidence.scanner_proven
+    }
+
+
 def scan(
     root: Path,
     cfg: HygieneConfig,

@@ -5,6 +5,7 @@ The CLI (commands.py) and tests call these; they return data, never print.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,6 +115,8 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
     if reasons:
         return CleanResult(None, reasons)
     entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)
+    # A hygiene report's span edits all answer to the scope rule (a lint fix does not).
+    opts = dataclasses.replace(opts, scope_rule=isinstance(report, HygieneReport))
     gen_ts = scan.parse_time(report.generated_at)
     _refuse_linked_workspace(root.resolve())
     rows = summary.plan_summary(entries)

@@ -1,0 +1,165 @@
+"""Hostile reports: a clean re-derives what a report claims before it acts unasked.
+
+Each test failed on the code before its fix (the docstring says what happened).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hygiene_helpers import by_id, clean, commit_all, digest, edit, entry, report, settle
+
+from orchestrator.hygiene import service
+from orchestrator.model.report import utc_now
+
+PARA = (
+    "This paragraph is long enough to count as a duplicate paragraph in one document;"
+    " it has well over one hundred and twenty characters.\nIt has a second line too.\n"
+)
+REPEATED = "# Title\n\n" + PARA + "\nSomething else.\n\n" + PARA
+WHOLE = {"start_line": 1, "end_line": 1, "whole": True}
+
+
+def _check(root: Path) -> dict:
+    return service.report_json(service.check(root).report)
+
+
+def _no_prompt(*_a: object) -> bool:
+    raise AssertionError("this op must not be applied without asking")
+
+
+# ---- a hostile lifecycle claim ----------------------------------------------------
+
+
+def test_a_report_cannot_auto_delete_a_file_no_rule_owns(git_repo: Path) -> None:
+    """Failed before: a report claiming `merge-leftovers` (scanner-proven) for
+    src/main.py deleted it without a prompt; nothing in the live rulebook matches it."""
+    src = git_repo / "src" / "main.py"
+    src.parent.mkdir()
+    src.write_text("print(1)\n")
+    commit_all(git_repo)
+    lifecycle = {"rule_ref": "merge-leftovers", "lifetime": "temporary"}
+    e = entry(
+        "delete",
+        "src/main.py",
+        exact_edit=edit("delete", anchor=WHOLE, lifecycle=lifecycle),
+        evidence={"scanner_proven": True, "tracked": True, "clean": True},
+        anchor_digest=digest(src),
+    )
+    assert e["safety_tier"] == "auto"
+    settle()
+    res = by_id(clean(git_repo, report([e], generated_at=utc_now(), root=str(git_repo))))
+    assert res[e["id"]].status == "pending"
+    assert "rulebook" in res[e["id"]].reason
+    assert src.read_text() == "print(1)\n"
+
+
+def test_a_report_cannot_auto_delete_an_unserved_plan(git_repo: Path) -> None:
+    """Failed before: the plans rule owns plans/a.md, but its .done marker does not
+    exist; a report claiming it scanner-proven deleted it without a prompt."""
+    plan = git_repo / "plans" / "a.md"
+    plan.parent.mkdir()
+    plan.write_text("# A\n")
+    commit_all(git_repo)
+    e = entry(
+        "delete",
+        "plans/a.md",
+        exact_edit=edit("delete", anchor=WHOLE),
+        evidence={"scanner_proven": True, "tracked": True, "clean": True},
+        anchor_digest=digest(plan),
+    )
+    settle()
+    res = by_id(clean(git_repo, report([e], generated_at=utc_now(), root=str(git_repo))))
+    assert res[e["id"]].status == "pending"
+    assert plan.exists()
+
+
+def test_a_proven_delete_from_check_still_applies(git_repo: Path) -> None:
+    (git_repo / "plans").mkdir()
+    (git_repo / "plans" / "a.md").write_text("# A\n")
+    (git_repo / "plans" / "a.done").write_text("")
+    (git_repo / "x.orig").write_text("left over\n")
+    commit_all(git_repo)
+    rep = _check(git_repo)
+    settle()
+    res = clean(git_repo, rep, prompt=_no_prompt)
+    assert {r.path: r.status for r in res.results} == {
+        "plans/a.md": "applied",
+        "x.orig": "applied",
+    }
+
+
+# ---- a hostile span edit on a published page --------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["replace-text", "move-to-archive"])
+def test_a_report_cannot_auto_edit_a_published_page(git_repo: Path, kind: str) -> None:
+    """Failed before: a report's auto replace-text (arbitrary replacement) or
+    move-to-archive on README.md ran without a prompt; only dedupes were re-derived."""
+    readme = git_repo / "README.md"
+    readme.write_text("old text\nsecond\n")
+    commit_all(git_repo)
+    e = entry(kind, "README.md", anchor_digest=digest(readme, 1, 2))
+    assert e["safety_tier"] == "auto"
+    settle()
+    res = by_id(clean(git_repo, report([e], generated_at=utc_now(), root=str(git_repo))))
+    assert res[e["id"]].status == "pending"
+    assert "published page" in res[e["id"]].reason
+    assert readme.read_text() == "old text\nsecond\n"
+
+
+def test_a_report_cannot_auto_archive_into_a_published_page(git_repo: Path) -> None:
+    """Failed before: a move-to-archive from a plain file appended to docs/index.md."""
+    (git_repo / "docs").mkdir()
+    (git_repo / "docs" / "index.md").write_text("# Site\n")
+    work = git_repo / "work.md"
+    work.write_text("old text\nsecond\n")
+    commit_all(git_repo)
+    mv = edit("move-to-archive", dest_path="docs/index.md")
+    e = entry("move-to-archive", "work.md", exact_edit=mv, anchor_digest=digest(work, 1, 2))
+    settle()
+    res = by_id(clean(git_repo, report([e], generated_at=utc_now(), root=str(git_repo))))
+    assert res[e["id"]].status == "pending"
+    assert (git_repo / "docs" / "index.md").read_text() == "# Site\n"
+
+
+def test_a_plain_replace_text_still_applies(git_repo: Path) -> None:
+    doc = git_repo / "doc.md"
+    doc.write_text("title\nold text\n")
+    commit_all(git_repo)
+    rt = edit("replace-text", anchor={"start_line": 2, "end_line": 2})
+    e = entry("replace-text", "doc.md", exact_edit=rt, anchor_digest=digest(doc, 2, 2))
+    settle()
+    res = by_id(clean(git_repo, report([e], generated_at=utc_now()), prompt=_no_prompt))
+    assert res[e["id"]].status == "applied"
+
+
+def test_a_report_cannot_redirect_an_extraction_into_a_published_page(git_repo: Path) -> None:
+    """Failed before: the rulebook extracts served plans into docs/decisions.md; a report
+    naming README.md as the target_document appended the plan to the README unasked."""
+    (git_repo / "pyproject.toml").write_text(
+        "[[tool.orchestrate.hygiene.rules]]\n"
+        'id = "plans"\nglob = "plans/*.md"\nlifetime = "delete-once-served"\n'
+        'served_when_path = "{dir}/{stem}.done"\naction = "extract-then-delete"\n'
+        'extraction_target = "repo-durable"\ntarget_document = "docs/decisions.md"\n'
+    )
+    plan = git_repo / "plans" / "a.md"
+    plan.parent.mkdir()
+    plan.write_text("# A\n")
+    (git_repo / "plans" / "a.done").write_text("")
+    (git_repo / "README.md").write_text("# Project\n")
+    commit_all(git_repo)
+    ext = edit("extract-then-delete", anchor=WHOLE, target_document="README.md")
+    e = entry(
+        "extract-then-delete",
+        "plans/a.md",
+        exact_edit=ext,
+        evidence={"scanner_proven": True, "tracked": True, "clean": True},
+        anchor_digest=digest(plan),
+    )
+    assert e["safety_tier"] == "auto"
+    settle()
+    res = by_id(clean(git_repo, report([e], generated_at=utc_now(), root=str(git_repo))))
+    assert res[e["id"]].status == "pending"
+    assert (git_repo / "README.md").read_text() == "# Project\n" and plan.exists()
