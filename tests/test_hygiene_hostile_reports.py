@@ -163,3 +163,33 @@ def test_a_report_cannot_redirect_an_extraction_into_a_published_page(git_repo: 
     res = by_id(clean(git_repo, report([e], generated_at=utc_now(), root=str(git_repo))))
     assert res[e["id"]].status == "pending"
     assert (git_repo / "README.md").read_text() == "# Project\n" and plan.exists()
+
+
+def test_a_dedupe_never_keeps_its_copy_in_a_file_the_run_deletes(git_repo: Path) -> None:
+    """Failed before: a report removing a section of notes/b.md because notes/z.md
+    keeps it, and deleting the served notes/z.md, left the text in neither (the dedupe
+    ran first: b sorts before z)."""
+    section = "## Decision\n\nWe use X.\nBecause of Y.\n"
+    notes = git_repo / "notes"
+    notes.mkdir()
+    (notes / "b.md").write_text("# B\n\n" + section)
+    (notes / "z.md").write_text("# Z\n\n" + section)
+    (notes / "z.done").write_text("")
+    commit_all(git_repo)
+    rep = service.report_json(service.check(git_repo).report)
+    assert [(e["path"], e["safety_tier"]) for e in rep["entries"]] == [("notes/z.md", "auto")]
+    dd = edit("dedupe", anchor={"start_line": 3, "end_line": 6}, canonical_ref="notes/z.md#L3-L6")
+    ev = {"scanner_proven": True, "placement_rule": "dedupe-scope", "kept_in": "hygiene-managed"}
+    e = entry(
+        "dedupe",
+        "notes/b.md",
+        exact_edit=dd,
+        evidence=ev,
+        anchor_digest=digest(notes / "b.md", 3, 6),
+    )
+    assert e["safety_tier"] == "auto"
+    rep["entries"].append(e)
+    settle()
+    res = by_id(clean(git_repo, rep))
+    assert res[e["id"]].status == "skipped"
+    assert "We use X." in (notes / "b.md").read_text()

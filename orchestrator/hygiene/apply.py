@@ -341,6 +341,34 @@ def _auto_lifecycle(entry: Entry) -> bool:
     return entry.safety_tier == "auto" and edit is not None and edit.kind in LIFECYCLE_KINDS
 
 
+def _kept_copies(entry: Entry) -> list[str]:
+    """The paths an op relies on to keep its text: a dedupe's kept copy, a move's
+    archive, an extraction's target document."""
+    edit = entry.exact_edit
+    if edit is None:
+        return []
+    ref = dedupe.parse_ref(edit.canonical_ref) if edit.kind == "dedupe" else None
+    out = [ref[0]] if ref is not None else []
+    for name in ("dest_path", "target_document"):
+        value = getattr(edit, name, None)
+        if value:
+            out.append(value)
+    return out
+
+
+def _removed_by_run(entries: Sequence[Entry]) -> frozenset[str]:
+    """Every path an op of this run may remove (whatever its tier: a confirm op may be
+    approved at the prompt after the op that relied on it ran)."""
+    return frozenset(
+        e.path for e in entries if e.exact_edit is not None and e.exact_edit.kind in LIFECYCLE_KINDS
+    )
+
+
+def _relies_on_removed(entry: Entry, removed: frozenset[str]) -> bool:
+    parts = [p.split("/") for p in _kept_copies(entry)]
+    return any("/".join(p[:i]) in removed for p in parts for i in range(1, len(p) + 1))
+
+
 def _proven_by_rule(entry: Entry, proof: dict[str, Any] | None) -> bool:
     """Whether the live rulebook owns the op's path with the op's own lifecycle and
     action, and proves it served (a report can claim any path is a proven leftover)."""
@@ -518,6 +546,8 @@ class _Run:
     tier: SafetyTier = "confirm"  # the current op's effective tier, also when it is skipped
     _placement: list[Placement | None] = field(default_factory=list)
     _proof: list[dict[str, Any] | None] = field(default_factory=list)
+    #: Paths an op of this run may remove: no other op keeps its text there.
+    removed: frozenset[str] = frozenset()
 
     def placement(self) -> Placement | None:
         """The live scope rule, read once per run."""
@@ -558,6 +588,8 @@ class _Run:
         _guard(self.view, entry, self.gen_ts, self.pre_mtime)
         if _overlaps(entry, self.touched):
             raise _Skip("skipped", "overlaps an edit applied in this run; run check again")
+        if _relies_on_removed(entry, self.removed):
+            raise _Skip("skipped", "its kept copy is a path this run may remove; run check again")
         tier, why = _effective_tier(
             self.root, entry, self.opts, self.git_cache, self.placement, self.proof
         )
@@ -608,6 +640,7 @@ def apply(
     """
     root = root.resolve()
     run = _Run(root, opts, plugins, generated_at_ts, report_generated_at, _View(root, opts.dry_run))
+    run.removed = _removed_by_run(entries)
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
     if any(_auto_lifecycle(e) for e in entries):
         run.proof()  # the tree as it is before this run writes anything
