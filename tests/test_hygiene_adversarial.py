@@ -60,3 +60,19 @@ def test_a_generated_document_with_a_bom_gets_no_ops(git_repo: Path, head: str) 
     (git_repo / "src.md").write_text("source\n")
     commit_all(git_repo)
     assert _check(git_repo)["entries"] == []
+
+
+def test_a_hostile_file_name_does_not_make_the_whole_report_unusable(git_repo: Path) -> None:
+    """Failed before: check proposed deleting `a<ESC>[2J.orig`; clean then refused the
+    whole report (unsafe path), so one file name in a pull request blocked every op."""
+    from hygiene_helpers import clean, settle
+
+    (git_repo / "a\x1b[2J.orig").write_text("x\n")
+    (git_repo / "b.orig").write_text("y\n")
+    commit_all(git_repo)
+    rep = _check(git_repo)
+    assert [e["path"] for e in rep["entries"]] == ["b.orig"]
+    assert all("\x1b" not in i["path"] for i in rep["shortlist"])
+    settle()
+    assert [r.status for r in clean(git_repo, rep).results] == ["applied"]
+    assert (git_repo / "a\x1b[2J.orig").exists()

@@ -19,7 +19,7 @@ from typing import Any
 import pathspec
 
 from orchestrator import __version__
-from orchestrator.hygiene import content, dedupe, gitstate
+from orchestrator.hygiene import content, dedupe, gitstate, paths
 from orchestrator.hygiene.hygiene_report import (
     SCHEMA_VERSION,
     Entry,
@@ -65,7 +65,11 @@ def _spec(globs: list[str]) -> pathspec.GitIgnoreSpec:
 
 
 def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
-    """(files, dirs) under root as relative POSIX paths, sorted, exclusions pruned."""
+    """(files, dirs) under root as relative POSIX paths, sorted, exclusions pruned.
+
+    A name no op may touch (a control character, a backslash: paths.path_problem) is
+    left out with everything under it: an entry for it would make clean refuse the
+    whole report."""
     excluded = set(cfg.excluded_dirs)
     files: list[str] = []
     dirs: list[str] = []
@@ -76,11 +80,15 @@ def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
             rel = d if rel_dir == "." else f"{rel_dir}/{d}"
             if d in excluded or rel in excluded or (Path(dirpath) / d).is_symlink():
                 continue
+            if paths.path_problem(rel) is not None:
+                continue
             keep.append(d)
             dirs.append(rel)
         dirnames[:] = keep
         for f in sorted(filenames):
-            files.append(f if rel_dir == "." else f"{rel_dir}/{f}")
+            rel = f if rel_dir == "." else f"{rel_dir}/{f}"
+            if paths.path_problem(rel) is None:
+                files.append(rel)
     return sorted(files), sorted(dirs)
 
 
