@@ -76,3 +76,27 @@ def test_a_hostile_file_name_does_not_make_the_whole_report_unusable(git_repo: P
     settle()
     assert [r.status for r in clean(git_repo, rep).results] == ["applied"]
     assert (git_repo / "a\x1b[2J.orig").exists()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_frozen_document_with_a_bom_is_kept(git_repo: Path, newline: str) -> None:
+    """Failed before: a byte order mark before `---` hid `hygiene: frozen`, and the
+    served plan was deleted without a prompt."""
+    text = newline.join(["---", "hygiene: frozen", "---", "# Plan A", ""])
+    (git_repo / "plans").mkdir()
+    (git_repo / "plans" / "a.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    (git_repo / "plans" / "a.done").write_text("")
+    commit_all(git_repo)
+    rep = _check(git_repo)
+    assert rep["entries"] == []
+    assert [i["status"] for i in rep["shortlist"]] == ["frozen"]
+
+
+def test_a_post_with_a_bom_before_its_front_matter_gets_no_second_block(git_repo: Path) -> None:
+    """Failed before: `_posts/x.md` opening with a BOM and front matter was proposed a
+    new front matter block, which would have been put before the BOM and the old one."""
+    post = git_repo / "_posts" / "2024-01-01-hello.md"
+    post.parent.mkdir()
+    post.write_bytes(b"\xef\xbb\xbf---\ntitle: Hello\n---\nHi.\n")
+    commit_all(git_repo)
+    assert _check(git_repo)["entries"] == []

@@ -78,8 +78,13 @@ def newest_mtime(path: Path) -> float:
     return newest
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def is_frozen_bytes(data: bytes) -> bool:
-    """True when the document opens with frontmatter that says `hygiene: frozen`."""
+    """True when the document opens with frontmatter that says `hygiene: frozen` (a
+    UTF-8 byte order mark before it counts as no byte)."""
+    data = data.removeprefix(BOM)
     if not data.startswith(b"---"):
         return False
     end = data.find(b"\n---", 3)
@@ -123,7 +128,9 @@ def checklist_done(data: bytes) -> bool:
 
 
 def has_frontmatter(data: bytes) -> bool:
-    """True when the document opens with a closed `---` front matter block."""
+    """True when the document opens with a closed `---` front matter block (after a
+    UTF-8 byte order mark, if any: a second block would break the page)."""
+    data = data.removeprefix(BOM)
     if not data.startswith(b"---"):
         return False
     first = data.split(b"\n", 1)[0].strip()
