@@ -5,9 +5,12 @@ Each test failed on the code before its fix (the docstring says what happened).
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from hygiene_helpers import by_id, clean, commit_all, digest, edit, entry, report, settle
 
 from orchestrator.hygiene import service
@@ -193,3 +196,52 @@ def test_a_dedupe_never_keeps_its_copy_in_a_file_the_run_deletes(git_repo: Path)
     res = by_id(clean(git_repo, rep))
     assert res[e["id"]].status == "skipped"
     assert "We use X." in (notes / "b.md").read_text()
+
+
+@pytest.mark.parametrize("kind", ["dedupe", "move-to-archive"])
+def test_a_fifo_as_kept_copy_or_archive_does_not_hang_clean(git_repo: Path, kind: str) -> None:
+    """Failed before: the scope rule opened a dedupe's kept copy (or a move's archive) to
+    look for a generated marker; a FIFO there blocked clean for ever."""
+    doc = git_repo / "doc.md"
+    doc.write_text("old text\nsecond\n")
+    commit_all(git_repo)
+    os.mkfifo(git_repo / "k.md")
+    over = {"canonical_ref": "k.md#L1-L2"} if kind == "dedupe" else {"dest_path": "k.md"}
+    ev = {"scanner_proven": True, "placement_rule": "dedupe-scope", "kept_in": "hygiene-managed"}
+    e = entry(
+        kind,
+        "doc.md",
+        exact_edit=edit(kind, **over),
+        evidence=ev if kind == "dedupe" else None,
+        anchor_digest=digest(doc, 1, 2),
+    )
+    settle()
+    path = git_repo / "report.json"
+    path.write_text(json.dumps(report([e], generated_at=utc_now(), root=str(git_repo))))
+    proc = run_cli(["clean", str(path), "--no-input"], cwd=git_repo, timeout=30)
+    assert proc.returncode == 1, proc.stderr
+    assert doc.read_text() == "old text\nsecond\n"
+
+
+def test_a_fifo_named_gitattributes_does_not_block_the_scope_rule(tmp_path: Path) -> None:
+    """Failed before: the scope rule and the generated-file check read the root
+    .gitattributes whole; a FIFO there blocked them for ever. (git itself still blocks
+    on such a FIFO: see docs/hygiene.md.)"""
+    import threading
+
+    from orchestrator.hygiene import apply as engine
+    from orchestrator.hygiene import rulebook
+    from orchestrator.hygiene.placement import Placement
+
+    (tmp_path / "doc.md").write_text("# Doc\n")
+    os.mkfifo(tmp_path / ".gitattributes")
+    got: list[object] = []
+
+    def probe() -> None:
+        place = Placement(tmp_path, rulebook.build_config({}))
+        got.append((place.generated("doc.md"), engine.generated_file(tmp_path, "doc.md")))
+
+    worker = threading.Thread(target=probe, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert got == [(None, False)]

@@ -30,6 +30,8 @@ CRASH_ENV = "ORCHESTRATE_TEST_CRASH_AFTER_OPS"
 Status = Literal["applied", "would_apply", "pending", "skipped", "not_applied"]
 Change = tuple[str, bytes | None]  # (relative path, new bytes or None for "remove")
 CHANGED = "changed since check"
+#: Bytes of the root .gitattributes read (a regular file only: a FIFO would block).
+MAX_ATTRS = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -389,15 +391,8 @@ def generated_file(root: Path, rel: str) -> bool:
     root .gitattributes counts): such a file is never edited without asking."""
     from orchestrator.model import generated as gen
 
-    try:
-        attrs = gen.parse_gitattributes((root / gen.GITATTRIBUTES).read_bytes())
-    except OSError:
-        attrs = gen.parse_gitattributes(None)
-    try:
-        with (root / rel).open("rb") as fh:
-            head = fh.read(gen.HEAD)
-    except OSError:
-        head = b""
+    attrs = gen.parse_gitattributes(content.read_head(root / gen.GITATTRIBUTES, MAX_ATTRS))
+    head = content.read_head(root / rel, gen.HEAD)  # never blocks on a FIFO
     return gen.generated_reason(rel, head, attrs) is not None
 
 

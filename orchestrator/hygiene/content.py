@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from pathlib import Path
 
 from orchestrator.model.edits import Anchor
@@ -79,6 +80,23 @@ def newest_mtime(path: Path) -> float:
 
 
 BOM = b"\xef\xbb\xbf"
+
+
+def read_head(path: Path, size: int) -> bytes:
+    """The first `size` bytes of a regular file; b"" for anything else (a FIFO would
+    block, a symlink points elsewhere, a device never ends) or when it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return os.read(fd, size)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def is_frozen_bytes(data: bytes) -> bool:

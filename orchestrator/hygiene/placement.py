@@ -22,6 +22,7 @@ from typing import Literal
 
 import pathspec
 
+from orchestrator.hygiene import content
 from orchestrator.hygiene.rulebook import HygieneConfig
 from orchestrator.model import generated as gen
 
@@ -52,11 +53,10 @@ class Placement:
             for r in cfg.rules
             if r.lifetime in MANAGED_LIFETIMES and r.type == "directory"
         ]
-        try:
-            attrs_bytes: bytes | None = (root / gen.GITATTRIBUTES).read_bytes()
-        except OSError:
-            attrs_bytes = None
-        self._attrs = gen.parse_gitattributes(attrs_bytes)
+        # A regular file only, bounded: a FIFO named .gitattributes must not block.
+        self._attrs = gen.parse_gitattributes(
+            content.read_head(root / gen.GITATTRIBUTES, 1024 * 1024)
+        )
         self._heads: dict[str, bytes] = {}
 
     def managed(self, rel: str) -> str | None:
@@ -89,11 +89,7 @@ class Placement:
 
     def _head(self, rel: str) -> bytes:
         if rel not in self._heads:
-            try:
-                with (self.root / rel).open("rb") as fh:
-                    self._heads[rel] = fh.read(gen.HEAD)
-            except OSError:
-                self._heads[rel] = b""
+            self._heads[rel] = content.read_head(self.root / rel, gen.HEAD)
         return self._heads[rel]
 
     def generated(self, rel: str, head: bytes | None = None) -> str | None:
