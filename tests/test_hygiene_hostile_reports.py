@@ -245,3 +245,29 @@ def test_a_fifo_named_gitattributes_does_not_block_the_scope_rule(tmp_path: Path
     worker.start()
     worker.join(timeout=20)
     assert got == [(None, False)]
+
+
+def test_the_summary_counts_what_clean_will_do_not_what_the_report_claims(git_repo: Path) -> None:
+    """Failed before: the summary counted a report's recorded tiers, so a claimed auto
+    delete the live rulebook does not prove was announced as 'auto (without a prompt)'."""
+    src = git_repo / "main.py"
+    src.write_text("print(1)\n")
+    commit_all(git_repo)
+    lifecycle = {"rule_ref": "merge-leftovers", "lifetime": "temporary"}
+    e = entry(
+        "delete",
+        "main.py",
+        exact_edit=edit("delete", anchor=WHOLE, lifecycle=lifecycle),
+        evidence={"scanner_proven": True, "tracked": True, "clean": True},
+        anchor_digest=digest(src),
+    )
+    settle()
+    path = git_repo / ".orchestrate" / "runs" / "r.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(report([e], generated_at=utc_now(), root=str(git_repo))))
+    announced: list[object] = []
+    from orchestrator.hygiene import apply as engine
+
+    res = service.clean(git_repo, path, engine.Options(dry_run=True, announce=announced.append))
+    assert [(r.tier, r.rule) for r in res.summary] == [("confirm", "merge-leftovers")]
+    assert announced == [res.summary]

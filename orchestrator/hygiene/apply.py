@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from orchestrator.hygiene import content, dedupe, gitstate, journal, paths
+from orchestrator.hygiene import content, dedupe, gitstate, journal, paths, summary
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry, Evidence
 from orchestrator.hygiene.placement import Placement
@@ -65,6 +65,9 @@ class Options:
 class Outcome:
     results: list[Result] = field(default_factory=list)
     run_id: str | None = None
+    #: What the run was about to change, per tier and rule (summary.Row), counted with
+    #: the tiers the run itself uses, before any op.
+    summary: list[Any] = field(default_factory=list)
 
 
 class _Skip(Exception):
@@ -571,6 +574,19 @@ class _Run:
         )
         return isinstance(res, dict) and res.get("extracted") is True
 
+    def preview_tier(self, entry: Entry) -> SafetyTier:
+        """The tier the run will give `entry` (its recorded tier when it cannot tell,
+        e.g. an unsafe path: such an op is skipped anyway). Reads, never writes."""
+        if entry.op_type == "generative" or entry.exact_edit is None:
+            return entry.safety_tier
+        try:
+            resolve(self.root, entry.path)
+            return _effective_tier(
+                self.root, entry, self.opts, self.git_cache, self.placement, self.proof
+            )[0]
+        except (_Skip, OSError):
+            return entry.safety_tier
+
     def plan(self, entry: Entry) -> tuple[SafetyTier, list[Change]]:
         """The one planning step: decide an op and compute its changes, or raise _Skip."""
         if entry.op_type == "generative":
@@ -639,6 +655,11 @@ def apply(
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
     if any(_auto_lifecycle(e) for e in entries):
         run.proof()  # the tree as it is before this run writes anything
+    run.out.summary = summary.plan_summary(
+        [e.model_copy(update={"safety_tier": run.preview_tier(e)}) for e in entries]
+    )
+    if opts.announce is not None:
+        opts.announce(run.out.summary)
     for entry in _order(entries):
         kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
         run.tier = entry.safety_tier

@@ -119,14 +119,13 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
     opts = dataclasses.replace(opts, scope_rule=isinstance(report, HygieneReport))
     gen_ts = scan.parse_time(report.generated_at)
     _refuse_linked_workspace(root.resolve())
-    rows = summary.plan_summary(entries)
-    if opts.announce is not None:
-        opts.announce(rows)
     with locked(root.resolve(), "hygiene"):
         if not opts.dry_run:
             journal.clean_stray_temporaries(root.resolve())
+        # The engine counts the summary with the tiers it will use and announces it
+        # before the first op.
         outcome = engine.apply(root, entries, gen_ts, opts, plugins, report.generated_at)
-    return CleanResult(outcome, summary=rows)
+    return CleanResult(outcome, summary=outcome.summary)
 
 
 def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:
