@@ -100,3 +100,20 @@ def test_a_post_with_a_bom_before_its_front_matter_gets_no_second_block(git_repo
     post.write_bytes(b"\xef\xbb\xbf---\ntitle: Hello\n---\nHi.\n")
     commit_all(git_repo)
     assert _check(git_repo)["entries"] == []
+
+
+def test_managed_notes_inside_a_docs_folder_are_still_published(git_repo: Path) -> None:
+    """Failed before: docs/notes/a.md and docs/notes/b.md (Sphinx pages the `plans` rule's
+    `**/notes/*.md` also matches) shared a section, and the copy in b.md was removed
+    without a prompt: the managed rule made the pages count as not published."""
+    section = "## Setup\n\nRun the installer.\nThen configure it.\n"
+    (git_repo / "docs" / "notes").mkdir(parents=True)
+    (git_repo / "docs" / "notes" / "a.md").write_text("# A\n\n" + section)
+    (git_repo / "docs" / "notes" / "b.md").write_text("# B\n\n" + section)
+    commit_all(git_repo)
+    (e,) = _check(git_repo)["entries"]
+    assert (e["path"], e["safety_tier"], e["evidence"]["published"]) == (
+        "docs/notes/b.md",
+        "confirm",
+        True,
+    )

@@ -7,7 +7,7 @@ tier derivation and the apply engine ask:
 - *managed*: a rule of the `temporary` or `delete-once-served` family owns the file
   (notes, plans, scratch, leftovers): hygiene may fold its copies together;
 - *published*: the file is a page read on its own (site sources, docs folders,
-  community-health files) and no managed rule owns it;
+  community-health files), whether or not a managed rule owns it;
 - *generated*: the file says so (model/generated.py, the one decision shared with lint).
 
 `kept_in` names where a dedupe keeps its copy: `same-file`, `hygiene-managed` (both
@@ -81,11 +81,10 @@ class Placement:
         return self.managed(rel) is not None
 
     def published(self, rel: str) -> bool:
-        """Whether `rel` is a page read on its own (and no managed rule owns it); the
-        published globs match in any letter case."""
-        return self.managed(rel) is None and (
-            self._published.match_file(rel) or self._published_folded.match_file(rel.lower())
-        )
+        """Whether `rel` is a page read on its own; the published globs match in any
+        letter case. A managed rule owning it does not unpublish it (`docs/notes/x.md`
+        is still a page of the site): its copies are then folded only when asked."""
+        return self._published.match_file(rel) or self._published_folded.match_file(rel.lower())
 
     def _head(self, rel: str) -> bytes:
         if rel not in self._heads:
