@@ -70,7 +70,9 @@ def test_a_hostile_file_name_does_not_make_the_whole_report_unusable(git_repo: P
     (git_repo / "a\x1b[2J.orig").write_text("x\n")
     (git_repo / "b.orig").write_text("y\n")
     commit_all(git_repo)
-    rep = _check(git_repo)
+    res = service.check(git_repo)
+    assert res.notes == ["not scanned (a name no op may touch): a\x1b[2J.orig"]
+    rep = service.report_json(res.report)
     assert [e["path"] for e in rep["entries"]] == ["b.orig"]
     assert all("\x1b" not in i["path"] for i in rep["shortlist"])
     settle()

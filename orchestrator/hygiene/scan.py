@@ -64,12 +64,14 @@ def _spec(globs: list[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
-def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
+def _walk(
+    root: Path, cfg: HygieneConfig, unsafe: list[str] | None = None
+) -> tuple[list[str], list[str]]:
     """(files, dirs) under root as relative POSIX paths, sorted, exclusions pruned.
 
     A name no op may touch (a control character, a backslash: paths.path_problem) is
     left out with everything under it: an entry for it would make clean refuse the
-    whole report."""
+    whole report. Such names go to `unsafe` (when given)."""
     excluded = set(cfg.excluded_dirs)
     files: list[str] = []
     dirs: list[str] = []
@@ -81,6 +83,8 @@ def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
             if d in excluded or rel in excluded or (Path(dirpath) / d).is_symlink():
                 continue
             if paths.path_problem(rel) is not None:
+                if unsafe is not None:
+                    unsafe.append(rel)
                 continue
             keep.append(d)
             dirs.append(rel)
@@ -89,6 +93,8 @@ def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
             rel = f if rel_dir == "." else f"{rel_dir}/{f}"
             if paths.path_problem(rel) is None:
                 files.append(rel)
+            elif unsafe is not None:
+                unsafe.append(rel)
     return sorted(files), sorted(dirs)
 
 
@@ -265,15 +271,17 @@ def scan(
     cfg: HygieneConfig,
     classifier: Classifier | None = None,
     now: str | None = None,
+    unsafe: list[str] | None = None,
 ) -> HygieneReport:
     """Scan `root` with the rulebook; return a report whose tiers are not yet derived.
+    Names left out because no op may touch them go to `unsafe` (when given).
 
     Deterministic for a given tree, git state, check time and classifier.
     """
     root = root.resolve()
     generated_at = now or utc_now()
     now_s = parse_time(generated_at) if now else time.time()
-    files, dirs = _walk(root, cfg)
+    files, dirs = _walk(root, cfg, unsafe)
     in_scope = _spec(cfg.scope_globs)
     files = [f for f in files if in_scope.match_file(f)]
     snap = gitstate.snapshot(root)

@@ -40,9 +40,13 @@ def check(root: Path, plugins: Any = None, now: str | None = None) -> CheckResul
     classifier = None
     if plugins is not None and plugins.pm.hook.orchestrate_classify.get_hookimpls():
         classifier = plugins.classify
-    raw = scan.scan(root, cfg, classifier=classifier, now=now)
+    unsafe: list[str] = []
+    raw = scan.scan(root, cfg, classifier=classifier, now=now, unsafe=unsafe)
     conventions, problem = finalize.load_conventions(root / cfg.conventions)
     notes = [problem] if problem else []
+    notes += [f"not scanned (a name no op may touch): {name}" for name in unsafe[:5]]
+    if len(unsafe) > 5:
+        notes.append(f"not scanned: {len(unsafe) - 5} more such names")
     return CheckResult(finalize.finalize(raw, conventions), notes)
 
 
