@@ -26,6 +26,18 @@ def test_RS09_validation() -> None:
     assert not _ok(extraction_target="repo-durable", target_document=None)
 
 
+def _rulebook(repo: Path, glob: str, target: str, document: str | None = None) -> None:
+    # A clean applies an unasked lifecycle op only when the live rulebook owns the path
+    # with that very rule: the project's rulebook says "extract, then delete".
+    doc = f'target_document = "{document}"\n' if document else ""
+    (repo / "pyproject.toml").write_text(
+        "[[tool.orchestrate.hygiene.rules]]\n"
+        f'id = "plans"\nglob = "{glob}"\nlifetime = "delete-once-served"\n'
+        'served_when_path = "{dir}/{stem}.done"\naction = "extract-then-delete"\n'
+        f'extraction_target = "{target}"\n{doc}'
+    )
+
+
 def _proven(repo: Path, rel: str, **over: object) -> dict:
     ev = {"scanner_proven": True, "tracked": True, "clean": True}
     return entry(K, rel, exact_edit=edit(K, **over), evidence=ev, anchor_digest=digest(repo / rel))
@@ -35,6 +47,7 @@ def test_RS09_extracts_first_then_deletes(git_repo: Path) -> None:
     (git_repo / "plans").mkdir()
     (git_repo / "plans" / "a.md").write_text("# Plan A\nDecision: use X.\n")
     (git_repo / "plans" / "a.done").write_text("")
+    _rulebook(git_repo, "plans/*.md", "repo-durable", "docs/decisions.md")
     commit_all(git_repo)
     e = _proven(git_repo, "plans/a.md")
     assert e["safety_tier"] == "auto"
@@ -47,6 +60,8 @@ def test_RS09_extracts_first_then_deletes(git_repo: Path) -> None:
 
 def test_RS09_no_extraction_no_delete(git_repo: Path) -> None:
     (git_repo / "log.md").write_text("only here\n")
+    (git_repo / "log.done").write_text("")
+    _rulebook(git_repo, "log.md", "cross-repo")
     commit_all(git_repo)
     e = _proven(git_repo, "log.md", extraction_target="cross-repo", target_document=None)
     settle()

@@ -233,6 +233,7 @@ def test_cli_gate_commit_of_hostile_file_names_is_inert(tmp_path: Path) -> None:
 def test_hygiene_check_escapes_hostile_names_the_same_way(tmp_path: Path) -> None:
     root = new_repo(tmp_path / "h")
     (root / "nl\nFORGED\x1b[2J.orig").write_text("leftover\n")
+    (root / "plain.orig").write_text("leftover\n")  # the hostile name itself is not scanned
     res = run_cli(["check"], cwd=root)
     assert res.returncode == 1, res.stderr
     _inert(res.stdout)

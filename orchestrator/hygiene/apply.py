@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from orchestrator.hygiene import content, dedupe, gitstate, journal, paths
+from orchestrator.hygiene import content, dedupe, gitstate, journal, paths, summary
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry, Evidence
 from orchestrator.hygiene.placement import Placement
@@ -31,6 +31,8 @@ Status = Literal["applied", "would_apply", "pending", "skipped", "not_applied"]
 Change = tuple[str, bytes | None]  # (relative path, new bytes or None for "remove")
 CHANGED = "changed since check"
 OVERLAPS = "overlaps an edit applied in this run; run check again"
+#: Bytes of the root .gitattributes read (a regular file only: a FIFO would block).
+MAX_ATTRS = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,9 @@ class Options:
     dry_run: bool = False
     prompt: Callable[[Entry, str], bool] | None = None  # interactive approval
     require_clean_git: bool = True  # non-lifecycle auto ops need a tracked, clean path
+    #: Re-derive every auto span edit under the live hygiene scope rule (a hygiene
+    #: report: no unasked edit of a published page or generated file), not only dedupes.
+    scope_rule: bool = False
     #: Told what the run is about to change (summary rows) before any op is planned.
     announce: Callable[[list[Any]], None] | None = None
     #: Content guard of `lint --fix`: path -> sha256 of the bytes the checker judged; an
@@ -68,6 +73,9 @@ class Outcome:
     run_id: str | None = None
     #: A dry run's planned end state: path -> new bytes (None: removed).
     planned: dict[str, bytes | None] = field(default_factory=dict)
+    #: What the run was about to change, per tier and rule (summary.Row), counted with
+    #: the tiers the run itself uses, before any op.
+    summary: list[Any] = field(default_factory=list)
 
 
 class _Skip(Exception):
@@ -334,26 +342,80 @@ def live_placement(root: Path, plugins: Any) -> Placement | None:
         return None
 
 
+def live_proof(root: Path, plugins: Any) -> dict[str, Any] | None:
+    """Path -> owning rule for every path the live rulebook proves may go now
+    (scan.proven_now); None when the rulebook is invalid (then nothing is proven)."""
+    from orchestrator.hygiene import rulebook, scan
+
+    try:
+        extra = plugins.hygiene_rules() if plugins is not None else []
+        return scan.proven_now(root, rulebook.load_config(root, extra))
+    except (rulebook.RulebookError, ValueError, OSError):
+        return None
+
+
+def _auto_lifecycle(entry: Entry) -> bool:
+    edit = entry.exact_edit
+    return entry.safety_tier == "auto" and edit is not None and edit.kind in LIFECYCLE_KINDS
+
+
+def _kept_copies(entry: Entry) -> list[str]:
+    """The paths an op relies on to keep its text: a dedupe's kept copy, a move's
+    archive, an extraction's target document."""
+    edit = entry.exact_edit
+    if edit is None:
+        return []
+    ref = dedupe.parse_ref(edit.canonical_ref) if edit.kind == "dedupe" else None
+    out = [ref[0]] if ref is not None else []
+    for name in ("dest_path", "target_document"):
+        value = getattr(edit, name, None)
+        if value:
+            out.append(value)
+    return out
+
+
+def _removed_by_run(entries: Sequence[Entry]) -> frozenset[str]:
+    """Every path an op of this run may remove (whatever its tier: a confirm op may be
+    approved at the prompt after the op that relied on it ran)."""
+    return frozenset(
+        e.path for e in entries if e.exact_edit is not None and e.exact_edit.kind in LIFECYCLE_KINDS
+    )
+
+
+def _relies_on_removed(entry: Entry, removed: frozenset[str]) -> bool:
+    parts = [p.split("/") for p in _kept_copies(entry)]
+    return any("/".join(p[:i]) in removed for p in parts for i in range(1, len(p) + 1))
+
+
+def _proven_by_rule(entry: Entry, proof: dict[str, Any] | None) -> bool:
+    """Whether the live rulebook owns the op's path with the op's own lifecycle and
+    action, and proves it served (a report can claim any path is a proven leftover)."""
+    edit = entry.exact_edit
+    rule = None if proof is None else proof.get(entry.path)
+    if rule is None or edit is None or rule.lifecycle() != edit.lifecycle:
+        return False
+    if edit.kind == "extract-then-delete":
+        return rule.action == edit.kind and (rule.extraction_target, rule.target_document) == (
+            edit.extraction_target,
+            edit.target_document,
+        )
+    return rule.action == edit.kind
+
+
 def generated_file(root: Path, rel: str) -> bool:
     """Whether the file at `rel` says it is generated (model/generated.py decides; the
     root .gitattributes counts): such a file is never edited without asking."""
     from orchestrator.model import generated as gen
 
-    try:
-        attrs = gen.parse_gitattributes((root / gen.GITATTRIBUTES).read_bytes())
-    except OSError:
-        attrs = gen.parse_gitattributes(None)
-    try:
-        with (root / rel).open("rb") as fh:
-            head = fh.read(gen.HEAD)
-    except OSError:
-        head = b""
+    attrs = gen.parse_gitattributes(content.read_head(root / gen.GITATTRIBUTES, MAX_ATTRS))
+    head = content.read_head(root / rel, gen.HEAD)  # never blocks on a FIFO
     return gen.generated_reason(rel, head, attrs) is not None
 
 
 def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, str] | None:
     """An auto span edit's tier re-derived with the live scope rule: a report (untrusted)
-    cannot make a published page, a generated file or a cross-document copy look safe."""
+    cannot make a published page, a generated file or a cross-document copy look safe
+    (the edited file, a dedupe's kept copy, a move's archive)."""
     edit = entry.exact_edit
     if entry.safety_tier != "auto" or edit is None or edit.kind in LIFECYCLE_KINDS:
         return None
@@ -361,15 +423,18 @@ def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, 
     if place is None:
         return "confirm", "needs approval: the hygiene rulebook is invalid"
     kept = ref[0] if ref is not None else entry.path
+    touched = [entry.path, kept]
+    if edit.kind == "move-to-archive":
+        touched.append(edit.dest_path)  # the archive is edited too
     ev = (entry.evidence or Evidence()).model_copy(
         update={
             "kept_in": place.kept_in(entry.path, kept),
-            "published": place.touches_published(entry.path, kept),
+            "published": place.touches_published(*touched),
         }
     )
     if entry_tier(entry, ev) == "auto":
         return None
-    if place.generated(entry.path) is not None or place.generated(kept) is not None:
+    if any(place.generated(rel) is not None for rel in touched):
         return "confirm", "downgraded to confirm: a generated file (edit its source)"
     if ev.published:
         return "confirm", "downgraded to confirm: a published page"
@@ -382,6 +447,7 @@ def _effective_tier(
     opts: Options,
     git_cache: dict[str, gitstate.GitState],
     place: Callable[[], Placement | None] = lambda: None,
+    proof: Callable[[], dict[str, Any] | None] = lambda: None,
 ) -> tuple[SafetyTier, str]:
     # Git state is read once per path, before this run writes to it: our own earlier
     # edits in the same file must not make the next op look "dirty".
@@ -399,11 +465,15 @@ def _effective_tier(
         tier = entry_tier(entry, ev)
         if entry.safety_tier == "auto" and tier != "auto":
             return tier, "downgraded to confirm: path is not tracked and clean now"
+        if tier == "auto" and not _proven_by_rule(entry, proof()):
+            return "confirm", "downgraded to confirm: the live rulebook does not prove it may go"
         if tier == "confirm":
             return tier, "awaiting approval: " + _why_confirm(entry, live)
         return tier, ""
-    if (edit is not None and edit.kind == "dedupe") or (
-        entry.evidence and entry.evidence.placement_rule
+    if (
+        (edit is not None and edit.kind == "dedupe")
+        or (entry.evidence and entry.evidence.placement_rule)
+        or (opts.scope_rule and edit is not None)
     ):
         downgraded = _placement_tier(entry, place())
         if downgraded is not None:
@@ -486,12 +556,22 @@ class _Run:
     applied: int = 0
     tier: SafetyTier = "confirm"  # the current op's effective tier, also when it is skipped
     _placement: list[Placement | None] = field(default_factory=list)
+    _proof: list[dict[str, Any] | None] = field(default_factory=list)
+    #: Paths an op of this run may remove: no other op keeps its text there.
+    removed: frozenset[str] = frozenset()
 
     def placement(self) -> Placement | None:
         """The live scope rule, read once per run."""
         if not self._placement:
             self._placement.append(live_placement(self.root, self.plugins))
         return self._placement[0]
+
+    def proof(self) -> dict[str, Any] | None:
+        """What the live rulebook proves may go, read once per run (`apply` reads it
+        before the first write)."""
+        if not self._proof:
+            self._proof.append(live_proof(self.root, self.plugins))
+        return self._proof[0]
 
     @property
     def has_generator(self) -> bool:
@@ -515,6 +595,19 @@ class _Run:
         if content.sha256(self.view.read(entry.path)) != want:
             raise _Skip("skipped", "changed since it was read (content digest differs)")
 
+    def preview_tier(self, entry: Entry) -> SafetyTier:
+        """The tier the run will give `entry` (its recorded tier when it cannot tell,
+        e.g. an unsafe path: such an op is skipped anyway). Reads, never writes."""
+        if entry.op_type == "generative" or entry.exact_edit is None:
+            return entry.safety_tier
+        try:
+            resolve(self.root, entry.path)
+            return _effective_tier(
+                self.root, entry, self.opts, self.git_cache, self.placement, self.proof
+            )[0]
+        except (_Skip, OSError):
+            return entry.safety_tier
+
     def plan(self, entry: Entry) -> tuple[SafetyTier, list[Change]]:
         """The one planning step: decide an op and compute its changes, or raise _Skip."""
         if entry.op_type == "generative":
@@ -528,7 +621,11 @@ class _Run:
         self.content_guard(entry)
         if _overlaps(entry, self.touched):
             raise _Skip("skipped", OVERLAPS)
-        tier, why = _effective_tier(self.root, entry, self.opts, self.git_cache, self.placement)
+        if _relies_on_removed(entry, self.removed):
+            raise _Skip("skipped", "its kept copy is a path this run may remove; run check again")
+        tier, why = _effective_tier(
+            self.root, entry, self.opts, self.git_cache, self.placement, self.proof
+        )
         self.tier = tier
         if tier == "confirm" and not _approved(entry, why or "confirm tier", self.opts):
             raise _Skip("pending", why or "awaiting approval")
@@ -579,7 +676,15 @@ def apply(
     if opts.journal_run is not None and not opts.dry_run:
         run.jr = opts.journal_run
         run.out.run_id = opts.journal_run.run_id
+    run.removed = _removed_by_run(entries)
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
+    if any(_auto_lifecycle(e) for e in entries):
+        run.proof()  # the tree as it is before this run writes anything
+    run.out.summary = summary.plan_summary(
+        [e.model_copy(update={"safety_tier": run.preview_tier(e)}) for e in entries]
+    )
+    if opts.announce is not None:
+        opts.announce(run.out.summary)
     for entry in _order(entries):
         kind = entry.exact_edit.kind if entry.exact_edit is not None else "generative"
         run.tier = entry.safety_tier

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from pathlib import Path
 
 from orchestrator.model.edits import Anchor
@@ -78,8 +79,30 @@ def newest_mtime(path: Path) -> float:
     return newest
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def read_head(path: Path, size: int) -> bytes:
+    """The first `size` bytes of a regular file; b"" for anything else (a FIFO would
+    block, a symlink points elsewhere, a device never ends) or when it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return os.read(fd, size)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 def is_frozen_bytes(data: bytes) -> bool:
-    """True when the document opens with frontmatter that says `hygiene: frozen`."""
+    """True when the document opens with frontmatter that says `hygiene: frozen` (a
+    UTF-8 byte order mark before it counts as no byte)."""
+    data = data.removeprefix(BOM)
     if not data.startswith(b"---"):
         return False
     end = data.find(b"\n---", 3)
@@ -123,7 +146,9 @@ def checklist_done(data: bytes) -> bool:
 
 
 def has_frontmatter(data: bytes) -> bool:
-    """True when the document opens with a closed `---` front matter block."""
+    """True when the document opens with a closed `---` front matter block (after a
+    UTF-8 byte order mark, if any: a second block would break the page)."""
+    data = data.removeprefix(BOM)
     if not data.startswith(b"---"):
         return False
     first = data.split(b"\n", 1)[0].strip()

@@ -7,7 +7,7 @@ tier derivation and the apply engine ask:
 - *managed*: a rule of the `temporary` or `delete-once-served` family owns the file
   (notes, plans, scratch, leftovers): hygiene may fold its copies together;
 - *published*: the file is a page read on its own (site sources, docs folders,
-  community-health files) and no managed rule owns it;
+  community-health files), whether or not a managed rule owns it;
 - *generated*: the file says so (model/generated.py, the one decision shared with lint).
 
 `kept_in` names where a dedupe keeps its copy: `same-file`, `hygiene-managed` (both
@@ -22,6 +22,7 @@ from typing import Literal
 
 import pathspec
 
+from orchestrator.hygiene import content
 from orchestrator.hygiene.rulebook import HygieneConfig
 from orchestrator.model import generated as gen
 
@@ -36,6 +37,11 @@ class Placement:
         self.root = root
         self.rule_id = cfg.dedupe_scope.id
         self._published = pathspec.GitIgnoreSpec.from_lines(cfg.dedupe_scope.published_globs)
+        # Case-blind too: `readme.md`, `Docs/` and `.GitHub/` are the same pages to a
+        # reader (GitHub, case-insensitive file systems); more published is the safe side.
+        self._published_folded = pathspec.GitIgnoreSpec.from_lines(
+            [g.lower() for g in cfg.dedupe_scope.published_globs]
+        )
         self._repeats = pathspec.GitIgnoreSpec.from_lines(cfg.dedupe_scope.repeats_by_design)
         self._file_rules = [
             (r.id, pathspec.GitIgnoreSpec.from_lines(r.globs))
@@ -47,11 +53,10 @@ class Placement:
             for r in cfg.rules
             if r.lifetime in MANAGED_LIFETIMES and r.type == "directory"
         ]
-        try:
-            attrs_bytes: bytes | None = (root / gen.GITATTRIBUTES).read_bytes()
-        except OSError:
-            attrs_bytes = None
-        self._attrs = gen.parse_gitattributes(attrs_bytes)
+        # A regular file only, bounded: a FIFO named .gitattributes must not block.
+        self._attrs = gen.parse_gitattributes(
+            content.read_head(root / gen.GITATTRIBUTES, 1024 * 1024)
+        )
         self._heads: dict[str, bytes] = {}
 
     def managed(self, rel: str) -> str | None:
@@ -76,16 +81,14 @@ class Placement:
         return self.managed(rel) is not None
 
     def published(self, rel: str) -> bool:
-        """Whether `rel` is a page read on its own (and no managed rule owns it)."""
-        return self.managed(rel) is None and self._published.match_file(rel)
+        """Whether `rel` is a page read on its own; the published globs match in any
+        letter case. A managed rule owning it does not unpublish it (`docs/notes/x.md`
+        is still a page of the site): its copies are then folded only when asked."""
+        return self._published.match_file(rel) or self._published_folded.match_file(rel.lower())
 
     def _head(self, rel: str) -> bytes:
         if rel not in self._heads:
-            try:
-                with (self.root / rel).open("rb") as fh:
-                    self._heads[rel] = fh.read(gen.HEAD)
-            except OSError:
-                self._heads[rel] = b""
+            self._heads[rel] = content.read_head(self.root / rel, gen.HEAD)
         return self._heads[rel]
 
     def generated(self, rel: str, head: bytes | None = None) -> str | None:

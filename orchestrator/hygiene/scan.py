@@ -19,7 +19,7 @@ from typing import Any
 import pathspec
 
 from orchestrator import __version__
-from orchestrator.hygiene import content, dedupe, gitstate
+from orchestrator.hygiene import content, dedupe, gitstate, paths
 from orchestrator.hygiene.hygiene_report import (
     SCHEMA_VERSION,
     Entry,
@@ -64,8 +64,14 @@ def _spec(globs: list[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
-def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
-    """(files, dirs) under root as relative POSIX paths, sorted, exclusions pruned."""
+def _walk(
+    root: Path, cfg: HygieneConfig, unsafe: list[str] | None = None
+) -> tuple[list[str], list[str]]:
+    """(files, dirs) under root as relative POSIX paths, sorted, exclusions pruned.
+
+    A name no op may touch (a control character, a backslash: paths.path_problem) is
+    left out with everything under it: an entry for it would make clean refuse the
+    whole report. Such names go to `unsafe` (when given)."""
     excluded = set(cfg.excluded_dirs)
     files: list[str] = []
     dirs: list[str] = []
@@ -76,11 +82,19 @@ def _walk(root: Path, cfg: HygieneConfig) -> tuple[list[str], list[str]]:
             rel = d if rel_dir == "." else f"{rel_dir}/{d}"
             if d in excluded or rel in excluded or (Path(dirpath) / d).is_symlink():
                 continue
+            if paths.path_problem(rel) is not None:
+                if unsafe is not None:
+                    unsafe.append(rel)
+                continue
             keep.append(d)
             dirs.append(rel)
         dirnames[:] = keep
         for f in sorted(filenames):
-            files.append(f if rel_dir == "." else f"{rel_dir}/{f}")
+            rel = f if rel_dir == "." else f"{rel_dir}/{f}"
+            if paths.path_problem(rel) is None:
+                files.append(rel)
+            elif unsafe is not None:
+                unsafe.append(rel)
     return sorted(files), sorted(dirs)
 
 
@@ -235,20 +249,39 @@ def _shortlist(
     return shortlist
 
 
+def proven_now(root: Path, cfg: HygieneConfig) -> dict[str, Rule]:
+    """Every path the live tree and rulebook prove may go now, with the rule that owns
+    it: a scanner-proven candidate of a fresh scan (no classifier is asked). A clean
+    checks a report's auto lifecycle op against this: the report is untrusted."""
+    root = root.resolve()
+    files, dirs = _walk(root, cfg)
+    in_scope = _spec(cfg.scope_globs)
+    files = [f for f in files if in_scope.match_file(f)]
+    snap = gitstate.snapshot(root)
+    rules = {r.id: r for r in cfg.rules}
+    return {
+        item.path: rules[item.lifecycle.rule_ref]
+        for item in _shortlist(root, cfg, files, dirs, snap, time.time(), None)
+        if item.status == "candidate" and item.evidence.scanner_proven
+    }
+
+
 def scan(
     root: Path,
     cfg: HygieneConfig,
     classifier: Classifier | None = None,
     now: str | None = None,
+    unsafe: list[str] | None = None,
 ) -> HygieneReport:
     """Scan `root` with the rulebook; return a report whose tiers are not yet derived.
+    Names left out because no op may touch them go to `unsafe` (when given).
 
     Deterministic for a given tree, git state, check time and classifier.
     """
     root = root.resolve()
     generated_at = now or utc_now()
     now_s = parse_time(generated_at) if now else time.time()
-    files, dirs = _walk(root, cfg)
+    files, dirs = _walk(root, cfg, unsafe)
     in_scope = _spec(cfg.scope_globs)
     files = [f for f in files if in_scope.match_file(f)]
     snap = gitstate.snapshot(root)

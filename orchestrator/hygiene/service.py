@@ -5,6 +5,7 @@ The CLI (commands.py) and tests call these; they return data, never print.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,9 +40,13 @@ def check(root: Path, plugins: Any = None, now: str | None = None) -> CheckResul
     classifier = None
     if plugins is not None and plugins.pm.hook.orchestrate_classify.get_hookimpls():
         classifier = plugins.classify
-    raw = scan.scan(root, cfg, classifier=classifier, now=now)
+    unsafe: list[str] = []
+    raw = scan.scan(root, cfg, classifier=classifier, now=now, unsafe=unsafe)
     conventions, problem = finalize.load_conventions(root / cfg.conventions)
     notes = [problem] if problem else []
+    notes += [f"not scanned (a name no op may touch): {name}" for name in unsafe[:5]]
+    if len(unsafe) > 5:
+        notes.append(f"not scanned: {len(unsafe) - 5} more such names")
     return CheckResult(finalize.finalize(raw, conventions), notes)
 
 
@@ -114,16 +119,17 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
     if reasons:
         return CleanResult(None, reasons)
     entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)
+    # A hygiene report's span edits all answer to the scope rule (a lint fix does not).
+    opts = dataclasses.replace(opts, scope_rule=isinstance(report, HygieneReport))
     gen_ts = scan.parse_time(report.generated_at)
     _refuse_linked_workspace(root.resolve())
-    rows = summary.plan_summary(entries)
-    if opts.announce is not None:
-        opts.announce(rows)
     with locked(root.resolve(), "hygiene"):
         if not opts.dry_run:
             journal.clean_stray_temporaries(root.resolve())
+        # The engine counts the summary with the tiers it will use and announces it
+        # before the first op.
         outcome = engine.apply(root, entries, gen_ts, opts, plugins, report.generated_at)
-    return CleanResult(outcome, summary=rows)
+    return CleanResult(outcome, summary=outcome.summary)
 
 
 def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:
