@@ -159,3 +159,15 @@ def test_arguments_of_the_wrong_type_are_refused_without_echoing_their_values(
     assert "task_id (string_type)" in results[0].content[0].text
     assert "feedback (bool_parsing), timeout (float_parsing)" in results[2].content[0].text
     assert not (git_repo / ".orchestrate" / "tasks").exists()
+
+
+def test_a_path_with_a_nul_byte_is_a_usage_error_not_a_crash(git_repo: Path) -> None:
+    (git_repo / "a.py").write_text("import os\n")
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("lint", {"paths": ["a.py\x00/../x"]})
+
+    out = with_client(git_repo, body)
+    text = out.content[0].text
+    assert out.is_error and "1 path(s) do not exist" in text and "nothing ran" in text
+    assert "\x00" not in text

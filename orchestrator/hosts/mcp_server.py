@@ -172,15 +172,17 @@ def lint_tool(
 
 def missing_paths(root: Path, paths: list[str]) -> list[str]:
     """The `paths` (relative to `root`, or absolute) that do not exist, as the CLI's
-    `lint` refuses them (exit 2); an unreadable or odd one is left to selection."""
+    `lint` refuses them (exit 2): a name with a NUL byte (no file has one, and no
+    command line can carry one) among them; an unreadable or odd one is left to
+    selection."""
     missing = []
     for raw in paths:
         p = Path(raw)
         try:
             os.lstat(p if p.is_absolute() else root / p)
-        except (FileNotFoundError, NotADirectoryError):
+        except (FileNotFoundError, NotADirectoryError, ValueError):
             missing.append(raw)
-        except (OSError, ValueError):
+        except OSError:
             pass  # selection gives it a scope with the reason
     return missing
 
