@@ -43,6 +43,16 @@ def test_printable_escapes_controls_and_keeps_the_rest() -> None:
     assert printable(once) == once
 
 
+def test_printable_text_is_never_a_workflow_command() -> None:
+    assert printable("::error::x") == "\\x3a:error::x"
+    assert printable("  ::warning::y") == "  \\x3a:warning::y"
+    assert printable("\t::notice::z") == "\\t::notice::z"  # starts with a backslash now
+    assert printable("a ##[add-mask]b ###[c") == "a #\\x23[add-mask]b ##\\x23[c"
+    assert printable("std::string a::b") == "std::string a::b"
+    for text in ("::x", "##[y", " ::z", "###[w"):
+        assert printable(printable(text)) == printable(text)
+
+
 class _FakeHostileChecker:
     """A fault-injection checker for *.fake files: its scope and finding carry hostile text."""
 

@@ -297,3 +297,64 @@ def test_a_gate_in_line_formats_carries_its_reasons(tmp_path: Path) -> None:
     assert "gate: 1 blocking finding(s) in 1 file(s)" in lines
     assert not any(problem_matcher().match(ln) for ln in lines if ln.startswith("gate: "))
     assert lines[-1].endswith("gate: deny")
+
+
+# --- every format in a GitHub Actions log ------------------------------------------------------
+
+#: The commands the Actions runner registers (its command extensions and stop-commands).
+RUNNER_COMMANDS = {
+    "set-env", "set-output", "save-state", "add-mask", "add-path", "add-matcher",
+    "remove-matcher", "debug", "warning", "error", "notice", "group", "endgroup", "echo",
+    "stop-commands",
+}  # fmt: skip
+
+
+def runner_command(line: str) -> str | None:
+    """The command the Actions runner would run for one log line, or None: its V2 form
+    (`::name ...::` after leading white space), else its legacy form (`##[name ...]`
+    anywhere in the line), as ActionCommand.TryParseV2 / TryParse read them."""
+    text = line.lstrip()
+    if text.startswith("::") and (end := text.find("::", 2)) >= 0:
+        name = text[2:end].split(" ", 1)[0]
+        if name in RUNNER_COMMANDS:
+            return name
+    if (start := line.find("##[")) >= 0 and (end := line.find("]", start)) >= 0:
+        name = line[start + 3 : end].split(" ", 1)[0]
+        if name in RUNNER_COMMANDS:
+            return name
+    return None
+
+
+CI_HOSTILE_NAMES = [
+    "::warning file=README.md::pwned.py",
+    " ::add-mask::lead.py",
+    "x##[error]y.py",
+    "s##[stop-commands]tok.py",
+]
+
+
+def _ci_hostile_repo(tmp_path: Path) -> Path:
+    repo = new_repo(tmp_path / "r", initial_commit=False)
+    for name in CI_HOSTILE_NAMES:  # untracked: `git add` reads a leading `:` as magic
+        (repo / name).write_text("import os\n")
+    return repo
+
+
+@pytest.mark.parametrize("fmt", ["human", "concise", "json", "jsonl", "sarif"])
+def test_no_format_lets_a_file_name_run_a_workflow_command(tmp_path: Path, fmt: str) -> None:
+    repo = _ci_hostile_repo(tmp_path)
+    res = run_cli(["lint", "--no-tasks", "--format", fmt], cwd=repo, env={"NO_COLOR": "1"})
+    assert res.returncode == 1, res.stderr
+    forged = [ln for ln in res.stdout.splitlines() if runner_command(ln)]
+    assert forged == []
+    if fmt in ("json", "jsonl"):  # the machine formats keep the exact names
+        text = res.stdout if fmt != "jsonl" else "[" + ",".join(res.stdout.splitlines()) + "]"
+        assert all(n in json.dumps(json.loads(text), ensure_ascii=False) for n in CI_HOSTILE_NAMES)
+
+
+def test_the_github_format_keeps_workflow_commands_of_its_own_only(tmp_path: Path) -> None:
+    repo = _ci_hostile_repo(tmp_path)
+    res = run_cli(["lint", "--no-tasks", "--format", "github"], cwd=repo)
+    names = [runner_command(ln) for ln in res.stdout.splitlines()]
+    assert names == ["error"] * 4 + [None]
+    assert sorted(p["file"] for _, p, _ in parse_commands(res.stdout)) == sorted(CI_HOSTILE_NAMES)

@@ -179,3 +179,36 @@ def test_only_plain_http_links_from_a_tool_are_carried() -> None:
     # ESLint 8 and later have the formatter with rule metadata; older ones plain JSON.
     assert (_output_format("v9.39.5"), _output_format("8.57.0")) == ("json-with-metadata",) * 2
     assert (_output_format("v7.32.0"), _output_format(None)) == ("json", "json")
+
+
+HOSTILE_PLUGIN = r"""
+const rule = {
+  meta: { type: "problem", docs: {
+    description: "Bad [click to fix](https://evil.example/x) <img src=x> \u202eevil\u001b[2J",
+    url: "https://ok.example/docs)![t](https://evil.example/t.png<b>" } },
+  create(ctx) { return { Program(node) { ctx.report({ node, message: "m" }); } }; },
+};
+export default [{ plugins: { p: { rules: { r: rule } } }, rules: { "p/r": "error" } }];
+"""
+
+
+def test_a_plugins_rule_metadata_cannot_inject_markdown_or_controls(tmp_path: Path) -> None:
+    from markdown_it import MarkdownIt
+
+    eslint_path()
+    root = new_repo(
+        tmp_path / "r",
+        {"eslint.config.js": HOSTILE_PLUGIN, "a.js": "var x = 1;\n"},
+        initial_commit=False,
+    )
+    (run,) = _sarif(root)["runs"]
+    (rule,) = [r for c in run["tool"]["extensions"] for r in c["rules"] if r["id"] == "eslint/p/r"]
+    html = MarkdownIt("commonmark").render(rule["help"]["markdown"])
+    # One link, to the tool's URL as it gave it (percent-encoded), no image, no tag.
+    assert re.findall(r"<a href=\"([^\"]*)\"", html) == [
+        "https://ok.example/docs)!%5Bt%5D(https://evil.example/t.png%3Cb%3E"
+    ]
+    assert "<img" not in html and "<b>" not in html
+    assert "[click to fix](https://evil.example/x)" in html  # shown as text, not a link
+    for text in (rule["shortDescription"]["text"], rule["fullDescription"]["text"]):
+        assert text.isprintable() and "\\u202e" in text and "\\x1b" in text

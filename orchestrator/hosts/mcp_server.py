@@ -12,7 +12,8 @@ Each tool publishes an `outputSchema` (the report's JSON Schema inside the resul
 envelope; the SDK checks every successful result against it) and annotations: `lint`
 writes tasks (not destructive, idempotent), `task_verify` records an observation,
 the others only read. An argument a tool does not declare is refused (`isError`),
-never silently dropped, and a `lint` path that does not exist is `isError`, as it is
+never silently dropped; one of the wrong type is refused by name without echoing its
+value; and a `lint` path that does not exist is `isError`, as it is
 the CLI's usage error (exit 2).
 """
 
@@ -26,8 +27,9 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator import __version__
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
@@ -170,15 +172,17 @@ def lint_tool(
 
 def missing_paths(root: Path, paths: list[str]) -> list[str]:
     """The `paths` (relative to `root`, or absolute) that do not exist, as the CLI's
-    `lint` refuses them (exit 2); an unreadable or odd one is left to selection."""
+    `lint` refuses them (exit 2): a name with a NUL byte (no file has one, and no
+    command line can carry one) among them; an unreadable or odd one is left to
+    selection."""
     missing = []
     for raw in paths:
         p = Path(raw)
         try:
             os.lstat(p if p.is_absolute() else root / p)
-        except (FileNotFoundError, NotADirectoryError):
+        except (FileNotFoundError, NotADirectoryError, ValueError):
             missing.append(raw)
-        except (OSError, ValueError):
+        except OSError:
             pass  # selection gives it a scope with the reason
     return missing
 
@@ -199,18 +203,48 @@ def unknown_arguments(arguments: dict[str, Any], declared: set[str]) -> CallTool
     return _result({"summary": text}, text, error=mcp_is_error(fault=True))
 
 
+def invalid_arguments(exc: ValidationError, declared: set[str]) -> CallToolResult:
+    """An `isError` result for arguments that fail the tool's input schema, naming each
+    declared argument that failed and pydantic's error type, never the value sent (the
+    SDK's own message quotes it, and it would reach the agent's context as ours)."""
+    failed = sorted(
+        {
+            f"{e['loc'][0]} ({e['type']})"
+            for e in exc.errors()
+            if e["loc"] and e["loc"][0] in declared and _ARG_NAME.match(str(e["type"]))
+        }
+    )
+    shown = ", ".join(failed[:5]) or "an argument"
+    text = B.clamp(
+        f"orchestrate: refused: {shown} does not match the tool's input schema "
+        f"(see its inputSchema); the value is not echoed. Nothing ran."
+    )
+    return _result({"summary": text}, text, error=mcp_is_error(fault=True))
+
+
 class _StrictServer(MCPServer):
     """MCPServer that refuses a tool call naming an argument the tool does not declare
-    (the SDK would drop it silently), and says so in the inputSchema."""
+    (the SDK would drop it silently), and says so in the inputSchema; an argument of
+    the wrong type is refused without its value (`invalid_arguments`)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         tool = self._tool_manager.get_tool(name)
-        if tool is not None:
-            declared = set(tool.parameters.get("properties", {}))
-            refused = unknown_arguments(arguments or {}, declared)
-            if refused is not None:
-                return refused
-        return await super().call_tool(name, arguments, context)
+        if tool is None:
+            return await super().call_tool(name, arguments, context)
+        declared = set(tool.parameters.get("properties", {}))
+        refused = unknown_arguments(arguments or {}, declared)
+        if refused is not None:
+            return refused
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            # Only the SDK's argument check raises a plain ToolError caused by a
+            # ValidationError; an output that fails its schema is an UnexpectedToolError.
+            if isinstance(exc.__cause__, ValidationError) and not isinstance(
+                exc, UnexpectedToolError
+            ):
+                return invalid_arguments(exc.__cause__, declared)
+            raise
 
     def close_schemas(self) -> None:
         """Mark every tool's inputSchema `additionalProperties: false`."""

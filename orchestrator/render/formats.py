@@ -4,7 +4,8 @@ Built-in names (human, json, sarif, github, concise, jsonl) resolve from the tab
 plugin, so the common path stays fast. Any other name loads the plugins and asks
 their `orchestrate_report_formats` hook; a plugin may add names, never replace a
 built-in one (see `PluginSet.report_formats`: such a plugin's formats are refused and
-the reason is shown with the usage error).
+the reason is shown with the usage error). The JSON formats go through
+`safetext.json_inert`, so a value cannot be a workflow command in a CI log.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from orchestrator.core.hookspecs import ReportFormat
 from orchestrator.errors import UsageError
+from orchestrator.safetext import json_inert
 
 if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
     from orchestrator.model.report import Report
@@ -32,13 +34,13 @@ def _human_text(report: Report) -> str:
 
 
 def _json_text(report: Report) -> str:
-    return report.model_dump_json(indent=2)
+    return json_inert(report.model_dump_json(indent=2))
 
 
 def _sarif_text(report: Report) -> str:
     from orchestrator.render.sarif import to_sarif
 
-    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
+    return json_inert(json.dumps(to_sarif(report), indent=2, ensure_ascii=False))
 
 
 def _line_format(name: str) -> Callable[[Report], str]:

@@ -12,7 +12,8 @@
   and a `:` followed by a digit is written `\\x3a` so that no path, reason or message
   can pass for a position.
 - `jsonl`: one JSON object per line: each finding (`"type": "finding"`), each scope
-  that was not checked (`"type": "not_checked"`), then one `"type": "summary"`.
+  that was not checked (`"type": "not_checked"`), then one `"type": "summary"`;
+  ASCII only, and a `##[` in a value is written `#\\u0023[` (`safetext.json_inert`).
 
 All three read the report's records as they are (model dumps, not field lists), so a
 field added to a finding or a scope reaches JSONL without a change here.
@@ -27,7 +28,7 @@ from typing import Any
 from orchestrator.model.report import Finding, Report, rule_label
 from orchestrator.render.gaps import gap_groups
 from orchestrator.render.levels import level, word
-from orchestrator.safetext import printable
+from orchestrator.safetext import json_inert, printable
 from orchestrator.vocab import GateDecision
 
 #: A finding's display level -> the workflow command GitHub shows it as.
@@ -124,7 +125,7 @@ def concise(report: Report) -> str:
 
 
 def _json_line(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
+    return json_inert(json.dumps(obj, ensure_ascii=True, separators=(",", ":")))
 
 
 def jsonl(report: Report) -> str:

@@ -3,8 +3,11 @@
 One run. `tool.driver` is orchestrate; each checker is one `tool.extensions` component
 (its name, the tool version its scopes recorded, its rules), and every result points at
 its rule through `rule.toolComponent`. A rule carries what its tool said about it: the
-documentation URL (`helpUri`; Ruff's `url`, ESLint's `meta.docs.url`) and description,
-never a made-up link. Levels come from `render.levels` (a syntax candidate is a `note`).
+documentation URL (`helpUri`; Ruff's `url`, ESLint's `meta.docs.url`; plain http(s)
+only) and description, never a made-up link. The description is display text: control
+and bidirectional characters are shown as escapes, and in `help.markdown` every
+punctuation character of it is literal, so a plugin's metadata cannot add a link, an
+image or a tag to the code scanning page. Levels come from `render.levels` (a syntax candidate is a `note`).
 Locations are relative to `%SRCROOT%` (`originalUriBaseIds`), regions are as complete
 as the tool gave them, and each result has `partialFingerprints.primaryLocationLineHash`.
 
@@ -20,6 +23,7 @@ notification.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -30,6 +34,7 @@ from orchestrator.decisions.coverage import shard_gaps, unchecked
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
 from orchestrator.render.levels import level
+from orchestrator.safetext import printable
 from orchestrator.vocab import ScopeStatus
 
 INFO_URI = "https://pypi.org/project/orchestrate/"
@@ -40,6 +45,10 @@ MAX_RULES = 1_000
 _LEVEL_ORDER = {"error": 0, "warning": 1, "note": 2}
 # Statuses that are only an absence of coverage are "warning"; faults "error".
 _FAULTS = {ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL, ScopeStatus.UNSAFE}
+#: ASCII punctuation: CommonMark lets a backslash make each one literal.
+_MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+#: A link a rule may carry: http(s), printable ASCII, no space (plugins/_common.doc_url).
+_HTTP_URL = re.compile(r"https?://[!-~]+")
 
 
 def uri(path: str) -> str:
@@ -80,23 +89,39 @@ def line_hash(f: Finding) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
+def md_text(text: str) -> str:
+    """`text` as literal Markdown: every ASCII punctuation character backslash-escaped,
+    so a tool's words cannot open a link, an image, emphasis or an HTML tag."""
+    return _MD_PUNCT.sub(r"\\\1", text)
+
+
+def md_link(url: str) -> str:
+    """`url` as a Markdown link destination: in angle brackets, with `<`, `>` and `\\`
+    percent-encoded, so no character of it can close the link early."""
+    return "<" + url.replace("\\", "%5C").replace("<", "%3C").replace(">", "%3E") + ">"
+
+
 def _rule(f: Finding, rule_id: str) -> dict[str, Any]:
-    """One rule descriptor from the first finding of the rule: the tool's own words and link."""
-    described = f.rule_description or f"{f.checker} rule {f.rule}"
+    """One rule descriptor from the first finding of the rule: the tool's own words and
+    link. The words are display text (escaped as the human view escapes them; Markdown
+    made literal); a link that is not plain http(s) is left out."""
+    described = printable(f.rule_description or f"{f.checker} rule {f.rule}")
     rule: dict[str, Any] = {
         "id": rule_id,
         "name": f.rule,
         "shortDescription": {"text": described},
         "fullDescription": {"text": described},
     }
-    if f.help_uri:
-        rule["helpUri"] = f.help_uri
+    help_uri = f.help_uri if f.help_uri and _HTTP_URL.fullmatch(f.help_uri) else None
+    if help_uri:
+        rule["helpUri"] = help_uri
         rule["help"] = {
-            "text": f"{described}. Documentation: {f.help_uri}",
-            "markdown": f"{described}. [Documentation for {rule_id}]({f.help_uri})",
+            "text": f"{described}. Documentation: {help_uri}",
+            "markdown": f"{md_text(described)}. "
+            f"[Documentation for {md_text(printable(rule_id))}]({md_link(help_uri)})",
         }
     else:
-        rule["help"] = {"text": f"{described} ({f.checker} gave no documentation link)."}
+        rule["help"] = {"text": f"{described} ({printable(f.checker)} gave no documentation link)."}
     rule["properties"] = {"tags": [f.checker]}
     return rule
 
