@@ -29,6 +29,7 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
     "orchestrator.cli.tools",
+    "orchestrator.cli.lsp",
 )
 
 
