@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from helpers import VENV_BIN, fail_or_skip, new_repo, run_cli
+from helpers import VENV_BIN, eslint_path, fail_or_skip, new_repo, run_cli
 from lsprotocol import types
 from pytest_lsp.client import LanguageClient, client_capabilities, make_test_lsp_client
 
@@ -343,3 +343,47 @@ def test_neovim_shows_the_server_diagnostics(tmp_path: Path) -> None:
     f401 = next(d for d in got["diagnostics"] if str(d.get("code", "")).endswith("F401"))
     assert f401["lnum"] == 0
     assert f401["severity"] == 1  # vim.diagnostic.severity.ERROR
+
+
+def test_a_failed_run_is_shown_and_the_server_goes_on(tmp_path: Path) -> None:
+    # An unusable project configuration: the lint use case refuses the run (a usage error).
+    root = _project(
+        tmp_path,
+        {"a.py": CLEAN, "main.go": "package main\n", "pyproject.toml": "[tool]\norchestrate = 1\n"},
+    )
+
+    async def body(s: Session) -> tuple[Sequence[types.Diagnostic], list[Any]]:
+        uri = s.open("a.py", UNUSED_IMPORT)
+        diags = await s.diagnostics(uri, lambda d: bool(d))
+        for _ in range(100):
+            if s.client.messages:
+                break
+            await asyncio.sleep(0.1)
+        (s.root / "pyproject.toml").write_text("")  # repaired: the next check runs
+        s.change(uri, UNUSED_IMPORT + "\n")
+        await s.diagnostics(uri, _has_f401)
+        return diags, list(s.client.messages)
+
+    diags, messages = _run(root, body)
+    assert [d.code for d in diags] == ["coverage"], diags
+    assert "not checked: the run failed" in diags[0].message
+    assert "tool.orchestrate: want a table" in diags[0].message
+    assert any(m.type == types.MessageType.Error and "a.py" in m.message for m in messages)
+
+
+def test_unsaved_javascript_buffer_goes_to_eslint_on_stdin(tmp_path: Path) -> None:
+    eslint_path()  # the managed ESLint (tools/eslint) must be installed
+    config = 'export default [{ rules: { "no-unused-vars": "error" } }];\n'
+    root = _project(tmp_path, {"eslint.config.js": config, "a.js": "console.log(1);\n"})
+
+    async def body(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("a.js", "console.log(1);\n", "javascript")
+        clean = await s.diagnostics(uri, lambda d: True)
+        assert not any("no-unused-vars" in str(d.code) for d in clean), clean
+        s.change(uri, "const unused = 1;\nconsole.log(1);\n")
+        return await s.diagnostics(uri, lambda d: any("no-unused-vars" in str(x.code) for x in d))
+
+    diags = _run(root, body)
+    hit = next(d for d in diags if "no-unused-vars" in str(d.code))
+    assert hit.severity == types.DiagnosticSeverity.Error and hit.range.start.line == 0
+    assert (root / "a.js").read_text() == "console.log(1);\n"

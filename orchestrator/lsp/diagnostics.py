@@ -109,9 +109,11 @@ def coverage_note(scopes: Sequence[Scope]) -> str | None:
     if native:
         head = "orchestrate: checked, with gaps"
     elif syntax:
+        language = next((s.language for s in own if s.language), None) or "this language"
         head = (
             "orchestrate: syntax only: no native checker judged this file; its findings "
-            "are unconfirmed candidates"
+            f"are unconfirmed candidates. For a native verdict, install a checker plugin "
+            f"for {printable(language)} (orchestrate plugins lists the loaded ones)"
         )
     else:
         head = "orchestrate: not checked"
