@@ -102,7 +102,7 @@ async def check(server: OrchestrateServer, uri: str, delay: float = 0.0) -> None
     mine = state.generation
     if delay:
         await asyncio.sleep(delay)
-    where = locate(server, uri)
+    where = await asyncio.to_thread(locate, server, uri)  # may ask git for the top level
     if where is None:
         return
     state.root, state.rel = where
