@@ -310,39 +310,74 @@ def test_diagnostics_are_the_cli_report(tmp_path: Path) -> None:
     assert got == want and want
 
 
-def test_neovim_shows_the_server_diagnostics(tmp_path: Path) -> None:
+def _neovim(tmp_path: Path, root: Path, mode: str = "") -> dict[str, Any]:
+    """Run tests/lsp_nvim.lua in headless Neovim against `root`; what the editor showed."""
     nvim = shutil.which("nvim")
     if nvim is None:
         fail_or_skip("nvim is required for this test: apt-get install neovim (./run setup)")
-    root = _project(tmp_path, {"a.py": UNUSED_IMPORT})
-    out = tmp_path / "diagnostics.json"
+    out = tmp_path / "nvim.json"
     env = {
         **os.environ,
         "ORCHESTRATE_LSP_CMD": str(VENV_BIN / "orchestrate"),
         "LSP_ROOT": str(root),
-        "LSP_FILE": str(root / "a.py"),
         "LSP_OUT": str(out),
+        "LSP_MODE": mode,
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
     }
+    script = HERE / "lsp_nvim.lua"
     done = subprocess.run(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {HERE / 'lsp_nvim.lua'}"],
+        [str(nvim), "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
         env=env,
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=300,
         check=False,
     )
     assert out.exists(), (done.returncode, done.stdout, done.stderr)
     got = json.loads(out.read_text())
-    assert got["attached"] is True, got
-    codes = [str(d.get("code", "")) for d in got["diagnostics"]]
-    assert any(c.endswith("F401") for c in codes), got
-    f401 = next(d for d in got["diagnostics"] if str(d.get("code", "")).endswith("F401"))
-    assert f401["lnum"] == 0
-    assert f401["severity"] == 1  # vim.diagnostic.severity.ERROR
+    assert "error" not in got, got
+    return got
+
+
+def _rows(rows: Sequence[dict[str, Any]], code: str) -> list[dict[str, Any]]:
+    return [r for r in rows if str(r.get("code", "")).endswith(code)]
+
+
+def test_neovim_shows_unsaved_f401_fixes_it_and_notes_syntax_only(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.py": CLEAN, "main.go": "package main\n"})
+    got = _neovim(tmp_path, root)
+    assert got["modified"] is True  # the buffer was never written
+    f401 = _rows(got["unsaved"], "F401")
+    assert f401 and f401[0]["lnum"] == 0 and f401[0]["severity"] == 1, got  # ERROR
+    assert "F401" in got["action"]
+    assert got["fixed"] in (["", "x = 1"], ["x = 1"]), got["fixed"]
+    notes = _rows(got["go"], "coverage")
+    assert len(notes) == 1 and notes[0]["lnum"] == 0 and "syntax only" in notes[0]["message"]
+    assert notes[0]["severity"] == 3  # INFO
+    assert (root / "a.py").read_text() == CLEAN
+
+
+def test_neovim_survives_a_crashing_tool_and_says_so(tmp_path: Path) -> None:
+    fake = tmp_path / "fake_ruff"
+    fake.write_text("#!/bin/sh\necho fake ruff crashed >&2\nkill -SEGV $$\n")
+    fake.chmod(0o755)
+    root = _project(
+        tmp_path,
+        {
+            "a.py": CLEAN,
+            "main.go": "package main\n",
+            "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n',
+        },
+    )
+    got = _neovim(tmp_path, root, "crash")
+    notes = _rows(got["crashed"], "coverage")
+    assert len(notes) == 1 and "ruff: tool_error" in notes[0]["message"], got
+    assert any("ruff" in m["message"] and m["type"] == 2 for m in got["messages"]), got  # Warning
+    assert got["alive"] is True
+    assert _rows(got["go"], "coverage"), got
 
 
 def test_a_failed_run_is_shown_and_the_server_goes_on(tmp_path: Path) -> None:
