@@ -422,3 +422,23 @@ def test_unsaved_javascript_buffer_goes_to_eslint_on_stdin(tmp_path: Path) -> No
     hit = next(d for d in diags if "no-unused-vars" in str(d.code))
     assert hit.severity == types.DiagnosticSeverity.Error and hit.range.start.line == 0
     assert (root / "a.js").read_text() == "console.log(1);\n"
+
+
+def test_overlay_judges_the_given_bytes_and_keeps_selection_refusals(tmp_path: Path) -> None:
+    """The use-case overlay: a selected file is judged from the overlay, never from the
+    disk; what selection refuses stays refused whatever the overlay holds."""
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.lint import NO_TASKS, lint, with_overlay
+
+    root = _project(tmp_path, {"a.py": CLEAN})
+    outside = tmp_path / "outside.py"
+    outside.write_text(CLEAN)
+    (root / "link.py").symlink_to(outside)
+    req = LintRequest(project_root=root, paths=("a.py", "link.py"), cwd=root, paths_named=True)
+    overlay = {"a.py": UNUSED_IMPORT.encode(), "link.py": b"import os\n", "b.py": b"import os\n"}
+    report = lint(with_overlay(req, overlay), NO_TASKS).report
+    assert {f.rule for f in report.findings if f.path == "a.py"} >= {"F401"}
+    assert not [f for f in report.findings if f.path != "a.py"], report.findings
+    link = [s for s in report.scopes if s.path == "link.py"]
+    assert link and all(s.status == "unsafe" for s in link), link
+    assert (root / "a.py").read_text() == CLEAN and not (root / "b.py").exists()
