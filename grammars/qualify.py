@@ -262,7 +262,8 @@ def _kept_note(line: str) -> str:
 def apply(text: str, language: str, fields: dict[str, Any]) -> str:
     """`text` (the manifest) with `language`'s `measured` table set to `fields`; a
     language whose bound exceeds MAX_BOUND becomes `qualified = false` with the rate in
-    its note. Other lines and comments stay as they are."""
+    its note, and one an earlier measurement unqualified becomes `qualified = true` again
+    when its bound passes. Other lines and comments stay as they are."""
 
     def edit(match: re.Match[str]) -> str:
         block = match.group(0)
@@ -270,12 +271,17 @@ def apply(text: str, language: str, fields: dict[str, Any]) -> str:
             return block
         lines = [ln for ln in block.splitlines(keepends=True) if not ln.startswith("measured =")]
         failing = fields["bound"] > MAX_BOUND
+        notes = [tomllib.loads(ln)["note"] for ln in lines if ln.startswith("note =")]
+        # Unqualified by an earlier measurement, and only by it: a passing run undoes it.
+        demoted = any("measured on real code:" in n for n in notes)
         kept = [_kept_note(ln) for ln in lines if ln.startswith("note =")]
         rest = "; ".join(k for k in kept if k)
         out = []
         for ln in lines:
             if failing and ln.startswith("qualified = true"):
                 ln = "qualified = false\n"
+            elif not failing and demoted and ln.startswith("qualified = false"):
+                ln = "qualified = true\n"
             if ln.startswith("note ="):
                 continue
             out.append(ln)

@@ -52,7 +52,7 @@ from orchestrator.model.outcomes import (
 )
 from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
-from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxStatus, Tier
+from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
 
 #: The version of this public surface; it moves with the report schema.
 API_VERSION = SCHEMA_VERSION
@@ -83,6 +83,7 @@ __all__ = [
     "RunContext",
     "ScopeStatus",
     "Severity",
+    "SyntaxEvidence",
     "SyntaxStatus",
     "Tier",
     "ToolIdentity",

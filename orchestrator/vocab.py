@@ -32,6 +32,19 @@ class SyntaxStatus(StrEnum):
     UNSUPPORTED = "unsupported"
 
 
+class SyntaxEvidence(StrEnum):
+    """Which evidence a fallback scope's syntax verdict rests on (a scope's `syntax_evidence`).
+
+    `candidate`: the grammar's recovery nodes only (no exact parser, or it gave no
+    verdict, or it is older than the language version the project declares);
+    `confirmed`: the language's own parser rejects the file; `refuted`: it accepts it.
+    """
+
+    CANDIDATE = "candidate"
+    CONFIRMED = "confirmed"
+    REFUTED = "refuted"
+
+
 class DetectedBy(StrEnum):
     """How a file's language was decided (a scope's `detected_by`)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterable, Mapping
@@ -13,6 +14,22 @@ from pathlib import Path, PurePosixPath
 from orchestrator.api import Deadline, FileTarget, RunContext, run_bounded
 
 _VERSION_CACHE: dict[tuple[str, float], str | None] = {}
+_DOC_URL = re.compile(r"https?://[!-~]{1,2000}")
+_DESCRIPTION_CHARS = 300
+
+
+def doc_url(value: object) -> str | None:
+    """A rule documentation URL as the tool gave it, when it is a plain http(s) URL of
+    printable ASCII without spaces (at most 2,000 characters); None otherwise."""
+    return value if isinstance(value, str) and _DOC_URL.fullmatch(value) else None
+
+
+def rule_description(value: object) -> str | None:
+    """A tool's one-line rule description: whitespace collapsed, at most 300 characters;
+    None when it is not a non-empty string."""
+    if not isinstance(value, str) or not value.split():
+        return None
+    return " ".join(value.split())[:_DESCRIPTION_CHARS]
 
 
 def find_tool(

@@ -30,7 +30,9 @@ from typing import Any
 from orchestrate_plugins._common import (
     cached_version,
     digest_files,
+    doc_url,
     root_configs,
+    rule_description,
     tool_version,
 )
 from orchestrate_plugins.eslint_config import (
@@ -272,7 +274,7 @@ class EslintChecker:
             "config_digest": digest_files(job.setup.files),
             "config_files": tuple(p.relative_to(root).as_posix() for p in job.setup.files),
         }
-        argv = [str(job.tool.path), "--format", "json"]
+        argv = [str(job.tool.path), "--format", _output_format(job.tool.version)]
         if not job.setup.legacy:
             argv += ["--config", str(job.setup.config)]
         stdin: bytes | None = None
@@ -319,6 +321,12 @@ class EslintChecker:
         job: _Job = batch.data
         cwd = job.setup.cwd
         results = json.loads(res.stdout.decode("utf-8")) if res.stdout.strip() else None
+        meta: dict[str, Any] = {}
+        if isinstance(results, dict):  # json-with-metadata: {"results": [...], "metadata": ...}
+            metadata = results.get("metadata")
+            rules_meta = metadata.get("rulesMeta") if isinstance(metadata, dict) else None
+            meta = rules_meta if isinstance(rules_meta, dict) else {}
+            results = results.get("results")
         if not isinstance(results, list):
             raise Unparsable(_cause(res.stderr) or "no JSON result")
         common = dict(common, exit_code=res.returncode, duration_ms=res.duration_ms)
@@ -342,11 +350,16 @@ class EslintChecker:
                     )
                 )
                 continue
-            outcomes.append(self._outcome(t, item["messages"], job, common))
+            outcomes.append(self._outcome(t, item["messages"], job, common, meta))
         return outcomes
 
     def _outcome(
-        self, t: FileTarget, messages: list[Any], job: _Job, common: dict[str, Any]
+        self,
+        t: FileTarget,
+        messages: list[Any],
+        job: _Job,
+        common: dict[str, Any],
+        meta: dict[str, Any],
     ) -> FileOutcome:
         msgs = [m for m in messages if isinstance(m, dict)]
         kinds = {k for k in (_ignored(m) for m in msgs) if k}
@@ -375,7 +388,7 @@ class EslintChecker:
             text = Text(t.read_bytes())
         except OSError:
             text = Text(b"")
-        findings = [self._finding(t, m, text) for m in msgs]
+        findings = [self._finding(t, m, text, meta) for m in msgs]
         return FileOutcome(
             path=t.path,
             checker=NAME,
@@ -389,9 +402,12 @@ class EslintChecker:
             **common,
         )
 
-    def _finding(self, t: FileTarget, m: dict[str, Any], text: Text) -> Finding:
+    def _finding(
+        self, t: FileTarget, m: dict[str, Any], text: Text, meta: dict[str, Any]
+    ) -> Finding:
         fatal = bool(m.get("fatal"))
         rule = "eslint/parse-error" if fatal else str(m.get("ruleId") or "eslint/unknown")
+        docs = _rule_docs(meta, m.get("ruleId"))
         raw = m.get("severity")
         severity = Severity.ERROR if fatal or raw == 2 else Severity.WARNING
         line = pos(m.get("line"))
@@ -413,8 +429,27 @@ class EslintChecker:
             message=one_line(str(m.get("message", "")), MAX_MESSAGE),
             blocking=severity == Severity.ERROR,
             fingerprint=fingerprint(NAME, rule, t.path, text.line(line or 0)),
+            help_uri=doc_url(docs.get("url")),
+            rule_description=rule_description(docs.get("description")),
             **change,
         )
+
+
+#: ESLint's formatter with rule metadata (`rulesMeta`: each rule's docs URL and
+#: description) exists from ESLint 8 on; older ones get the plain JSON formatter.
+METADATA_FORMAT_MAJOR = 8
+
+
+def _output_format(version: str | None) -> str:
+    """`json-with-metadata` when the ESLint used has it, else `json`."""
+    return "json-with-metadata" if (major(version) or 0) >= METADATA_FORMAT_MAJOR else "json"
+
+
+def _rule_docs(meta: dict[str, Any], rule_id: object) -> dict[str, Any]:
+    """The `meta.docs` ESLint gave for `rule_id` ({} when it gave none)."""
+    entry = meta.get(rule_id) if isinstance(rule_id, str) else None
+    docs = entry.get("docs") if isinstance(entry, dict) else None
+    return docs if isinstance(docs, dict) else {}
 
 
 @hookimpl

@@ -43,6 +43,7 @@ from typing import Any
 from orchestrate_plugins._common import (
     cached_version,
     digest_files,
+    doc_url,
     find_tool,
     interpreter_bin_dir,
     line_starts,
@@ -345,7 +346,14 @@ class RuffChecker:
             except ConfigProblem as exc:
                 settled.append(self._settle(t, ScopeStatus.TOOL_ERROR, str(exc), ident))
                 continue
-            cfg = described.setdefault(path, describe(path)) if path is not None else None
+            cfg = None
+            if path is not None:
+                # Each nearest config is read once (setdefault would read it per file).
+                cfg = (
+                    described[path]
+                    if path in described
+                    else described.setdefault(path, describe(path))
+                )
             ok, note = _pin_check(cfg, ident.version, root)
             if ok is False:
                 hint = f"install a Ruff that meets it in {PROJECT_RUFF.parent}, or {INSTALL_HINT}"
@@ -663,6 +671,7 @@ class RuffChecker:
                     message=str(item.get("message", "")),
                     blocking=True,
                     fingerprint=fingerprint(NAME, str(code), target.path, anchor),
+                    help_uri=doc_url(item.get("url")),
                     **_fix_edit(item, text, starts),
                 )
             )

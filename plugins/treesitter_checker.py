@@ -21,6 +21,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from orchestrate_plugins.exact_confirm import Verdict, judge
+from orchestrate_plugins.exact_versions import CONFIG_NAMES as EXACT_CONFIG_NAMES
 from orchestrate_plugins.treesitter_filters import drop_html_regions, drop_preprocessor_regions
 
 from orchestrator.api import (
@@ -35,6 +37,7 @@ from orchestrator.api import (
     RunContext,
     ScopeStatus,
     Severity,
+    SyntaxEvidence,
     SyntaxStatus,
     Tier,
     ToolIdentity,
@@ -56,6 +59,9 @@ CHUNK = 65536
 
 HINT_CLEAN = "only syntax was checked; native lint recommended for {language}"
 HINT_SUSPECT = "candidates: install or repair native lint/compiler and confirm"
+HINT_CONFIRMED = "fix the syntax error {parser} reports, then re-run"
+#: The project setting that also hands files the grammar found clean to the exact parser.
+CLEAN_OPTION = "exact_parse_clean"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
 #: What a candidate's message proposes when the manifest names no confirming tool.
 CONFIRM_DEFAULT = "the language's own compiler or linter"
@@ -248,23 +254,97 @@ def _finding(path: str, region: Region, severity: Severity, confirm: str) -> Fin
     )
 
 
-def _verdict(path: str, info: Any, regions: list[Region]) -> dict[str, Any]:
-    """The candidates, syntax status, reason and hint of one parsed file."""
+def _confirmed_finding(path: str, error: tuple[int, int | None, str], verdict: Verdict) -> Finding:
+    """A syntax error the language's own parser reported: a verdict, no longer a candidate."""
+    line, column, text = error
+    rule = "syntax/confirmed"
+    return Finding(
+        checker=NAME,
+        rule=rule,
+        severity=Severity.ERROR,
+        tool_severity="confirmed",
+        path=path,
+        line=max(1, line),
+        column=column if column and column > 0 else None,
+        message=f"syntax error (confirmed by {verdict.label}): {one_line(text, 240)}",
+        candidate=False,
+        blocking=True,
+        fingerprint=fingerprint(NAME, rule, path, f"{line}:{one_line(text, 80)}"),
+    )
+
+
+def _verdict(
+    path: str, info: Any, regions: list[Region], verdict: Verdict | None = None
+) -> dict[str, Any]:
+    """The findings, syntax status and evidence, reason and hint of one parsed file.
+
+    Without an exact verdict the grammar's recovery regions are candidates. A confirmed
+    verdict replaces them with the parser's errors (blocking); a refuted one drops them.
+    """
     severity = Severity.ERROR if info.qualified else Severity.WARNING
-    findings = tuple(_finding(path, r, severity, info.confirm) for r in regions[:MAX_CANDIDATES])
-    omitted = len(regions) - len(findings)
     reasons = []
     if not info.qualified:
         # A template names itself, so it is not read as a broken HTML/XML/CSS file.
         reasons.append(REASON_UNQUALIFIED + (f" ({info.note})" if info.template else ""))
+    evidence = verdict.evidence if verdict else None
+    exact: dict[str, Any] = {
+        "syntax_evidence": SyntaxEvidence.CANDIDATE if regions else None,
+        "syntax_parser": verdict.parser if verdict else None,
+    }
+    if evidence == SyntaxEvidence.CONFIRMED:
+        assert verdict is not None
+        # The first error is the parser's verdict; the ones after it are often its own
+        # recovery, so they are counted, not reported.
+        first = verdict.errors[0] if verdict.errors else (1, None, "rejected")
+        reasons.append(f"syntax error confirmed by {verdict.label}")
+        more = len({e for e in verdict.errors if e != first})
+        if more:
+            reasons.append(f"{more} further error(s) reported after the first")
+        return {
+            "reason": "; ".join(reasons),
+            "findings": (_confirmed_finding(path, first, verdict),),
+            "syntax": SyntaxStatus.SUSPECTED_ISSUE,
+            "hint": HINT_CONFIRMED.format(parser=verdict.label),
+            **exact,
+            "syntax_evidence": SyntaxEvidence.CONFIRMED,
+        }
+    if evidence == SyntaxEvidence.REFUTED and verdict is not None:
+        if regions:
+            reasons.append(
+                f"{len(regions)} grammar candidate(s) refuted by {verdict.label} (it accepts the file)"
+            )
+            exact["syntax_evidence"] = SyntaxEvidence.REFUTED
+        else:
+            reasons.append(f"also accepted by {verdict.label}")
+        return {
+            "reason": "; ".join(reasons),
+            "findings": (),
+            "syntax": SyntaxStatus.CLEAN,
+            "hint": HINT_CLEAN.format(language=info.language),
+            **exact,
+        }
+    findings = tuple(_finding(path, r, severity, info.confirm) for r in regions[:MAX_CANDIDATES])
+    omitted = len(regions) - len(findings)
     if omitted:
         reasons.append(f"{omitted} more candidates omitted (limit {MAX_CANDIDATES} per file)")
+    if verdict is not None and verdict.reason and regions:
+        reasons.append(verdict.reason)
     return {
         "reason": "; ".join(reasons) or None,
         "findings": findings,
         "syntax": SyntaxStatus.SUSPECTED_ISSUE if regions else SyntaxStatus.CLEAN,
         "hint": HINT_SUSPECT if regions else HINT_CLEAN.format(language=info.language),
+        **exact,
     }
+
+
+def check_clean(ctx: RunContext, language: str | None) -> bool:
+    """Whether files the grammar found clean go to the exact parser too: the project's
+    `exact_parse_clean` (true for every language, or a list of languages; off by default)."""
+    value = ctx.config.get(CLEAN_OPTION, False)
+    if isinstance(value, bool):
+        return value
+    return isinstance(value, list | tuple) and language in value
 
 
 class TreeSitterChecker:
@@ -272,6 +352,9 @@ class TreeSitterChecker:
 
     name = NAME
     tier = Tier.FALLBACK
+    #: Files a strict gate materialises from the judged surface: the language versions
+    #: a project declares, which decide whether an exact parser may confirm.
+    config_names = EXACT_CONFIG_NAMES
 
     @property
     def languages(self) -> frozenset[str]:
@@ -334,6 +417,9 @@ class TreeSitterChecker:
                 return out(ScopeStatus.NOT_RUN, reason=why)
             tree = parse(info.grammar, src, ctx.deadline.at)
             regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
+            verdict = (
+                judge(target, src, language, ctx) if regions or check_clean(ctx, language) else None
+            )
         except DeadlineHit:
             return out(
                 ScopeStatus.TIMED_OUT,
@@ -345,7 +431,7 @@ class TreeSitterChecker:
 
         return out(
             ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED,
-            **_verdict(target.path, info, regions),
+            **_verdict(target.path, info, regions, verdict),
         )
 
 

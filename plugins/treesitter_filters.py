@@ -10,7 +10,8 @@ A grammar parses one text; the languages below allow what their grammar cannot s
   when a blanked parse shows no region on any of its lines. Blanking only removes
   candidates: a region a blanked parse shows anew is never reported.
 * HTML: HTML5 lets optional end tags be left out (`<p>`, `<li>`, `<html>`, ...) and
-  allows a bare `>` in text; the grammar reports both.
+  allows a bare `>` in text, and a `&` that starts no character reference (`Q & A`);
+  the grammar reports all three.
 
 Each filter only drops regions; it never adds one.
 """
@@ -241,13 +242,37 @@ def _bare_greater_than(node: Any, src: bytes) -> bool:
     return text.startswith(b">") and b"<" not in text
 
 
+#: What may follow a `&` that starts a character reference (`&amp;`, `&#38;`, `&#x26;`).
+_REFERENCE_START = re.compile(rb"[A-Za-z0-9#]")
+
+
+def _bare_ampersand(node: Any, src: bytes) -> bool:
+    """An ERROR that is text starting with a `&` no character reference can follow
+    (space, punctuation, end of text): HTML5 reads such a `&` as text."""
+    text = src[node.start_byte : node.end_byte]
+    return (
+        text.startswith(b"&")
+        and not _REFERENCE_START.match(text, 1)
+        and b"<" not in text
+        and b">" not in text
+    )
+
+
 def drop_html_regions(nodes: Sequence[Any], src: bytes) -> list[Any]:
-    """HTML recovery nodes other than omitted optional end tags and bare `>` in text."""
+    """HTML recovery nodes other than omitted optional end tags, a bare `>` in text and
+    a bare `&` in text."""
     return [
         n
         for n in nodes
         if not (
-            (n.is_error and (_implicit_close_at_eof(n, src) or _bare_greater_than(n, src)))
+            (
+                n.is_error
+                and (
+                    _implicit_close_at_eof(n, src)
+                    or _bare_greater_than(n, src)
+                    or _bare_ampersand(n, src)
+                )
+            )
             or (not n.is_error and _missing_optional_end(n))
         )
     ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import fcntl
+import fnmatch
 import hashlib
 import json
 import os
@@ -23,6 +24,7 @@ import tarfile
 import tempfile
 import time
 import tomllib
+import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -76,6 +78,11 @@ class Item:
     sha256: str = ""
     integrity: str = ""
     lock: str = ""
+    #: (`debian-deb`) only the files matching `members` (fnmatch globs, `*` crosses `/`)
+    #: are unpacked: of the package's tree (paths `usr/...`, to <id>/root/), or, with
+    #: `unzip` (a zip file in that tree), of that zip (to <id>/unzip/).
+    unzip: str = ""
+    members: tuple[str, ...] = ()
     #: Who asks for it: `default` (plain scripts/fetch) or an opt-in group (`--group`).
     group: str = DEFAULT_GROUP
     used_by: tuple[str, ...] = ()
@@ -96,6 +103,7 @@ def load_manifest(path: Path = MANIFEST) -> dict[str, Item]:
     for raw in data.get("item", []):
         raw = dict(raw)
         raw["used_by"] = tuple(raw.get("used_by", ()))
+        raw["members"] = tuple(raw.get("members", ()))
         try:
             item = Item(base=path.parent, **raw)
         except TypeError as exc:
@@ -121,6 +129,12 @@ def _validate(item: Item, path: Path) -> None:
     missing = [k for k in needs if not getattr(item, k)]
     if missing:
         raise FetchError(f"{path}: item {item.id} ({item.kind}) lacks {', '.join(missing)}")
+    if item.unzip and not item.members:
+        raise FetchError(f"{path}: item {item.id}: `unzip` needs `members`")
+    if item.members and item.kind != "debian-deb":
+        raise FetchError(f"{path}: item {item.id}: `members` needs kind debian-deb")
+    if item.unzip and (item.unzip.startswith("/") or ".." in Path(item.unzip).parts):
+        raise FetchError(f"{path}: item {item.id}: `unzip` must be a path inside the package")
     lock = item.lock_dir()
     if lock and not (lock / "package-lock.json").is_file():
         raise FetchError(f"{path}: item {item.id}: {lock}/package-lock.json is missing")
@@ -145,6 +159,9 @@ def stamp_of(item: Item) -> str:
     A fetched item whose stamp differs is stale and is fetched again."""
     fields = {k: getattr(item, k) for k in ("id", "kind", "name", "version", "sha256")}
     fields["integrity"] = item.integrity
+    if item.members:  # only when set: the stamps of other items stay as they were
+        fields["unzip"] = item.unzip
+        fields["members"] = list(item.members)
     lock = item.lock_dir()
     if lock:
         fields["lock"] = hashlib.sha256((lock / "package-lock.json").read_bytes()).hexdigest()
@@ -227,12 +244,30 @@ def safe_extract(archive: Path, dest: Path) -> None:
         raise UnsafeArchive(f"{archive.name}: not a readable tar archive: {exc}") from None
 
 
-def _extract(tar: tarfile.TarFile, label: str, dest: Path, *, tree: bool = False) -> None:
+def _chosen(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether the member `name` matches one of `patterns` (fnmatch, `*` crosses `/`)."""
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def _extract(
+    tar: tarfile.TarFile,
+    label: str,
+    dest: Path,
+    *,
+    tree: bool = False,
+    select: tuple[str, ...] = (),
+) -> None:
     """Unpack `tar` into `dest`. A source archive (`tree` false) must hold one top-level
     folder, which is stripped, and no links. A package's file tree (`tree` true) is
     unpacked as it is, and its symbolic and hard links are skipped, never followed or
-    created: a link is no file of its own to read."""
+    created: a link is no file of its own to read. With `select` (globs over the tree's
+    paths, `usr/...`), only the files matching one are unpacked, and the bounds count
+    those."""
     members = tar.getmembers()
+    if select:
+        members = [
+            m for m in members if not m.isdir() and _chosen(m.name.removeprefix("./"), select)
+        ]
     if len(members) > MAX_MEMBERS:
         raise UnsafeArchive(f"{label}: more than {MAX_MEMBERS} members")
     if sum(m.size for m in members) > MAX_BYTES:
@@ -269,6 +304,67 @@ def _extract(tar: tarfile.TarFile, label: str, dest: Path, *, tree: bool = False
         os.chmod(out, 0o755 if m.mode & 0o111 else 0o644)
 
 
+_S_IFMT, _S_IFREG, _S_IFLNK = 0o170000, 0o100000, 0o120000
+
+
+def unzip_members(archive: Path, patterns: tuple[str, ...], dest: Path) -> int:
+    """Unpack the members of the zip `archive` whose names match one of `patterns`
+    (fnmatch, `*` crosses `/`) into the new folder `dest`, keeping their paths; return
+    how many files were written. Symbolic links are skipped; a member that is absolute,
+    leaves the target or is another special file is refused (UnsafeArchive), and so are
+    more than MAX_MEMBERS chosen members or more than MAX_BYTES bytes written (counted
+    as they are written, not as the archive declares them). Nothing is left in `dest`
+    when it refuses."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            chosen = []
+            for info in zf.infolist():
+                if info.is_dir() or not _chosen(info.filename, patterns):
+                    continue
+                mode = (info.external_attr >> 16) & _S_IFMT
+                if mode == _S_IFLNK:
+                    continue
+                parts = Path(info.filename.replace("\\", "/")).parts
+                if info.filename.startswith(("/", "\\")) or (parts and ":" in parts[0]):
+                    raise UnsafeArchive(f"{archive.name}: member {info.filename!r} is absolute")
+                if ".." in parts:
+                    raise UnsafeArchive(
+                        f"{archive.name}: member {info.filename!r} leaves the target"
+                    )
+                if mode not in (0, _S_IFREG):
+                    raise UnsafeArchive(
+                        f"{archive.name}: member {info.filename!r} is a special file"
+                    )
+                chosen.append((info, parts))
+            if len(chosen) > MAX_MEMBERS:
+                raise UnsafeArchive(f"{archive.name}: more than {MAX_MEMBERS} members chosen")
+            dest.mkdir(parents=True)
+            target = dest.resolve()
+            written = 0
+            try:
+                for info, parts in chosen:
+                    out = (target / Path(*parts)).resolve()
+                    if target not in out.parents:
+                        raise UnsafeArchive(
+                            f"{archive.name}: member {info.filename!r} leaves the target"
+                        )
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    with zf.open(info) as src, open(out, "xb") as fh:
+                        while chunk := src.read(1 << 16):
+                            written += len(chunk)
+                            if written > MAX_BYTES:
+                                raise UnsafeArchive(
+                                    f"{archive.name}: more than {MAX_BYTES} bytes unpacked"
+                                )
+                            fh.write(chunk)
+            except BaseException:
+                shutil.rmtree(dest, ignore_errors=True)
+                raise
+            return len(chosen)
+    except (zipfile.BadZipFile, zlib_error, EOFError) as exc:
+        raise UnsafeArchive(f"{archive.name}: not a readable zip archive: {exc}") from None
+
+
 def _sha512_integrity(path: Path) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
 
@@ -294,7 +390,9 @@ def _debian_deb(item: Item, staging: Path) -> None:
     """`apt-get download NAME=VERSION` (apt checks the archive's signed index), check the
     pinned sha256, and unpack the package's file tree into staging/root with the same
     refusals as a source archive (absolute paths, escapes, devices; links are skipped).
-    No maintainer script runs: the file tree is read with `dpkg-deb --fsys-tarfile`."""
+    No maintainer script runs: the file tree is read with `dpkg-deb --fsys-tarfile`.
+    `members` chooses which files of the tree are unpacked; with `unzip`, which members of
+    that zip inside the tree go to staging/unzip."""
     dl = staging / ".download"
     dl.mkdir()
     what = f"{item.id} ({item.name}={item.version})"
@@ -320,10 +418,18 @@ def _debian_deb(item: Item, staging: Path) -> None:
         )
     try:
         with tarfile.open(data, "r:") as tar:
-            _extract(tar, debs[0].name, staging / "root", tree=True)
+            select = () if item.unzip else item.members
+            _extract(tar, debs[0].name, staging / "root", tree=True, select=select)
     except (tarfile.TarError, EOFError) as exc:
         raise UnsafeArchive(f"{debs[0].name}: not a readable package: {exc}") from None
     shutil.rmtree(dl)
+    if item.unzip:
+        archive = staging / "root" / item.unzip
+        if not archive.is_file():
+            raise FetchError(f"{what}: the package has no file {item.unzip}")
+        if not unzip_members(archive, item.members, staging / "unzip"):
+            raise FetchError(f"{what}: no member of {item.unzip} matches {list(item.members)}")
+        archive.unlink()  # the members it was fetched for are beside it
 
 
 def _npm(root: Path) -> list[str]:

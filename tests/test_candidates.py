@@ -18,9 +18,17 @@ BROKEN_DART = "void main() {\n  print('hi';\n}\n"  # unqualified grammar
 PLAIN = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
 
 
+def _no_exact_parser(root: Path) -> None:
+    """Go's exact parser (gofmt) is configured to a path that holds nothing: the grammar's
+    recovery nodes stay candidates whatever the machine has installed."""
+    absent = (root.parent / "absent" / "gofmt").as_posix()
+    (root / "orchestrate.toml").write_text(f'tools = {{ gofmt = "{absent}" }}\n')
+
+
 def _folder(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     root.mkdir()
+    _no_exact_parser(root)
     (root / "main.go").write_text(BROKEN_GO)
     (root / "app.dart").write_text(BROKEN_DART)
     (root / "page.html").write_text("{% for x in xs %}<p>{{ x }}</p>{% endfor %}\n")

@@ -224,6 +224,9 @@ def test_cli_blocking_error_exits_1_and_exit_zero_reports(tmp_path: Path) -> Non
 
 def test_cli_syntax_candidate_exits_0_unless_fail_on_candidate(tmp_path: Path) -> None:
     (tmp_path / "main.go").write_text('package main\n\nfunc main() {\n\tprintln("a"\n}\n')
+    # No exact parser confirms it (gofmt's explicit path names nothing): a candidate.
+    absent = (tmp_path / "absent" / "gofmt").as_posix()
+    (tmp_path / "orchestrate.toml").write_text(f'tools = {{ gofmt = "{absent}" }}\n')
     res = run_cli(["lint", "main.go", "--no-tasks", "--format", "json"], cwd=tmp_path)
     report = json.loads(res.stdout)
     assert report["findings"] and all(f["candidate"] for f in report["findings"])

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import os
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 from types import ModuleType
 
@@ -107,6 +109,108 @@ def test_archive_unpacks_without_its_top_folder(tmp_path: Path) -> None:
     assert (dest / "a.txt").read_bytes() == b"a\n"
     assert (dest / "bin" / "run").stat().st_mode & 0o7777 == 0o755
     assert not (dest / "pkg").exists()
+
+
+def _zip(path: Path, members: dict[str, tuple[int, bytes]]) -> Path:
+    """A zip of `members`: name -> (unix file type and mode, body)."""
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, (mode, body) in members.items():
+            info = zipfile.ZipInfo(name)
+            info.external_attr = mode << 16
+            zf.writestr(info, body)
+    return path
+
+
+REG, LINK, CHR = 0o100644, 0o120777, 0o020644
+
+
+def test_zip_members_matching_the_globs_are_unpacked_and_links_skipped(tmp_path: Path) -> None:
+    """Only the chosen members land under the target, with their paths; a symbolic link
+    member is skipped, never created."""
+    archive = _zip(
+        tmp_path / "src.zip",
+        {
+            "java.base/java/util/List.java": (REG, b"interface List {}\n"),
+            "java.base/java/util/Link.java": (LINK, b"/etc/passwd"),
+            "java.desktop/java/awt/Frame.java": (REG, b"class Frame {}\n"),
+        },
+    )
+    dest = tmp_path / "out"
+    assert corpora.unzip_members(archive, ("java.base/java/*.java",), dest) == 1
+    assert (dest / "java.base/java/util/List.java").read_bytes() == b"interface List {}\n"
+    assert not (dest / "java.base/java/util/Link.java").exists()
+    assert not (dest / "java.base/java/util/Link.java").is_symlink()
+    assert not (dest / "java.desktop").exists()
+
+
+@pytest.mark.parametrize(
+    "name,mode",
+    [("pkg/../../evil.java", REG), ("/tmp/orchestrate-evil.java", REG), ("pkg/tty.java", CHR)],
+)
+def test_hostile_zip_member_is_refused_leaving_nothing(
+    tmp_path: Path, name: str, mode: int
+) -> None:
+    """A chosen member that is absolute, leaves the target or is a special file refuses
+    the whole archive before anything is written."""
+    archive = _zip(tmp_path / "src.zip", {"pkg/ok.java": (REG, b"x\n"), name: (mode, b"x\n")})
+    with pytest.raises(corpora.UnsafeArchive):
+        corpora.unzip_members(archive, ("*",), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert not Path("/tmp/orchestrate-evil.java").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src.zip"]
+
+
+def test_zip_over_the_size_bound_is_refused_leaving_nothing(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Bytes are counted as they are written: more than the bound refuses the archive and
+    removes what was written."""
+    monkeypatch.setattr(corpora, "MAX_BYTES", 10)
+    archive = _zip(tmp_path / "src.zip", {"a.java": (REG, b"x" * 6), "b.java": (REG, b"y" * 6)})
+    with pytest.raises(corpora.UnsafeArchive, match="bytes"):
+        corpora.unzip_members(archive, ("*.java",), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_package_tree_members_choose_the_files_unpacked_and_the_bounds_count_them(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """With `members`, only the matching files of a package's tree are unpacked, and the
+    member bound counts those (a large package gives a small chosen part)."""
+    monkeypatch.setattr(corpora, "MAX_MEMBERS", 2)
+    names = ["./usr/", "./usr/lib/a.rs", "./usr/lib/sub/b.rs", "./usr/share/c.txt", "./d.rs"]
+    members = [_info(n, tarfile.DIRTYPE) if n.endswith("/") else _info(n) for n in names]
+    bodies = {n: b"x\n" for n in names if not n.endswith("/")}
+    archive = _tar(tmp_path / "data.tar.gz", members, bodies)
+    with tarfile.open(archive) as tar:
+        corpora._extract(tar, "fake.deb", tmp_path / "root", tree=True, select=("usr/lib/*.rs",))
+    found = sorted(
+        p.relative_to(tmp_path / "root").as_posix() for p in (tmp_path / "root").rglob("*")
+    )
+    assert found == ["usr", "usr/lib", "usr/lib/a.rs", "usr/lib/sub", "usr/lib/sub/b.rs"]
+    with tarfile.open(archive) as tar, pytest.raises(corpora.UnsafeArchive, match="members"):
+        corpora._extract(tar, "fake.deb", tmp_path / "all", tree=True)
+
+
+def test_an_unzip_item_needs_members_and_its_stamp_names_them(tmp_path: Path) -> None:
+    """`unzip` without `members`, or pointing outside the package, is a manifest error;
+    with them, the stamp carries both (a changed choice is fetched again), and an item
+    without `unzip` keeps the stamp it always had."""
+    pins = 'kind = "debian-deb"\nname = "p"\nversion = "1"\nsha256 = "' + "0" * 64 + '"\n'
+    bad = _manifest(tmp_path, 'id = "a"\n' + pins + 'unzip = "usr/src.zip"\n')
+    with pytest.raises(corpora.FetchError, match="members"):
+        corpora.load_manifest(bad)
+    bad.write_text(bad.read_text() + 'members = ["*"]\n')
+    outside = tmp_path / "outside.toml"
+    outside.write_text(
+        'format = 1\n\n[[item]]\nid = "a"\n' + pins + 'unzip = "../x.zip"\nmembers = ["*"]\n'
+    )
+    with pytest.raises(corpora.FetchError, match="inside the package"):
+        corpora.load_manifest(outside)
+    item = corpora.load_manifest(bad)["a"]
+    assert item.members == ("*",)
+    stamp = json.loads(corpora.stamp_of(item))
+    assert stamp["unzip"] == "usr/src.zip" and stamp["members"] == ["*"]
+    plain = _manifest(tmp_path, 'id = "b"\n' + pins)
+    assert "unzip" not in json.loads(corpora.stamp_of(corpora.load_manifest(plain)["b"]))
 
 
 def _script(

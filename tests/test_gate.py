@@ -146,9 +146,10 @@ def test_syntax_level_languages() -> None:
     )
     gate = evaluate_gate(_report(suspect, [cand]), {})
     assert gate.decision is GateDecision.INCOMPLETE  # a candidate is unconfirmed, not a denial
-    unq = [_scope("x.zig", "treesitter", Tier.FALLBACK, S.UNQUALIFIED, "zig"), _secrets("x.zig")]
+    # A qualified language's file left unqualified (json is qualified on real code).
+    unq = [_scope("x.json", "treesitter", Tier.FALLBACK, S.UNQUALIFIED, "json"), _secrets("x.json")]
     assert evaluate_gate(_report(unq), {}).decision is GateDecision.INCOMPLETE
-    assert evaluate_gate(_report(unq), {"zig": "none"}).decision is GateDecision.ALLOW
+    assert evaluate_gate(_report(unq), {"json": "none"}).decision is GateDecision.ALLOW
 
 
 def test_configured_levels() -> None:

@@ -54,13 +54,14 @@ class Case:
 
 
 def lint_tree(repo: Path) -> None:
-    """A clean .py, an F401, a syntax-broken .go and an unsupported .xyz, all staged."""
+    """A clean .py, an F401, a syntax-broken .java (no exact parser confirms it: a
+    candidate) and an unsupported .xyz, all staged."""
     stage(
         repo,
         {
             "clean.py": GOOD_PY,
             "bad.py": BAD_PY,
-            "broken.go": "package main\n\nfunc main( {\n",
+            "Broken.java": "class Broken {\n\n  void main( {\n}\n",
             "notes.xyz": "whatever\n",
         },
     )
@@ -94,6 +95,12 @@ def repaired_task(repo: Path) -> None:
 HOOKS = {"claude-code": "claude-code", "codex": "codex", "gemini": "gemini"}
 CASES = [
     Case("lint_human", lint_tree, ("lint",), initial_commit=False),
+    Case("lint_github", lint_tree, ("lint", "--format", "github"), initial_commit=False),
+    Case("lint_concise", lint_tree, ("lint", "--format", "concise"), initial_commit=False),
+    # --jobs pinned: the default depends on the machine's CPUs and the request records it.
+    Case(
+        "lint_jsonl", lint_tree, ("lint", "--jobs", "2", "--format", "jsonl"), initial_commit=False
+    ),
     Case("gate_commit_allow", staged_good, ("gate", "commit")),
     Case("gate_commit_deny", staged_bad, ("gate", "commit")),
     Case("gate_commit_incomplete", staged_unverifiable, ("gate", "commit")),

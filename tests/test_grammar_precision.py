@@ -159,6 +159,9 @@ HTML_TRAPS = {
     "list_items_at_end_of_file": b"<!DOCTYPE html>\n<title>t</title>\n<p>intro\n<li>a\n",
     "bare_greater_than_in_text": b"<p>Ruby: <span># => x</span></p>\n<p>a > b</p>\n",
     "last_paragraph_open": b"<p>first</p>\n<p>second\n",
+    # HTML5: a `&` that starts no character reference is text (jQuery Mobile's demos).
+    "bare_ampersand_in_text": b'<ul><li><a href="x/">Text inputs & textarea</a></li></ul>\n',
+    "bare_ampersand_in_textarea": b"<textarea>\n  - install go gdb functions & printer\n</textarea>\n",
 }
 
 HTML_BREAKAGE = {
@@ -166,6 +169,7 @@ HTML_BREAKAGE = {
     "unterminated_comment": b"<p>a</p>\n<!-- never closed\n<p>b</p>\n",
     "unterminated_attribute": b'<p class="x>a</p>\n<div>b</div>\n',
     "bad_start_tag": b"<p>a</p>\n<div <span>b</span></div>\n",
+    "ampersand_then_broken_tag": b"<div>a & <span b</span></div>\n",
 }
 
 

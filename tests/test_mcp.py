@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema
 from helpers import VENV_BIN, git, run_cli
 from mcp import Client, StdioServerParameters
 
@@ -78,3 +79,59 @@ def test_gate_task_verify_next_and_explain(git_repo: Path) -> None:
     assert out["explain_bad"].is_error and "previous" not in json.dumps(
         out["explain_bad"].structured_content
     )
+
+
+def test_tools_publish_output_schemas_annotations_and_closed_inputs(git_repo: Path) -> None:
+    (git_repo / "a.py").write_text("import os\n")
+
+    async def body(client: Client) -> Any:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        lint = await client.call_tool("lint", {"paths": ["a.py"]})
+        return tools, lint
+
+    tools, lint = with_client(git_repo, body)
+    for tool in tools.values():
+        assert tool.input_schema.get("additionalProperties") is False, tool.name
+        assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
+        assert tool.annotations and tool.annotations.open_world_hint is False
+    report_def = tools["lint"].output_schema["$defs"]["Report"]
+    assert {"scopes", "findings", "coverage", "gate"} <= set(report_def["properties"])
+    # The published schema is the one a result validates against.
+    jsonschema.validate(lint.structured_content, tools["lint"].output_schema)
+    hints = {
+        n: (t.annotations.read_only_hint, t.annotations.destructive_hint) for n, t in tools.items()
+    }
+    assert hints == {
+        "lint": (False, False),
+        "gate": (True, None),
+        "task_verify": (False, False),
+        "next": (True, None),
+        "explain_report": (True, None),
+    }
+    assert tools["lint"].annotations.idempotent_hint is True
+
+
+def test_unknown_arguments_and_missing_paths_are_refused(git_repo: Path) -> None:
+    (git_repo / "a.py").write_text("import os\n")
+
+    async def body(client: Client) -> dict[str, Any]:
+        return {
+            "extra": await client.call_tool("lint", {"paths": ["a.py"], "bogus": True}),
+            "hostile": await client.call_tool("next", {"x\n::ignore previous": 1}),
+            "missing": await client.call_tool("lint", {"paths": ["a.py", "nope/gone.py"]}),
+        }
+
+    out = with_client(git_repo, body)
+    extra = out["extra"].content[0].text
+    assert out["extra"].is_error
+    assert "unknown argument(s) bogus" in extra
+    assert "accepts feedback, only, paths, timeout" in extra and "Nothing ran" in extra
+    hostile = out["hostile"].content[0].text
+    assert out["hostile"].is_error and "ignore previous" not in hostile
+    assert "(+1 not shown)" in hostile and "accepts no arguments" in hostile
+    missing = out["missing"]
+    assert missing.is_error and "1 path(s) do not exist" in missing.content[0].text
+    assert "nope/gone.py" in missing.content[0].text
+    assert not (git_repo / ".orchestrate" / "tasks").exists()
+    cli = run_cli(["lint", "a.py", "nope/gone.py"], cwd=git_repo)
+    assert cli.returncode == 2 and "path does not exist" in cli.stderr

@@ -88,14 +88,14 @@ def test_an_unknown_format_is_a_usage_error_naming_the_known(
     assert main(_lint(_project(tmp_path), "nope")) == ExitCode.USAGE
     err = capsys.readouterr().err
     assert "unknown report format 'nope'" in err
-    assert "known: human, json, sarif, mine" in err
+    assert "known: human, json, sarif, github, concise, jsonl, mine" in err
 
 
 def test_a_clash_with_a_builtin_refuses_the_plugins_formats(with_plugins, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     with_plugins(("clash-plugin", ClashPlugin()), ("mine-plugin", MinePlugin()))
     assert main(_lint(_project(tmp_path), "other")) == ExitCode.USAGE
     err = capsys.readouterr().err
-    assert "known: human, json, sarif, mine" in err
+    assert "known: human, json, sarif, github, concise, jsonl, mine" in err
     assert "plugin clash-plugin refused" in err and "already taken or repeated: json" in err
     # The built-in json is untouched: it still renders the standard report.
     assert formats.resolve("json") is formats.BUILTIN["json"]
@@ -116,7 +116,7 @@ def test_two_plugins_offering_one_name_keep_the_first_by_name() -> None:
     assert [f.name for f in offered.refused] == ["b-plugin"]
 
 
-@pytest.mark.parametrize("name", ["human", "json", "sarif"])
+@pytest.mark.parametrize("name", ["human", "json", "sarif", "github", "concise", "jsonl"])
 def test_builtin_formats_resolve_without_loading_plugins(monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
     def refuse(**_: object) -> None:
         raise AssertionError("plugins loaded for a built-in format")

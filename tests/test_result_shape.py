@@ -16,7 +16,7 @@ from orchestrator.core import reuse
 from orchestrator.model import checker as checker_mod
 from orchestrator.model.checker import FileOutcome
 from orchestrator.model.report import Finding, Scope, ToolIdentity
-from orchestrator.vocab import ScopeStatus, Severity, SyntaxStatus, Tier
+from orchestrator.vocab import ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
 
 #: Scope fields the outcome cannot know: set when the scope is built (`detected_by`
 #: comes from the file's target, by core/assemble.scopes_of).
@@ -29,6 +29,8 @@ SAMPLES: dict[str, object] = {
     "status": ScopeStatus.CHECKED,
     "reason": "a reason",
     "syntax": SyntaxStatus.CLEAN,
+    "syntax_evidence": SyntaxEvidence.REFUTED,
+    "syntax_parser": ToolIdentity(path="/usr/bin/gofmt", version="gofmt 1.19.8"),
     "tool": ToolIdentity(path="/t", version="1"),
     "config_digest": "c0ffee",
     "config_files": ("ruff.toml",),
@@ -102,6 +104,6 @@ def test_a_new_scope_field_travels_through_reuse_without_touching_it(
 def test_old_cache_entries_are_misses(tmp_path: Path) -> None:
     outcome = FileOutcome(**SAMPLES)  # type: ignore[arg-type]
     assert reuse.store(tmp_path, _parts(), outcome)
-    slot = next(reuse.cache_dir(tmp_path).glob("slot-*.json"))
-    slot.write_text(slot.read_text().replace(reuse.ENTRY_SCHEMA, "orchestrate.reuse/1"))
+    index = reuse.index_path(tmp_path)
+    index.write_text(index.read_text().replace(reuse.INDEX_SCHEMA, "orchestrate.reuse/2"))
     assert reuse.lookup(tmp_path, _parts()) is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,8 @@ from helpers import VENV_BIN, require_tool
 
 from orchestrator.core import reuse
 from orchestrator.core.engine import LintRequest, run_lint
-from orchestrator.model.checker import FileOutcome
-from orchestrator.model.report import Report, Scope
+from orchestrator.model.checker import FileOutcome, FileTarget
+from orchestrator.model.report import Finding, Report, Scope
 from orchestrator.vocab import Purpose, ScopeStatus
 
 SRC = "import os\n\nx = 1\n"
@@ -105,12 +106,14 @@ def test_cache_is_safe_to_delete_and_corrupt_entries_are_misses(project: Path) -
     _lint(project)
     shutil.rmtree(reuse.cache_dir(project))
     assert _ruff_scope(_lint(project)).reused is None
-    (slot,) = reuse.cache_dir(project).iterdir()
-    slot.write_text('{"schema": "orchestrate.reuse/1", "parts": ')
+    index = reuse.index_path(project)
+    assert [p.name for p in reuse.cache_dir(project).iterdir()] == [index.name]
+    index.write_text('{"schema": "orchestrate.reuse/3", "entries": ')
     report = _lint(project)
     assert _ruff_scope(report).reused is None
     assert _ruff_scope(report).status == ScopeStatus.CHECKED
-    assert json.loads(slot.read_text())["schema"] == reuse.ENTRY_SCHEMA  # rewritten whole
+    assert json.loads(index.read_text())["schema"] == reuse.INDEX_SCHEMA  # rewritten whole
+    assert _ruff_scope(_lint(project)).reused == reuse.REUSE_REASON
 
 
 def test_switch_off(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,6 +160,183 @@ def test_every_identity_part_matters(tmp_path: Path) -> None:
 def test_cache_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reuse, "MAX_ENTRIES", 16)
     outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
+    index = reuse.ReuseIndex.load(tmp_path)
     for i in range(reuse.MAX_ENTRIES * 4):
-        reuse.store(tmp_path, _parts(source_digest=str(i)), outcome)
-    assert len(list(reuse.cache_dir(tmp_path).iterdir())) <= reuse.MAX_ENTRIES
+        path = f"m{i}.py"
+        reuse.store(index, _parts(path=path), outcome.with_(path=path))
+    assert index.save()
+    assert len(reuse.ReuseIndex.load(tmp_path).entries) == reuse.MAX_ENTRIES
+    # The newest results are the ones kept.
+    assert reuse.lookup(tmp_path, _parts(path=path)) is not None
+    assert reuse.lookup(tmp_path, _parts(path="m0.py")) is None
+
+
+# --- the persistent index: a cold process answers an unchanged tree from one file ----
+
+
+def _aged(root: Path, seconds: float = 600.0) -> None:
+    """Every file's mtime set `seconds` in the past: old enough for its stat to be kept."""
+    past = time.time() - seconds
+    for f in root.rglob("*.py"):
+        os.utime(f, (past, past))
+
+
+def _tree(root: Path, n: int) -> None:
+    for i in range(n):
+        folder = root / f"pkg{i % 7}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"m{i}.py").write_text(f"import os\n\nvalue_{i} = {i}\n")
+
+
+def _lint_all(root: Path) -> Report:
+    return run_lint(LintRequest(project_root=root, paths=["."], cwd=root))
+
+
+def test_a_tree_larger_than_the_old_cache_is_reused_whole(tmp_path: Path) -> None:
+    # The slot cache held 512 results, and a run with more files skipped it entirely.
+    _ruff()
+    _tree(tmp_path, 600)
+    first = _lint_all(tmp_path)
+    ruff = [s for s in first.scopes if s.checker == "ruff"]
+    assert len(ruff) == 600 and all(s.reused is None for s in ruff)
+    second = _lint_all(tmp_path)
+    again = [s for s in second.scopes if s.checker == "ruff"]
+    assert [s.reused for s in again] == [reuse.REUSE_REASON] * 600
+    assert [s.status for s in again] == [ScopeStatus.CHECKED] * 600
+    assert [f.model_dump() for f in second.findings] == [f.model_dump() for f in first.findings]
+    assert [p.name for p in reuse.cache_dir(tmp_path).iterdir()] == [reuse.INDEX_NAME]
+
+
+def test_an_unchanged_file_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _ruff()
+    _tree(tmp_path, 20)
+    _aged(tmp_path)
+    _lint_all(tmp_path)
+    digested: list[str] = []
+    real = FileTarget.digest
+
+    def spy(self: FileTarget) -> str:
+        digested.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(FileTarget, "digest", spy)
+    report = _lint_all(tmp_path)
+    assert {s.reused for s in report.scopes if s.checker == "ruff"} == {reuse.REUSE_REASON}
+    assert digested == []  # the stat kept with each entry stood in for the bytes
+    # A touched file (same bytes, new mtime) is read, found equal, and reused.
+    touched = tmp_path / "pkg0" / "m0.py"
+    os.utime(touched, (time.time() - 300, time.time() - 300))
+    report = _lint_all(tmp_path)
+    assert digested == ["pkg0/m0.py"]
+    assert all(s.reused for s in report.scopes if s.checker == "ruff")
+
+
+def test_a_rewrite_keeping_size_and_mtime_is_still_seen(tmp_path: Path) -> None:
+    _ruff()
+    (tmp_path / "a.py").write_text("import os\n")
+    _aged(tmp_path)
+    assert _lint(tmp_path).findings
+    st = (tmp_path / "a.py").stat()
+    (tmp_path / "a.py").write_text("x = 12345\n")  # as long as "import os\n"
+    os.utime(tmp_path / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns))  # mtime put back
+    assert (tmp_path / "a.py").stat().st_size == st.st_size
+    report = _lint(tmp_path)
+    assert _ruff_scope(report).reused is None
+    assert report.findings == []
+
+
+def test_a_recently_written_file_is_digested_every_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Racily clean: written within the timestamp tick margin, its stat cannot tell a
+    # later write in the same tick apart, so it is never trusted for it.
+    _ruff()
+    (tmp_path / "a.py").write_text(SRC)
+    _lint(tmp_path)
+    entry = reuse.ReuseIndex.load(tmp_path).get("a.py", "ruff")
+    assert entry is not None and entry["stat"] is None
+    assert _ruff_scope(_lint(tmp_path)).reused == reuse.REUSE_REASON
+    _aged(tmp_path)
+    _lint(tmp_path)  # now old enough: the stat is kept with the entry
+    entry = reuse.ReuseIndex.load(tmp_path).get("a.py", "ruff")
+    assert entry is not None and entry["stat"] == reuse.stat_key((tmp_path / "a.py").stat())
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda e: e["outcome"]["findings"].append({"rule": 1}),
+        lambda e: e["outcome"]["scope"].update(status="timed_out"),
+        lambda e: e.update(at="yesterday"),
+        lambda e: e["outcome"].update(notes=[1]),
+    ],
+    ids=["malformed finding", "incomplete status", "bad time", "bad notes"],
+)
+def test_a_tampered_entry_is_a_miss_and_is_replaced(tmp_path: Path, damage: object) -> None:
+    _ruff()
+    (tmp_path / "a.py").write_text(SRC)
+    _aged(tmp_path)
+    first = _lint(tmp_path)
+    path = reuse.index_path(tmp_path)
+    data = json.loads(path.read_text())
+    damage(data["entries"]["ruff\x00a.py"])  # type: ignore[operator]
+    path.write_text(json.dumps(data))
+    report = _lint(tmp_path)
+    assert _ruff_scope(report).reused is None
+    assert [f.model_dump() for f in report.findings] == [f.model_dump() for f in first.findings]
+    assert _ruff_scope(_lint(tmp_path)).reused == reuse.REUSE_REASON
+
+
+def test_an_oversized_index_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _ruff()
+    (tmp_path / "a.py").write_text(SRC)
+    _lint(tmp_path)
+    monkeypatch.setattr(reuse, "MAX_INDEX_BYTES", 64)
+    assert _ruff_scope(_lint(tmp_path)).reused is None
+
+
+def test_an_index_over_its_size_keeps_the_newest_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
+    index = reuse.ReuseIndex.load(tmp_path)
+    for i in range(40):
+        path = f"m{i:02}.py"
+        reuse.store(index, _parts(path=path), outcome.with_(path=path))
+        index.entries[f"ruff\x00{path}"]["at"] = time.time() - 1000 + i  # m39 is the newest
+    one = len(json.dumps(index.entries["ruff\x00m00.py"]))
+    monkeypatch.setattr(reuse, "MAX_INDEX_BYTES", one * 12)
+    assert index.save()
+    kept = sorted(reuse.ReuseIndex.load(tmp_path).entries)
+    assert 0 < len(kept) <= 12 and kept[-1] == "ruff\x00m39.py"
+    assert "ruff\x00m00.py" not in kept
+
+
+def test_two_writers_keep_each_others_results(tmp_path: Path) -> None:
+    outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
+    one = reuse.ReuseIndex.load(tmp_path)
+    two = reuse.ReuseIndex.load(tmp_path)
+    reuse.store(one, _parts(path="a.py"), outcome)
+    reuse.store(two, _parts(path="b.py"), outcome.with_(path="b.py"))
+    assert one.save() and two.save()
+    assert reuse.lookup(tmp_path, _parts(path="a.py")) is not None
+    assert reuse.lookup(tmp_path, _parts(path="b.py")) is not None
+
+
+def test_outcome_notes_survive_reuse(tmp_path: Path) -> None:
+    outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED, notes=("n",))
+    assert reuse.store(tmp_path, _parts(), outcome)
+    hit = reuse.lookup(tmp_path, _parts())
+    assert hit is not None and hit.outcome.notes == ("n",)
+
+
+def test_a_message_json_escapes_is_stored_and_read_back(tmp_path: Path) -> None:
+    finding = Finding(checker="ruff", rule="X1", severity="error", path="a.py", message="\udc80!")
+    outcome = FileOutcome(
+        path="a.py", checker="ruff", status=ScopeStatus.CHECKED, findings=(finding,)
+    )
+    assert reuse.store(tmp_path, _parts(), outcome)
+    hit = reuse.lookup(tmp_path, _parts())
+    assert hit is not None and hit.outcome.findings[0].message == "\udc80!"

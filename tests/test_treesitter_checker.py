@@ -48,7 +48,12 @@ def _target(tmp_path: Path, name: str, data: bytes) -> FileTarget:
 
 def _run(tmp_path: Path, targets: list[FileTarget], seconds: float = 30.0):  # type: ignore[no-untyped-def]
     checker = TreeSitterChecker()
-    ctx = RunContext(project_root=tmp_path, deadline=Deadline.after(seconds))
+    # No exact parser (gofmt) confirms these candidates: its explicit path names nothing.
+    ctx = RunContext(
+        project_root=tmp_path,
+        deadline=Deadline.after(seconds),
+        tool_overrides={"gofmt": str(tmp_path / "absent" / "gofmt")},
+    )
     plan = checker.plan(targets, ctx)
     out = [o for b in plan.batches for o in checker.run(b, ctx)]
     return {o.path: o for o in out}

@@ -86,7 +86,7 @@ def _run_gate(args: argparse.Namespace, label: str, run: Callable[[], GateResult
             file=sys.stderr,
         )
         return gate_fault_exit()
-    emit_gate(result.report, args.format, args.output, label)
+    emit_gate(result.report, args.format, args.output, label, messages=True)
     return gate_exit(result.report.gate.decision)
 
 

@@ -1,4 +1,5 @@
-"""CLI: `orchestrate check`, `orchestrate clean`, `orchestrate report validate`.
+"""CLI: `orchestrate check`, `orchestrate clean`, `orchestrate report validate` (and the
+`report merge` of cli/report.py).
 
 Exit codes: check 0 nothing to clean, 1 entries found; clean 0 every op applied (or
 nothing to do), 1 some op pending approval, skipped or not applied; report validate 0
@@ -160,3 +161,6 @@ def add_parser(subparsers: Any) -> None:
     v = sub.add_parser("validate", help="validate a hygiene or lint report")
     v.add_argument("file")
     v.set_defaults(func=cmd_validate)
+    from orchestrator.cli.report import add_merge_parser
+
+    add_merge_parser(sub)

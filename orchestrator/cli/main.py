@@ -29,6 +29,7 @@ SUBCOMMAND_MODULES = (
     "orchestrator.cli.gate",
     "orchestrator.cli.hosts",
     "orchestrator.cli.tools",
+    "orchestrator.cli.server",
     "orchestrator.cli.lsp",
 )
 
@@ -68,6 +69,7 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.core.config import find_project_root
     from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.core.selection import parse_shard
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
     from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
@@ -101,6 +103,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         cwd=cwd,
         paths_named=True,
         include_generated=args.include_generated,
+        shard=parse_shard(args.shard) if args.shard is not None else None,
     )
     result = lint(
         req,
@@ -216,6 +219,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint.add_argument(
         "--no-tasks", action="store_true", help="do not record findings as tasks in .orchestrate/"
     )
+    lint.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="check only share I of N of the files (CI matrix); merge with `report merge`",
+    )
     add_output_options(lint)
     lint.set_defaults(func=cmd_lint)
 
@@ -240,6 +248,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script. Returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["lint"]:  # the warm engine answers when it runs (README "Warm engine")
+        from orchestrator.server.client import try_warm
+
+        warm = try_warm(argv)
+        if warm is not None:
+            return warm
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first)
 

@@ -15,6 +15,7 @@ from orchestrator.core.plugin_host import PluginSet
 from orchestrator.decisions.coverage import coverage_of
 from orchestrator.model.checker import FileOutcome, FileTarget
 from orchestrator.model.report import (
+    Coverage,
     PluginFailure,
     Report,
     RequestInfo,
@@ -45,6 +46,14 @@ def scopes_of(
     return scopes
 
 
+MIXED_COVERAGE = "mixed coverage: some files had only syntax checks, not native lint"
+
+
+def coverage_notes(coverage: Coverage) -> list[str]:
+    """The notes a report's coverage block calls for (some files only syntax-checked)."""
+    return [MIXED_COVERAGE] if coverage.native_files and coverage.syntax_only_files else []
+
+
 @dataclass(frozen=True)
 class Assembly:
     """What the report is built from, besides the scopes and findings."""
@@ -70,8 +79,7 @@ def assemble(parts: Assembly, scopes: list[Scope], outcomes: Sequence[FileOutcom
         report.notes.append(
             f"{len(plugins.failed)} plugin(s) failed to load; their checks did not run"
         )
-    if report.coverage.native_files and report.coverage.syntax_only_files:
-        report.notes.append("mixed coverage: some files had only syntax checks, not native lint")
+    report.notes += coverage_notes(report.coverage)
     # Checker notes in outcome order, each once (the same remark may come per file).
     report.notes += list(dict.fromkeys(n for o in outcomes for n in o.notes))
     return normalize(report)

@@ -32,6 +32,17 @@ def _absolute(path: str) -> str:
 AbsolutePath = Annotated[str, AfterValidator(_absolute)]
 
 
+class ServerConfig(BaseModel):
+    """The `[server]` table: the optional warm engine (README "Warm engine")."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    #: Start the engine on demand for `lint --feedback`.
+    auto: bool = False
+    #: Seconds without a request after which the engine exits, 10..86400.
+    idle_timeout: int = Field(default=1800, ge=10, le=86400)
+
+
 class ProjectConfig(BaseModel):
     """The validated settings (README "Configuration", docs/gates.md, docs/hygiene.md)."""
 
@@ -45,12 +56,17 @@ class ProjectConfig(BaseModel):
     exclude_dirs: list[str] = Field(default_factory=list)
     #: Run the policy checks (the secret scan) in a plain lint too.
     policy_in_lint: bool = False
-    #: Explicit absolute tool paths by checker name.
+    #: Hand files the syntax grammar found clean to the exact parser as well (true for
+    #: every language, or a list of languages); off by default (docs/grammars.md).
+    exact_parse_clean: bool | list[str] = False
+    #: Explicit absolute tool paths by checker name (and by exact parser name).
     tools: dict[str, AbsolutePath] = Field(default_factory=dict)
     #: Required coverage per language (and `default`) for delivery gates.
     required: dict[str, Level] = Field(default_factory=dict)
     #: The hygiene rulebook table; its fields are validated by hygiene/rulebook.py.
     hygiene: dict[str, Any] = Field(default_factory=dict)
+    #: The warm engine.
+    server: ServerConfig = Field(default_factory=ServerConfig)
 
 
 def _near_miss(word: str, choices: list[str]) -> str:
@@ -93,4 +109,4 @@ def validate_settings(table: dict[str, Any], source: str, prefix: str = "") -> d
     return model.model_dump(exclude_unset=True)
 
 
-__all__ = ["Level", "ProjectConfig", "validate_settings"]
+__all__ = ["Level", "ProjectConfig", "ServerConfig", "validate_settings"]

@@ -21,7 +21,14 @@ from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import late_fallback, run_batches
-from orchestrator.core.selection import EXCLUDED_DIRS, escaped_name, named_files, select
+from orchestrator.core.selection import (
+    EXCLUDED_DIRS,
+    Shard,
+    escaped_name,
+    named_files,
+    select,
+    take_shard,
+)
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import Checker, FileTarget, RunContext
@@ -60,6 +67,8 @@ class LintRequest:
     paths_named: bool = False
     #: Lint generated files too (`--include-generated`); the secret scan always does.
     include_generated: bool = False
+    #: Check only this share of the selection (`--shard I/N`); the report records it.
+    shard: Shard | None = None
 
 
 def default_jobs() -> int:
@@ -86,15 +95,6 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
 def excluded_dirs(config: Mapping[str, Any]) -> tuple[str, ...]:
     """The folder names a walk never enters: the built-in set plus `exclude_dirs`."""
     return tuple(EXCLUDED_DIRS) + tuple(config.get("exclude_dirs", []) or ())
-
-
-def _consult_reuse(root: Path, work: list[Any], ctx: RunContext) -> reuse.ReusePlan:
-    """Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
-    A run with more files than the bounded cache holds would only evict what it just
-    stored, paying a durable write per file for it: such a run checks fresh."""
-    if sum(len(batch.targets) for _checker, batch in work) <= reuse.MAX_ENTRIES:
-        return reuse.consult(root, work, ctx)
-    return reuse.ReusePlan([], list(work), set(), [{} for _ in work])
 
 
 def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
@@ -138,6 +138,9 @@ def run_lint(req: LintRequest) -> Report:
         targets, refused = select(root, req.paths, excluded, cwd=req.cwd)
     else:
         targets, refused = list(req.targets), list(req.refused)
+    shard_id = None
+    if req.shard is not None:
+        targets, refused, shard_id = take_shard(targets, refused, req.shard)
 
     checkers = _checkers(req, plugins)
     # Policy checks (the secret scan) guard delivery surfaces; a plain lint runs them
@@ -150,7 +153,8 @@ def run_lint(req: LintRequest) -> Report:
     gaps = unsupported(targets, planned) if req.only_checkers is None else []
     gaps += planned.generated
 
-    reuse_plan = _consult_reuse(root, planned.work, ctx)
+    # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
+    reuse_plan = reuse.consult(root, planned.work, ctx)
     ran = run_batches(reuse_plan.work, ctx, ctx.jobs)
     reuse.record(root, reuse_plan, ctx, ran)
     fallbacks = [c for c in checkers if c.tier == Tier.FALLBACK]
@@ -166,4 +170,7 @@ def run_lint(req: LintRequest) -> Report:
         files_scanned=len(targets),
     )
     parts = Assembly(scan=scan, request=_request_info(req, ctx.jobs), plugins=plugins)
-    return assemble(parts, scopes + list(refused) + gaps, outcomes)
+    report = assemble(parts, scopes + list(refused) + gaps, outcomes)
+    if shard_id is not None:
+        report.shards = [shard_id]
+    return report

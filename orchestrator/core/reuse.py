@@ -1,4 +1,4 @@
-"""Identity-keyed reuse of fast-feedback results (CG-17).
+"""Identity-keyed reuse of fast-feedback results (CG-17), from one persistent index.
 
 A result for one file x checker may be reused only when its whole identity is
 equal: source bytes digest, effective config digest, tool identity (path and
@@ -6,11 +6,18 @@ version), rule set, scope (path, checker, purpose) and completeness. Only comple
 `checked` results of feedback runs are stored; timed-out, partial or otherwise
 incomplete results never are, and delivery (commit, push, CI) never reuses.
 
-Entries live in the user's cache folder, keyed by repository (`cache_dir`), never in
-the project. The cache is bounded
-(a fixed number of slots, and an age limit checked on every lookup) and safe
-to delete at any time: a missing, corrupt or
-mismatching entry is a miss.
+The results live in one index file per repository in the user's cache folder
+(`index_path`), never in the project: a cold process reads it once, in one
+JSON parse. Each entry also keeps the file's stat (size, mtime_ns, ctime_ns, inode,
+device) from when its digest was taken, so an unchanged file is not digested again: a file
+whose stat is equal has the stored digest; any other file is read and digested, and
+its identity compared as before. A stat is kept only when the file's mtime is older
+than the digest by more than `RACY_NS` (a write within the same timestamp tick could
+otherwise keep the stat): such a "racily clean" file is digested every time until it
+is old enough. The index is bounded (`MAX_ENTRIES`, `MAX_INDEX_BYTES`, an age limit
+on every lookup), written atomically and only when it changed, and is safe to delete
+at any time: a missing, corrupt or mismatching index or entry is a miss, never
+trusted, and a corrupt index is rebuilt by the next run that stores anything.
 
 Engine hook: `plan = consult(root, work, ctx)` before running the batches (reused
 outcomes, the work left to run, the reused (path, checker) keys whose scope gets
@@ -23,14 +30,18 @@ other checker is never reused. `ORCHESTRATE_REUSE=0` turns reuse off.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+import pydantic_core
+from pydantic import TypeAdapter
 
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
 from orchestrator.model.report import Finding, Scope, ToolIdentity
@@ -38,12 +49,23 @@ from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import atomic_write, user_cache_dir
 
 CACHE_DIR = "cache/reuse"
+INDEX_NAME = "index.json"
 REUSE_REASON = "identity equal"
-MAX_ENTRIES = 512
+#: Entries one index holds; past it the oldest results are dropped when it is written.
+MAX_ENTRIES = 50_000
+#: An index file larger than this is not read (a miss for every file) and is rebuilt.
+MAX_INDEX_BYTES = 128 << 20
 MAX_AGE_S = 24 * 3600.0
-MAX_ENTRY_BYTES = 1 << 20
-#: Version 2: the outcome is stored through the Scope model; version-1 entries miss.
-ENTRY_SCHEMA = "orchestrate.reuse/2"
+#: An outcome with more findings than this is not kept (the index stays small; a file
+#: with thousands of findings is a clean-up, not a save loop).
+MAX_ENTRY_FINDINGS = 2000
+#: A stat is trusted only for a file whose mtime is this much older than its digest.
+RACY_NS = 2_000_000_000
+#: Version 3: one index per repository; entries of the slot files of version 2 are gone.
+#: Version 4: findings carry the tool's rule link and description; older indexes miss.
+INDEX_SCHEMA = "orchestrate.reuse/4"
+#: Kept for callers that name the schema of what is stored.
+ENTRY_SCHEMA = INDEX_SCHEMA
 
 
 @dataclass(frozen=True)
@@ -69,9 +91,17 @@ class KeyParts:
     purpose: str
     completeness: str = str(ScopeStatus.CHECKED)
 
+    def as_dict(self) -> dict[str, str]:
+        """The fields by name (what an entry stores and is compared against); plain
+        attribute reads, as `dataclasses.asdict` copies deeply and costs 20x more."""
+        return {name: getattr(self, name) for name in _PART_NAMES}
+
     def key(self) -> str:
-        raw = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        raw = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+_PART_NAMES = tuple(f.name for f in fields(KeyParts))
 
 
 @dataclass(frozen=True)
@@ -83,18 +113,151 @@ class Cached:
 
 
 def cache_dir(project_root: Path, create: bool = False) -> Path:
-    """Where this repository's reuse entries live (the user's cache folder)."""
+    """Where this repository's reuse index lives (the user's cache folder)."""
     return user_cache_dir(project_root, CACHE_DIR, create=create)
 
 
-def _dir(project_root: Path, create: bool) -> Path:
-    return cache_dir(project_root, create)
+def index_path(project_root: Path) -> Path:
+    """The one reuse index file of this repository."""
+    return cache_dir(project_root) / INDEX_NAME
 
 
-def _entry_path(project_root: Path, key: str, create: bool) -> Path:
-    # A fixed number of slots bounds the cache without ever listing its folder: a new
-    # entry simply evicts whatever held its slot (each entry names its full identity).
-    return _dir(project_root, create) / f"slot-{int(key[:8], 16) % MAX_ENTRIES:04x}.json"
+StatKey = list[int]
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """The stat facts an entry is keyed by: size, mtime_ns, ctime_ns, inode, device."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def _trusted_stat(st: os.stat_result, digest_ns: int) -> StatKey | None:
+    """The stat to keep for a digest taken at `digest_ns`, or None when the file is
+    racily clean (changed too recently for its mtime to tell a later write apart)."""
+    return stat_key(st) if st.st_mtime_ns < digest_ns - RACY_NS else None
+
+
+def _entry_key(path: str, checker: str) -> str:
+    return f"{checker}\x00{path}"
+
+
+@dataclass
+class ReuseIndex:
+    """The reuse index of one repository, read once per run and written back once.
+
+    `entries` maps checker + path to the last complete result stored for it (its
+    identity, its stat, when it was stored, the outcome). Entries are checked when
+    used, not when read: a malformed one is a miss and is dropped.
+    """
+
+    path: Path
+    entries: dict[str, Any] = field(default_factory=dict)
+    dirty: bool = False
+    #: Keys this run wrote or dropped: they win over a concurrent writer's on save.
+    touched: set[str] = field(default_factory=set)
+    loaded_stat: StatKey | None = None
+
+    @classmethod
+    def load(cls, project_root: Path) -> ReuseIndex:
+        """This repository's index; an empty one when absent, unreadable or corrupt
+        (then marked to be rewritten whole by the next store)."""
+        path = index_path(project_root)
+        index = cls(path=path)
+        index.entries, index.loaded_stat, ok = _read(path)
+        index.dirty = not ok
+        return index
+
+    def get(self, path: str, checker: str) -> Mapping[str, Any] | None:
+        raw = self.entries.get(_entry_key(path, checker))
+        return raw if isinstance(raw, dict) else None
+
+    def put(self, path: str, checker: str, entry: dict[str, Any]) -> None:
+        key = _entry_key(path, checker)
+        self.entries[key] = entry
+        self.touched.add(key)
+        self.dirty = True
+
+    def drop(self, path: str, checker: str) -> None:
+        key = _entry_key(path, checker)
+        if self.entries.pop(key, None) is not None:
+            self.touched.add(key)
+            self.dirty = True
+
+    def save(self) -> bool:
+        """Write the index atomically when it changed; False when it could not be.
+
+        An index another process wrote since this one was read is merged: its entries
+        stand unless this run stored or dropped the same key. The oldest entries go
+        past `MAX_ENTRIES`; results past the age limit are not written.
+        """
+        if not self.dirty:
+            return True
+        entries = dict(self.entries)
+        with contextlib.suppress(OSError):
+            if stat_key(self.path.stat()) != self.loaded_stat:
+                theirs, _stat, _ok = _read(self.path)
+                for key, raw in theirs.items():
+                    if key not in self.touched:
+                        entries.setdefault(key, raw)
+        now = time.time()
+        fresh = [
+            (at, key)
+            for key, raw in entries.items()
+            if isinstance(raw, dict)
+            and isinstance(at := raw.get("at"), int | float)
+            and now - at <= MAX_AGE_S
+        ]
+        fresh.sort(reverse=True)
+        limit = MAX_ENTRIES
+        while True:
+            kept = {key: entries[key] for _at, key in sorted(fresh[:limit], key=lambda x: x[1])}
+            whole = {"schema": INDEX_SCHEMA, "entries": kept}
+            try:
+                blob = pydantic_core.to_json(whole)
+            except ValueError:  # a lone surrogate: json escapes it, pydantic-core refuses
+                blob = json.dumps(whole, separators=(",", ":")).encode()
+            if len(blob) <= MAX_INDEX_BYTES:
+                break
+            if not kept:
+                return False
+            limit = len(kept) // 2  # too large: keep the newer half
+        try:
+            atomic_write(self.path, blob)
+            self.loaded_stat = stat_key(self.path.stat())
+        except OSError:
+            return False
+        self.entries, self.dirty, self.touched = kept, False, set()
+        return True
+
+
+def _parse(blob: bytes) -> Any:
+    """The JSON value of `blob`: pydantic-core's parser (about twice as fast as json's),
+    json's for what only it reads (an escaped lone surrogate); ValueError when neither."""
+    try:
+        return pydantic_core.from_json(blob)
+    except ValueError:
+        return json.loads(blob)
+
+
+def _read(path: Path) -> tuple[dict[str, Any], StatKey | None, bool]:
+    """(entries, the file's stat, whether it was sound): an absent file is sound and
+    empty; an oversized, unreadable or malformed one is empty and unsound."""
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if st.st_size > MAX_INDEX_BYTES:
+                return {}, stat_key(st), False
+            data = _parse(fh.read())
+    except FileNotFoundError:
+        return {}, None, True
+    except (OSError, ValueError, RecursionError):
+        return {}, None, False
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != INDEX_SCHEMA
+        or not isinstance(data.get("entries"), dict)
+    ):
+        return {}, stat_key(st), False
+    return data["entries"], stat_key(st), True
 
 
 def _settings_digest(config: Mapping[str, Any]) -> str:
@@ -108,6 +271,7 @@ def key_parts(
     ident: ReuseIdentity,
     ctx: RunContext,
     source_digest: str | None = None,
+    settings_digest: str | None = None,
 ) -> KeyParts | None:
     """The identity of `target` x `checker` now, or None when it cannot be established."""
     if ident.tool.path is None or ident.tool.version is None:
@@ -120,7 +284,7 @@ def key_parts(
         source_digest=digest,
         # The orchestrate settings can change what a checker does (tool paths, jobs):
         # fold them into the effective config identity.
-        config_digest=f"{ident.config_digest}+{_settings_digest(ctx.config)}",
+        config_digest=f"{ident.config_digest}+{settings_digest or _settings_digest(ctx.config)}",
         tool_path=ident.tool.path,
         tool_version=ident.tool.version,
         rules=ident.rules,
@@ -136,56 +300,102 @@ _NOT_STORED = frozenset({"path", "checker", "tier", "reused", "duration_ms"})
 
 def _encode(outcome: FileOutcome) -> dict[str, Any]:
     """The outcome through the Scope model (every scope field, whatever they are),
-    plus the two outcome-only facts a reused result needs: findings and coherence."""
+    plus the outcome-only facts a reused result needs: findings, coherence, notes."""
     return {
         "scope": outcome.to_scope(None).model_dump(mode="json", exclude=set(_NOT_STORED)),
         "findings": [f.model_dump(mode="json") for f in outcome.findings],
         "coherent": outcome.coherent,
+        "notes": list(outcome.notes),
     }
+
+
+@functools.cache
+def _findings_adapter() -> TypeAdapter[list[Finding]]:
+    """One validator for an entry's whole list of findings (one call, not one per finding)."""
+    return TypeAdapter(list[Finding])
 
 
 def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
     scope = Scope.model_validate({**data["scope"], "path": path, "checker": checker})
+    notes = data.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise ValueError("malformed notes")
     return FileOutcome.from_scope(
         scope,
-        findings=tuple(Finding.model_validate(f) for f in data.get("findings", [])),
+        findings=tuple(_findings_adapter().validate_python(data.get("findings", []))),
         coherent=bool(data.get("coherent")),
         duration_ms=0,
+        notes=tuple(notes),
     )
 
 
-def lookup(project_root: Path, parts: KeyParts, max_age_s: float = MAX_AGE_S) -> Cached | None:
+def _open(where: Path | ReuseIndex) -> tuple[ReuseIndex, bool]:
+    """(the index, whether the caller must save it: it was loaded for this one call)."""
+    return (where, False) if isinstance(where, ReuseIndex) else (ReuseIndex.load(where), True)
+
+
+def stored_digest(index: ReuseIndex, path: str, checker: str, st: os.stat_result) -> str | None:
+    """The digest stored for `path` x `checker` when the file's stat is the one kept
+    with it (the file is unchanged since), else None (read and digest it)."""
+    entry = index.get(path, checker)
+    if entry is None or entry.get("stat") is None or entry.get("stat") != stat_key(st):
+        return None
+    parts = entry.get("parts")
+    digest = parts.get("source_digest") if isinstance(parts, dict) else None
+    return digest if isinstance(digest, str) and digest else None
+
+
+def lookup(
+    where: Path | ReuseIndex,
+    parts: KeyParts,
+    max_age_s: float = MAX_AGE_S,
+    stat: StatKey | None = None,
+) -> Cached | None:
     """The stored complete outcome for exactly this identity, or None (a miss).
 
-    Delivery purposes never reuse. A corrupt, stale or mismatching entry is a miss
-    (and is removed).
+    `where` is the project root (the index is read for this call) or an index already
+    read. Delivery purposes never reuse. A corrupt, stale or mismatching entry is a miss
+    (a corrupt or stale one is dropped). `stat`, when given, is kept with a hit whose
+    stored stat differs (the file was touched, its bytes are the same).
     """
     if parts.purpose != str(Purpose.FEEDBACK) or parts.completeness != str(ScopeStatus.CHECKED):
         return None
-    path = _entry_path(project_root, parts.key(), create=False)
+    index, owned = _open(where)
+    entry = index.get(parts.path, parts.checker)
+    if entry is None:
+        return None
     try:
-        st = path.stat()
-        if st.st_size > MAX_ENTRY_BYTES or time.time() - st.st_mtime > max_age_s:
-            raise ValueError("stale or oversized")
-        data = json.loads(path.read_bytes())
-        if data.get("schema") != ENTRY_SCHEMA:
-            raise ValueError("not a reuse entry")
-        if data.get("parts") != asdict(parts):
-            return None  # the slot holds another identity: a plain miss
-        outcome = _decode(parts.path, parts.checker, data["outcome"])
+        at = entry["at"]
+        if not isinstance(at, int | float) or time.time() - at > max_age_s:
+            raise ValueError("stale")
+        if entry.get("parts") != parts.as_dict():
+            return None  # another identity (the file or its config changed): a plain miss
+        outcome = _decode(parts.path, parts.checker, entry["outcome"])
         if outcome.status != ScopeStatus.CHECKED:
             raise ValueError("incomplete result in cache")
-    except FileNotFoundError:
+    except (ValueError, KeyError, TypeError, AttributeError):
+        index.drop(parts.path, parts.checker)
+        if owned:
+            index.save()
         return None
-    except (OSError, ValueError, KeyError, TypeError):
-        with contextlib.suppress(OSError):
-            path.unlink()
-        return None
+    if stat is not None and entry.get("stat") != stat:
+        index.put(parts.path, parts.checker, {**entry, "stat": stat})
+        if owned:
+            index.save()
     return Cached(outcome=outcome)
 
 
-def store(project_root: Path, parts: KeyParts, outcome: FileOutcome) -> bool:
-    """Keep a complete feedback outcome under its identity; False when not storable."""
+def store(
+    where: Path | ReuseIndex,
+    parts: KeyParts,
+    outcome: FileOutcome,
+    stat: StatKey | None = None,
+) -> bool:
+    """Keep a complete feedback outcome under its identity; False when not storable.
+
+    `where` is the project root (the index is read and written for this call) or an
+    index the caller saves. `stat` is the file's trusted stat (`_trusted_stat`), or None.
+    """
     if (
         parts.purpose != str(Purpose.FEEDBACK)
         or outcome.status != ScopeStatus.CHECKED
@@ -193,17 +403,13 @@ def store(project_root: Path, parts: KeyParts, outcome: FileOutcome) -> bool:
         or outcome.checker != parts.checker
     ):
         return False
-    blob = json.dumps(
-        {"schema": ENTRY_SCHEMA, "parts": asdict(parts), "outcome": _encode(outcome)},
-        separators=(",", ":"),
-    ).encode()
-    if len(blob) > MAX_ENTRY_BYTES:
+    if len(outcome.findings) > MAX_ENTRY_FINDINGS:
         return False
-    try:
-        atomic_write(_entry_path(project_root, parts.key(), create=True), blob)
-    except OSError:
-        return False
-    return True
+    encoded = _encode(outcome)
+    index, owned = _open(where)
+    entry = {"parts": parts.as_dict(), "stat": stat, "at": time.time(), "outcome": encoded}
+    index.put(parts.path, parts.checker, entry)
+    return index.save() if owned else True
 
 
 # --- engine hook -----------------------------------------------------------------
@@ -253,8 +459,25 @@ def _file_digest(path: Path | None) -> str:
         raise ValueError("config unreadable") from None
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """What `partition` learnt of a target it let run: its digest and stat before."""
+
+    digest: str
+    stat: os.stat_result | None
+
+
+def _stat(t: FileTarget) -> os.stat_result | None:
+    if not t.on_disk:
+        return None
+    try:
+        return os.stat(t.abs_path)
+    except OSError:
+        return None
+
+
 def partition(
-    project_root: Path, checker: object, batch: Batch, ctx: RunContext
+    index: Path | ReuseIndex, checker: object, batch: Batch, ctx: RunContext
 ) -> tuple[list[Cached], Batch | None, dict[str, str]]:
     """Split a batch into reused outcomes and what still has to run.
 
@@ -266,19 +489,27 @@ def partition(
     ident = _identity(checker, batch, ctx)
     if ident is None:
         return [], batch, {}
+    idx, owned = _open(index)
     name = str(getattr(checker, "name", ""))
+    settings = _settings_digest(ctx.config)
     reused: list[Cached] = []
     rest: list[FileTarget] = []
     digests: dict[str, str] = {}
     for t in batch.targets:
-        parts = key_parts(t, name, ident, ctx)
-        hit = lookup(project_root, parts) if parts else None
+        st = _stat(t)
+        known = stored_digest(idx, t.path, name, st) if st is not None else None
+        now_ns = time.time_ns()
+        parts = key_parts(t, name, ident, ctx, known, settings)
+        trusted = _trusted_stat(st, now_ns) if st is not None and known is None else None
+        hit = lookup(idx, parts, stat=trusted) if parts else None
         if hit is not None:
             reused.append(hit)
             continue
         rest.append(t)
         if parts is not None:
             digests[t.path] = parts.source_digest
+    if owned:
+        idx.save()
     if not rest:
         return reused, None, digests
     if len(rest) == len(batch.targets):
@@ -287,7 +518,7 @@ def partition(
 
 
 def remember(
-    project_root: Path,
+    index: Path | ReuseIndex,
     checker: object,
     batch: Batch,
     ctx: RunContext,
@@ -304,7 +535,9 @@ def remember(
     ident = _identity(checker, batch, ctx)
     if ident is None:
         return 0
+    idx, owned = _open(index)
     name = str(getattr(checker, "name", ""))
+    settings = _settings_digest(ctx.config)
     by_path = {t.path: t for t in batch.targets}
     kept = 0
     for o in outcomes:
@@ -318,10 +551,17 @@ def remember(
             ident.tool.version,
         ):
             continue
-        parts = key_parts(t, name, ident, ctx)
+        # The stat before the bytes: a write after the stat changes the digest (not
+        # stored) or the stat (a miss next time).
+        st = _stat(t)
+        now_ns = time.time_ns()
+        parts = key_parts(t, name, ident, ctx, None, settings)
         if parts is None or parts.source_digest != before:
             continue
-        kept += store(project_root, parts, o)
+        trusted = _trusted_stat(st, now_ns) if st is not None else None
+        kept += store(idx, parts, o, stat=trusted)
+    if owned:
+        idx.save()
     return kept
 
 
@@ -333,17 +573,31 @@ class ReusePlan:
     work: list[tuple[Any, Batch]]
     reused_keys: set[tuple[str, str]]
     digests: list[dict[str, str]]
+    index: ReuseIndex | None = None
+
+
+def _fresh(work: Sequence[tuple[Any, Batch]]) -> ReusePlan:
+    return ReusePlan([], list(work), set(), [{} for _ in work])
 
 
 def consult(project_root: Path, work: Sequence[tuple[Any, Batch]], ctx: RunContext) -> ReusePlan:
-    """For every (checker, batch) about to run: take what the cache holds, keep the rest.
+    """For every (checker, batch) about to run: take what the index holds, keep the rest.
 
-    Never raises: a cache fault means the batch simply runs.
+    Delivery and a switched-off reuse never read the index. A run with more files than
+    the index holds checks fresh. Never raises: a cache fault means the batch simply runs.
     """
-    plan = ReusePlan(reused=[], work=[], reused_keys=set(), digests=[])
+    if ctx.purpose != Purpose.FEEDBACK or not enabled():
+        return _fresh(work)
+    if sum(len(batch.targets) for _checker, batch in work) > MAX_ENTRIES:
+        return _fresh(work)
+    try:
+        index = ReuseIndex.load(project_root)
+    except Exception:  # noqa: BLE001 - the cache must never stop a check
+        return _fresh(work)
+    plan = ReusePlan(reused=[], work=[], reused_keys=set(), digests=[], index=index)
     for checker, batch in work:
         try:
-            hits, rest, digests = partition(project_root, checker, batch, ctx)
+            hits, rest, digests = partition(index, checker, batch, ctx)
         except Exception:  # noqa: BLE001 - the cache must never stop a check
             hits, rest, digests = [], batch, {}
         for h in hits:
@@ -358,7 +612,10 @@ def consult(project_root: Path, work: Sequence[tuple[Any, Batch]], ctx: RunConte
 def record(
     project_root: Path, plan: ReusePlan, ctx: RunContext, outcomes: Sequence[FileOutcome]
 ) -> int:
-    """After the run: store the complete outcomes of the batches `consult` let through."""
+    """After the run: store the complete outcomes of the batches `consult` let through,
+    and write the index once (only when it changed)."""
+    if plan.index is None:
+        return 0
     kept = 0
     for (checker, batch), digests in zip(plan.work, plan.digests, strict=True):
         if not digests:
@@ -367,7 +624,9 @@ def record(
         paths = {t.path for t in batch.targets}
         mine = [o for o in outcomes if o.checker == name and o.path in paths]
         try:
-            kept += remember(project_root, checker, batch, ctx, mine, digests)
+            kept += remember(plan.index, checker, batch, ctx, mine, digests)
         except Exception:  # noqa: BLE001 - the cache must never stop a check
             continue
+    with contextlib.suppress(Exception):
+        plan.index.save()
     return kept

@@ -5,23 +5,29 @@ escapes it, a non-regular file (also a FIFO or socket inside a walked folder, wh
 git does not list), a folder that cannot be read, a vanished file, a file name that is
 not UTF-8, a binary or oversized file: each becomes a scope row with a reason. Nothing
 is silently dropped, nothing unsafe is read.
+
+`take_shard` keeps one deterministic share of a selection (`lint --shard I/N`).
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
+import re
 import stat
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.core.walk import Unlisted, parent_dirs, scan_unlisted, walk_files
 from orchestrator.deadline import Deadline
+from orchestrator.errors import UsageError
 from orchestrator.git.listing import check_ignore, ls_files
 from orchestrator.git.runner import Git, GitError
 from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
-from orchestrator.model.report import Scope
+from orchestrator.model.report import MAX_SHARDS, Scope, ShardIdentity
 from orchestrator.vocab import ScopeStatus
 
 SELECTION = "orchestrate"  # the checker name of scopes refused before any checker ran
@@ -311,3 +317,70 @@ def select(
         else:
             refused.setdefault(got.path, got)
     return [targets[k] for k in sorted(targets)], [refused[k] for k in sorted(refused)]
+
+
+# --- sharding: a deterministic share of the selection (`lint --shard I/N`) ---------
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Share `index` (1-based) of `count` shares."""
+
+    index: int
+    count: int
+
+
+_SHARD_SPEC = re.compile(r"([0-9]{1,6})/([0-9]{1,6})")
+
+
+def parse_shard(text: str) -> Shard:
+    """`I/N` with 1 <= I <= N <= MAX_SHARDS as a Shard; UsageError otherwise."""
+    m = _SHARD_SPEC.fullmatch(text)
+    if m is None:
+        raise UsageError(f"--shard wants I/N, such as 2/4 (got {text[:32]!r})")
+    index, count = int(m[1]), int(m[2])
+    if not 1 <= count <= MAX_SHARDS:
+        raise UsageError(f"--shard: N must be between 1 and {MAX_SHARDS} (got {count})")
+    if not 1 <= index <= count:
+        raise UsageError(f"--shard: I must be between 1 and N={count} (got {index})")
+    return Shard(index, count)
+
+
+def _weight(path: str, index: int) -> bytes:
+    raw = f"{index}\x00{path}".encode("utf-8", "surrogateescape")
+    return hashlib.blake2b(raw, digest_size=8).digest()
+
+
+def shard_of(path: str, count: int) -> int:
+    """The share (1..count) a project path belongs to: rendezvous hashing of the path,
+    so the answer depends on the path and `count` alone. Adding or removing a file
+    moves no other file; changing `count` moves only the files of the new or gone
+    shares. Shares are balanced as far as a uniform hash balances them."""
+    if count == 1:
+        return 1
+    return max(range(1, count + 1), key=lambda i: _weight(path, i))
+
+
+def files_digest(paths: Iterable[str]) -> str:
+    """SHA-256 over the sorted, distinct paths, NUL-separated (no path holds a NUL)."""
+    h = hashlib.sha256()
+    for p in sorted(set(paths)):
+        h.update(p.encode("utf-8", "surrogateescape") + b"\x00")
+    return h.hexdigest()
+
+
+def take_shard(
+    targets: Sequence[FileTarget], refused: Sequence[Scope], shard: Shard
+) -> tuple[list[FileTarget], list[Scope], ShardIdentity]:
+    """The targets and refused scopes of `shard`'s share, and the identity the shard's
+    report records: the share, and a digest of the full list it was chosen from."""
+    every = [t.path for t in targets] + [s.path for s in refused]
+    identity = ShardIdentity(
+        index=shard.index,
+        count=shard.count,
+        files_digest=files_digest(every),
+        files=len(set(every)),
+    )
+    mine_t = [t for t in targets if shard_of(t.path, shard.count) == shard.index]
+    mine_r = [s for s in refused if shard_of(s.path, shard.count) == shard.index]
+    return mine_t, mine_r, identity

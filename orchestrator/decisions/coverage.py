@@ -6,15 +6,19 @@ the human verdict, host summaries and MCP all take their answer from `is_complet
 (or, per scope, `is_checked`); the gate's stricter, policy-relative question
 ("is the *required* coverage there?") lives in decisions/gate.py and builds on the
 same per-scope test.
+
+A report merged from shards (`orchestrate report merge`) is complete only when it
+holds every shard of one run: `shard_gaps` says what is missing, and both
+`failed_checks` and `is_complete` count it, so a merge is never silently smaller.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from orchestrator.decisions.required import NATIVE_CHECKERS
-from orchestrator.model.report import Coverage, Report, Scope
+from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
 #: A planned check that started and did not finish: the run is incomplete by default.
@@ -34,10 +38,49 @@ def is_failed_check(s: Scope) -> bool:
     return s.status in FAILED_STATUSES
 
 
+#: Shards named one by one in a gap; past it the gap says how many more.
+_SHARDS_NAMED = 16
+
+
+def _named(labels: Sequence[str]) -> str:
+    more = len(labels) - _SHARDS_NAMED
+    return ", ".join(labels[:_SHARDS_NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
+def shard_gaps(report: Report) -> list[str]:
+    """Why a merged report does not hold one whole sharded run: no shard, shards of
+    different N or of different file lists, a shard missing, a shard given twice.
+    Empty for every report that is not a merge (a shard's own report is its share)."""
+    if report.request.entry != MERGE_ENTRY:
+        return []
+    ids = report.shards
+    if not ids:
+        return ["no shard was merged"]
+    gaps: list[str] = []
+    counts = sorted({s.count for s in ids})
+    if len(counts) > 1:
+        gaps.append(f"shards of different N merged: {', '.join(f'N={n}' for n in counts)}")
+    lists = sorted({(s.files_digest, s.files) for s in ids})
+    if len(lists) > 1:
+        described = [f"{d[:12]} ({n} files)" for d, n in lists]
+        gaps.append(f"shards chosen from different file lists merged: {_named(described)}")
+    for n in counts:
+        seen = Counter(s.index for s in ids if s.count == n)
+        missing = [f"{i}/{n}" for i in range(1, n + 1) if not seen[i]]
+        twice = [f"{i}/{n}" for i in sorted(seen) if seen[i] > 1]
+        if missing:
+            gaps.append(f"shard(s) missing: {_named(missing)}")
+        if twice:
+            gaps.append(f"shard(s) given more than once: {_named(twice)}")
+    return gaps
+
+
 def failed_checks(report: Report) -> list[str]:
-    """Why this run is incomplete whatever the caller required: each failed planned
-    check (`is_failed_check`) and each plugin that failed to load, in report order."""
-    reasons = [f"plugin {p.name} failed to load" for p in report.plugin_failures]
+    """Why this run is incomplete whatever the caller required: what a merged report
+    lacks of its sharded run (`shard_gaps`), each failed planned check
+    (`is_failed_check`) and each plugin that failed to load, in report order."""
+    reasons = shard_gaps(report)
+    reasons += [f"plugin {p.name} failed to load" for p in report.plugin_failures]
     reasons += [f"{s.path}: {s.checker} {s.status}" for s in report.scopes if is_failed_check(s)]
     return reasons
 
@@ -47,9 +90,21 @@ def complete_scopes(scopes: Sequence[Scope], failures: int = 0) -> bool:
     return failures == 0 and bool(scopes) and all(is_checked(s) for s in scopes)
 
 
+def _failures(report: Report) -> int:
+    """What makes a report incomplete outside its scopes: plugins that failed to load
+    and, for a merge, the gaps in its set of shards."""
+    return len(report.plugin_failures) + len(shard_gaps(report))
+
+
 def is_complete(report: Report) -> bool:
     """The one answer to "is this report's coverage complete?"."""
-    return complete_scopes(report.scopes, len(report.plugin_failures))
+    return complete_scopes(report.scopes, _failures(report))
+
+
+def report_coverage(report: Report) -> Coverage:
+    """The coverage block of `report` from its scopes, failed plugins and shard gaps
+    (what the engine computes for a run, computed the same way for a merge)."""
+    return coverage_of(report.scopes, _failures(report))
 
 
 def unchecked(report: Report) -> list[Scope]:
@@ -138,5 +193,7 @@ __all__ = [
     "is_failed_check",
     "missing_required",
     "outside_native",
+    "report_coverage",
+    "shard_gaps",
     "unchecked",
 ]

@@ -27,11 +27,19 @@ class FailOn(StrEnum):
 def is_blocking(f: Finding) -> bool:
     """A finding blocks delivery when its checker says so or it is a native error.
 
-    Syntax-fallback candidates never block by themselves: they are unconfirmed.
+    Syntax-fallback candidates never block by themselves: they are unconfirmed. A syntax
+    error the language's own parser confirmed (rule `syntax/confirmed`) is no candidate:
+    it is an error and blocks like a native one.
     """
     if f.candidate:
         return False
     return f.blocking or f.severity == Severity.ERROR
+
+
+def is_confirmed_syntax(f: Finding) -> bool:
+    """A syntax error the language's own parser confirmed (the exact parser tier): a
+    verdict, where a candidate is a suspicion. It blocks (`is_blocking`)."""
+    return not f.candidate and f.rule == "syntax/confirmed"
 
 
 def is_task_worthy(f: Finding) -> bool:
@@ -70,5 +78,6 @@ __all__ = [
     "fails_exit",
     "has_blocking",
     "is_blocking",
+    "is_confirmed_syntax",
     "is_task_worthy",
 ]

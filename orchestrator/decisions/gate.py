@@ -20,7 +20,7 @@ from orchestrator.decisions.findings import blocking_findings, has_blocking, is_
 from orchestrator.decisions.required import NATIVE, NONE, SYNTAX, level_for_path
 from orchestrator.model.generated import is_generated
 from orchestrator.model.report import Finding, Gate, Report, Scope
-from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxStatus, Tier
+from orchestrator.vocab import GateDecision, ScopeStatus, SyntaxEvidence, SyntaxStatus, Tier
 
 #: Reasons listed one by one before they are summarised.
 MAX_LISTED = 12
@@ -105,9 +105,14 @@ def _native_gaps(path: str, short: list[Scope], language: str | None) -> list[Ga
 def _syntax_gaps(
     path: str, lang_scopes: list[Scope], short: list[Scope], language: str | None
 ) -> list[Gap]:
-    """Syntax required: a complete syntax check without recovery nodes is enough."""
+    """Syntax required: a complete syntax check without recovery nodes is enough, and so
+    is one whose candidates the language's own parser refuted. A confirmed syntax error
+    is no gap: its finding blocks (decisions/findings.is_blocking)."""
     fallback = [s for s in lang_scopes if s.tier == Tier.FALLBACK and is_checked(s)]
-    if any(s.syntax == SyntaxStatus.SUSPECTED_ISSUE for s in fallback):
+    if any(
+        s.syntax == SyntaxStatus.SUSPECTED_ISSUE and s.syntax_evidence != SyntaxEvidence.CONFIRMED
+        for s in fallback
+    ):
         return [
             Gap(
                 path,

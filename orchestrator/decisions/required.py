@@ -92,19 +92,23 @@ def level_for_path(
     A file's content is untrusted, and content decides the language of an extension
     several languages share (`{{` makes an `.html` file Jinja, whose grammar is
     unqualified). So content may choose how a file is checked but never lower what a
-    gate requires of it: the level is the strictest among the detected language and
-    every language the extension may hold (the manifest's `[[shared]]` tables). The
-    second value names the language whose level was taken when it is stricter than the
-    detected language's own (None otherwise), so the gate can say why.
+    gate requires of it: the level is the strictest of the detected language's and the
+    extension's own, where the extension's own is its default language's (the
+    manifest's `[[shared]]` `default`: `.html` is HTML unless content says otherwise)
+    and, for an extension with no default (`.ts` is TypeScript or Qt's XML), the
+    strictest among every language it may hold. The second value names the language
+    whose level was taken when it is stricter than the detected language's own (None
+    otherwise), so the gate can say why and what to lower to accept such files.
     """
     from pathlib import PurePosixPath
 
-    from orchestrator.model.languages import shared_extensions
+    from orchestrator.model.languages import shared_defaults, shared_extensions
 
     own = level_for(language, required, native)
     best, raised_by = own, None
     ext = PurePosixPath(path).suffix.lower()
-    for candidate in shared_extensions().get(ext, ()):
+    default = shared_defaults().get(ext)
+    for candidate in (default,) if default else shared_extensions().get(ext, ()):
         level = level_for(candidate, required, native)
         if _RANK[level] > _RANK[best]:
             best, raised_by = level, candidate

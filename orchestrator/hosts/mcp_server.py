@@ -7,17 +7,27 @@ path labels: never a tool's free-text message, never source.
 
 The project is the one the server was started in (git top level of its cwd); tool
 arguments name paths inside it, and the core's path safety refuses the rest.
+
+Each tool publishes an `outputSchema` (the report's JSON Schema inside the result's
+envelope; the SDK checks every successful result against it) and annotations: `lint`
+writes tasks (not destructive, idempotent), `task_verify` records an observation,
+the others only read. An argument a tool does not declare is refused (`isError`),
+never silently dropped, and a `lint` path that does not exist is `isError`, as it is
+the CLI's usage error (exit 2).
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator import __version__
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
@@ -34,6 +44,54 @@ INSTRUCTIONS = (
     "re-checks one task with its original checker; next lists open tasks. Results carry "
     "the full report as structured content."
 )
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    summary: str = Field(description="bounded, echo-free summary (the text content)")
+
+
+class LintOutput(_Out):
+    """The lint tool's structured content."""
+
+    report: Report | None = Field(description="the standard report, as `lint --format json`")
+    task_ids: list[str] = Field(default_factory=list, description="tasks recorded for findings")
+
+
+class GateOutput(_Out):
+    """The gate tool's structured content (`gate` is set when a fault stopped it)."""
+
+    report: Report | None = Field(description="the gate's report")
+    gate: str | None = None
+
+
+class VerifyOutput(_Out):
+    """The task_verify tool's structured content."""
+
+    verify: dict[str, Any] | None = Field(description="the observation of the recheck")
+
+
+class NextOutput(_Out):
+    """The next tool's structured content."""
+
+    next: dict[str, Any] = Field(description="open tasks and the next step")
+
+
+class ExplainOutput(_Out):
+    """The explain_report tool's structured content."""
+
+    report: Report | None = Field(description="the report handed in, validated")
+
+
+#: Read-only tools, the one that writes tasks, and the one that records an observation.
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES_TASKS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+RECORDS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+_ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 
 def report_summary(report: Report, head: str) -> str:
@@ -79,6 +137,13 @@ def lint_tool(
     from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for
     from orchestrator.usecases.lint import lint as lint_usecase
 
+    missing = missing_paths(root, paths or [])
+    if missing:
+        text = B.clamp(
+            f"orchestrate lint: refused as a usage error: {len(missing)} path(s) do not exist "
+            f"in the project ({', '.join(B.path_label(m) for m in missing[:3])}); nothing ran."
+        )
+        return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
     req = LintRequest(
         project_root=root,
         paths=tuple(paths or []),
@@ -101,6 +166,56 @@ def lint_tool(
     result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
     result.structured_content["task_ids"] = task_ids
     return result
+
+
+def missing_paths(root: Path, paths: list[str]) -> list[str]:
+    """The `paths` (relative to `root`, or absolute) that do not exist, as the CLI's
+    `lint` refuses them (exit 2); an unreadable or odd one is left to selection."""
+    missing = []
+    for raw in paths:
+        p = Path(raw)
+        try:
+            os.lstat(p if p.is_absolute() else root / p)
+        except (FileNotFoundError, NotADirectoryError):
+            missing.append(raw)
+        except (OSError, ValueError):
+            pass  # selection gives it a scope with the reason
+    return missing
+
+
+def unknown_arguments(arguments: dict[str, Any], declared: set[str]) -> CallToolResult | None:
+    """An `isError` result naming (when the names are plain identifiers) the arguments a
+    tool does not declare, and the ones it does; None when every argument is declared."""
+    extra = sorted(set(arguments) - declared)
+    if not extra:
+        return None
+    shown = [n for n in extra if _ARG_NAME.match(n)][:5]
+    hidden = len(extra) - len(shown)
+    names = ", ".join(shown) + (f" (+{hidden} not shown)" if hidden else "")
+    text = (
+        f"orchestrate: refused: unknown argument(s) {names}; this tool accepts "
+        f"{', '.join(sorted(declared)) or 'no arguments'}. Nothing ran."
+    )
+    return _result({"summary": text}, text, error=mcp_is_error(fault=True))
+
+
+class _StrictServer(MCPServer):
+    """MCPServer that refuses a tool call naming an argument the tool does not declare
+    (the SDK would drop it silently), and says so in the inputSchema."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            declared = set(tool.parameters.get("properties", {}))
+            refused = unknown_arguments(arguments or {}, declared)
+            if refused is not None:
+                return refused
+        return await super().call_tool(name, arguments, context)
+
+    def close_schemas(self) -> None:
+        """Mark every tool's inputSchema `additionalProperties: false`."""
+        for tool in self._tool_manager.list_tools():
+            tool.parameters["additionalProperties"] = False
 
 
 def gate_tool(root: Path, event: str, rev: str) -> CallToolResult:
@@ -165,48 +280,55 @@ def build_server(project_root: Path) -> MCPServer:
     """The server with its five tools, bound to `project_root`. Each handler only
     declares the tool's arguments and runs its `*_tool` function off the event loop."""
     root = project_root.resolve()
-    server = MCPServer(name="orchestrate", version=__version__, instructions=INSTRUCTIONS)
+    server = _StrictServer(name="orchestrate", version=__version__, instructions=INSTRUCTIONS)
 
     async def in_thread(fn: Callable[[], CallToolResult]) -> CallToolResult:
         return await anyio.to_thread.run_sync(fn)
 
     @server.tool(
-        description="Check files (default: the whole project). Feedback only, never a delivery pass."
+        description="Check files (default: the whole project). Feedback only, never a delivery pass.",
+        annotations=WRITES_TASKS,
     )
     async def lint(
         paths: list[str] | None = None,
         feedback: bool = False,
         only: list[str] | None = None,
         timeout: float | None = None,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, LintOutput]:
         return await in_thread(lambda: lint_tool(root, paths, feedback, only, timeout))
 
     @server.tool(
-        description="Strict delivery gate on the real git surface: the index, the push range, or a commit."
+        description="Strict delivery gate on the real git surface: the index, the push range, or a commit.",
+        annotations=READ_ONLY,
     )
     async def gate(
         event: Literal["commit", "push", "ci"] = "commit", rev: str = "HEAD"
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, GateOutput]:
         return await in_thread(lambda: gate_tool(root, event, rev))
 
     @server.tool(
-        description="Re-check one task (T-xxxxxxxxxxxx) with its original checker. Never closes it."
+        description="Re-check one task (T-xxxxxxxxxxxx) with its original checker. Never closes it.",
+        annotations=RECORDS,
     )
-    async def task_verify(task_id: str) -> CallToolResult:
+    async def task_verify(task_id: str) -> Annotated[CallToolResult, VerifyOutput]:
         return await in_thread(lambda: task_verify_tool(root, task_id))
 
     @server.tool(
-        name="next", description="Open tasks and the next step, from local task facts only."
+        name="next",
+        description="Open tasks and the next step, from local task facts only.",
+        annotations=READ_ONLY,
     )
-    async def next_step() -> CallToolResult:
+    async def next_step() -> Annotated[CallToolResult, NextOutput]:
         return await in_thread(lambda: next_tool(root))
 
     @server.tool(
-        description="Explain a report (as printed by `orchestrate lint --format json`): bounded summary."
+        description="Explain a report (as printed by `orchestrate lint --format json`): bounded summary.",
+        annotations=READ_ONLY,
     )
-    async def explain_report(report: dict[str, Any]) -> CallToolResult:
+    async def explain_report(report: dict[str, Any]) -> Annotated[CallToolResult, ExplainOutput]:
         return explain_tool(report)
 
+    server.close_schemas()
     return server
 
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_complete
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
-from orchestrator.decisions.findings import is_blocking
+from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
 from orchestrator.git.repo import NoRepository
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
@@ -86,6 +86,36 @@ class RouteResult:
 
 
 def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
+    """Edit feedback: from the warm engine when one runs (README "Warm engine"), else
+    here, with what is left of `timeout`."""
+    import time
+
+    from orchestrator.server.client import hook_lint
+
+    began = time.monotonic()
+    warm = hook_lint(root, list(paths), timeout)
+    if warm is not None:
+        from pydantic import ValidationError
+
+        from orchestrator.model.report import Report
+        from orchestrator.usecases.lint import LintResult
+
+        try:
+            return LintResult(
+                Report.model_validate(warm["report"]),
+                [str(g) for g in warm["required_gaps"]],
+                tuple(str(t) for t in warm["task_ids"]),
+                str(warm["task_error"]),
+            )
+        except (ValidationError, TypeError):
+            from orchestrator.server.client import say
+
+            say("warm engine answered something malformed (report); checking in-process")
+    return lint_here(root, paths, max(1.0, timeout - (time.monotonic() - began)))
+
+
+def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
+    """The edit-feedback lint of a hook, in this process (the warm engine runs this)."""
     from orchestrator.core.engine import LintRequest
     from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
 
@@ -181,8 +211,10 @@ def _findings_line(report: Report) -> str:
     n = len(report.findings)
     blocking = sum(1 for f in report.findings if is_blocking(f))
     candidates = sum(1 for f in report.findings if f.candidate)
+    confirmed = sum(1 for f in report.findings if is_confirmed_syntax(f))
     rules = B.safe_rule_ids(f.rule for f in report.findings)
-    line = f"findings {n} (blocking {blocking}, syntax candidates {candidates})"
+    exact = f", syntax errors confirmed {confirmed}" if confirmed else ""
+    line = f"findings {n} (blocking {blocking}{exact}, syntax candidates {candidates})"
     return line + (f"; rules {', '.join(rules)}" if rules else "")
 
 

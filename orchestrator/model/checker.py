@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 from orchestrator.deadline import Deadline
 from orchestrator.model.report import Finding, Scope, ToolIdentity
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET
-from orchestrator.vocab import DetectedBy, Purpose, ScopeStatus, SyntaxStatus, Tier
+from orchestrator.vocab import DetectedBy, Purpose, ScopeStatus, SyntaxEvidence, SyntaxStatus, Tier
 
 #: Bytes of a single file a checker will read; larger files are refused as scopes.
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -100,6 +100,8 @@ class FileOutcome:
     reason: str | None = None
     findings: tuple[Finding, ...] = ()
     syntax: SyntaxStatus | None = None
+    syntax_evidence: SyntaxEvidence | None = None
+    syntax_parser: ToolIdentity | None = None
     tool: ToolIdentity | None = None
     config_digest: str | None = None
     config_files: tuple[str, ...] = ()

@@ -77,7 +77,9 @@ def manifest() -> Mapping[str, GrammarInfo]:
 
 
 @cache
-def _shared_defaults() -> Mapping[str, str]:
+def shared_defaults() -> Mapping[str, str]:
+    """Extension -> the language it holds unless content says otherwise (`[[shared]]`
+    `default`), for the shared extensions that have one."""
     rows = _manifest_data().get("shared", [])
     return {row["extension"].lower(): row["default"] for row in rows if "default" in row}
 
@@ -358,12 +360,16 @@ _LIQUID = re.compile(
     rb"comment|endcomment|raw)\b|\{\{[^}]*\|\s*\w+:\s|\{\{-?\s*(site|page|forloop|paginator)\.\w"
 )
 _JINJA = re.compile(rb"\{%-?\s*\w|\{\{|\{#")
+#: A PHP page named .html/.xml: PHP's grammar reads the markup around its tags as text.
+_PHP = re.compile(rb"<\?(php\b|=)", re.I)
 
 
 def _template(head: bytes) -> str | None:
     """The template engine whose syntax `head` holds, or None for plain markup."""
     if _FRONT_MATTER.match(head.lstrip(b"\xef\xbb\xbf")):
         return "liquid"  # Jekyll front matter: the page goes through Liquid
+    if _PHP.search(head):
+        return "php"
     if _ERB_OR_EJS.search(head):
         return "erb" if _RUBY_IN_TAGS.search(head) else "ejs"
     if _HANDLEBARS.search(head):
@@ -498,8 +504,8 @@ def detect_language(path: str, head: bytes = b"") -> Detection:
         return Detection("dockerfile", DetectedBy.FILENAME)
     ext = p.suffix.lower()
     if ext in SNIFFED:
-        if not head.strip() and ext in _shared_defaults():
-            return Detection(_shared_defaults()[ext], DetectedBy.EXTENSION)
+        if not head.strip() and ext in shared_defaults():
+            return Detection(shared_defaults()[ext], DetectedBy.EXTENSION)
         lang = SNIFFED[ext](head) if head else None
         if lang is None:
             return Detection(undecided=ambiguity(ext))

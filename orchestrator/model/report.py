@@ -20,11 +20,16 @@ from orchestrator.vocab import (
     Purpose,
     ScopeStatus,
     Severity,
+    SyntaxEvidence,
     SyntaxStatus,
     Tier,
 )
 
 SCHEMA_VERSION = "1.0"
+#: The most shards one run may be split into (`--shard I/N`).
+MAX_SHARDS = 1024
+#: `request.entry` of a report merged from shards (`orchestrate report merge`).
+MERGE_ENTRY = "merge"
 
 
 class _Model(BaseModel):
@@ -48,7 +53,9 @@ class ScanInfo(_Model):
 class RequestInfo(_Model):
     """What was asked: the entry, the purpose, the paths or git surface, the budgets."""
 
-    entry: str = "lint"  # lint | feedback | gate-commit | gate-push | gate-ci | hook | mcp | verify
+    entry: str = (
+        "lint"  # lint | feedback | gate-commit | gate-push | gate-ci | hook | mcp | verify | merge
+    )
     purpose: Purpose = Purpose.FEEDBACK
     paths: list[str] = Field(default_factory=list)
     surface: str = "worktree"  # worktree | index | push-range | revision
@@ -70,6 +77,10 @@ class Scope(_Model):
     status: ScopeStatus
     reason: str | None = None
     syntax: SyntaxStatus | None = None
+    #: What the syntax verdict rests on: the grammar alone (`candidate`), or the
+    #: language's own parser (`confirmed` / `refuted`), named in `syntax_parser`.
+    syntax_evidence: SyntaxEvidence | None = None
+    syntax_parser: ToolIdentity | None = None
     tool: ToolIdentity | None = None
     config_digest: str | None = None
     config_files: list[str] = Field(default_factory=list)
@@ -101,6 +112,10 @@ class Finding(_Model):
     is_reversible: bool | None = None
     safety_tier: SafetyTier | None = None
     fix_applicability: str | None = None
+    #: Where the tool documents the rule: the URL the tool itself gave, never made up.
+    help_uri: str | None = None
+    #: The tool's one-line description of the rule, when the tool gives one.
+    rule_description: str | None = None
 
 
 class Coverage(_Model):
@@ -117,6 +132,20 @@ class Gate(_Model):
     decision: GateDecision = GateDecision.NOT_EVALUATED
     reasons: list[str] = Field(default_factory=list)
     recovery: list[str] = Field(default_factory=list)
+
+
+class ShardIdentity(_Model):
+    """Which share of a sharded run a report holds (`orchestrate lint --shard I/N`).
+
+    `files_digest` is the SHA-256 of the full file list the share was chosen from (every
+    path the unsharded run would report on, sorted, NUL-separated), so shards of
+    different trees never pass for one run; `files` is that list's length.
+    """
+
+    index: int = Field(ge=1)
+    count: int = Field(ge=1, le=MAX_SHARDS)
+    files_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    files: int = Field(ge=0)
 
 
 class PluginFailure(_Model):
@@ -136,6 +165,8 @@ class Report(_Model):
     gate: Gate = Field(default_factory=Gate)
     plugin_failures: list[PluginFailure] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: A shard's own identity, or (a merged report) the identity of every shard merged.
+    shards: list[ShardIdentity] = Field(default_factory=list)
 
 
 def utc_now() -> str:
@@ -167,6 +198,7 @@ def normalize(report: Report) -> Report:
     report.scopes.sort(key=_scope_key)
     report.findings.sort(key=_finding_key)
     report.plugin_failures.sort(key=lambda p: p.name)
+    report.shards.sort(key=lambda s: (s.count, s.index, s.files_digest))
     return report
 
 

@@ -1,6 +1,6 @@
 """The report formats `--format` accepts: the built-in table and the plugins' additions.
 
-Built-in names (human, json, sarif) resolve from the table below without loading any
+Built-in names (human, json, sarif, github, concise, jsonl) resolve from the table below without loading any
 plugin, so the common path stays fast. Any other name loads the plugins and asks
 their `orchestrate_report_formats` hook; a plugin may add names, never replace a
 built-in one (see `PluginSet.report_formats`: such a plugin's formats are refused and
@@ -10,6 +10,7 @@ the reason is shown with the usage error).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from io import StringIO
 from typing import TYPE_CHECKING
 
@@ -40,12 +41,24 @@ def _sarif_text(report: Report) -> str:
     return json.dumps(to_sarif(report), indent=2, ensure_ascii=False)
 
 
+def _line_format(name: str) -> Callable[[Report], str]:
+    def render(report: Report) -> str:
+        from orchestrator.render import lines
+
+        return getattr(lines, name)(report)  # type: ignore[no-any-return]
+
+    return render
+
+
 BUILTIN: dict[str, ReportFormat] = {
     f.name: f
     for f in (
         ReportFormat("human", _human_text, "the readable summary (the default)"),
         ReportFormat("json", _json_text, "the standard report, as JSON"),
         ReportFormat("sarif", _sarif_text, "SARIF 2.1.0 for code-scanning tools"),
+        ReportFormat("github", _line_format("github"), "GitHub Actions annotations"),
+        ReportFormat("concise", _line_format("concise"), "path:line:col: severity rule message"),
+        ReportFormat("jsonl", _line_format("jsonl"), "one JSON object per finding and gap"),
     )
 }
 

@@ -1,4 +1,8 @@
-"""Human presentation: a status summary, findings grouped by file, a one-line verdict.
+"""Human presentation: a status summary, the gaps grouped, one line per finding, a verdict.
+
+Each finding line starts `path:line:col` (terminals make it a link) and names its
+severity as a word; scopes that were not checked are grouped by checker, status,
+reason and hint with a count; the verdict is one line of at most 100 columns.
 
 The verdict never says everything passed when any scope was not `checked`. Every text
 from outside (paths, checker and rule names, tool messages, reasons, hints, notes)
@@ -15,7 +19,10 @@ from rich.table import Table
 from rich.text import Text
 
 from orchestrator.decisions.coverage import unchecked
-from orchestrator.model.report import Report, rule_label
+from orchestrator.decisions.findings import is_confirmed_syntax
+from orchestrator.model.report import Finding, Report, rule_label
+from orchestrator.render.gaps import gap_groups
+from orchestrator.render.levels import word
 from orchestrator.safetext import printable as p
 from orchestrator.vocab import GateDecision, ScopeStatus
 
@@ -28,37 +35,59 @@ _STYLE = {
 }
 
 
-def verdict(report: Report) -> str:
-    """One honest line: findings, then coverage, then the gate when one was evaluated."""
-    not_checked = len(unchecked(report))
-    checked = len(report.scopes) - not_checked
+#: The verdict is one line that fits this many columns (a terminal, a CI log line).
+VERDICT_WIDTH = 100
+_WORD_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+_GROUPS_SHOWN = 50
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _finding_parts(report: Report) -> tuple[str, ...]:
+    """The findings part of the verdict, longest form first: the count with the
+    breakdown by severity word and the file count, without the file count, alone."""
+    checked = len(report.scopes) - len(unchecked(report))
+    if not report.findings and not report.scopes:
+        return ("nothing was checked",)
+    if not report.findings:
+        return (f"no findings in {_n(checked, 'checked scope')}",)
+    kinds: dict[str, int] = defaultdict(int)
+    for f in report.findings:
+        kinds["candidate" if f.candidate else word(f)] += 1
+    breakdown = ", ".join(
+        _n(kinds[k], k) for k in ("error", "warning", "info", "candidate") if kinds.get(k)
+    )
     files = len({f.path for f in report.findings})
-    parts = []
-    if report.findings:
-        cands = sum(1 for f in report.findings if f.candidate)
-        parts.append(
-            f"{len(report.findings)} finding(s) in {files} file(s)"
-            + (f", {cands} of them syntax candidates" if cands else "")
-        )
-    else:
-        parts.append(f"no findings in {checked} checked scope(s)")
-    if not_checked:
-        parts.append(f"{not_checked} scope(s) NOT checked (see coverage)")
+    count = _n(len(report.findings), "finding")
+    return f"{count} ({breakdown}) in {_n(files, 'file')}", f"{count} ({breakdown})", count
+
+
+def verdict(report: Report) -> str:
+    """One honest line of at most VERDICT_WIDTH columns (for counts below 100,000):
+    findings, then what was NOT checked, syntax-only files, plugin failures, the gate.
+    It never reads as a pass when any scope was not `checked`."""
+    rest = []
+    if gaps := len(unchecked(report)):
+        rest.append((f"{_n(gaps, 'scope')} NOT checked", f"{gaps} NOT checked"))
     elif not report.scopes:
-        parts.append("nothing was checked (NOT checked: no file in scope)")
-    if report.coverage.syntax_only_files:
-        parts.append(f"{report.coverage.syntax_only_files} file(s) had syntax checks only")
-    if report.plugin_failures:
-        parts.append(f"{len(report.plugin_failures)} plugin(s) failed to load")
-    if report.gate.decision != GateDecision.NOT_EVALUATED:
-        parts.append(f"gate: {report.gate.decision}")
-    else:
-        parts.append("delivery gate not evaluated")
-    return "; ".join(parts)
+        rest.append(("NOT checked: no file in scope", "NOT checked: no file"))
+    if n := report.coverage.syntax_only_files:
+        rest.append((f"{_n(n, 'file')} syntax-only", f"{n} syntax-only"))
+    if n := len(report.plugin_failures):
+        rest.append((f"{_n(n, 'plugin')} failed to load", f"{n} failed to load"))
+    decision = report.gate.decision
+    gate = "gate not evaluated" if decision == GateDecision.NOT_EVALUATED else f"gate: {decision}"
+    rest.append((gate, gate))
+    forms = _finding_parts(report)
+    candidates = [[f, *(r[0] for r in rest)] for f in forms]
+    candidates.append([forms[-1], *(r[1] for r in rest)])
+    lines = ["; ".join(c) for c in candidates]
+    return next((ln for ln in lines if len(ln) <= VERDICT_WIDTH), lines[-1])
 
 
-def render(report: Report, console: Console) -> None:
-    """Print the report for a person."""
+def _coverage_table(report: Report, console: Console) -> None:
     counts: dict[str, int] = defaultdict(int)
     for s in report.scopes:
         counts[str(s.status)] += 1
@@ -72,38 +101,52 @@ def render(report: Report, console: Console) -> None:
             )
     console.print(table)
 
-    gaps = unchecked(report)
-    if gaps:
-        console.print(Text("not checked:", style="bold"))
-        for s in gaps[:200]:
-            line = Text(f"  {p(s.path)}  ")
-            line.append(f"{p(s.checker)} {s.status}", style=_STYLE.get(s.status, "yellow"))
-            if s.reason:
-                line.append(f"  {p(s.reason)}", style="dim")
-            if s.hint:
-                line.append(f"  hint: {p(s.hint)}", style="cyan")
-            console.print(line)
-        if len(gaps) > 200:
-            console.print(f"  ... and {len(gaps) - 200} more (use --format json for all)")
 
-    by_file = defaultdict(list)
-    for f in report.findings:
-        by_file[f.path].append(f)
-    for path in sorted(by_file):
-        console.print(Text(p(path), style="bold underline"))
-        for f in by_file[path]:
-            pos = f"{f.line or '-'}:{f.column or '-'}" if f.column else f"{f.line or '-'}"
-            line = Text(f"  {pos:>8}  ")
-            line.append(
-                p(rule_label(f.checker, f.rule)),
-                style="red" if f.severity == "error" else "yellow",
-            )
-            if f.candidate:
-                line.append(" (syntax candidate)", style="dim")
-            line.append(f"  {p(f.message)}")
-            if f.safety_tier:
-                line.append(f"  [fix: {f.safety_tier}]", style="cyan")
-            console.print(line)
+def _gaps(report: Report, console: Console) -> None:
+    """Not-checked scopes, one line per group: `checker status: N files (paths) — why`."""
+    groups = gap_groups(report)
+    if not groups:
+        return
+    total = sum(g.count for g in groups)
+    console.print(Text(f"not checked ({_n(total, 'scope')}):", style="bold"))
+    for g in groups[:_GROUPS_SHOWN]:
+        line = Text("  ")
+        line.append(p(g.headline()), style=_STYLE.get(ScopeStatus(g.status), "yellow"))
+        line.append(f" {p(g.examples())}")
+        if g.reason:
+            line.append(f" — {p(g.reason)}", style="dim")
+        if g.hint:
+            line.append(f"; hint: {p(g.hint)}", style="cyan")
+        console.print(line)
+    if len(groups) > _GROUPS_SHOWN:
+        more = len(groups) - _GROUPS_SHOWN
+        console.print(f"  ... and {_n(more, 'more group')} (use --format json for all)")
+
+
+def finding_line(f: Finding) -> Text:
+    """`path:line:col  severity  rule  message  [fix: tier]`: the location first, so a
+    terminal can open it; the severity as a word, not only a colour."""
+    pos = f"{p(f.path)}:{f.line or 1}" + (f":{f.column}" if f.column else "")
+    sev = word(f)
+    line = Text(f"{pos}  ")
+    line.append(f"{sev:<7}", style=_WORD_STYLE[sev])
+    line.append(f"  {p(rule_label(f.checker, f.rule))}", style="bold")
+    if f.candidate:
+        line.append(" (syntax candidate)", style="dim")
+    elif is_confirmed_syntax(f):
+        line.append(" (syntax error, confirmed)", style="red")
+    line.append(f"  {p(f.message)}")
+    if f.safety_tier:
+        line.append(f"  [fix: {f.safety_tier}]", style="cyan")
+    return line
+
+
+def render(report: Report, console: Console) -> None:
+    """Print the report for a person."""
+    _coverage_table(report, console)
+    _gaps(report, console)
+    for f in sorted(report.findings, key=lambda f: f.path):  # stable: keeps line order
+        console.print(finding_line(f))
     for pf in report.plugin_failures:
         console.print(Text(f"plugin {p(pf.name)} failed to load: {p(pf.reason)}", style="red"))
     for note in report.notes:

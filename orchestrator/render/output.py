@@ -51,16 +51,52 @@ def emit_report(report: Report, fmt: str | ReportFormat, output: str | None) -> 
         sys.stdout.write(text.rstrip("\n") + "\n")
 
 
-def gate_text(report: Report, label: str) -> str:
-    """A short human summary of a gate: decision, reasons, recovery, notes; no tool free
-    text. Each reason, step and note is one line: the paths in them are escaped."""
+#: Longest tool message shown in a gate's text (one line, escaped, then clipped).
+GATE_MESSAGE_CHARS = 200
+
+
+def _is_finding_reason(reason: str) -> bool:
+    """A reason that lists one blocking finding by id (decisions/gate.evaluate_gate)."""
+    return reason.startswith("finding: ") or (
+        reason.startswith("... and ") and reason.endswith(" more finding(s)")
+    )
+
+
+def _finding_lines(report: Report) -> list[str]:
+    """The blocking findings the gate lists, each `path:line:col: severity rule message`
+    (escaped, the message clipped), and how many more there are."""
+    from orchestrator.decisions.findings import blocking_findings
+    from orchestrator.decisions.gate import MAX_LISTED
+    from orchestrator.render.lines import concise_line
+
+    blocking = blocking_findings(report)
+    lines = []
+    for f in blocking[:MAX_LISTED]:
+        text = concise_line(f)
+        clip = len(text) - len(printable(f.message)) + GATE_MESSAGE_CHARS
+        lines.append(f"  - {text[:clip]}{'…' if len(text) > clip else ''}")
+    if len(blocking) > MAX_LISTED:
+        lines.append(f"  - ... and {len(blocking) - MAX_LISTED} more finding(s)")
+    return lines
+
+
+def gate_text(report: Report, label: str, messages: bool = False) -> str:
+    """A short human summary of a gate: decision, reasons, recovery, notes. Each reason,
+    step and note is one line: the paths in them are escaped. With `messages`, the
+    blocking findings are listed with their tool message (escaped, clipped to
+    GATE_MESSAGE_CHARS) instead of by id only; without, no tool free text is shown."""
     lines = [f"orchestrate {label}: {HEADLINE.get(report.gate.decision, report.gate.decision)}"]
     lines.append(
         f"  surface: {printable(report.request.surface)}"
         + (f" at {printable(report.request.revision[:12])}" if report.request.revision else "")
         + f", {report.scan.files_scanned} file(s)"
     )
-    lines += [f"  - {printable(r)}" for r in report.gate.reasons]
+    reasons = report.gate.reasons
+    if messages:
+        reasons = [r for r in reasons if not _is_finding_reason(r)]
+    lines += [f"  - {printable(r)}" for r in reasons]
+    if messages:
+        lines += _finding_lines(report)
     if report.gate.recovery:
         lines.append("  to recover:")
         lines += [f"  * {printable(r)}" for r in report.gate.recovery]
@@ -74,11 +110,12 @@ def emit_gate(
     output: str | None,
     label: str,
     extra: Sequence[str] = (),
+    messages: bool = False,
 ) -> None:
     """Print a gate in `fmt` (human summary, or the report in any other format); each of
-    the `extra` lines is escaped like the summary."""
+    the `extra` lines is escaped like the summary; `messages` as in `gate_text`."""
     if fmt == "human" and output is None:
-        text = gate_text(report, label) + "".join(f"  {printable(x)}\n" for x in extra)
+        text = gate_text(report, label, messages) + "".join(f"  {printable(x)}\n" for x in extra)
         sys.stdout.write(text)
         sys.stdout.flush()
         return

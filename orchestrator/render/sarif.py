@@ -1,26 +1,55 @@
-"""SARIF 2.1.0 presentation of the report; coverage travels inside it.
+"""SARIF 2.1.0 presentation of the report, shaped for code scanning; coverage travels inside it.
+
+One run. `tool.driver` is orchestrate; each checker is one `tool.extensions` component
+(its name, the tool version its scopes recorded, its rules), and every result points at
+its rule through `rule.toolComponent`. A rule carries what its tool said about it: the
+documentation URL (`helpUri`; Ruff's `url`, ESLint's `meta.docs.url`) and description,
+never a made-up link. Levels come from `render.levels` (a syntax candidate is a `note`).
+Locations are relative to `%SRCROOT%` (`originalUriBaseIds`), regions are as complete
+as the tool gave them, and each result has `partialFingerprints.primaryLocationLineHash`.
 
 Every scope that is not `checked` becomes one toolExecutionNotification, and the
-invocation is `executionSuccessful: false` whenever coverage is incomplete. A syntax
-candidate is at most a `warning` (an unconfirmed parse, never an `error`); each file's
-detected language is its artifact's `sourceLanguage`, with `detected_by`.
+invocation is `executionSuccessful: false` whenever coverage is incomplete. GitHub
+rejects a run over 25,000 results; this run keeps at most MAX_RESULTS (errors first)
+and at most MAX_RULES rule descriptors, and says what it left out in a notification.
+A shard's report, or one merged from shards, names every shard's identity in the
+invocation's properties (`shards`), and each gap in a merged set of shards is a
+notification.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from orchestrator import __version__
+from orchestrator.decisions.coverage import shard_gaps, unchecked
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
-from orchestrator.vocab import ScopeStatus, Severity
+from orchestrator.render.levels import level
+from orchestrator.vocab import ScopeStatus
 
 INFO_URI = "https://pypi.org/project/orchestrate/"
-_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-_CANDIDATE_LEVEL = {Severity.INFO: "note"}
-# Statuses that are only an absence of coverage are notes-worth "warning"; faults "error".
+SRCROOT = "%SRCROOT%"
+#: GitHub code scanning's limits per run (results: hard limit; rules: kept well below).
+MAX_RESULTS = 25_000
+MAX_RULES = 1_000
+_LEVEL_ORDER = {"error": 0, "warning": 1, "note": 2}
+# Statuses that are only an absence of coverage are "warning"; faults "error".
 _FAULTS = {ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL, ScopeStatus.UNSAFE}
+
+
+def uri(path: str) -> str:
+    """A report path (relative, `/`-separated) as a relative URI reference: percent-encoded
+    (a `:` too, so a first segment never reads as a scheme; non-UTF-8 bytes as themselves)."""
+    return quote(path, safe="/", errors="surrogateescape")
+
+
+def _location(path: str) -> dict[str, Any]:
+    return {"uri": uri(path), "uriBaseId": SRCROOT}
 
 
 def _region(f: Finding) -> dict[str, int]:
@@ -36,9 +65,44 @@ def _region(f: Finding) -> dict[str, int]:
     return region
 
 
-def _result(f: Finding, rule_id: str) -> dict[str, Any]:
-    """One finding as a SARIF result, located relative to PROJECTROOT."""
-    loc: dict[str, Any] = {"artifactLocation": {"uri": f.path, "uriBaseId": "PROJECTROOT"}}
+def line_hash(f: Finding) -> str:
+    """The hash part of `primaryLocationLineHash` (to_sarif appends `:n` for the n-th
+    identical one in a file): what GitHub's own value is in spirit, a hash of the
+    flagged line's content and the rule.
+
+    The content part is the finding's `fingerprint`, the checker's digest of rule, path
+    and the stripped text of the flagged line (Ruff, ESLint), or of the n-th hit of a
+    rule (the secret scan, which never hashes a secret's value); it survives the line
+    moving. A finding without one falls back to rule, path and message.
+    """
+    basis = f.fingerprint or "\x1f".join((f.path, f.message))
+    raw = "\x1f".join((rule_label(f.checker, f.rule), basis)).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def _rule(f: Finding, rule_id: str) -> dict[str, Any]:
+    """One rule descriptor from the first finding of the rule: the tool's own words and link."""
+    described = f.rule_description or f"{f.checker} rule {f.rule}"
+    rule: dict[str, Any] = {
+        "id": rule_id,
+        "name": f.rule,
+        "shortDescription": {"text": described},
+        "fullDescription": {"text": described},
+    }
+    if f.help_uri:
+        rule["helpUri"] = f.help_uri
+        rule["help"] = {
+            "text": f"{described}. Documentation: {f.help_uri}",
+            "markdown": f"{described}. [Documentation for {rule_id}]({f.help_uri})",
+        }
+    else:
+        rule["help"] = {"text": f"{described} ({f.checker} gave no documentation link)."}
+    rule["properties"] = {"tags": [f.checker]}
+    return rule
+
+
+def _result(f: Finding, rule_id: str, fp: str) -> dict[str, Any]:
+    loc: dict[str, Any] = {"artifactLocation": _location(f.path)}
     if region := _region(f):
         loc["region"] = region
     props: dict[str, Any] = {"candidate": f.candidate, "blocking": is_blocking(f)}
@@ -46,11 +110,11 @@ def _result(f: Finding, rule_id: str) -> dict[str, Any]:
         props["safety_tier"] = f.safety_tier
     return {
         "ruleId": rule_id,
-        # A syntax candidate is unconfirmed: at most a warning, never an error.
-        "level": _CANDIDATE_LEVEL.get(f.severity, "warning") if f.candidate else _LEVEL[f.severity],
-        "message": {"text": f.message or f.rule},
+        "level": level(f),
+        "message": {"text": f.message or rule_id},
         "locations": [{"physicalLocation": loc}],
-        "partialFingerprints": {"orchestrate/v1": f.fingerprint or rule_id},
+        "partialFingerprints": {"primaryLocationLineHash": fp}
+        | ({"orchestrate/v1": f.fingerprint} if f.fingerprint else {}),
         "properties": props,
     }
 
@@ -62,9 +126,7 @@ def _scope_note(s: Scope) -> dict[str, Any]:
         "level": "error" if s.status in _FAULTS else "warning",
         "message": {"text": text},
         "descriptor": {"id": str(s.status)},
-        "locations": [
-            {"physicalLocation": {"artifactLocation": {"uri": s.path, "uriBaseId": "PROJECTROOT"}}}
-        ],
+        "locations": [{"physicalLocation": {"artifactLocation": _location(s.path)}}],
         "properties": {"checker": s.checker, "status": str(s.status)}
         | ({"detected_by": str(s.detected_by)} if s.detected_by else {}),
     }
@@ -77,7 +139,7 @@ def _artifacts(report: Report) -> list[dict[str, Any]]:
     for s in report.scopes:
         if s.language and s.path not in seen:
             seen[s.path] = {
-                "location": {"uri": s.path, "uriBaseId": "PROJECTROOT"},
+                "location": _location(s.path),
                 "sourceLanguage": s.language,
                 "properties": {"detected_by": str(s.detected_by) if s.detected_by else None},
             }
@@ -85,7 +147,11 @@ def _artifacts(report: Report) -> list[dict[str, Any]]:
 
 
 def _notes(report: Report) -> list[dict[str, Any]]:
-    notes = [_scope_note(s) for s in report.scopes if s.status != ScopeStatus.CHECKED]
+    notes = [
+        {"level": "error", "message": {"text": gap}, "descriptor": {"id": "shard_missing"}}
+        for gap in shard_gaps(report)
+    ]
+    notes += [_scope_note(s) for s in unchecked(report)]
     for pf in report.plugin_failures:
         notes.append(
             {
@@ -97,21 +163,91 @@ def _notes(report: Report) -> list[dict[str, Any]]:
     return notes
 
 
+def _kept(findings: list[Finding]) -> list[Finding]:
+    """At most MAX_RESULTS findings, the loudest first, in report order within a level."""
+    if len(findings) <= MAX_RESULTS:
+        return findings
+    ranked = sorted(range(len(findings)), key=lambda i: _LEVEL_ORDER[level(findings[i])])
+    return [findings[i] for i in sorted(ranked[:MAX_RESULTS])]
+
+
+def _components(report: Report, checkers: list[str]) -> list[dict[str, Any]]:
+    """One tool component per checker: its name and the tool version its scopes recorded."""
+    versions: dict[str, str] = {}
+    for s in report.scopes:
+        if s.tool and s.tool.version and s.checker not in versions:
+            versions[s.checker] = s.tool.version
+    out = []
+    for name in checkers:
+        comp: dict[str, Any] = {"name": name, "rules": []}
+        if name in versions:
+            comp["version"] = versions[name]
+        out.append(comp)
+    return out
+
+
+def _truncation_notes(results: int, kept: int, rules: int) -> list[dict[str, Any]]:
+    notes = []
+    if kept < results:
+        notes.append(
+            {
+                "level": "warning",
+                "message": {
+                    "text": f"{results - kept} of {results} results left out: code scanning "
+                    f"accepts at most {MAX_RESULTS} per run (errors were kept first); "
+                    "--format json has them all"
+                },
+                "descriptor": {"id": "results_truncated"},
+            }
+        )
+    if rules > MAX_RULES:
+        notes.append(
+            {
+                "level": "note",
+                "message": {
+                    "text": f"rule descriptors kept for the {MAX_RULES} rules with most results "
+                    f"of {rules}; the other results name their rule by ruleId only"
+                },
+                "descriptor": {"id": "rules_truncated"},
+            }
+        )
+    return notes
+
+
 def to_sarif(report: Report) -> dict[str, Any]:
-    """The report as one SARIF 2.1.0 log with a single run."""
-    rules: dict[str, dict[str, Any]] = {}
+    """The report as one SARIF 2.1.0 log with a single run (see the module docstring)."""
+    findings = _kept(report.findings)
+    labels = [rule_label(f.checker, f.rule) for f in findings]
+    uses = Counter(labels)
+    described = {label for label, _ in uses.most_common(MAX_RULES)}
+    checkers = sorted({f.checker for f in findings})
+    components = _components(report, checkers)
+    comp_index = {c["name"]: i for i, c in enumerate(components)}
+    rule_index: dict[str, int] = {}
+    occurrences: Counter[tuple[str, str]] = Counter()
     results: list[dict[str, Any]] = []
-    for f in report.findings:
-        rule_id = rule_label(f.checker, f.rule)
-        rules.setdefault(rule_id, {"id": rule_id, "name": f.rule})
-        results.append(_result(f, rule_id))
-    notes = _notes(report)
+    for f, label in zip(findings, labels, strict=True):
+        comp = components[comp_index[f.checker]]
+        if label in described and label not in rule_index:
+            rule_index[label] = len(comp["rules"])
+            comp["rules"].append(_rule(f, label))
+        base = line_hash(f)
+        occurrences[(f.path, base)] += 1
+        result = _result(f, label, f"{base}:{occurrences[(f.path, base)]}")
+        if label in rule_index:
+            result["rule"] = {
+                "id": label,
+                "index": rule_index[label],
+                "toolComponent": {"index": comp_index[f.checker]},
+            }
+        results.append(result)
+    notes = _notes(report) + _truncation_notes(len(report.findings), len(findings), len(uses))
     root_uri = Path(report.scan.project_root).as_uri().rstrip("/") + "/"
     driver = {
         "name": "orchestrate",
         "version": __version__,
         "informationUri": INFO_URI,
-        "rules": [rules[k] for k in sorted(rules)],
+        "rules": [],
     }
     invocation = {
         "executionSuccessful": bool(report.coverage.complete) and not notes,
@@ -119,15 +255,20 @@ def to_sarif(report: Report) -> dict[str, Any]:
         "properties": {
             "gate": str(report.gate.decision),
             "coverage": report.coverage.model_dump(mode="json"),
-        },
+        }
+        | ({"shards": [s.model_dump(mode="json") for s in report.shards]} if report.shards else {}),
     }
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": driver},
-                "originalUriBaseIds": {"PROJECTROOT": {"uri": root_uri}},
+                "tool": {"driver": driver, "extensions": components},
+                # The category (before the last `/`) is stable per entry; the rest names the run.
+                "automationDetails": {
+                    "id": f"orchestrate/{report.request.entry}/{report.generated_at}"
+                },
+                "originalUriBaseIds": {SRCROOT: {"uri": root_uri}},
                 "invocations": [invocation],
                 "artifacts": _artifacts(report),
                 "results": results,

@@ -100,6 +100,24 @@ def _sync(report: Report, req: LintRequest, policy: TaskPolicy) -> tuple[tuple[s
         return (), type(exc).__name__
 
 
+#: How the note that names a failed check starts (a merge recomputes it).
+INCOMPLETE_NOTE = "run incomplete: "
+
+
+def incomplete_notes(report: Report) -> list[str]:
+    """The note naming why the run is incomplete whatever was required (the failed
+    checks of decisions/coverage.py), or none."""
+    failed = failed_checks(report)
+    if not failed:
+        return []
+    return [f"{INCOMPLETE_NOTE}{len(failed)} planned check(s) did not finish, first {failed[0]}"]
+
+
+def without_incomplete_notes(notes: list[str]) -> list[str]:
+    """`notes` less the note of `incomplete_notes` (a part of a run says it of itself)."""
+    return [n for n in notes if not n.startswith(INCOMPLETE_NOTE)]
+
+
 def _native_declared(req: LintRequest) -> dict[str, str] | None:
     """Which languages have a native checker, as the loaded checkers declare them; only
     `--require native` asks, so only it pays for a plugin load."""
@@ -122,11 +140,7 @@ def lint(
     the CLI wrap the core run (a progress spinner); it must call `run_lint`.
     """
     report = run(req)
-    failed = failed_checks(report)
-    if failed:
-        report.notes.append(
-            f"run incomplete: {len(failed)} planned check(s) did not finish, first {failed[0]}"
-        )
+    report.notes += incomplete_notes(report)
     native = _native_declared(req)
     gaps = missing_required(report, req.require, native)
     for gap in gaps:
@@ -189,6 +203,8 @@ __all__ = [
     "TaskPolicy",
     "core_view",
     "deadline_for",
+    "incomplete_notes",
     "lint",
     "with_overlay",
+    "without_incomplete_notes",
 ]

@@ -1,0 +1,456 @@
+"""The warm engine's client: the first thing `orchestrate lint` tries, and never trusted blindly.
+
+`try_warm(argv)` answers a `lint` from the project's engine when one is running (or
+starts one for `lint --feedback` when the configuration says `[server] auto = true`)
+and returns its exit code after writing the engine's output bytes; it returns None
+whenever the check must run in-process: not a lint, no engine, a socket left by a
+dead engine (removed), an engine that is stale (replaced), busy past the deadline,
+gone mid-request or answering anything malformed. Each of those says so in one line
+on stderr. It imports only the standard library and platformdirs: the client's start
+costs next to nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from orchestrator.server.protocol import (
+    MAX_REPLY,
+    PROTO,
+    NoAnswer,
+    ProtocolError,
+    Reply,
+    RuntimePaths,
+    UnsafeRuntime,
+    client_identity,
+    parse_reply,
+    peer_uid,
+    private_folder,
+    recv_frame,
+    runtime_paths,
+    send_frame,
+)
+
+#: True inside the engine: a request it runs must never ask an engine again.
+SERVING = False
+#: `ORCHESTRATE_SERVER=0` keeps a process off the warm engine.
+OFF_SWITCH = "ORCHESTRATE_SERVER"
+CONNECT_SECONDS = 2.0
+PING_SECONDS = 2.0
+START_WAIT_SECONDS = 30.0
+STOP_WAIT_SECONDS = 10.0
+#: Added to the lint's own deadline: the engine also loads and renders.
+WAIT_MARGIN_SECONDS = 2.0
+FEEDBACK_SECONDS = 20.0  # usecases/lint.FEEDBACK_TIMEOUT_S (not imported: it is heavy)
+FULL_SECONDS = 1800.0  # usecases/lint.FULL_TIMEOUT_S
+MAX_WAIT_SECONDS = 3600.0
+
+
+def say(message: str) -> None:
+    """One line on stderr about the warm path (escaped: reasons come from outside)."""
+    from orchestrator.safetext import printable
+
+    print(f"orchestrate: {printable(message)}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class LintArgs:
+    """The few `lint` options the client needs, read without argparse."""
+
+    root: str | None
+    feedback: bool
+    timeout: float | None
+
+
+def lint_args(argv: list[str]) -> LintArgs | None:
+    """The options of a `lint` command line, or None when it is not one the engine may
+    serve (another command, a value the client cannot read: the CLI then reports it)."""
+    if not argv or argv[0] != "lint":
+        return None
+    root: str | None = None
+    timeout: float | None = None
+    feedback = False
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            break
+        if a == "--feedback":
+            feedback = True
+        elif a in ("--root", "--timeout") or a.startswith(("--root=", "--timeout=")):
+            if "=" in a:
+                name, value = a.split("=", 1)
+            elif i + 1 < len(argv):
+                name, value = a, argv[i + 1]
+                i += 1
+            else:
+                return None
+            if name == "--root":
+                root = value
+            else:
+                try:
+                    timeout = float(value)
+                except ValueError:
+                    return None
+                if not 0 < timeout <= MAX_WAIT_SECONDS:
+                    return None
+        i += 1
+    return LintArgs(root, feedback, timeout)
+
+
+def find_root(cwd: Path, root: str | None) -> Path:
+    """The project root the engine is named by: `--root`, else the nearest folder up
+    from `cwd` holding `.git`, else `cwd` (the CLI decides the same way through git)."""
+    if root:
+        return Path(cwd, root).resolve()
+    here = cwd.resolve()
+    for folder in (here, *here.parents):
+        if os.path.lexists(folder / ".git"):
+            return folder
+    return here
+
+
+def auto_enabled(root: Path) -> bool:
+    """Whether the project's configuration says `[server] auto = true` (read as is:
+    the engine validates the configuration when it starts)."""
+    import tomllib
+
+    for name in ("orchestrate.toml", "pyproject.toml"):
+        try:
+            data = tomllib.loads((root / name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return False
+        table = data.get("tool", {}).get("orchestrate") if name == "pyproject.toml" else None
+        if name == "orchestrate.toml":
+            table = data.get("tool", {}).get("orchestrate", data)
+        if table is None:
+            continue
+        server = table.get("server") if isinstance(table, dict) else None
+        return isinstance(server, dict) and server.get("auto") is True
+    return False
+
+
+# --- talking to the engine ----------------------------------------------------------
+
+
+def _connect(paths: RuntimePaths) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(CONNECT_SECONDS)
+        sock.connect(str(paths.socket))
+        if peer_uid(sock) != os.getuid():
+            raise ProtocolError("the socket is served by another user")
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def exchange(paths: RuntimePaths, request: dict[str, Any], wait: float) -> Reply:
+    """Send one request and read its validated reply within `wait` seconds.
+
+    Raises OSError (no engine), TimeoutError (no answer in time) or ProtocolError.
+    """
+    end = time.monotonic() + wait
+    with _connect(paths) as sock:
+        send_frame(sock, request)
+        return parse_reply(recv_frame(sock, MAX_REPLY, end))
+
+
+def ping(paths: RuntimePaths) -> dict[str, Any] | None:
+    """The running engine's status, or None when none answers."""
+    try:
+        reply = exchange(paths, {"proto": PROTO, "kind": "ping"}, PING_SECONDS)
+    except (OSError, TimeoutError, ProtocolError):
+        return None
+    return reply.info if reply.status == "ok" else None
+
+
+def engine_answers(paths: RuntimePaths) -> bool:
+    """Whether an engine answers on this socket now."""
+    return os.path.lexists(paths.socket) and ping(paths) is not None
+
+
+def clean_dead(paths: RuntimePaths) -> bool:
+    """Remove the socket when no engine holds the lock (its engine died); True if removed."""
+    import fcntl
+
+    try:
+        fd = os.open(paths.lock, os.O_RDWR | os.O_CLOEXEC)
+    except FileNotFoundError:
+        fd = None
+    try:
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # an engine holds it: starting, or not answering
+        try:
+            paths.socket.unlink()
+        except FileNotFoundError:
+            return False
+        return True
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def spawn(root: Path) -> Any:
+    """Start an engine for `root` in the background (its log in the runtime folder);
+    the process handle."""
+    import subprocess
+
+    paths = runtime_paths(root)
+    private_folder(paths.folder, create=True)
+    fd = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-P", "-m", "orchestrator.cli", "server", "run", "--root", str(root)],
+            cwd=str(root),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=fd,
+            start_new_session=True,
+            close_fds=True,
+        )
+    finally:
+        os.close(fd)
+
+
+def start(root: Path) -> dict[str, Any] | None:
+    """The engine of `root`, started if none answers; its status, or None when it did
+    not come up within START_WAIT_SECONDS (its log says why)."""
+    paths = runtime_paths(root)
+    info = ping(paths) if os.path.lexists(paths.socket) else None
+    if info is not None:
+        return info
+    if os.path.lexists(paths.socket):
+        clean_dead(paths)
+    proc = spawn(root)
+    end = time.monotonic() + START_WAIT_SECONDS
+    while time.monotonic() < end:
+        info = ping(paths) if os.path.lexists(paths.socket) else None
+        if info is not None:
+            return info
+        if proc.poll() is not None:  # it ended (a bad configuration, another engine)
+            return ping(paths) if os.path.lexists(paths.socket) else None
+        time.sleep(0.05)
+    return None
+
+
+def stop(root: Path) -> dict[str, Any] | None:
+    """Ask the engine of `root` to stop and wait until its socket is gone; its last
+    status, or None when none was running."""
+    paths = runtime_paths(root)
+    if not os.path.lexists(paths.socket):
+        return None
+    try:
+        reply = exchange(paths, {"proto": PROTO, "kind": "stop"}, PING_SECONDS)
+    except (OSError, TimeoutError, ProtocolError):
+        clean_dead(paths)
+        return None
+    end = time.monotonic() + STOP_WAIT_SECONDS
+    while os.path.lexists(paths.socket) and time.monotonic() < end:
+        time.sleep(0.05)
+    return reply.info
+
+
+# --- the lint front -----------------------------------------------------------------
+
+
+def _terminal_env(env: dict[str, str]) -> dict[str, str]:
+    """The client's environment, plus the terminal size the report renders for (the
+    engine has no terminal; rich reads COLUMNS / LINES first)."""
+    for fd in (0, 1, 2):
+        try:
+            size = os.get_terminal_size(fd)
+        except (OSError, ValueError):
+            continue
+        if size.columns and "COLUMNS" not in env:
+            env["COLUMNS"] = str(size.columns)
+        if size.lines and "LINES" not in env:
+            env["LINES"] = str(size.lines)
+        break
+    return env
+
+
+def run_request(argv: list[str], wait: float) -> dict[str, Any]:
+    """The request that asks the engine to run `argv` as this process would."""
+    out = sys.stdout
+    return {
+        "proto": PROTO,
+        "kind": "run",
+        "argv": list(argv),
+        "cwd": os.getcwd(),
+        "env": _terminal_env(dict(os.environ)),
+        "client": client_identity(),
+        "stdout": {
+            "isatty": bool(out.isatty()),
+            "encoding": str(getattr(out, "encoding", None) or "utf-8"),
+            "errors": str(getattr(out, "errors", None) or "strict"),
+        },
+        "wait_s": wait,
+    }
+
+
+def _write(reply: Reply) -> int:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(reply.stdout)
+    sys.stdout.buffer.flush()
+    sys.stderr.flush()
+    sys.stderr.buffer.write(reply.stderr)
+    sys.stderr.buffer.flush()
+    return reply.exit
+
+
+def _engine_of(root: Path) -> RuntimePaths | None:
+    """The runtime paths of `root`'s engine, or None when its folder must not be used."""
+    try:
+        paths = runtime_paths(root)
+        private_folder(paths.folder, create=False)
+    except UnsafeRuntime as exc:
+        say(f"warm engine not used: {exc}; checking in-process")
+        return None
+    except OSError:
+        return None
+    return paths
+
+
+def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool) -> Reply | None:
+    """The engine's `ok` reply to `request`, or None after saying why the check runs
+    in-process (starting an engine when `wanted`, or when the one running was stale)."""
+    if not os.path.lexists(paths.socket):
+        if wanted:
+            _start_later(root, "warm engine starting for the next check; checking in-process")
+        return None
+    try:
+        reply = exchange(paths, request, float(request["wait_s"]))
+    except (ConnectionRefusedError, FileNotFoundError):
+        if clean_dead(paths):
+            msg = "removed the socket of a dead warm engine; checking in-process"
+            if wanted:
+                _start_later(root, msg)
+            else:
+                say(msg)
+        else:
+            say("warm engine not answering; checking in-process")
+        return None
+    except TimeoutError:
+        say("warm engine busy past the deadline; checking in-process")
+        return None
+    except NoAnswer:
+        say("warm engine went away mid-request; checking in-process")
+        return None
+    except ProtocolError as exc:
+        say(f"warm engine answered something malformed ({exc}); checking in-process")
+        return None
+    except OSError as exc:
+        err = errno.errorcode.get(exc.errno or 0, type(exc).__name__)
+        say(f"warm engine unreachable ({err}); checking in-process")
+        return None
+    if reply.status == "stale":
+        _start_later(
+            root, f"warm engine was stale ({reply.reason}); restarting it, checking in-process"
+        )
+        return None
+    if reply.status != "ok":
+        say(f"warm engine did not serve ({reply.status}: {reply.reason}); checking in-process")
+        return None
+    return reply
+
+
+def try_warm(argv: list[str]) -> int | None:
+    """Answer `argv` from the warm engine: its exit code after writing its output, or
+    None when the caller must check in-process (see the module docs)."""
+    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+        return None
+    args = lint_args(argv)
+    if args is None:
+        return None
+    root = find_root(Path.cwd(), args.root)
+    paths = _engine_of(root)
+    if paths is None:
+        return None
+    wanted = args.feedback and auto_enabled(root)
+    wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
+        WAIT_MARGIN_SECONDS
+    )
+    reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
+    return None if reply is None else _write(reply)
+
+
+#: The keys of a hook lint's answer (the lint use case's result, as JSON).
+HOOK_RESULT_KEYS = frozenset({"report", "required_gaps", "task_ids", "task_error"})
+
+
+def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | None:
+    """The edit-feedback lint of a host hook answered by the warm engine: the lint
+    result's fields as JSON data (to validate into the report model), or None when the
+    hook must lint in-process. Only edit feedback asks: never a gate."""
+    if SERVING or os.environ.get(OFF_SWITCH) == "0" or not 0 < timeout <= MAX_WAIT_SECONDS:
+        return None
+    engine = _engine_of(root)
+    if engine is None:
+        return None
+    wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
+    request = {
+        "proto": PROTO,
+        "kind": "hook_lint",
+        "root": str(root),
+        "paths": list(paths),
+        "timeout": float(timeout),
+        "env": dict(os.environ),
+        "client": client_identity(),
+        "wait_s": wait,
+    }
+    reply = _ask(root, engine, request, auto_enabled(root))
+    if reply is None:
+        return None
+    import json
+
+    try:
+        data = json.loads(reply.stdout)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or set(data) != HOOK_RESULT_KEYS:
+        say("warm engine answered something malformed (lint result); checking in-process")
+        return None
+    if reply.stderr:
+        sys.stderr.buffer.write(reply.stderr)
+        sys.stderr.buffer.flush()
+    return data
+
+
+def _start_later(root: Path, message: str) -> None:
+    with contextlib.suppress(OSError, UnsafeRuntime):
+        spawn(root)
+    say(message)
+
+
+__all__ = [
+    "OFF_SWITCH",
+    "LintArgs",
+    "auto_enabled",
+    "clean_dead",
+    "engine_answers",
+    "exchange",
+    "find_root",
+    "hook_lint",
+    "lint_args",
+    "ping",
+    "run_request",
+    "spawn",
+    "start",
+    "stop",
+    "try_warm",
+]

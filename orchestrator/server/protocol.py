@@ -1,0 +1,328 @@
+"""The warm engine's wire protocol: where its socket lives, the frames, strict validation.
+
+One request per connection over a Unix socket. Each frame is a 4-byte big-endian
+length and that many bytes of UTF-8 JSON. Requests and replies are validated strictly
+(exact keys, exact types, bounded sizes): anything else is a `ProtocolError`, and the
+client then checks in-process. The socket lives in the user's runtime folder
+(platformdirs), in a folder of mode 0700 the user owns, named by a digest of the
+resolved project root: one engine per project root.
+
+This module is on the client's start-up path: it imports the standard library only
+(platformdirs when a path is asked for).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import socket
+import stat
+import struct
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PROTO = 1
+#: The most bytes a request frame may hold (argv, cwd and the environment).
+MAX_REQUEST = 1 << 20
+#: The most bytes a reply frame may hold (the rendered report, base64 inside JSON).
+MAX_REPLY = 64 << 20
+MAX_ARGV = 4096
+MAX_ENV = 4096
+MAX_REASON = 500
+_HEADER = struct.Struct(">I")
+KINDS = ("run", "hook_lint", "ping", "stop")
+STATUSES = ("ok", "stale", "refused", "error")
+
+
+class ProtocolError(Exception):
+    """A frame that is too large, truncated, not JSON or not of the expected shape."""
+
+
+class NoAnswer(ProtocolError):
+    """The connection closed before a frame began: the other end went away."""
+
+
+class UnsafeRuntime(Exception):
+    """The runtime folder is not the user's own private folder: the engine is not used."""
+
+
+@dataclass(frozen=True)
+class RuntimePaths:
+    """The files of one project's engine in the user's runtime folder."""
+
+    folder: Path
+    socket: Path
+    lock: Path
+    log: Path
+
+
+def runtime_folder() -> Path:
+    """orchestrate's folder in the user's runtime folder (platformdirs; XDG_RUNTIME_DIR)."""
+    import warnings
+
+    import platformdirs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fallback to a temporary folder is fine
+        return Path(platformdirs.user_runtime_dir("orchestrate"))
+
+
+def root_digest(root: Path) -> str:
+    """The digest that names a project root's engine (of its resolved path)."""
+    return hashlib.sha256(os.fsencode(str(root.resolve()))).hexdigest()[:20]
+
+
+def runtime_paths(root: Path, folder: Path | None = None) -> RuntimePaths:
+    """Where the engine of `root` keeps its socket, lock and log."""
+    base = folder or runtime_folder()
+    name = root_digest(root)
+    return RuntimePaths(base, base / f"{name}.sock", base / f"{name}.lock", base / f"{name}.log")
+
+
+def private_folder(folder: Path, create: bool) -> bool:
+    """Whether `folder` is a real folder of this user with mode 0700 (made so when
+    `create`); False when it does not exist. Raises UnsafeRuntime for a symlink, another
+    owner or wider permissions: such a folder is never used."""
+    if create:
+        old = os.umask(0o077)
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        finally:
+            os.umask(old)
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        raise UnsafeRuntime(f"{folder} is not a folder")
+    if st.st_uid != os.getuid():
+        raise UnsafeRuntime(f"{folder} belongs to another user")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        raise UnsafeRuntime(f"{folder} is open to other users (mode {stat.S_IMODE(st.st_mode):o})")
+    return True
+
+
+def peer_uid(sock: socket.socket) -> int:
+    """The user id of the process at the other end of a connected Unix socket."""
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid
+
+
+# --- frames ----------------------------------------------------------------------
+
+
+def send_frame(sock: socket.socket, obj: dict[str, Any]) -> None:
+    """Send one length-prefixed JSON frame."""
+    body = json.dumps(obj, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    sock.sendall(_HEADER.pack(len(body)) + body)
+
+
+def _recv_exact(sock: socket.socket, n: int, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    got = 0
+    while got < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no complete frame before the deadline")
+        sock.settimeout(left)
+        chunk = sock.recv(min(n - got, 1 << 20))
+        if not chunk:
+            if chunks:
+                raise ProtocolError("connection closed mid-frame")
+            raise NoAnswer("connection closed without an answer")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def recv_frame(sock: socket.socket, limit: int, deadline: float) -> dict[str, Any]:
+    """One frame as a JSON object, at most `limit` bytes, before `deadline` (monotonic).
+
+    Raises TimeoutError past the deadline, ProtocolError for anything malformed.
+    """
+    (size,) = _HEADER.unpack(_recv_exact(sock, _HEADER.size, deadline))
+    if size > limit:
+        raise ProtocolError(f"frame of {size} bytes over the limit of {limit}")
+    body = _recv_exact(sock, size, deadline)
+    try:
+        obj = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ProtocolError("frame is not JSON") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("frame is not a JSON object")
+    return obj
+
+
+# --- validation -------------------------------------------------------------------
+
+
+def _check(cond: bool, what: str) -> None:
+    if not cond:
+        raise ProtocolError(what)
+
+
+def _is_str_list(value: Any, cap: int) -> bool:
+    return isinstance(value, list) and len(value) <= cap and all(isinstance(x, str) for x in value)
+
+
+def client_identity() -> dict[str, Any]:
+    """What the engine compares with its own to know it runs the same code."""
+    from orchestrator import __version__
+
+    # The first entry is the script's folder (or the working folder) unless the process
+    # runs with -P, as the engine does: it says nothing about the code imported. The
+    # interpreter by its real file (venv/bin/python and python3 are one); the import
+    # path tells one virtual environment from another.
+    path = sys.path if sys.flags.safe_path else sys.path[1:]
+    return {"version": __version__, "executable": os.path.realpath(sys.executable), "path": path}
+
+
+def _identity_ok(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"version", "executable", "path"}
+        and isinstance(value["version"], str)
+        and isinstance(value["executable"], str)
+        and _is_str_list(value["path"], MAX_ARGV)
+    )
+
+
+def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
+    """`obj` when it is a well-formed request of this protocol, else ProtocolError."""
+    _check(obj.get("proto") == PROTO, "unknown protocol version")
+    kind = obj.get("kind")
+    _check(kind in KINDS, "unknown request kind")
+    if kind in ("ping", "stop"):
+        _check(set(obj) == {"proto", "kind"}, "unexpected keys in request")
+        return obj
+    if kind == "hook_lint":
+        keys = {"proto", "kind", "root", "paths", "timeout", "env", "client", "wait_s"}
+        _check(set(obj) == keys, "unexpected keys in request")
+        _check(isinstance(obj["root"], str) and os.path.isabs(obj["root"]), "root: want a path")
+        _check(_is_str_list(obj["paths"], MAX_ARGV), "paths: want strings")
+        t = obj["timeout"]
+        _check(isinstance(t, float) and 0 < t <= 3600, "timeout: want seconds")
+    else:
+        keys = {"proto", "kind", "argv", "cwd", "env", "client", "stdout", "wait_s"}
+        _check(set(obj) == keys, "unexpected keys in request")
+        _check(_is_str_list(obj["argv"], MAX_ARGV) and bool(obj["argv"]), "argv: want strings")
+        _check(obj["argv"][0] == "lint", "only lint is served")
+        cwd = obj["cwd"]
+        _check(isinstance(cwd, str) and os.path.isabs(cwd), "cwd: want an absolute path")
+        _validate_stdout(obj["stdout"])
+    env = obj["env"]
+    _check(
+        isinstance(env, dict)
+        and len(env) <= MAX_ENV
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()),
+        "env: want strings",
+    )
+    _check(_identity_ok(obj["client"]), "client: malformed identity")
+    wait = obj["wait_s"]
+    _check(
+        isinstance(wait, int | float) and not isinstance(wait, bool) and 0 < wait <= 3600,
+        "wait_s: want seconds",
+    )
+    return obj
+
+
+def _validate_stdout(out: Any) -> None:
+    _check(
+        isinstance(out, dict)
+        and set(out) == {"isatty", "encoding", "errors"}
+        and isinstance(out["isatty"], bool)
+        and isinstance(out["encoding"], str)
+        and isinstance(out["errors"], str)
+        and len(out["encoding"]) < 40
+        and len(out["errors"]) < 40,
+        "stdout: malformed",
+    )
+
+
+def _b64(value: Any, what: str) -> bytes:
+    _check(isinstance(value, str), f"{what}: want base64 text")
+    try:
+        return base64.b64decode(value.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        raise ProtocolError(f"{what}: not base64") from None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A validated reply: its status, and for a run its exit code and output bytes."""
+
+    status: str
+    reason: str = ""
+    exit: int = 0
+    stdout: bytes = b""
+    stderr: bytes = b""
+    info: dict[str, Any] | None = None
+
+
+def make_reply(
+    status: str,
+    reason: str = "",
+    exit_code: int = 0,
+    stdout: bytes = b"",
+    stderr: bytes = b"",
+    info: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A reply frame's object (the engine's side of `parse_reply`)."""
+    return {
+        "proto": PROTO,
+        "status": status,
+        "reason": reason[:MAX_REASON],
+        "exit": exit_code,
+        "stdout": base64.b64encode(stdout).decode("ascii"),
+        "stderr": base64.b64encode(stderr).decode("ascii"),
+        "info": info or {},
+    }
+
+
+def parse_reply(obj: dict[str, Any]) -> Reply:
+    """The reply in `obj` when well-formed, else ProtocolError."""
+    keys = {"proto", "status", "reason", "exit", "stdout", "stderr", "info"}
+    _check(set(obj) == keys and obj["proto"] == PROTO, "unexpected reply shape")
+    _check(obj["status"] in STATUSES, "unknown reply status")
+    _check(isinstance(obj["reason"], str) and len(obj["reason"]) <= MAX_REASON, "reason")
+    code = obj["exit"]
+    _check(isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= 255, "exit")
+    _check(isinstance(obj["info"], dict), "info: want an object")
+    return Reply(
+        status=obj["status"],
+        reason=obj["reason"],
+        exit=code,
+        stdout=_b64(obj["stdout"], "stdout"),
+        stderr=_b64(obj["stderr"], "stderr"),
+        info=obj["info"],
+    )
+
+
+__all__ = [
+    "KINDS",
+    "MAX_REPLY",
+    "MAX_REQUEST",
+    "PROTO",
+    "NoAnswer",
+    "ProtocolError",
+    "Reply",
+    "RuntimePaths",
+    "UnsafeRuntime",
+    "client_identity",
+    "make_reply",
+    "parse_reply",
+    "peer_uid",
+    "private_folder",
+    "recv_frame",
+    "root_digest",
+    "runtime_folder",
+    "runtime_paths",
+    "send_frame",
+    "validate_request",
+]

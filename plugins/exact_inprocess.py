@@ -1,0 +1,187 @@
+"""The exact parsers that run in this process: JSON (and JSONC), TOML, YAML.
+
+Each returns the syntax errors of a source as (line, column, message), an empty list
+when the source is valid. None of them builds anything but plain data: JSON and TOML
+give dicts and lists, YAML is composed into nodes and never constructed (so a custom
+tag such as CloudFormation's `!Ref` loads, and no tag can make an object).
+
+These also find what a grammar misses: a TOML key defined twice, a YAML mapping key
+given twice, a JSON trailing comma (or NaN) where the grammar is lenient.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from pathlib import PurePosixPath
+from typing import Any
+
+from orchestrate_plugins.exact_parsers import ErrorLine
+
+#: Files whose JSON dialect is JSONC (comments and trailing commas allowed).
+JSONC_NAMES = frozenset(
+    {
+        "tsconfig.json",
+        "jsconfig.json",
+        "devcontainer.json",
+        ".devcontainer.json",
+        "devcontainer-feature.json",
+        ".eslintrc.json",
+        "babel.config.json",
+        ".babelrc",
+        "deno.json",
+        "deno.jsonc",
+        "turbo.json",
+        "language-configuration.json",
+    }
+)
+_TSCONFIG = re.compile(r"^tsconfig\..*\.json$|^jsconfig\..*\.json$")
+
+
+def is_jsonc(path: str) -> bool:
+    """True for a JSON file read as JSONC: tsconfig/jsconfig (and tsconfig.*.json),
+    .vscode/*.json, devcontainer files, .jsonc, and other well-known JSONC names."""
+    p = PurePosixPath(path)
+    return (
+        p.suffix == ".jsonc"
+        or p.name in JSONC_NAMES
+        or bool(_TSCONFIG.match(p.name))
+        or ".vscode" in p.parts[:-1]
+        or ".devcontainer" in p.parts[:-1]
+    )
+
+
+_JSONC_TOKEN = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"'  # a string, kept
+    r"|//[^\n]*"  # a line comment
+    r"|/\*.*?\*/"  # a block comment
+    r"|,(?=\s*(?:/[/*][^\n]*\s*)*[\]}])",  # a trailing comma before ] or }
+    re.DOTALL,
+)
+
+
+def strip_jsonc(text: str) -> str:
+    """`text` with JSONC comments and trailing commas blanked (same length, newlines kept,
+    so positions stay true)."""
+
+    def blank(m: re.Match[str]) -> str:
+        token = m.group(0)
+        if token.startswith('"'):
+            return token
+        return re.sub(r"[^\n]", " ", token)
+
+    return _JSONC_TOKEN.sub(blank, text)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_errors(text: str, path: str) -> list[ErrorLine]:
+    """JSON syntax errors (RFC 8259: no NaN/Infinity, no trailing comma); JSONC rules
+    for the files `is_jsonc` names. A duplicate key is allowed (the RFC says SHOULD)."""
+    if is_jsonc(path):
+        text = strip_jsonc(text)
+    try:
+        json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        return [(exc.lineno, exc.colno, exc.msg)]
+    except ValueError as exc:
+        return [(1, None, str(exc))]
+    except RecursionError:
+        return [(1, None, "nested too deeply to decide")]
+    return []
+
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def toml_errors(text: str, _path: str) -> list[ErrorLine]:
+    """TOML 1.0 errors from tomllib; a key or table defined twice is one."""
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = _TOML_AT.search(msg)
+        if m is None:
+            return [(1, None, msg)]
+        return [(int(m.group(1)), int(m.group(2)), _TOML_AT.sub("", msg).strip())]
+    return []
+
+
+def _duplicate_keys(root: Any) -> list[ErrorLine]:
+    """Mapping keys given twice in a composed YAML node graph (each node visited once)."""
+    import yaml
+
+    out: list[ErrorLine] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[tuple[str, str]] = set()
+            for key, value in node.value:
+                stack += [key, value]
+                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                    continue
+                ident = (key.tag, key.value)
+                if ident in keys:
+                    line = key.start_mark.line + 1
+                    out.append(
+                        (
+                            line,
+                            key.start_mark.column + 1,
+                            "duplicate mapping key (YAML 1.2: keys are unique)",
+                        )
+                    )
+                keys.add(ident)
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+    return sorted(out)
+
+
+def yaml_errors(text: str, _path: str) -> list[ErrorLine]:
+    """YAML errors from PyYAML's safe composer (no object is constructed), and
+    duplicate mapping keys."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        out: list[ErrorLine] = []
+        for doc in yaml.compose_all(text, Loader=loader):
+            if doc is not None:
+                out += _duplicate_keys(doc)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        col = mark.column + 1 if mark else None
+        return [(line, col, " ".join(str(exc.problem or exc.context or "YAML error").split()))]
+    except yaml.YAMLError as exc:
+        return [(1, None, " ".join(str(exc).split())[:200])]
+    except RecursionError:
+        return [(1, None, "nested too deeply to decide")]
+    return out
+
+
+CHECKS = {"json": json_errors, "toml": toml_errors, "yaml": yaml_errors}
+
+
+def identity(name: str) -> str:
+    """The version of an in-process parser: `python json 3.11.7`, `PyYAML 6.0.1 ...`."""
+    py = "{}.{}.{}".format(*sys.version_info[:3])
+    if name == "yaml":
+        import yaml
+
+        return f"PyYAML {yaml.__version__} safe composer (Python {py})"
+    return f"python {'tomllib' if name == 'toml' else 'json'} {py}"
+
+
+def errors(name: str, src: bytes, path: str) -> list[ErrorLine]:
+    """The errors `name`'s in-process parser finds in `src` (UTF-8, BOM allowed)."""
+    text = src.decode("utf-8-sig")
+    return CHECKS[name](text, path)

@@ -1,0 +1,426 @@
+"""The exact parser tier with the real parsers: confirm, refute, fail safely, run nothing.
+
+Each parser gets a real syntax error (confirmed at the parser's line), a valid file its
+grammar wrongly flags (refuted), and the shared failure cases use fakes (named fake,
+configured by explicit path). A tool the machine lacks fails under CI=true, naming the
+Debian package (tests/helpers.fail_or_skip).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gate_support import clean_env, orchestrate
+from helpers import fail_or_skip, git, new_repo, run_cli, stage
+from orchestrate_plugins.exact_parsers import PARSERS, parser_for
+from orchestrate_plugins.treesitter_checker import TreeSitterChecker
+
+from orchestrator.deadline import Deadline
+from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
+from orchestrator.model.languages import detect
+from orchestrator.vocab import ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus
+
+PACKAGES = {p.name: p.package for p in PARSERS if p.command}
+
+
+def need(name: str) -> str:
+    """The tool PATH gives for `name`, or fail (CI) / skip naming its Debian package."""
+    found = shutil.which(name)
+    if not found:
+        fail_or_skip(
+            f"{name} is required for this test: apt-get install {PACKAGES[name]} (./run setup)"
+        )
+    return str(found)
+
+
+def judge(
+    tmp_path: Path,
+    name: str,
+    data: bytes,
+    *,
+    config: dict[str, Any] | None = None,
+    tools: dict[str, str] | None = None,
+    env: dict[str, str] | None = None,
+    seconds: float = 60.0,
+) -> FileOutcome:
+    """The tree-sitter checker's outcome for one file (its hand-off included)."""
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    target = FileTarget(
+        path=name, abs_path=path, language=detect(name, data[:4096]), size=len(data)
+    )
+    ctx = RunContext(
+        project_root=tmp_path,
+        deadline=Deadline.after(seconds),
+        config=config or {},
+        tool_overrides=tools or {},
+        env=env,
+    )
+    checker = TreeSitterChecker()
+    plan = checker.plan([target], ctx)
+    (outcome,) = [o for b in plan.batches for o in checker.run(b, ctx)]
+    return outcome
+
+
+def assert_confirmed(o: FileOutcome, line: int, parser: str) -> None:
+    assert o.syntax_evidence == SyntaxEvidence.CONFIRMED, (o.reason, o.findings)
+    assert o.syntax == SyntaxStatus.SUSPECTED_ISSUE
+    assert o.syntax_parser is not None and parser in (o.syntax_parser.version or "")
+    (f,) = o.findings
+    assert (f.rule, f.line, f.candidate, f.blocking) == ("syntax/confirmed", line, False, True)
+    assert f.severity == Severity.ERROR
+    assert f"confirmed by {parser}" in f.message
+
+
+def assert_refuted(o: FileOutcome, parser: str) -> None:
+    assert o.syntax_evidence == SyntaxEvidence.REFUTED, (o.reason, o.findings)
+    assert o.syntax == SyntaxStatus.CLEAN and not o.findings
+    assert o.syntax_parser is not None and parser in (o.syntax_parser.version or "")
+    assert o.reason and f"refuted by {parser}" in o.reason
+
+
+# --- each parser: a real error confirmed at its line, a grammar false alarm refuted ---------
+
+
+def test_bash_confirms_at_the_line_and_refutes_extglob_and_case_fallthrough(
+    tmp_path: Path,
+) -> None:
+    need("bash")
+    o = judge(tmp_path, "bad.sh", b"#!/bin/bash\necho ok\nif then\n  echo x\nfi\n")
+    assert_confirmed(o, 3, "bash")
+    # The grammar flags extglob patterns and `;&` / `;;&`; bash -O extglob -n accepts them.
+    ok = b"shopt -s extglob\nls !(*.txt)\ncase $x in a) echo 1;& b) echo 2;;& esac\n"
+    assert_refuted(judge(tmp_path, "ok.sh", ok), "bash")
+
+
+def test_other_shells_are_not_judged_by_bash(tmp_path: Path) -> None:
+    need("bash")
+    # zsh syntax bash rejects, in a .sh file whose shebang names zsh.
+    o = judge(tmp_path, "z.sh", b"#!/usr/bin/env zsh\nprint ${(j:,:)array}\nif then\n")
+    assert_candidate(o, "a zsh script: bash -n does not judge it")
+
+
+def test_posix_sh_scripts_go_to_sh(tmp_path: Path) -> None:
+    need("sh")
+    o = judge(tmp_path, "bad.sh", b"#!/bin/sh\necho ok\nif then\nfi\n")
+    assert_confirmed(o, 3, "sh")
+    # An escaped `<` is a word to the shell; the grammar flags the line.
+    assert_refuted(judge(tmp_path, "ok.sh", b'#!/bin/sh\n[ "$a" \\< "$b" ]\n'), "sh")
+    assert parser_for("bash", "x.sh", b"#!/bin/bash\n").name == "bash"  # type: ignore[union-attr]
+
+
+def test_node_confirms_and_refutes_in_either_module_kind(tmp_path: Path) -> None:
+    need("node")
+    assert_confirmed(judge(tmp_path, "bad.js", b"const a = 1;\nfoo(;\n"), 2, "node")
+    assert_confirmed(
+        judge(tmp_path, "bad.mjs", b'import x from "y";\nexport const a = (;\n'), 2, "node"
+    )
+    # Valid ES2018 (a raw template with an invalid escape) and sloppy `yield = 1`: the
+    # grammar flags both.
+    assert_refuted(judge(tmp_path, "raw.mjs", b"x = String.raw`\\u`;\n"), "node")
+    assert_refuted(judge(tmp_path, "sloppy.cjs", b"yield = 1;\n"), "node")
+    # An ES module in a .js file: the module kind accepts it.
+    assert_refuted(judge(tmp_path, "esm.js", b'import x from "y";\nx = String.raw`\\u`;\n'), "node")
+
+
+def test_jsx_is_not_judged_by_node(tmp_path: Path) -> None:
+    need("node")
+    o = judge(tmp_path, "app.js", b"const a = <div>{x</div>;\nfoo(;\n")
+    assert o.syntax_evidence == SyntaxEvidence.CANDIDATE
+    assert o.findings and all(f.candidate for f in o.findings)
+    assert o.reason and "JSX" in o.reason
+
+
+def test_gofmt_confirms_at_the_line_and_refutes_semicolons_in_a_const_group(
+    tmp_path: Path,
+) -> None:
+    need("gofmt")
+    bad = b"package main\n\nfunc main() {\n\tx := add(1, 2\n\tprintln(x)\n}\n"
+    assert_confirmed(judge(tmp_path, "bad.go", bad), 4, "gofmt")
+    assert_refuted(judge(tmp_path, "ok.go", b"package p\n\nconst ( A = iota; B )\n"), "gofmt")
+
+
+def test_php_confirms_at_the_line_and_refutes_halt_compiler_data(tmp_path: Path) -> None:
+    need("php")
+    assert_confirmed(judge(tmp_path, "bad.php", b"<?php\necho 1\necho 2;\n"), 3, "php")
+    ok = b"<?php\necho 1;\n__halt_compiler(); raw data ((( \n"
+    assert_refuted(judge(tmp_path, "ok.php", ok), "php")
+
+
+def test_xmllint_confirms_at_the_line_and_refutes_an_internal_entity(tmp_path: Path) -> None:
+    need("xmllint")
+    assert_confirmed(judge(tmp_path, "bad.xml", b"<a>\n<b></a>\n"), 2, "xmllint")
+    ok = b'<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY e "x">]>\n<a>&e;</a>\n'
+    assert_refuted(judge(tmp_path, "ok.xml", ok), "xmllint")
+
+
+def test_entities_declared_outside_the_file_are_no_evidence(tmp_path: Path) -> None:
+    need("xmllint")
+    # The grammar flags the parameter entity reference; xmllint does not read the
+    # external entity file, so `&x;` is unknown to it: that is no syntax error.
+    src = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE a [\n<!ENTITY % e SYSTEM "e.ent">\n%e;\n]>\n<a>&x;</a>\n'
+    )
+    o = judge(tmp_path, "a.xml", src)
+    assert_candidate(o, "depend on what it does not read")
+    # Without an external part, an undefined entity is an error.
+    assert_confirmed(judge(tmp_path, "b.xml", b"<a>\n&nbsp;<b></a>\n"), 2, "xmllint")
+
+
+def test_rustfmt_confirms_at_the_line_and_refutes_safe_items(tmp_path: Path) -> None:
+    need("rustfmt")
+    bad = b"fn main() {\n    let x = ;\n}\n"
+    assert_confirmed(judge(tmp_path, "bad.rs", bad), 2, "rustfmt")
+    # Rust 1.82: `safe` items in an `unsafe extern` block; the grammar flags them.
+    ok = b'unsafe extern "C" {\n    safe fn f();\n}\n'
+    assert_refuted(judge(tmp_path, "ok.rs", ok), "rustfmt")
+
+
+def test_rustfmt_reads_no_project_config_and_writes_nothing(tmp_path: Path) -> None:
+    need("rustfmt")
+    # A project rustfmt.toml that rustfmt would refuse: it is never read.
+    (tmp_path / "rustfmt.toml").write_text("this is not = = toml\n")
+    src = b"fn main() {\n    let x = ;\n}\n"
+    o = judge(tmp_path, "src/bad.rs", src)
+    assert_confirmed(o, 2, "rustfmt")
+    assert (tmp_path / "src/bad.rs").read_bytes() == src
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["bad.rs", "rustfmt.toml", "src"]
+
+
+def test_json_trailing_comma_confirmed_and_jsonc_refuted(tmp_path: Path) -> None:
+    assert_confirmed(judge(tmp_path, "a.json", b'{\n  "a": 1,\n}\n'), 3, "python json")
+    jsonc = b'{\n  // comment\n  "compilerOptions": { "strict": true, },\n}\n'
+    assert_refuted(judge(tmp_path, "tsconfig.json", jsonc), "python json")
+    assert_refuted(judge(tmp_path, ".vscode/settings.json", jsonc), "python json")
+
+
+def test_yaml_custom_tags_load_and_duplicate_keys_are_found(tmp_path: Path) -> None:
+    # The grammar flags an explicit key in a flow mapping; the composer accepts it, and
+    # the CloudFormation tags are nodes, never objects.
+    ok = b"a: !Ref x\nb: !GetAtt [r, Arn]\nc: {a: 1, ? b}\n"
+    assert_refuted(judge(tmp_path, "t.yaml", ok), "PyYAML")
+    dup = b"a: 1\nb: 2\na: 3\n"
+    assert judge(tmp_path, "d.yaml", dup).syntax_evidence is None  # clean to the grammar
+    o = judge(tmp_path, "d2.yaml", dup, config={"exact_parse_clean": True})
+    assert_confirmed(o, 3, "PyYAML")
+
+
+def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
+    # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
+    # valid/string/multiline.toml); the grammar flags it.
+    src = b's = """a \\  \n  b"""\n'
+    assert_refuted(judge(tmp_path, "m.toml", src), "python tomllib")
+
+
+def test_toml_duplicate_key_found_when_clean_files_are_checked(tmp_path: Path) -> None:
+    dup = b'[server]\nport = 1\nhost = "h"\nport = 2\n'
+    plain = judge(tmp_path, "a.toml", dup)
+    assert plain.syntax == SyntaxStatus.CLEAN and plain.syntax_parser is None
+    o = judge(tmp_path, "b.toml", dup, config={"exact_parse_clean": ["toml"]})
+    assert_confirmed(o, 4, "python tomllib")
+    ok = judge(tmp_path, "c.toml", b"a = 1\n", config={"exact_parse_clean": True})
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and ok.reason and "also accepted" in ok.reason
+
+
+# --- a failing parser leaves the candidate with the reason ----------------------------------
+
+GO_BAD = b"package main\n\nfunc main() {\n\tx := add(1, 2\n}\n"
+
+
+def fake(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / "fakes" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return str(path)
+
+
+def assert_candidate(o: FileOutcome, why: str) -> None:
+    assert o.syntax_evidence == SyntaxEvidence.CANDIDATE, o.reason
+    # Checked where the grammar is qualified, an unqualified scope where real code failed
+    # it (bash, xml, rust): either way the candidates stay candidates.
+    assert o.syntax == SyntaxStatus.SUSPECTED_ISSUE
+    assert o.status in (ScopeStatus.CHECKED, ScopeStatus.UNQUALIFIED)
+    assert o.findings and all(f.candidate and not f.blocking for f in o.findings)
+    assert o.reason and why in o.reason, o.reason
+
+
+def test_hanging_parser_leaves_the_candidate(tmp_path: Path) -> None:
+    tool = fake(tmp_path, "fake-gofmt-hangs", "exec sleep 60\n")
+    o = judge(tmp_path, "a.go", GO_BAD, tools={"gofmt": tool}, seconds=3)
+    assert_candidate(o, "gave no verdict within")
+
+
+def test_crashing_parser_leaves_the_candidate(tmp_path: Path) -> None:
+    tool = fake(tmp_path, "fake-gofmt-crashes", "kill -SEGV $$\n")
+    assert_candidate(judge(tmp_path, "a.go", GO_BAD, tools={"gofmt": tool}), "crashed")
+
+
+def test_garbage_output_leaves_the_candidate(tmp_path: Path) -> None:
+    tool = fake(tmp_path, "fake-gofmt-garbage", "echo 'all is well, probably' >&2\nexit 2\n")
+    o = judge(tmp_path, "a.go", GO_BAD, tools={"gofmt": tool})
+    assert_candidate(o, "without a located error")
+
+
+def test_version_probe_failure_leaves_the_candidate(tmp_path: Path) -> None:
+    tool = fake(tmp_path, "fake-node-no-version", "exit 3\n")
+    o = judge(tmp_path, "a.js", b"const a = 1;\nfoo(;\n", tools={"node": tool})
+    assert_candidate(o, "exact parser unusable: fake-node-no-version --version failed")
+
+
+def test_missing_parser_says_what_to_install(tmp_path: Path) -> None:
+    o = judge(tmp_path, "a.go", GO_BAD, tools={"gofmt": str(tmp_path / "absent" / "gofmt")})
+    assert_candidate(o, "gofmt not found (Debian: apt-get install golang-go)")
+
+
+# --- versions: an older parser may refute, never confirm ------------------------------------
+
+
+def test_parser_older_than_go_mod_may_not_confirm(tmp_path: Path) -> None:
+    need("gofmt")
+    (tmp_path / "go.mod").write_text("module example.com/m\n\ngo 9.99\n")
+    o = judge(tmp_path, "a.go", GO_BAD)
+    assert_candidate(o, "older than the version 9.99 declared in go.mod")
+    # It may still refute.
+    assert_refuted(judge(tmp_path, "ok.go", b"package p\n\nconst ( A = iota; B )\n"), "gofmt")
+
+
+def test_parser_older_than_engines_composer_or_rust_version_may_not_confirm(
+    tmp_path: Path,
+) -> None:
+    cases = [
+        ("node", "package.json", '{"engines": {"node": ">=99"}}', "a.js", b"x = 1;\nfoo(;\n"),
+        (
+            "php",
+            "composer.json",
+            '{"require": {"php": "^99.1"}}',
+            "a.php",
+            b"<?php\necho 1\necho 2;\n",
+        ),
+        (
+            "rustfmt",
+            "Cargo.toml",
+            '[package]\nname = "a"\nrust-version = "99.0"\n',
+            "a.rs",
+            b"fn main() {\n    let x = ;\n}\n",
+        ),
+    ]
+    for tool, decl, text, name, src in cases:
+        need(tool)
+        root = tmp_path / tool
+        root.mkdir()
+        (root / decl).write_text(text)
+        assert_candidate(judge(root, name, src), f"declared in {decl}: it may refute, not confirm")
+
+
+def test_php_of_another_major_version_than_declared_may_not_confirm(tmp_path: Path) -> None:
+    need("php")
+    (tmp_path / "composer.json").write_text('{"require": {"php": ">=5.6"}}')
+    o = judge(tmp_path, "a.php", b"<?php\necho 1\necho 2;\n")
+    assert_candidate(o, "of another major version than the version 5.6")
+
+
+# --- nothing is executed --------------------------------------------------------------------
+
+
+def test_no_parser_runs_the_code(tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    m = marker.as_posix()
+    files = {
+        # Each is valid, writes the marker when run, and holds what its grammar flags.
+        "w.php": f'<?php\nfile_put_contents("{m}", "x");\n__halt_compiler(); data ((( \n',
+        "w.js": f'require("fs").writeFileSync("{m}", "x");\nyield = 1;\n',
+        "w.mjs": f'import fs from "fs";\nfs.writeFileSync("{m}", "x");\nx = String.raw`\\u`;\n',
+        "w.sh": f"touch {m}\nshopt -s extglob\nls !(*.txt)\n",
+    }
+    preload = tmp_path / "preload.js"
+    preload.write_text(f'require("fs").writeFileSync("{m}", "preload");\n')
+    startup = tmp_path / "startup.sh"
+    startup.write_text(f"touch {m}\n")
+    env = {**os.environ, "NODE_OPTIONS": f"--require {preload}", "BASH_ENV": str(startup)}
+    for name, text in files.items():
+        tool = {"php": "php", "js": "node", "mjs": "node", "sh": "bash"}[name.split(".")[1]]
+        need(tool)
+        o = judge(tmp_path, name, text.encode(), env=env, config={"exact_parse_clean": True})
+        assert o.syntax_evidence == SyntaxEvidence.REFUTED, (name, o.reason)
+        assert not marker.exists(), name
+
+
+# --- through the whole product: report, gate, presentations --------------------------------
+
+
+def test_report_gate_and_presentations_tell_confirmed_from_candidate(tmp_path: Path) -> None:
+    need("gofmt")
+    repo = new_repo(tmp_path / "repo")
+    stage(repo, {"bad.go": GO_BAD.decode(), "Lib.java": "class Lib {\n  int n = (1 + ;\n}\n"})
+    report = json.loads(run_cli(["lint", ".", "--format", "json"], cwd=repo).stdout)
+    scopes = {s["path"]: s for s in report["scopes"] if s["checker"] == "treesitter"}
+    assert scopes["bad.go"]["syntax_evidence"] == "confirmed"
+    assert scopes["bad.go"]["syntax_parser"]["version"].startswith("gofmt 1.")
+    assert scopes["Lib.java"]["syntax_evidence"] == "candidate"
+    assert scopes["Lib.java"]["syntax_parser"] is None
+    # The schema documents the field.
+    schema = json.loads(run_cli(["schema"], cwd=repo).stdout)
+    assert "syntax_evidence" in json.dumps(schema)
+    # SARIF: the confirmed error is an error, the candidate is not.
+    sarif = json.loads(run_cli(["lint", ".", "--format", "sarif"], cwd=repo).stdout)
+    levels = {r["ruleId"]: r["level"] for r in sarif["runs"][0]["results"]}
+    assert levels["treesitter/syntax/confirmed"] == "error"
+    assert {lvl for rule, lvl in levels.items() if rule != "treesitter/syntax/confirmed"} <= {
+        "warning",
+        "note",
+    }
+    # Human: the rule and message say which is which.
+    env = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+    human = run_cli(["lint", "."], cwd=repo, env=env).stdout
+    go_line = next(ln for ln in human.splitlines() if "syntax/confirmed" in ln)
+    assert "(syntax error, confirmed)" in go_line and "confirmed by gofmt" in go_line
+    assert "(syntax candidate)" not in go_line
+    assert any(
+        "(syntax candidate)" in ln for ln in human.splitlines() if "Lib" in ln or "syntax/" in ln
+    )
+    # The commit gate denies on the confirmed error (a finding), not "incomplete".
+    git(repo, "rm", "-q", "--cached", "Lib.java")
+    gate = orchestrate(repo, "gate", "commit", env=clean_env())
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert "treesitter/syntax/confirmed" in gate.stdout + gate.stderr
+
+
+def test_a_refuted_candidate_lets_the_gate_allow(tmp_path: Path) -> None:
+    need("gofmt")
+    repo = new_repo(tmp_path / "repo")
+    stage(repo, {"ok.go": "package p\n\nconst ( A = iota; B )\n"})
+    gate = orchestrate(repo, "gate", "commit", env=clean_env())
+    assert gate.returncode == 0, gate.stdout + gate.stderr
+
+
+@pytest.mark.parametrize("parser", [p for p in PARSERS], ids=lambda p: p.name)
+def test_every_entry_says_why_it_is_safe(parser: Any) -> None:
+    assert parser.safe
+    assert parser.command is None or parser.package
+    # Literal argv words only: no shell, no word that could run code.
+    assert not any(w in {"-c", "--eval", "-r", "--require", "--import"} for w in parser.argv)
+
+
+def test_host_context_counts_confirmed_syntax_errors(tmp_path: Path) -> None:
+    need("gofmt")
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.go").write_bytes(GO_BAD)
+    recorded = Path(__file__).parent / "hosts_e2e/payloads/claude-code/PostToolUse.Write.json"
+    event = json.loads(recorded.read_text().replace("/tmp/hosts-e2e/project", str(repo)))
+    event["tool_input"] = {"content": GO_BAD.decode(), "file_path": str(repo / "a.go")}
+    event["tool_response"] = {"filePath": str(repo / "a.go"), "type": "create"}
+    env = clean_env(CLAUDE_PROJECT_DIR=str(repo))
+    res = orchestrate(repo, "hook", "claude-code", env=env, stdin=json.dumps(event))
+    context = json.loads(res.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "syntax errors confirmed 1, syntax candidates 0" in context, context
+    assert "syntax/confirmed" in context
+    # Nothing of the parser's free text (it quotes source tokens) reaches the agent.
+    assert "expected" not in context

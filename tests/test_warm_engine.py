@@ -1,0 +1,556 @@
+"""The warm engine (`orchestrate server`), with real processes: the same report as a cold
+run on every format, never trusted blindly (stale, killed, busy, dead socket), safe for
+two clients at once, closed to other users, and never used by a strict gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import IN_CI, VENV_BIN, eslint_path, fail_or_skip, git, new_repo, run_cli
+from host_contracts import encode, payload
+
+from orchestrator.server.protocol import runtime_paths
+
+#: Fault injection (orchestrator/server/engine.py): a file folded into the engine's idea
+#: of its code's version, and a sleep before each request.
+FAULT_VERSION_FILE = "ORCHESTRATE_FAULT_VERSION_FILE"
+FAULT_DELAY = "ORCHESTRATE_FAULT_ENGINE_DELAY_S"
+FILES = {
+    "app/a.py": "import os\n\n\ndef f(x):\n    return x == None\n",
+    "app/ok.py": "VALUE = 1\n",
+    "web/b.js": "var unused = 1;\n",
+    "lib/c.rb": "def broken\n",
+    "notes.xyz": "no checker for this\n",
+}
+#: Fields of a run, not of its report: when it ran and how long each scope took.
+RUN_FIELDS = {"generated_at", "duration_ms", "startTimeUtc", "endTimeUtc"}
+
+
+def _strip(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if k not in RUN_FIELDS}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+def same_report(fmt: str, cold: str, warm: str) -> None:
+    """Equal bytes for text formats; equal JSON apart from the run's time fields."""
+    if fmt in ("json", "sarif"):
+        assert _strip(json.loads(warm)) == _strip(json.loads(cold))
+    else:
+        assert warm == cold
+
+
+def _wait(cond: Any, seconds: float, what: str) -> Any:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (an exited engine nobody reaped yet, a zombie, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+class Project:
+    """A git project, a private runtime folder and the environment of its clients."""
+
+    def __init__(self, root: Path, runtime: Path, cache: Path) -> None:
+        self.root = root
+        self.runtime = runtime
+        self.env = {
+            "XDG_RUNTIME_DIR": str(runtime),
+            "XDG_CACHE_HOME": str(cache),
+            # Reuse marks scopes of a second run `reused`: off, so cold and warm agree.
+            "ORCHESTRATE_REUSE": "0",
+            "PATH": f"{Path(eslint_path()).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        }
+        self.pids: set[int] = set()
+
+    @property
+    def paths(self):  # type: ignore[no-untyped-def]
+        return runtime_paths(self.root, self.runtime / "orchestrate")
+
+    def cli(self, *args: str, extra: dict[str, str] | None = None, timeout: float = 180):
+        return run_cli(list(args), self.root, env={**self.env, **(extra or {})}, timeout=timeout)
+
+    def cold(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.cli(*args, extra={"ORCHESTRATE_SERVER": "0"})
+
+    def status(self) -> dict[str, Any] | None:
+        out = self.cli("server", "status", "--format", "json")
+        info = json.loads(out.stdout)
+        if info.get("state") != "running":
+            return None
+        self.pids.add(int(info["pid"]))
+        return info
+
+    def start(self, extra: dict[str, str] | None = None) -> dict[str, Any]:
+        out = self.cli("server", "start", "--format", "json", extra=extra)
+        assert out.returncode == 0, out.stderr
+        info = json.loads(out.stdout)
+        self.pids.add(int(info["pid"]))
+        return info
+
+    def log(self) -> str:
+        try:
+            return self.paths.log.read_text()
+        except FileNotFoundError:
+            return ""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Project]:
+    # A short runtime folder (socket paths are limited to 107 bytes), mode 0700 as
+    # platformdirs requires of XDG_RUNTIME_DIR.
+    runtime = Path(tempfile.mkdtemp(prefix="ow-", dir="/tmp"))
+    root = new_repo(tmp_path / "proj", FILES)
+    git(root, "commit", "-qm", "files")
+    proj = Project(root, runtime, tmp_path / "cache")
+    try:
+        yield proj
+    finally:
+        proj.cli("server", "stop")
+        for pid in proj.pids:  # only the engines this test started, by their pid
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+LINT = ("lint", "app", "web", "lib", "notes.xyz")
+
+
+def _formats() -> list[str]:
+    """Every --format: the built-in ones and any an installed plugin adds."""
+    from orchestrator.core import plugin_host
+    from orchestrator.render.formats import BUILTIN
+
+    offered = plugin_host.load().report_formats(reserved=BUILTIN)
+    return [*BUILTIN, *sorted(offered.formats)]
+
+
+def test_same_report_as_cold_on_every_format(project: Project) -> None:
+    info = project.start()
+    assert info["served"] == 0
+    formats = _formats()
+    for fmt in formats:
+        cold = project.cold(*LINT, "--format", fmt)
+        warm = project.cli(*LINT, "--format", fmt)
+        assert "in-process" not in warm.stderr, warm.stderr
+        assert warm.returncode == cold.returncode == 1
+        assert warm.stderr == cold.stderr
+        same_report(fmt, cold.stdout, warm.stdout)
+    # --output writes the same file from the engine, relative to the client's folder.
+    project.cold(*LINT, "--format", "json", "--output", "cold.json")
+    project.cli(*LINT, "--format", "json", "--output", "warm.json")
+    cold_file = (project.root / "cold.json").read_text()
+    same_report("json", cold_file, (project.root / "warm.json").read_text())
+    after = project.status()
+    assert after is not None and after["pid"] == info["pid"]
+    assert after["served"] == len(formats) + 1
+
+
+def test_feedback_and_usage_errors_answer_like_cold(project: Project) -> None:
+    project.start()
+    for args in (
+        ("lint", "--feedback", "app/a.py"),
+        ("lint", "missing.py"),
+        ("lint", "--jobs", "0"),
+    ):
+        cold = project.cold(*args, "--format", "json")
+        warm = project.cli(*args, "--format", "json")
+        assert (warm.returncode, warm.stderr) == (cold.returncode, cold.stderr)
+        if cold.stdout:
+            same_report("json", cold.stdout, warm.stdout)
+    assert project.status()["served"] == 3  # type: ignore[index]
+
+
+def test_client_start_imports_almost_nothing(project: Project) -> None:
+    project.start()
+    probe = (
+        "import json, sys\n"
+        "from orchestrator.server import client\n"
+        "rc = client.try_warm(['lint', '--format', 'json', 'app/a.py'])\n"
+        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich',"
+        " 'orchestrator.model.report', 'orchestrator.core.engine') if m in sys.modules)\n"
+        "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    answer = json.loads(out.stderr.strip().splitlines()[-1])
+    assert answer == {"rc": 1, "heavy": []}, out.stderr
+    cold = project.cold("lint", "--format", "json", "app/a.py")
+    same_report("json", cold.stdout, out.stdout)
+
+
+def test_stale_engine_after_a_version_change_is_replaced(project: Project, tmp_path: Path) -> None:
+    version = tmp_path / "fake-version"  # fault injection: the engine's code "version"
+    version.write_text("1")
+    fault = {FAULT_VERSION_FILE: str(version)}
+    first = project.start(extra=fault)
+    warm = project.cli("lint", "--format", "json", "app", extra=fault)
+    assert "in-process" not in warm.stderr
+    version.write_text("2")  # an upgrade of orchestrate, a plugin or a library
+    stale = project.cli("lint", "--format", "json", "app", extra=fault)
+    assert "warm engine was stale" in stale.stderr and "checking in-process" in stale.stderr
+    assert len(stale.stderr.strip().splitlines()) == 1
+    cold = project.cold("lint", "--format", "json", "app")
+    same_report("json", cold.stdout, stale.stdout)
+    assert stale.returncode == cold.returncode
+    _wait(lambda: not _alive(first["pid"]), 30, "the stale engine exits")
+    second = _wait(
+        lambda: (s := project.status()) and s["pid"] != first["pid"] and s, 60, "a new engine"
+    )
+    again = project.cli("lint", "--format", "json", "app", extra=fault)
+    assert "in-process" not in again.stderr, again.stderr
+    same_report("json", cold.stdout, again.stdout)
+    assert project.status()["pid"] == second["pid"]  # type: ignore[index]
+
+
+def test_killed_engine_mid_request_falls_back_within_the_deadline(project: Project) -> None:
+    info = project.start(extra={FAULT_DELAY: "120"})  # fault injection: a hanging engine
+    deadline = 60.0
+    client = subprocess.Popen(
+        [
+            str(VENV_BIN / "orchestrate"),
+            "lint",
+            "--format",
+            "json",
+            "--timeout",
+            str(deadline),
+            "app",
+        ],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait(lambda: "argument(s) in" in project.log(), 60, "the engine took the request")
+        killed = time.monotonic()
+        os.kill(info["pid"], signal.SIGKILL)
+        out, err = client.communicate(timeout=deadline)
+    finally:
+        if client.poll() is None:
+            client.kill()
+    assert time.monotonic() - killed < deadline
+    assert "warm engine went away mid-request; checking in-process" in err
+    cold = project.cold("lint", "--format", "json", "--timeout", str(deadline), "app")
+    same_report("json", cold.stdout, out)
+    assert client.returncode == cold.returncode
+
+
+def test_busy_engine_past_the_deadline_falls_back(project: Project) -> None:
+    project.start(extra={FAULT_DELAY: "120"})  # fault injection: a hanging engine
+    began = time.monotonic()
+    out = project.cli("lint", "--format", "json", "--timeout", "3", "app/ok.py")
+    assert "warm engine busy past the deadline; checking in-process" in out.stderr
+    assert out.returncode == 0
+    assert time.monotonic() - began < 3 + 2 + 60  # the wait, its margin, one cold run
+
+
+def test_two_clients_at_once(project: Project) -> None:
+    project.start()
+    cold = project.cold(*LINT, "--format", "json")
+    clients = [
+        subprocess.Popen(
+            [str(VENV_BIN / "orchestrate"), *LINT, "--format", "json"],
+            cwd=project.root,
+            env={**os.environ, **project.env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [c.communicate(timeout=180) for c in clients]
+    for c, (out, err) in zip(clients, outs, strict=True):
+        assert "in-process" not in err, err
+        assert c.returncode == cold.returncode
+        same_report("json", cold.stdout, out)
+    assert project.status()["served"] == 2  # type: ignore[index]
+
+
+def test_socket_of_a_dead_engine_is_cleaned(project: Project) -> None:
+    info = project.start()
+    os.kill(info["pid"], signal.SIGKILL)
+    _wait(lambda: not _alive(info["pid"]), 30, "the engine died")
+    assert project.paths.socket.exists()  # a SIGKILL leaves the socket behind
+    out = project.cli("lint", "--format", "json", "app")
+    assert "removed the socket of a dead warm engine; checking in-process" in out.stderr
+    assert not project.paths.socket.exists()
+    same_report("json", project.cold("lint", "--format", "json", "app").stdout, out.stdout)
+    assert project.cli("server", "status").returncode == 1
+    project.start()  # and a new engine starts in its place
+    warm = project.cli("lint", "--format", "json", "app")
+    assert "in-process" not in warm.stderr
+
+
+OTHER_USER = "owarmtest"
+#: Run as the other user: connect, send a ping, print what happened (stdlib only).
+INTRUDER = r"""
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+try:
+    s.connect(sys.argv[1])
+except OSError as exc:
+    print(json.dumps({"connect": type(exc).__name__})); sys.exit(0)
+body = json.dumps({"proto": 1, "kind": "ping"}).encode()
+s.sendall(struct.pack(">I", len(body)) + body)
+data = b""
+while chunk := s.recv(65536):
+    data += chunk
+reply = json.loads(data[4:]) if len(data) > 4 else None
+print(json.dumps({"connect": "ok", "status": reply and reply["status"], "info": reply and reply["info"]}))
+"""
+
+
+def _other_user() -> tuple[int, int]:
+    if os.getuid() != 0 or not shutil.which("useradd") or not shutil.which("setpriv"):
+        fail_or_skip("another user is needed: run as root with useradd and setpriv (util-linux)")
+    import pwd
+
+    try:
+        entry = pwd.getpwnam(OTHER_USER)
+    except KeyError:
+        made = subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER_USER],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if made.returncode != 0 and IN_CI:
+            pytest.fail(f"cannot create the test user: {made.stderr}")
+        entry = pwd.getpwnam(OTHER_USER)
+    return entry.pw_uid, entry.pw_gid
+
+
+def _as_other(uid: int, gid: int, socket_path: Path) -> dict[str, Any]:
+    out = subprocess.run(
+        [
+            "setpriv",
+            f"--reuid={uid}",
+            f"--regid={gid}",
+            "--clear-groups",
+            "/usr/bin/python3",
+            "-c",
+            INTRUDER,
+            str(socket_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_another_user_cannot_connect(project: Project) -> None:
+    uid, gid = _other_user()
+    project.start()
+    sock = project.paths.socket
+    assert sock.stat().st_mode & 0o777 == 0o600
+    assert project.paths.folder.stat().st_mode & 0o777 == 0o700
+    # As the engine made them: the folder keeps the other user out.
+    assert _as_other(uid, gid, sock) == {"connect": "PermissionError"}
+    # Fault injection: the folders and the socket opened to everyone; the engine's peer
+    # credential check still refuses, before reading anything.
+    project.runtime.chmod(0o711)
+    project.paths.folder.chmod(0o755)
+    sock.chmod(0o666)
+    got = _as_other(uid, gid, sock)
+    assert got == {"connect": "ok", "status": "refused", "info": {}}
+    assert f"refused a connection from uid {uid}" in project.log()
+    # The owner's own client does not trust an opened engine folder either.
+    project.runtime.chmod(0o700)
+    out = project.cli("lint", "--format", "json", "app/ok.py")
+    assert "warm engine not used" in out.stderr and "open to other users" in out.stderr
+    assert out.returncode == 0
+    project.paths.folder.chmod(0o700)
+
+
+def test_auto_start_for_feedback_and_idle_timeout(project: Project) -> None:
+    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\nidle_timeout = 20\n")
+    first = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
+    assert "warm engine starting for the next check; checking in-process" in first.stderr
+    assert first.returncode == 0
+    info = _wait(project.status, 60, "the engine started on demand")
+    assert info["idle_timeout_s"] == 20
+    second = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
+    assert second.stderr == "" and second.returncode == 0
+    same_report("json", first.stdout, second.stdout)
+    _wait(lambda: not project.paths.socket.exists(), 90, "the idle engine exits")
+    assert not _alive(info["pid"]) or _wait(lambda: not _alive(info["pid"]), 10, "exit")
+
+
+def test_server_config_is_validated(project: Project) -> None:
+    for text, word in (
+        ("[server]\nauto = 'yes'\n", "server.auto"),
+        ("[server]\nidle_timeout = 1\n", "server.idle_timeout"),
+        ("[server]\nautostart = true\n", "server.autostart"),
+    ):
+        (project.root / "orchestrate.toml").write_text(text)
+        out = project.cold("lint", "app/ok.py")
+        assert out.returncode == 2 and word in out.stderr, out.stderr
+    started = project.cli("server", "start")
+    assert started.returncode == 1  # the engine refuses to start on a bad configuration
+
+
+def test_strict_gates_never_use_the_engine(project: Project) -> None:
+    project.start()
+    (project.root / "app/new.py").write_text("import os\n")
+    git(project.root, "add", "app/new.py")
+    gate = project.cli("gate", "commit")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert project.status()["served"] == 0  # type: ignore[index]
+    assert "argument(s) in" not in project.log()
+
+
+def test_server_status_and_stop(project: Project) -> None:
+    assert project.cli("server", "status").returncode == 1
+    info = project.start()
+    shown = project.cli("server", "status")
+    assert shown.returncode == 0 and f"pid {info['pid']}" in shown.stdout
+    assert "MiB resident" in shown.stdout
+    stopped = project.cli("server", "stop")
+    assert stopped.returncode == 0 and "stopped" in stopped.stdout
+    _wait(lambda: not _alive(info["pid"]), 30, "the engine exits")
+    assert not project.paths.socket.exists()
+    assert project.cli("server", "stop").stdout.strip() == "warm engine not running"
+    # SIGTERM stops it as cleanly: no socket is left behind.
+    again = project.start()
+    os.kill(again["pid"], signal.SIGTERM)
+    _wait(lambda: not project.paths.socket.exists(), 30, "the engine exits on SIGTERM")
+
+
+def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
+    target = project.root / "app" / "a.py"
+    event = encode(
+        payload(
+            "claude-code",
+            "PostToolUse.Write",
+            cwd=str(project.root),
+            tool_input={"file_path": str(target), "content": target.read_text()},
+            tool_response={"filePath": str(target), "content": target.read_text()},
+        )
+    ).decode()
+    env = {"CLAUDE_PROJECT_DIR": str(project.root)}
+    project.start()
+    cold_run = run_cli(
+        ["hook", "claude-code"],
+        project.root,
+        env={**project.env, **env, "ORCHESTRATE_SERVER": "0"},
+        stdin=event,
+    )
+    shutil.rmtree(project.root / ".orchestrate")  # the same start: no task recorded yet
+    warm = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
+    assert warm.stderr == "" and warm.returncode == cold_run.returncode == 0
+    assert warm.stdout == cold_run.stdout
+    assert "ruff: checked 1" in warm.stdout
+    assert project.status()["served"] == 1  # type: ignore[index]
+    # A pre-tool gate event (a commit) never goes to the engine.
+    gate_event = encode(
+        payload(
+            "claude-code",
+            "PreToolUse.Bash",
+            cwd=str(project.root),
+            tool_input={"command": "git commit -qm x"},
+        )
+    ).decode()
+    run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=gate_event)
+    assert project.status()["served"] == 1  # type: ignore[index]
+
+
+def _fake_engine(path: Path, answers: list[bytes]) -> threading.Thread:
+    """A fake engine on the socket (fault injection): reads each request, answers bytes."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(4)
+
+    def serve() -> None:
+        with server:
+            for answer in answers:
+                conn, _ = server.accept()
+                with conn:
+                    (size,) = struct.unpack(">I", conn.recv(4))
+                    got = 0
+                    while got < size:
+                        got += len(conn.recv(size - got))
+                    conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread
+
+
+def _frame(obj: object) -> bytes:
+    body = json.dumps(obj).encode()
+    return struct.pack(">I", len(body)) + body
+
+
+def test_malformed_answers_are_never_trusted(project: Project) -> None:
+    good = {"proto": 1, "status": "ok", "reason": "", "exit": 0, "stdout": "", "stderr": ""}
+    answers = [
+        struct.pack(">I", 9) + b"not json!",
+        _frame({**good, "info": {}, "extra": 1}),  # an unexpected key
+        _frame({**good, "info": {}, "exit": 999}),  # an exit code no process has
+        _frame({**good, "info": {}, "stdout": "***"}),  # not base64
+        struct.pack(">I", 1 << 30),  # a frame over the size cap
+    ]
+    thread = _fake_engine(project.paths.socket, answers)
+    cold = project.cold("lint", "--format", "json", "app")
+    for _ in answers:
+        out = project.cli("lint", "--format", "json", "app")
+        assert "warm engine answered something malformed" in out.stderr, out.stderr
+        assert "checking in-process" in out.stderr and out.returncode == cold.returncode
+        same_report("json", cold.stdout, out.stdout)
+    thread.join(30)
+
+
+def test_warm_feedback_reuses_results_by_their_identity(project: Project) -> None:
+    project.start()
+    reuse = {"ORCHESTRATE_REUSE": "1"}
+    first = project.cli("lint", "--feedback", "--format", "json", "app/a.py", extra=reuse)
+    second = project.cli("lint", "--feedback", "--format", "json", "app/a.py", extra=reuse)
+    assert first.stderr == second.stderr == ""
+    ruff = [s for s in json.loads(second.stdout)["scopes"] if s["checker"] == "ruff"]
+    assert ruff and all(s["reused"] == "identity equal" for s in ruff)
+    (project.root / "app/a.py").write_text("import sys\n")  # the identity changed
+    third = project.cli("lint", "--feedback", "--format", "json", "app/a.py", extra=reuse)
+    ruff = [s for s in json.loads(third.stdout)["scopes"] if s["checker"] == "ruff"]
+    assert ruff and all(s["reused"] is None for s in ruff)
+    assert project.status()["served"] == 3  # type: ignore[index]
