@@ -70,6 +70,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "orchestrator.cli.init_doctor",
         "tools found (with versions), configs, what each language gets",
     ),
+    "lsp": (
+        "orchestrator.cli.lsp",
+        "language server over stdio: diagnostics and fixes in the editor",
+    ),
 }
 
 

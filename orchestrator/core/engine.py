@@ -35,7 +35,7 @@ from orchestrator.model.checker import Checker, FileTarget, RunContext
 from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
 from orchestrator.vocab import Purpose, Tier
 
-__all__ = ["LintRequest", "default_jobs", "run_lint"]
+__all__ = ["LintRequest", "default_jobs", "excluded_dirs", "run_lint"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,11 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
     )
 
 
+def excluded_dirs(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The folder names a walk never enters: the built-in set plus `exclude_dirs`."""
+    return tuple(EXCLUDED_DIRS) + tuple(config.get("exclude_dirs", []) or ())
+
+
 def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
     return RequestInfo(
         entry=req.entry,
@@ -128,7 +133,7 @@ def run_lint(req: LintRequest) -> Report:
     plugins = req.plugins or plugin_host.load(
         block=tuple(config.get("disable_plugins", []) or ()), extra_modules=req.extra_plugins
     )
-    excluded = tuple(EXCLUDED_DIRS) + tuple(config.get("exclude_dirs", []) or ())
+    excluded = excluded_dirs(config)
     if req.targets is None:
         targets, refused = select(root, req.paths, excluded, cwd=req.cwd)
     else:

@@ -227,6 +227,22 @@ def _replace(data: bytes, edit: Any) -> bytes:
     return head + new.encode("utf-8", "surrogateescape") + tail
 
 
+def edited(data: bytes, edit: Any) -> bytes | None:
+    """What `data` becomes under a text edit of one file (replace-text, delete-range,
+    insert-frontmatter), computed by the code a run applies; None when the edit no
+    longer fits `data` (its anchor or text differs) or is not a text edit of one file."""
+    try:
+        if edit.kind == "replace-text":
+            return _replace(data, edit)
+        if edit.kind == "insert-frontmatter":
+            return _frontmatter(data, edit.key, edit.value)
+        if edit.kind == "delete-range" and content.span(data, edit.anchor) is not None:
+            return _cut(data, edit.anchor.start_line, edit.anchor.end_line)
+    except _Skip:
+        return None
+    return None
+
+
 def plan_changes(view: _View, entry: Entry, extractor: Callable[[Entry], bool]) -> list[Change]:
     """The writes an op makes, in order (durable copies first, removals last)."""
     edit = entry.exact_edit

@@ -11,11 +11,14 @@ and the report says so).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from orchestrator.core import plugin_host
-from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.core.config import load_config
+from orchestrator.core.engine import LintRequest, excluded_dirs, run_lint
+from orchestrator.core.selection import select
 from orchestrator.decisions.coverage import failed_checks, missing_required, outside_native
 from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint_exit_code
 from orchestrator.decisions.findings import is_task_worthy
@@ -162,6 +165,27 @@ def lint(
     return LintResult(report, gaps, task_ids, error, exit_policy)
 
 
+def with_overlay(req: LintRequest, overlay: Mapping[str, bytes]) -> LintRequest:
+    """`req` with the files it selects judged from `overlay` (project-relative path ->
+    bytes, e.g. an editor's unsaved buffer) instead of the disk.
+
+    Selection runs as for any lint (the same safety checks, exclusions and language
+    detection); a selected file the overlay names carries those bytes as its content,
+    so every checker feeds them on stdin and nothing is written anywhere. Paths the
+    overlay names that the request does not select are ignored.
+    """
+    if not overlay:
+        return req
+    root = req.project_root.resolve()
+    config = dict(req.config) if req.config is not None else load_config(root)
+    targets, refused = select(root, req.paths, excluded_dirs(config), cwd=req.cwd)
+    targets = [
+        replace(t, content=overlay[t.path], size=len(overlay[t.path])) if t.path in overlay else t
+        for t in targets
+    ]
+    return replace(req, config=config, targets=targets, refused=refused)
+
+
 def core_view(report: Report) -> dict[str, Any]:
     """The presentation-free core of a report: findings, scopes, gate.
 
@@ -186,5 +210,6 @@ __all__ = [
     "deadline_for",
     "incomplete_notes",
     "lint",
+    "with_overlay",
     "without_incomplete_notes",
 ]

@@ -1,0 +1,444 @@
+"""`orchestrate lsp` end to end: a real LSP client over stdio (pytest-lsp) and headless
+Neovim attach the real server; real Ruff and tree-sitter judge the buffers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from helpers import VENV_BIN, eslint_path, fail_or_skip, new_repo, run_cli
+from lsprotocol import types
+from pytest_lsp.client import LanguageClient, client_capabilities, make_test_lsp_client
+
+HERE = Path(__file__).resolve().parent
+WAIT_S = 90.0  # a cold first check (plugin load, Ruff start) on a busy machine
+CLEAN = "x = 1\n"
+UNUSED_IMPORT = "import os\n\nx = 1\n"
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A committed git project holding `files`."""
+    root = new_repo(tmp_path / "proj", files)
+    subprocess.run(["git", "commit", "-qm", "files"], cwd=root, check=True, capture_output=True)
+    return root
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of the project (outside .git) with its bytes."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(root).parts
+    }
+
+
+class Session:
+    """One running `orchestrate lsp` with a pytest-lsp client attached."""
+
+    def __init__(self, client: LanguageClient, root: Path) -> None:
+        self.client = client
+        self.root = root
+        self.versions: dict[str, int] = {}
+
+    def uri(self, rel: str) -> str:
+        return (self.root / rel).as_uri()
+
+    def open(self, rel: str, text: str, language: str = "python") -> str:
+        uri = self.uri(rel)
+        self.versions[uri] = 1
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id=language, version=1, text=text
+                )
+            )
+        )
+        return uri
+
+    def change(self, uri: str, text: str) -> None:
+        self.versions[uri] += 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+    async def diagnostics(
+        self, uri: str, until: Callable[[Sequence[types.Diagnostic]], bool]
+    ) -> Sequence[types.Diagnostic]:
+        """The buffer's published diagnostics once `until` holds for them."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + WAIT_S
+        while loop.time() < end:
+            got = self.client.diagnostics.get(uri)
+            if got is not None and until(got):
+                return got
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"no such diagnostics for {uri}: {self.client.diagnostics.get(uri)}")
+
+
+def _run(root: Path, body: Callable[[Session], Awaitable[Any]]) -> Any:
+    """Start the real server in `root`, initialise a client session, run `body`, shut down."""
+
+    async def main() -> Any:
+        client = make_test_lsp_client()
+        await client.start_io(str(VENV_BIN / "orchestrate"), "lsp", cwd=str(root))
+        try:
+            await client.initialize_session(
+                types.InitializeParams(
+                    capabilities=client_capabilities("visual-studio-code"),
+                    root_uri=root.as_uri(),
+                    workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
+                )
+            )
+            result = await body(Session(client, root))
+            await client.shutdown_session()
+            return result
+        finally:
+            await client.stop()
+
+    return asyncio.run(main())
+
+
+def _codes(diags: Sequence[types.Diagnostic]) -> set[str]:
+    return {str(d.code) for d in diags}
+
+
+def _has_f401(diags: Sequence[types.Diagnostic]) -> bool:
+    return any(str(d.code).endswith("F401") for d in diags)
+
+
+def _apply(text: str, edits: Sequence[types.TextEdit]) -> str:
+    """Apply LSP text edits (ASCII text: characters are UTF-16 units) to `text`."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(p: types.Position) -> int:
+        return sum(len(ln) for ln in lines[: p.line]) + p.character
+
+    spans = sorted((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits)
+    for start, end, new in reversed(spans):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def test_unsaved_buffer_shows_f401_and_nothing_is_written(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.py": CLEAN})
+    before = _snapshot(root)
+
+    async def body(s: Session) -> None:
+        uri = s.open("a.py", CLEAN)
+        clean = await s.diagnostics(uri, lambda d: True)
+        assert not _has_f401(clean)
+        s.change(uri, UNUSED_IMPORT)  # typed, not saved: the disk still holds CLEAN
+        diags = await s.diagnostics(uri, _has_f401)
+        f401 = next(d for d in diags if str(d.code).endswith("F401"))
+        assert f401.severity == types.DiagnosticSeverity.Error
+        assert f401.range.start.line == 0
+        assert not any(d.code == "coverage" for d in diags), diags
+        s.change(uri, CLEAN)
+        await s.diagnostics(uri, lambda d: not _has_f401(d))
+
+    _run(root, body)
+    assert (root / "a.py").read_text() == CLEAN
+    assert _snapshot(root) == before  # no cache, journal, task store or temp file
+
+
+def test_syntax_only_file_gets_one_coverage_note(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"main.go": "package main\n\nfunc main() {}\n"})
+
+    async def body(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("main.go", "package main\n\nfunc main() {}\n", "go")
+        return await s.diagnostics(uri, lambda d: bool(d))
+
+    diags = _run(root, body)
+    notes = [d for d in diags if d.code == "coverage"]
+    assert len(notes) == 1, diags
+    note = notes[0]
+    assert note.severity == types.DiagnosticSeverity.Information
+    assert note.range.start.line == 0
+    assert "syntax only" in note.message
+
+
+def test_missing_native_checker_note_says_what_to_do(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        {"a.py": CLEAN, "pyproject.toml": '[tool.orchestrate.tools]\nruff = "/nonexistent/ruff"\n'},
+    )
+
+    async def body(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("a.py", CLEAN)
+        return await s.diagnostics(uri, lambda d: bool(d))
+
+    diags = _run(root, body)
+    notes = [d for d in diags if d.code == "coverage"]
+    assert len(notes) == 1, diags
+    assert "ruff: missing" in notes[0].message
+    assert "install" in notes[0].message or "[tool.orchestrate.tools]" in notes[0].message
+
+
+def test_code_action_applies_the_auto_tier_fix(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.py": CLEAN})
+
+    async def body(s: Session) -> tuple[list[Any], str]:
+        uri = s.open("a.py", UNUSED_IMPORT)
+        diags = await s.diagnostics(uri, _has_f401)
+        f401 = next(d for d in diags if str(d.code).endswith("F401"))
+        actions = await s.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=f401.range,
+                context=types.CodeActionContext(diagnostics=[f401]),
+            )
+        )
+        return list(actions or []), uri
+
+    actions, uri = _run(root, body)
+    fix = next(a for a in actions if "F401" in a.title)
+    assert fix.is_preferred is True
+    assert fix.kind == types.CodeActionKind.QuickFix
+    fixed = _apply(UNUSED_IMPORT, fix.edit.changes[uri])
+    assert fixed == "\nx = 1\n" or fixed == CLEAN, fixed
+    assert (root / "a.py").read_text() == CLEAN  # the editor applies it, not the server
+
+
+def test_confirm_tier_fix_is_a_separate_labelled_action(tmp_path: Path) -> None:
+    # Ruff's F841 fix (drop an unused local) is "unsafe": it may change behaviour.
+    source = "def f():\n    y = g()\n    return 1\n"
+    root = _project(tmp_path, {"a.py": source})
+
+    async def body(s: Session) -> list[Any]:
+        uri = s.open("a.py", source)
+        diags = await s.diagnostics(uri, lambda d: any("F841" in str(x.code) for x in d))
+        f841 = next(d for d in diags if "F841" in str(d.code))
+        actions = await s.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=f841.range,
+                context=types.CodeActionContext(diagnostics=[f841]),
+            )
+        )
+        return list(actions or [])
+
+    actions = _run(root, body)
+    unsafe = [a for a in actions if "F841" in a.title]
+    assert unsafe, actions
+    assert all(not a.is_preferred for a in unsafe)
+    assert all("confirm tier" in a.title for a in unsafe)
+
+
+def test_server_survives_a_crashing_tool_and_says_so(tmp_path: Path) -> None:
+    fake = tmp_path / "fake_ruff"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in --version|version) echo "ruff 0.14.0"; exit 0;; esac\n'
+        'echo "fake ruff crashed" >&2\n'
+        "kill -SEGV $$\n"
+    )
+    fake.chmod(0o755)
+    root = _project(
+        tmp_path,
+        {
+            "a.py": CLEAN,
+            "main.go": "package main\n",
+            "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n',
+        },
+    )
+
+    async def body(s: Session) -> tuple[Sequence[types.Diagnostic], Sequence[types.Diagnostic]]:
+        uri = s.open("a.py", UNUSED_IMPORT)
+        crashed = await s.diagnostics(uri, lambda d: bool(d))
+        # still serving: another buffer gets its diagnostics from the same process
+        other = await s.diagnostics(s.open("main.go", "package main\n", "go"), lambda d: bool(d))
+        return crashed, other
+
+    crashed, other = _run(root, body)
+    notes = [d for d in crashed if d.code == "coverage"]
+    assert len(notes) == 1 and "ruff: tool_error" in notes[0].message, crashed
+    assert "SIGSEGV" in notes[0].message
+    assert any(d.code == "coverage" and "syntax only" in d.message for d in other)
+
+
+def test_server_shows_a_message_for_a_crashing_tool(tmp_path: Path) -> None:
+    fake = tmp_path / "fake_ruff"
+    fake.write_text("#!/bin/sh\necho crashed >&2\nexit 70\n")
+    fake.chmod(0o755)
+    root = _project(
+        tmp_path, {"a.py": CLEAN, "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n'}
+    )
+
+    async def body(s: Session) -> list[types.ShowMessageParams]:
+        uri = s.open("a.py", CLEAN)
+        await s.diagnostics(uri, lambda d: bool(d))
+        for _ in range(100):
+            if s.client.messages:
+                break
+            await asyncio.sleep(0.1)
+        return list(s.client.messages)
+
+    messages = _run(root, body)
+    assert any(
+        m.type == types.MessageType.Warning and "ruff" in m.message and "a.py" in m.message
+        for m in messages
+    ), messages
+
+
+def test_diagnostics_are_the_cli_report(tmp_path: Path) -> None:
+    """CG-12: the editor shows the findings `orchestrate lint --feedback` reports."""
+    source = "import os\nimport sys\n\n\ndef f():\n    y = 1\n    return 2\n"
+    root = _project(tmp_path, {"a.py": source})
+    cli = run_cli(["lint", "--feedback", "--no-tasks", "--format", "json", "a.py"], cwd=root)
+    report = json.loads(cli.stdout)
+    want = sorted((f["rule"], f["line"] - 1) for f in report["findings"])
+
+    async def body(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("a.py", source)
+        return await s.diagnostics(uri, lambda d: bool(d))
+
+    diags = _run(root, body)
+    got = sorted(
+        (str(d.code).split("/")[-1], d.range.start.line) for d in diags if d.code != "coverage"
+    )
+    assert got == want and want
+
+
+def _neovim(tmp_path: Path, root: Path, mode: str = "") -> dict[str, Any]:
+    """Run tests/lsp_nvim.lua in headless Neovim against `root`; what the editor showed."""
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        fail_or_skip("nvim is required for this test: apt-get install neovim (./run setup)")
+    out = tmp_path / "nvim.json"
+    env = {
+        **os.environ,
+        "ORCHESTRATE_LSP_CMD": str(VENV_BIN / "orchestrate"),
+        "LSP_ROOT": str(root),
+        "LSP_OUT": str(out),
+        "LSP_MODE": mode,
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    script = HERE / "lsp_nvim.lua"
+    done = subprocess.run(
+        [str(nvim), "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert out.exists(), (done.returncode, done.stdout, done.stderr)
+    got = json.loads(out.read_text())
+    assert "error" not in got, got
+    return got
+
+
+def _rows(rows: Sequence[dict[str, Any]], code: str) -> list[dict[str, Any]]:
+    return [r for r in rows if str(r.get("code", "")).endswith(code)]
+
+
+def test_neovim_shows_unsaved_f401_fixes_it_and_notes_syntax_only(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.py": CLEAN, "main.go": "package main\n"})
+    got = _neovim(tmp_path, root)
+    assert got["modified"] is True  # the buffer was never written
+    f401 = _rows(got["unsaved"], "F401")
+    assert f401 and f401[0]["lnum"] == 0 and f401[0]["severity"] == 1, got  # ERROR
+    assert "F401" in got["action"]
+    assert got["fixed"] in (["", "x = 1"], ["x = 1"]), got["fixed"]
+    notes = _rows(got["go"], "coverage")
+    assert len(notes) == 1 and notes[0]["lnum"] == 0 and "syntax only" in notes[0]["message"]
+    assert notes[0]["severity"] == 3  # INFO
+    assert (root / "a.py").read_text() == CLEAN
+
+
+def test_neovim_survives_a_crashing_tool_and_says_so(tmp_path: Path) -> None:
+    fake = tmp_path / "fake_ruff"
+    fake.write_text("#!/bin/sh\necho fake ruff crashed >&2\nkill -SEGV $$\n")
+    fake.chmod(0o755)
+    root = _project(
+        tmp_path,
+        {
+            "a.py": CLEAN,
+            "main.go": "package main\n",
+            "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n',
+        },
+    )
+    got = _neovim(tmp_path, root, "crash")
+    notes = _rows(got["crashed"], "coverage")
+    assert len(notes) == 1 and "ruff: tool_error" in notes[0]["message"], got
+    assert any("ruff" in m["message"] and m["type"] == 2 for m in got["messages"]), got  # Warning
+    assert got["alive"] is True
+    assert _rows(got["go"], "coverage"), got
+
+
+def test_a_failed_run_is_shown_and_the_server_goes_on(tmp_path: Path) -> None:
+    # An unusable project configuration: the lint use case refuses the run (a usage error).
+    root = _project(
+        tmp_path,
+        {"a.py": CLEAN, "main.go": "package main\n", "pyproject.toml": "[tool]\norchestrate = 1\n"},
+    )
+
+    async def body(s: Session) -> tuple[Sequence[types.Diagnostic], list[Any]]:
+        uri = s.open("a.py", UNUSED_IMPORT)
+        diags = await s.diagnostics(uri, lambda d: bool(d))
+        for _ in range(100):
+            if s.client.messages:
+                break
+            await asyncio.sleep(0.1)
+        (s.root / "pyproject.toml").write_text("")  # repaired: the next check runs
+        s.change(uri, UNUSED_IMPORT + "\n")
+        await s.diagnostics(uri, _has_f401)
+        return diags, list(s.client.messages)
+
+    diags, messages = _run(root, body)
+    assert [d.code for d in diags] == ["coverage"], diags
+    assert "not checked: the run failed" in diags[0].message
+    assert "tool.orchestrate: want a table" in diags[0].message
+    assert any(m.type == types.MessageType.Error and "a.py" in m.message for m in messages)
+
+
+def test_unsaved_javascript_buffer_goes_to_eslint_on_stdin(tmp_path: Path) -> None:
+    eslint_path()  # the managed ESLint (tools/eslint) must be installed
+    config = 'export default [{ rules: { "no-unused-vars": "error" } }];\n'
+    root = _project(tmp_path, {"eslint.config.js": config, "a.js": "console.log(1);\n"})
+
+    async def body(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("a.js", "console.log(1);\n", "javascript")
+        clean = await s.diagnostics(uri, lambda d: True)
+        assert not any("no-unused-vars" in str(d.code) for d in clean), clean
+        s.change(uri, "const unused = 1;\nconsole.log(1);\n")
+        return await s.diagnostics(uri, lambda d: any("no-unused-vars" in str(x.code) for x in d))
+
+    diags = _run(root, body)
+    hit = next(d for d in diags if "no-unused-vars" in str(d.code))
+    assert hit.severity == types.DiagnosticSeverity.Error and hit.range.start.line == 0
+    assert (root / "a.js").read_text() == "console.log(1);\n"
+
+
+def test_overlay_judges_the_given_bytes_and_keeps_selection_refusals(tmp_path: Path) -> None:
+    """The use-case overlay: a selected file is judged from the overlay, never from the
+    disk; what selection refuses stays refused whatever the overlay holds."""
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.lint import NO_TASKS, lint, with_overlay
+
+    root = _project(tmp_path, {"a.py": CLEAN})
+    outside = tmp_path / "outside.py"
+    outside.write_text(CLEAN)
+    (root / "link.py").symlink_to(outside)
+    req = LintRequest(project_root=root, paths=("a.py", "link.py"), cwd=root, paths_named=True)
+    overlay = {"a.py": UNUSED_IMPORT.encode(), "link.py": b"import os\n", "b.py": b"import os\n"}
+    report = lint(with_overlay(req, overlay), NO_TASKS).report
+    assert {f.rule for f in report.findings if f.path == "a.py"} >= {"F401"}
+    assert not [f for f in report.findings if f.path != "a.py"], report.findings
+    link = [s for s in report.scopes if s.path == "link.py"]
+    assert link and all(s.status == "unsafe" for s in link), link
+    assert (root / "a.py").read_text() == CLEAN and not (root / "b.py").exists()
