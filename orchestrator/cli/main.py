@@ -98,7 +98,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
-        paths_named=True,
+        paths_named=not args.from_hook,
         include_generated=args.include_generated,
     )
     result = lint(
@@ -210,6 +210,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "the secret scan always covers them",
     )
     lint.add_argument(
+        "--from-hook",
+        action="store_true",
+        help="the paths are handed over by a hook (pre-commit), not named by the user: "
+        "generated files among them are not linted",
+    )
+    lint.add_argument(
         "--feedback", action="store_true", help="fast save-feedback route (short deadline)"
     )
     lint.add_argument(
@@ -239,6 +245,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script. Returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--from-hook" in argv:  # file names a hook appends are never read as options
+        from orchestrator.cli.hook_paths import shielded
+
+        argv = shielded(argv)
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first)
 
