@@ -104,9 +104,9 @@ def test_a_handed_over_file_name_is_never_an_option(tmp_path: Path) -> None:
     """pre-commit appends file names unquoted and without `--`: a committed file named
     like an option is linted as a file, never obeyed."""
     repo = new_repo(tmp_path / "repo", {"a.py": BAD_PY, "b.py": GOOD_PY})
-    for name in ("--exit-zero", "--output=b.py", "--only=secrets"):
+    for name in ("--", "--exit-zero", "--output=b.py", "--only=secrets"):
         (repo / name).write_text(GOOD_PY)
-    names = ["a.py", "--exit-zero", "--output=b.py", "--only=secrets"]
+    names = ["a.py", "--", "--exit-zero", "--output=b.py", "--only=secrets"]
     res = run_cli(["lint", "--from-hook", "--no-tasks", "--format", "json", *names], cwd=repo)
     assert res.returncode == 1, res.stderr
     assert (repo / "b.py").read_text() == GOOD_PY

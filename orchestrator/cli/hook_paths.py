@@ -26,8 +26,8 @@ def shielded(argv: Sequence[str], cwd: Path | None = None) -> list[str]:
         return words
     base = cwd or Path.cwd()
     out: list[str] = []
-    for i, word in enumerate(words):
-        after_end = "--" in words[:i]
+    for word in words:
+        after_end = "--" in out  # argparse reads every later word as a path already
         if word.startswith("-") and not after_end and os.path.lexists(base / word):
             out.append(f"./{word}")
         else:
