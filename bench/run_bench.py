@@ -249,7 +249,7 @@ def foreign_plugins() -> list[str]:
     names = set()
     for ep in metadata.entry_points(group="orchestrate"):
         dist = getattr(ep, "dist", None)
-        if dist is None or dist.metadata["Name"] != "orchestrate":
+        if dist is None or dist.metadata["Name"] != "orchestrate-lint":
             names.add(ep.name)
     return sorted(names)
 

@@ -1,9 +1,14 @@
-"""A wheel built from the repository, installed in a fresh venv, lints JavaScript.
+"""A wheel built from the repository, installed the ways users install it.
 
-Before `orchestrate tools install` the JS file is `missing` with a hint naming that
-command (a pip user has no `tools/eslint`); after it (real npm, the registry, the user's
-cache folder in tmp) the report's ESLint findings equal what the installed ESLint says.
-Slow (a wheel build, a venv, an npm install): one test, marked `slow`.
+The distribution is `orchestrate-lint` (the name `orchestrate` on the package index is
+another project); the console script is `orchestrate`. `python -m build` builds the sdist
+and the wheel from it without a warning. The wheel, in a fresh venv, carries what the
+documented commands need (the grammar manifest and corpus, the managed ESLint's lockfile,
+the agent host configurations) and runs the demo as a source checkout does; `uv tool
+install` gives a working `orchestrate` too. Before `orchestrate tools install` a JS file
+is `missing` with a hint naming that command (a pip user has no `tools/eslint`); after it
+(real npm, the registry, the user's cache folder in tmp) the report's ESLint findings
+equal what the installed ESLint says. Slow (builds, venvs, an npm install): `slow`.
 """
 
 from __future__ import annotations
@@ -17,17 +22,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO, require_tool
+from helpers import REPO, VENV_BIN, fail_or_skip, new_repo, require_tool
 
 pytestmark = pytest.mark.slow
 
+DIST = "orchestrate-lint"
+#: The checkers the distribution itself registers, and the selection's own scopes.
+BUILTIN = {"ruff", "treesitter", "eslint", "ruby", "rubocop", "secrets", "orchestrate"}
 CONFIG = 'export default [{ rules: { "no-unused-vars": "error", "no-var": "error" } }];\n'
 SOURCE = "var unused = 1;\nconst used = 2;\nconsole.log(used);\n"
 
 
-def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 300) -> Any:
+def _run(
+    argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 300, stdin: str = ""
+) -> Any:
     return subprocess.run(
-        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        argv,
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -54,43 +71,198 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
     return dict(env, **extra)
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """(the wheel, the build's output): `python -m build` on a copy of the checkout."""
+    tmp = tmp_path_factory.mktemp("build")
+    src = _source_copy(tmp / "src")
+    out = _run(
+        [sys.executable, "-m", "build", "--outdir", str(tmp / "dist"), str(src)],
+        tmp,
+        _env({}),
+        900,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    (wheel,) = (tmp / "dist").glob("orchestrate_lint-*.whl")
+    return wheel, out.stdout + out.stderr
+
+
+@pytest.fixture(scope="module")
+def venv_bin(built: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bin folder of a fresh venv with the wheel (and its dependencies) installed."""
+    venv = tmp_path_factory.mktemp("venv")
+    made = _run([sys.executable, "-m", "venv", str(venv)], venv, _env({}))
+    assert made.returncode == 0, made.stderr
+    bin_dir = venv / "bin"
+    inst = _run(
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", str(built[0])],
+        venv,
+        _env({}),
+        900,
+    )
+    assert inst.returncode == 0, inst.stderr
+    return bin_dir
+
+
+def _user_env(bin_dir: Path, tmp: Path, *more: str) -> dict[str, str]:
+    """A user's shell: the install's bin first on PATH, a cache folder of its own."""
+    path = os.pathsep.join([str(bin_dir), *more, os.environ["PATH"]])
+    return _env({"PATH": path, "XDG_CACHE_HOME": str(tmp / "xdg-cache")})
+
+
+def test_build_names_the_distribution_and_warns_about_nothing(built: tuple[Path, str]) -> None:
+    wheel, log = built
+    assert wheel.name.startswith("orchestrate_lint-")
+    assert "warning" not in log.lower(), log
+    sdists = list(wheel.parent.glob("orchestrate_lint-*.tar.gz"))
+    assert len(sdists) == 1
+
+
+def test_the_distribution_name_is_free_on_the_package_index(tmp_path: Path) -> None:
+    """`orchestrate` there is somebody else's project: ours must not be found there."""
+    probe = _run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "-d", str(tmp_path), DIST],
+        tmp_path,
+        _env({}),
+        180,
+    )
+    text = probe.stdout + probe.stderr
+    if "No matching distribution" not in text and probe.returncode != 0:
+        fail_or_skip(f"the package index is not reachable: {text[-400:]}")
+    assert probe.returncode != 0 and "No matching distribution" in text, text
+
+
+def _demo_report(orchestrate: str, proj: Path, env: dict[str, str]) -> dict[str, Any]:
+    out = _run([orchestrate, "lint", "demo", "--format", "json", "--no-tasks"], proj, env)
+    assert out.returncode == 1, out.stderr  # the demo holds findings on purpose
+    return json.loads(out.stdout)
+
+
+def _outcome(report: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """Scopes and findings of the built-in checkers (the checkout's venv also holds the
+    example plugin), JavaScript aside: a source checkout has its pinned ESLint, a fresh
+    wheel install has not (until `orchestrate tools install`)."""
+    scopes = sorted(
+        (s["path"], s["checker"], s["status"], s.get("syntax"))
+        for s in report["scopes"]
+        if not s["path"].endswith(".js") and s["checker"] in BUILTIN
+    )
+    findings = sorted(
+        (f["path"], f["checker"], f["rule"], f["line"])
+        for f in report["findings"]
+        if not f["path"].endswith(".js")
+    )
+    return scopes, findings
+
+
+def test_wheel_runs_the_demo_as_the_checkout_does(venv_bin: Path, tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    shutil.copytree(REPO / "demo", proj / "demo", symlinks=True)
+    wheel = _demo_report(str(venv_bin / "orchestrate"), proj, _user_env(venv_bin, tmp_path))
+    checkout = _demo_report(str(VENV_BIN / "orchestrate"), proj, _env({}))
+    assert _outcome(wheel) == _outcome(checkout)
+    checkers = {s["checker"] for s in wheel["scopes"]}
+    assert {"ruff", "treesitter", "ruby"} <= checkers, checkers
+    js = next(s for s in wheel["scopes"] if s["checker"] == "eslint")
+    assert js["status"] == "missing" and "orchestrate tools install" in js["hint"]
+
+
+def test_wheel_runs_every_documented_command(venv_bin: Path, tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "repo", {"ok.py": "print(1)\n"})
+    env = _user_env(venv_bin, tmp_path)
+    orchestrate = str(venv_bin / "orchestrate")
+
+    def ok(*args: str, stdin: str = "", codes: tuple[int, ...] = (0,)) -> str:
+        out = _run([orchestrate, *args], repo, env, stdin=stdin)
+        assert out.returncode in codes and "Traceback" not in out.stderr, (args, out)
+        return out.stdout
+
+    assert "orchestrate" in ok("--version")
+    plugins = json.loads(ok("plugins", "--format", "json"))
+    ours = {p["name"] for p in plugins if p.get("status") == "loaded"}
+    assert BUILTIN - {"orchestrate"} <= ours
+    assert all(p["display"].startswith(f"{DIST}[") for p in plugins if p["name"] in ours), plugins
+    assert json.loads(ok("schema"))["title"]
+    report = tmp_path / "report.json"
+    ok("lint", "--format", "json", "--output", str(report), "ok.py")
+    ok("report", "validate", str(report))
+    ok("lint", "--feedback", "ok.py")
+    ok("gate", "commit")
+    ok("install-hooks")
+    ok("uninstall-hooks")
+    ok("task", "list")
+    ok("next")
+    ok("check", codes=(0, 1))
+    assert "orchestrate tools install" in ok("tools", "status", codes=(1,))
+    event = {"hook_event_name": "SessionStart", "session_id": "s", "cwd": str(repo)}
+    event |= {"source": "startup", "transcript_path": str(tmp_path / "t.jsonl")}
+    assert "hookSpecificOutput" in json.loads(ok("hook", "claude-code", stdin=json.dumps(event)))
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    init["params"] = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    }
+    answer = json.loads(ok("mcp", stdin=json.dumps(init) + "\n").splitlines()[0])
+    assert answer["result"]["serverInfo"]["name"] == "orchestrate"
+
+    # The agent host configurations docs/hosts.md points to ship inside the wheel.
+    for rel in ("claude-code/settings.json", "codex/hooks.json", "gemini/settings.json"):
+        code = (
+            "import sys; from importlib.resources import files; "
+            "sys.stdout.write(files('orchestrate_hooks').joinpath(sys.argv[1]).read_text())"
+        )
+        shipped = _run([str(venv_bin / "python"), "-c", code, rel], repo, env)
+        assert shipped.stdout == (REPO / "hooks" / rel).read_text(), shipped.stderr
+
+
+def test_uv_tool_install_gives_a_working_orchestrate(
+    built: tuple[Path, str], tmp_path: Path
+) -> None:
+    uv = shutil.which("uv", path=str(VENV_BIN)) or shutil.which("uv")
+    if uv is None:
+        fail_or_skip("uv is required for this test: pip install -e '.[test]' (it pins uv)")
+        return
+    tools, bins = tmp_path / "uv-tools", tmp_path / "uv-bin"
+    env = _env(
+        {
+            "UV_TOOL_DIR": str(tools),
+            "UV_TOOL_BIN_DIR": str(bins),
+            "UV_CACHE_DIR": str(tmp_path / "uv-cache"),
+            "UV_PYTHON_DOWNLOADS": "never",
+        }
+    )
+    inst = _run(
+        [uv, "tool", "install", "--python", sys.executable, str(built[0])], tmp_path, env, 900
+    )
+    assert inst.returncode == 0, inst.stderr
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "a.py").write_text("import os\n")
+    # Only the console script is on PATH: the tool's venv (and its Ruff) is not.
+    out = _run(
+        [str(bins / "orchestrate"), "lint", "--format", "json", "--no-tasks", "a.py"],
+        proj,
+        _user_env(bins, tmp_path),
+    )
+    assert out.returncode == 1, out.stderr
+    report = json.loads(out.stdout)
+    assert [(f["checker"], f["rule"]) for f in report["findings"]] == [("ruff", "F401")]
+
+
 def _eslint_scope(report: dict[str, Any]) -> dict[str, Any]:
     return next(s for s in report["scopes"] if s["path"] == "a.js" and s["checker"] == "eslint")
 
 
-def test_wheel_lints_js_after_tools_install(tmp_path: Path) -> None:
+def test_wheel_lints_js_after_tools_install(venv_bin: Path, tmp_path: Path) -> None:
     npm = require_tool("npm", "install Node.js with npm (Debian: apt-get install npm)")
-    pip_env = _env({})
-    src = _source_copy(tmp_path / "src")
-    wheels = tmp_path / "wheels"
-    built = _run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
-        tmp_path,
-        pip_env,
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = wheels.glob("orchestrate-*.whl")
-    venv = tmp_path / "venv"
-    made = _run([sys.executable, "-m", "venv", str(venv)], tmp_path, pip_env)
-    assert made.returncode == 0, made.stderr
-    bin_dir = venv / "bin"
-    inst = _run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)], tmp_path, pip_env, 600
-    )
-    assert inst.returncode == 0, inst.stderr
-
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "eslint.config.js").write_text(CONFIG)
     (proj / "a.js").write_text(SOURCE)
     cache = tmp_path / "xdg-cache"
-    env = _env(
-        {
-            "PATH": f"{bin_dir}{os.pathsep}{Path(npm).parent}{os.pathsep}{os.environ['PATH']}",
-            "XDG_CACHE_HOME": str(cache),
-        }
-    )
-    orchestrate = str(bin_dir / "orchestrate")
+    env = _user_env(venv_bin, tmp_path, str(Path(npm).parent))
+    orchestrate = str(venv_bin / "orchestrate")
     lint = [orchestrate, "lint", "--format", "json", "--no-tasks", "a.js"]
 
     before = _run(lint, proj, env)

@@ -158,7 +158,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
         cwd=cwd,
-        paths_named=not args.since,
+        paths_named=not (args.since or args.from_hook),
         include_generated=args.include_generated,
         shard=parse_shard(args.shard) if args.shard is not None else None,
     )
@@ -277,6 +277,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "the secret scan always covers them",
     )
     lint.add_argument(
+        "--from-hook",
+        action="store_true",
+        help="the paths are handed over by a hook (pre-commit), not named by the user: "
+        "generated files among them are not linted",
+    )
+    lint.add_argument(
         "--feedback", action="store_true", help="fast save-feedback route (short deadline)"
     )
     lint.add_argument(
@@ -335,6 +341,10 @@ def build_parser(command: str | None = None, full: bool = False) -> argparse.Arg
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script. Returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--from-hook" in argv:  # file names a hook appends are never read as options
+        from orchestrator.cli.hook_paths import shielded
+
+        argv = shielded(argv)
     if argv[:1] == ["lint"]:  # the warm engine answers when it runs (README "Warm engine")
         from orchestrator.server.client import try_warm
 
