@@ -176,6 +176,16 @@ TRAPS: dict[str, tuple[str, str | None]] = {
         "<?php echo '<?xml version=\"1.0\"?>'; ?>\n<rss><?php echo $channel; ?></rss>\n",
         "php",
     ),
+    # A stylesheet's comment naming PHP tags is no PHP (highlight.js's base16 themes).
+    "css/base16.css": (
+        "/* base0F - Opening/Closing Embedded Language Tags, e.g. <?php ?> */\n"
+        "pre code.hljs { display: block; }\n",
+        "css",
+    ),
+    "html/php-in-comment.html": (
+        "<!doctype html>\n<!-- served as <?php echo 1; ?> elsewhere -->\n<p>hi</p>\n",
+        "html",
+    ),
     "html/hbs.html": ("<ul>{{#each people}}<li>{{this.name}}</li>{{/each}}</ul>\n", "handlebars"),
     "html/plain.html": (
         "<!DOCTYPE html>\n<html>\n<head><title>t</title></head>\n"

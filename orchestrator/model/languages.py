@@ -361,14 +361,22 @@ _LIQUID = re.compile(
 )
 _JINJA = re.compile(rb"\{%-?\s*\w|\{\{|\{#")
 #: A PHP page named .html/.xml: PHP's grammar reads the markup around its tags as text.
+#: Only markup is asked (a stylesheet's comment saying "e.g. <?php ?>" is no PHP), and
+#: a tag inside a markup comment does not count.
 _PHP = re.compile(rb"<\?(php\b|=)", re.I)
+_MARKUP_COMMENT = re.compile(rb"<!--.*?(-->|\Z)", re.S)
 
 
-def _template(head: bytes) -> str | None:
-    """The template engine whose syntax `head` holds, or None for plain markup."""
+def _php(head: bytes) -> bool:
+    return bool(_PHP.search(_MARKUP_COMMENT.sub(b"", head)))
+
+
+def _template(head: bytes, php: bool = False) -> str | None:
+    """The template engine whose syntax `head` holds, or None for plain markup; `php`
+    also asks for PHP tags (markup only)."""
     if _FRONT_MATTER.match(head.lstrip(b"\xef\xbb\xbf")):
         return "liquid"  # Jekyll front matter: the page goes through Liquid
-    if _PHP.search(head):
+    if php and _php(head):
         return "php"
     if _ERB_OR_EJS.search(head):
         return "erb" if _RUBY_IN_TAGS.search(head) else "ejs"
@@ -382,8 +390,10 @@ def _template(head: bytes) -> str | None:
 
 
 def _markup(plain: str) -> Callable[[bytes], str | None]:
+    php = plain != "css"
+
     def sniff(head: bytes) -> str | None:
-        return _template(head) or plain
+        return _template(head, php) or plain
 
     return sniff
 
