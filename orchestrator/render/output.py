@@ -35,11 +35,17 @@ _STREAMED = ("scopes", "findings")
 
 
 def json_chunks(report: Report) -> Iterator[bytes]:
-    """The JSON format's bytes (the report's `model_dump_json(indent=2)` and a newline),
-    in pieces: the scopes and findings one row at a time. At 10,000 files the whole
-    text (12 MB) and the serialiser's growing buffer were the largest part of the
-    peak memory. A row's own lines are indented by its depth; JSON strings hold no
-    raw newline, so re-indenting by line is exact."""
+    """The JSON format's bytes (the report's `model_dump_json(indent=2)` and a newline,
+    made inert as `safetext.json_inert` does), in pieces: the scopes and findings one
+    row at a time. At 10,000 files the whole text (12 MB) and the serialiser's growing
+    buffer were the largest part of the peak memory. A row's own lines are indented by
+    its depth; JSON strings hold no raw newline, so re-indenting by line is exact. A
+    `##[` lies inside one string, so inside one piece: each piece is made inert alone."""
+    for chunk in _raw_json_chunks(report):
+        yield chunk.replace(b"##[", b"#\\u0023[") if b"##[" in chunk else chunk
+
+
+def _raw_json_chunks(report: Report) -> Iterator[bytes]:
     shell = report.model_copy(update={key: [] for key in _STREAMED})
     text = shell.__pydantic_serializer__.to_json(shell, indent=2)
     for name in _STREAMED:
