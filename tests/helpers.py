@@ -235,3 +235,20 @@ def sarif_schema() -> dict:
     text = text.replace("^(?i)[a-zA]{2}(-[a-z]{2})?$", "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$")
     schema = json.loads(text)
     return schema
+
+
+def source_copy(dest: Path) -> Path:
+    """The repository's files as git sees them (tracked and untracked, not ignored)
+    copied to `dest`, so a build or an install writes nothing into the checkout."""
+    names = subprocess.run(
+        ["git", "ls-files", "-z", "-co", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for raw in filter(None, names):
+        src = REPO / os.fsdecode(raw)
+        if src.is_file() and not src.is_symlink():
+            (dest / os.fsdecode(raw)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / os.fsdecode(raw))
+    return dest

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import tomllib
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import REPO, VENV_BIN, git, new_repo, run_cli
+from helpers import REPO, VENV_BIN, git, new_repo, run_cli, source_copy
 
 HOOK_ID = "orchestrate-lint"
 BAD_PY = "import os\n"
@@ -122,17 +121,7 @@ def test_a_handed_over_file_name_is_never_an_option(tmp_path: Path) -> None:
 def _tree_commit(dest: Path) -> str:
     """A repository holding the current tree (tracked and untracked, not ignored) in
     one commit: its id is the `rev:` pre-commit installs."""
-    names = subprocess.run(
-        ["git", "ls-files", "-z", "-co", "--exclude-standard"],
-        cwd=REPO,
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\0")
-    for raw in filter(None, names):
-        src = REPO / os.fsdecode(raw)
-        if src.is_file() and not src.is_symlink():
-            (dest / os.fsdecode(raw)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / os.fsdecode(raw))
+    source_copy(dest)
     new_repo(dest, initial_commit=False)
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "-m", "tree under test")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO, VENV_BIN, fail_or_skip, new_repo, require_tool
+from helpers import REPO, VENV_BIN, fail_or_skip, new_repo, require_tool, source_copy
 
 pytestmark = pytest.mark.slow
 
@@ -48,23 +48,6 @@ def _run(
     )
 
 
-def _source_copy(dest: Path) -> Path:
-    """The repository's files as git sees them (tracked and untracked, not ignored), so
-    the build writes nothing into the checkout."""
-    names = subprocess.run(
-        ["git", "ls-files", "-z", "-co", "--exclude-standard"],
-        cwd=REPO,
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\0")
-    for raw in filter(None, names):
-        src = REPO / os.fsdecode(raw)
-        if src.is_file() and not src.is_symlink():
-            (dest / os.fsdecode(raw)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / os.fsdecode(raw))
-    return dest
-
-
 def _env(extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ORCHESTRATE_", "PYTHON"))}
     env.pop("VIRTUAL_ENV", None)
@@ -75,7 +58,7 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """(the wheel, the build's output): `python -m build` on a copy of the checkout."""
     tmp = tmp_path_factory.mktemp("build")
-    src = _source_copy(tmp / "src")
+    src = source_copy(tmp / "src")
     out = _run(
         [sys.executable, "-m", "build", "--outdir", str(tmp / "dist"), str(src)],
         tmp,
