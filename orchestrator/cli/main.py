@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -120,7 +119,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
     from orchestrator.render.output import emit_report
-    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
+    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint, missing_paths
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
@@ -130,14 +129,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve() if args.root else find_project_root(cwd)
     if not root.is_dir():
         raise UsageError(f"project root {root} is not a directory")
-    for raw in args.paths:
-        p = Path(raw)
-        try:
-            os.lstat(p if p.is_absolute() else cwd / p)
-        except (FileNotFoundError, NotADirectoryError):
-            raise UsageError(f"path does not exist: {raw}") from None
-        except OSError:
-            pass  # unreadable or odd: selection gives it a scope with the reason
+    missing = missing_paths(cwd, args.paths)
+    if missing:
+        raise UsageError(f"path does not exist: {missing[0]}")
     timeout = args.timeout or deadline_for(None, args.feedback)
     paths = list(args.paths)
     if args.since:
