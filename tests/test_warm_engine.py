@@ -460,7 +460,9 @@ def test_server_status_and_stop(project: Project) -> None:
     _wait(lambda: not project.paths.socket.exists(), 30, "the engine exits on SIGTERM")
 
 
-def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
+def _edit_event(project: Project) -> tuple[str, dict[str, str]]:
+    """A Claude Code `PostToolUse.Write` event for app/a.py as it stands (edit feedback),
+    and the host's environment for the hook (the project folder it names)."""
     target = project.root / "app" / "a.py"
     event = encode(
         payload(
@@ -471,7 +473,11 @@ def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
             tool_response={"filePath": str(target), "content": target.read_text()},
         )
     ).decode()
-    env = {"CLAUDE_PROJECT_DIR": str(project.root)}
+    return event, {"CLAUDE_PROJECT_DIR": str(project.root)}
+
+
+def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
+    event, env = _edit_event(project)
     project.start()
     cold_run = run_cli(
         ["hook", "claude-code"],
@@ -579,18 +585,8 @@ def test_deeply_nested_answers_are_never_trusted(project: Project) -> None:
     (project.paths.socket).unlink()
     thread.join(30)
     thread = _fake_engine(project.paths.socket, [struct.pack(">I", len(reply)) + reply])
-    target = project.root / "app" / "a.py"
-    event = encode(
-        payload(
-            "claude-code",
-            "PostToolUse.Write",
-            cwd=str(project.root),
-            tool_input={"file_path": str(target), "content": target.read_text()},
-            tool_response={"filePath": str(target), "content": target.read_text()},
-        )
-    ).decode()
-    env = {**project.env, "CLAUDE_PROJECT_DIR": str(project.root)}
-    warm = run_cli(["hook", "claude-code"], project.root, env=env, stdin=event)
+    event, env = _edit_event(project)
+    warm = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
     assert "Traceback" not in warm.stderr, warm.stderr
     assert warm.returncode == 0 and warm.stdout.startswith('{"systemMessage"')
     thread.join(30)
