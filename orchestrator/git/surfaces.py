@@ -286,10 +286,12 @@ def commit_surface(git: Git) -> Surface:
 
 
 def ci_surface(git: Git, rev: str = "HEAD") -> Surface:
-    """The whole tree of an immutable commit id (`rev` is resolved once, then fixed)."""
+    """The whole tree of an immutable commit id (`rev` is resolved once, then fixed),
+    and its message for the secret scan (the commit delivers it as much as its files)."""
     oid = resolve_commit(git, rev)
     surface = Surface(root=git.root, revision=oid, source=oid)
     add_targets(git, read_tree(git, oid), surface, f"commit {oid[:12]}")
+    add_messages(git, [oid], [], surface)
     return surface
 
 
