@@ -50,6 +50,7 @@ def _blocked(res: subprocess.CompletedProcess[str]) -> None:
         ("commit", "-qm", "reworded", "--amen"),  # git takes a unique prefix
         ("-c", "user.name=Other", "commit", "-q", "--no-edit", "--amend"),
         ("-c", "alias.fix=commit --amend", "fix", "-q", "--no-edit"),
+        ("-c", "alias.sfix=!git commit -q --amend", "sfix", "--no-edit"),  # a shell alias
     ],
 )
 def test_amend_through_the_hook_judges_what_head_changed(

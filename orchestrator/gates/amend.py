@@ -10,9 +10,11 @@ command, aliases (`alias.NAME`, including `-c alias...` on the command line), un
 prefixes of long options (`--amen`), bundled short options and option values (so
 `-m --amend` is a message, not an amend), `--no-amend`, and `--` ending the options.
 
-Where no `git commit` parent can be seen (another system, a hook started some other
-way, a shell alias whose command line hides the options) the commit gate judges the
-index against HEAD as before; the push gate still judges every pushed commit whole.
+A shell alias (`!git commit --amend`) is seen through the `git commit` it starts, the
+nearest git above the hook. Where no `git commit` parent can be seen (another system,
+`gate commit` run by hand or before git runs, as an agent host's pre-tool gate does)
+the commit gate judges the index against HEAD as for any commit; the installed hook
+judges the amend when git makes it, and the push gate judges every pushed commit.
 """
 
 from __future__ import annotations
