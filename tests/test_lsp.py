@@ -643,3 +643,8 @@ def test_buffer_requests_are_validated_strictly() -> None:
     for obj in bad:
         with pytest.raises(ProtocolError):
             validate_request(obj)
+    # The client never sends what the engine would refuse: such a buffer stays in-process.
+    from orchestrator.server.client import buffer_lint
+
+    over = buffer_lint(Path("/"), "a.py", b"x" * (MAX_BUFFER + 1), BUFFER_TIMEOUT_S)
+    assert over.data is None and "size cap" in over.reason

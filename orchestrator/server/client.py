@@ -456,8 +456,10 @@ def buffer_lint(root: Path, rel: str, content: bytes, timeout: float) -> BufferA
     prints nothing: the caller says why it checks in-process."""
     if SERVING or os.environ.get(OFF_SWITCH) == "0":
         return BufferAnswer(None, f"{OFF_SWITCH}=0")
-    if len(content) > MAX_BUFFER or not 0 < timeout <= MAX_WAIT_SECONDS:
+    if len(content) > MAX_BUFFER:
         return BufferAnswer(None, "the buffer is over the engine's size cap")
+    if not 0 < timeout <= MAX_WAIT_SECONDS:
+        return BufferAnswer(None, "no deadline the engine accepts")
     try:
         paths = runtime_paths(root)
         private_folder(paths.folder, create=False)
