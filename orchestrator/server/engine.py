@@ -39,8 +39,8 @@ from typing import Any
 from orchestrator import __version__
 from orchestrator.server import client as client_mod
 from orchestrator.server.protocol import (
+    MAX_BUFFER_REQUEST,
     MAX_REPLY,
-    MAX_REQUEST,
     ProtocolError,
     RuntimePaths,
     client_identity,
@@ -68,6 +68,9 @@ FAULT_DELAY = "ORCHESTRATE_FAULT_ENGINE_DELAY_S"
 RunMain = Callable[[list[str]], int]
 #: A host hook's edit-feedback lint: (root, paths, timeout) -> the result as JSON bytes.
 HookLint = Callable[[Path, list[str], float], bytes]
+#: An editor buffer's lint: (root, relative path, the buffer's bytes, timeout) -> the
+#: check as JSON bytes.
+BufferLint = Callable[[Path, str, bytes, float], bytes]
 
 
 def log(message: str) -> None:
@@ -203,11 +206,13 @@ class Engine:
         run_main: RunMain,
         idle_timeout: float,
         hook_lint: HookLint | None = None,
+        buffer_lint: BufferLint | None = None,
     ) -> None:
         self.root = root
         self.paths = paths
         self.run_main = run_main
         self.hook_lint = hook_lint
+        self.buffer_lint = buffer_lint
         self.idle_timeout = idle_timeout
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.started = time.time()
@@ -259,7 +264,8 @@ class Engine:
                 return
             try:
                 req = validate_request(
-                    recv_frame(conn, MAX_REQUEST, time.monotonic() + READ_SECONDS)
+                    # The cap of a request that carries an editor buffer (the largest).
+                    recv_frame(conn, MAX_BUFFER_REQUEST, time.monotonic() + READ_SECONDS)
                 )
             except (ProtocolError, TimeoutError, OSError) as exc:
                 with contextlib.suppress(OSError):
@@ -329,7 +335,9 @@ class Engine:
         req = job.request
         if req["kind"] == "hook_lint" and self.hook_lint is None:
             return make_reply("error", "hook lint not offered")
-        size = len(req["argv"] if req["kind"] == "run" else req["paths"])
+        if req["kind"] == "buffer_lint" and self.buffer_lint is None:
+            return make_reply("error", "buffer lint not offered")
+        size = len(req["argv"] if req["kind"] == "run" else req.get("paths", [req.get("path")]))
         log(f"serving {req['kind']} of {size} argument(s) in {req.get('cwd', req.get('root'))!r}")
         if self.delay:
             time.sleep(self.delay)  # fault injection (FAULT_DELAY)
@@ -338,6 +346,11 @@ class Engine:
             with _as_client(req) as (out, err):
                 if req["kind"] == "run":
                     code = int(self.run_main(list(req["argv"])))
+                elif req["kind"] == "buffer_lint":
+                    assert self.buffer_lint is not None
+                    data = self.buffer_lint(
+                        Path(req["root"]), req["path"], req["content"], req["timeout"]
+                    )
                 else:
                     assert self.hook_lint is not None
                     data = self.hook_lint(Path(req["root"]), list(req["paths"]), req["timeout"])
@@ -348,7 +361,7 @@ class Engine:
             self.stopping.set()
         if self.stamp is not None:
             self.stamp.extend()
-        body = data if req["kind"] == "hook_lint" else out.getvalue()
+        body = out.getvalue() if req["kind"] == "run" else data
         if (len(body) + len(err.getvalue())) * 4 // 3 > MAX_REPLY - 4096:
             return make_reply("error", "the output is over the reply size cap")
         return make_reply("ok", exit_code=code, stdout=body, stderr=err.getvalue())
@@ -433,4 +446,12 @@ class Engine:
         return 0
 
 
-__all__ = ["FAULT_DELAY", "FAULT_VERSION_FILE", "CodeStamp", "Engine", "HookLint", "rss_kib"]
+__all__ = [
+    "FAULT_DELAY",
+    "FAULT_VERSION_FILE",
+    "BufferLint",
+    "CodeStamp",
+    "Engine",
+    "HookLint",
+    "rss_kib",
+]
