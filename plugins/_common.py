@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from orchestrator.api import Deadline, FileTarget, RunContext, run_bounded
 
-_VERSION_CACHE: dict[tuple[str, float], str | None] = {}
+_VERSION_CACHE: dict[tuple[str, ToolStamp], str | None] = {}
 _DOC_URL = re.compile(r"https?://[!-~]{1,2000}")
 _DESCRIPTION_CHARS = 300
 
@@ -82,6 +82,45 @@ def interpreter_bin_dir() -> Path:
 #: The most a version probe may take, and less when the run's deadline comes sooner.
 PROBE_SECONDS = 10.0
 
+#: What a cached tool version is valid for: the stat facts of the tool's path, of each
+#: symbolic link on the way to the program, of the program, and of the absolute paths
+#: a script names in its head (its interpreter, the program a wrapper runs).
+ToolStamp = tuple[tuple[str, tuple[int, ...] | None], ...]
+_SCRIPT_HEAD = 4096
+_NAMED_PATH = re.compile(rb"(?<![\w.~:/-])/[\w.+@%,=-][\w.+@%:,=/-]*")
+_MAX_NAMED = 16
+_MAX_LINKS = 40
+
+
+def _facts(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def tool_stamp(path: str) -> ToolStamp:
+    """The stat facts a tool's identity is re-validated by (see `ToolStamp`): a link
+    swapped, a program replaced (a new inode or ctime, even when an installer keeps
+    the mtime) or a wrapper's target changed all give another stamp. OSError when the
+    tool's path cannot be read."""
+    rows: list[tuple[str, tuple[int, ...] | None]] = []
+    hop = path
+    for _ in range(_MAX_LINKS):
+        rows.append((hop, _facts(os.lstat(hop))))
+        if not os.path.islink(hop):
+            break
+        hop = os.path.join(os.path.dirname(hop), os.readlink(hop))
+    program = os.path.realpath(path)  # links in the folders on the way count too
+    with open(program, "rb") as fh:
+        rows.append((program, _facts(os.fstat(fh.fileno()))))
+        head = fh.read(_SCRIPT_HEAD)
+    if head.startswith(b"#!"):
+        for raw in list(dict.fromkeys(_NAMED_PATH.findall(head)))[:_MAX_NAMED]:
+            named = os.fsdecode(raw)
+            try:
+                rows.append((named, _facts(os.stat(named))))
+            except OSError:
+                rows.append((named, None))  # absent now: its arrival changes the stamp
+    return tuple(rows)
+
 
 @dataclass(frozen=True)
 class VersionProbe:
@@ -103,14 +142,14 @@ def probe_version(
 ) -> VersionProbe:
     """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
 
-    The first line of its output, cached per (path, mtime); a failed probe is not
+    The first line of its output, cached per path and `tool_stamp`; a failed probe is not
     remembered (it may be transient). `timed_out` says the deadline or the cap ended
     it, so the caller can report `timed_out` rather than a broken tool. `cwd` and `env`
     let a tool that reads its config even for `--version` (RuboCop) start where it can
     write nothing into the project.
     """
     try:
-        key = (path, os.stat(path).st_mtime)
+        key = (path, tool_stamp(path))
     except OSError as exc:
         return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
     if key in _VERSION_CACHE:
@@ -139,7 +178,7 @@ def tool_version(
     timeout: float = PROBE_SECONDS,
     deadline: Deadline | None = None,
 ) -> str | None:
-    """`TOOL --version`, first line, cached per (path, mtime). None when it fails.
+    """`TOOL --version`, first line, cached per path and `tool_stamp`. None when it fails.
 
     Pass the run's `deadline`: without one the probe may take `timeout` seconds
     whatever the run's own deadline says. `probe_version` also says why it failed.
@@ -152,7 +191,7 @@ def cached_version(path: str | None) -> str | None:
     if path is None:
         return None
     try:
-        return _VERSION_CACHE.get((path, os.stat(path).st_mtime))
+        return _VERSION_CACHE.get((path, tool_stamp(path)))
     except OSError:
         return None
 
