@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from orchestrator.api import Deadline, FileTarget, RunContext, run_bounded
+from orchestrator.api import Deadline, FileTarget, RunContext, ToolStamp, run_bounded, tool_stamp
 
 _VERSION_CACHE: dict[tuple[str, ToolStamp], str | None] = {}
 _DOC_URL = re.compile(r"https?://[!-~]{1,2000}")
@@ -81,45 +81,6 @@ def interpreter_bin_dir() -> Path:
 
 #: The most a version probe may take, and less when the run's deadline comes sooner.
 PROBE_SECONDS = 10.0
-
-#: What a cached tool version is valid for: the stat facts of the tool's path, of each
-#: symbolic link on the way to the program, of the program, and of the absolute paths
-#: a script names in its head (its interpreter, the program a wrapper runs).
-ToolStamp = tuple[tuple[str, tuple[int, ...] | None], ...]
-_SCRIPT_HEAD = 4096
-_NAMED_PATH = re.compile(rb"(?<![\w.~:/-])/[\w.+@%,=-][\w.+@%:,=/-]*")
-_MAX_NAMED = 16
-_MAX_LINKS = 40
-
-
-def _facts(st: os.stat_result) -> tuple[int, ...]:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def tool_stamp(path: str) -> ToolStamp:
-    """The stat facts a tool's identity is re-validated by (see `ToolStamp`): a link
-    swapped, a program replaced (a new inode or ctime, even when an installer keeps
-    the mtime) or a wrapper's target changed all give another stamp. OSError when the
-    tool's path cannot be read."""
-    rows: list[tuple[str, tuple[int, ...] | None]] = []
-    hop = path
-    for _ in range(_MAX_LINKS):
-        rows.append((hop, _facts(os.lstat(hop))))
-        if not os.path.islink(hop):
-            break
-        hop = os.path.join(os.path.dirname(hop), os.readlink(hop))
-    program = os.path.realpath(path)  # links in the folders on the way count too
-    with open(program, "rb") as fh:
-        rows.append((program, _facts(os.fstat(fh.fileno()))))
-        head = fh.read(_SCRIPT_HEAD)
-    if head.startswith(b"#!"):
-        for raw in list(dict.fromkeys(_NAMED_PATH.findall(head)))[:_MAX_NAMED]:
-            named = os.fsdecode(raw)
-            try:
-                rows.append((named, _facts(os.stat(named))))
-            except OSError:
-                rows.append((named, None))  # absent now: its arrival changes the stamp
-    return tuple(rows)
 
 
 @dataclass(frozen=True)

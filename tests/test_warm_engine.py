@@ -677,7 +677,7 @@ def test_a_queued_request_whose_client_went_away_never_runs(
     try:
         _wait(pid_file.exists, 60, "the engine runs the slow tool")
         second = _client(project, "lint", "--format", "json", "--timeout", "500", "notes.xyz")
-        time.sleep(1.0)  # the second request is read and queued
+        _wait(lambda: "queued behind a running one" in project.log(), 60, "second one queued")
         second.kill()
         second.communicate(timeout=30)
         _wait(lambda: "client went away; dropping" in project.log(), 30, "queued one dropped")
@@ -732,3 +732,28 @@ def test_a_tool_behind_a_wrapper_is_seen_to_change(project: Project, tmp_path: P
     assert versions(after) == {"ruff 99.0.0"}
     cold = project.cold("lint", "--format", "json", "app")
     same_report("json", cold.stdout, after.stdout)
+
+
+def test_an_unchanged_tree_is_answered_reused_and_an_edit_checks_again(project: Project) -> None:
+    """With reuse on, the engine answers an unchanged tree from the run it kept: every
+    checked scope says `reused`, the rest of the report is the first run's. An edit
+    checks again (the edited file fresh)."""
+    time.sleep(2.2)  # past the racy-write margin of the files the fixture just wrote
+    project.start()
+    reuse = {"ORCHESTRATE_REUSE": "1"}
+    first = project.cli("lint", "--format", "json", *LINT[1:], extra=reuse)
+    second = project.cli("lint", "--format", "json", *LINT[1:], extra=reuse)
+    assert first.stderr == second.stderr == "", second.stderr
+    one, two = json.loads(first.stdout), json.loads(second.stdout)
+    checked = [s for s in two["scopes"] if s["status"] == "checked"]
+    assert {s["checker"] for s in checked} >= {"ruff", "ruby"}
+    assert {s["reused"] for s in checked} == {"identity equal"}
+    for scopes in (one["scopes"], two["scopes"]):
+        for s in scopes:
+            s["reused"] = None
+    assert _strip(one) == _strip(two)
+    assert second.returncode == first.returncode
+    (project.root / "app/ok.py").write_text("import sys\n")
+    third = json.loads(project.cli("lint", "--format", "json", *LINT[1:], extra=reuse).stdout)
+    fresh = {(s["path"], s["checker"]) for s in third["scopes"] if s["reused"] is None}
+    assert ("app/ok.py", "ruff") in fresh and ("app/a.py", "ruff") not in fresh

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__, deadline
+from orchestrator.core import run_memo
 from orchestrator.server import client as client_mod
 from orchestrator.server.protocol import (
     MAX_REPLY,
@@ -259,6 +260,8 @@ class Engine:
         self.stamp: CodeStamp | None = None
         self.threads: set[threading.Thread] = set()
         self.delay = float(os.environ.get(FAULT_DELAY, "0") or 0)
+        #: A request runs in the main thread now (others wait in `jobs`).
+        self.busy = False
 
     # --- the connection threads ---------------------------------------------------
 
@@ -323,6 +326,8 @@ class Engine:
             self.jobs.put(None)
             return make_reply("ok", "stopping", info=self.info())
         job = Job(req, time.monotonic() + float(req["wait_s"]))
+        if self.busy:
+            log(f"{req['kind']} request queued behind a running one")
         self.jobs.put(job)
         end = time.monotonic() + float(req["wait_s"]) + 1.0
         while not job.done.wait(min(PEER_POLL_S, max(0.0, end - time.monotonic()))):
@@ -428,12 +433,14 @@ class Engine:
             if job is None:
                 return
             try:
+                self.busy = True
                 job.reply = self._run(job)
             except BaseException as exc:  # noqa: BLE001 - one request must not end the engine
                 job.reply = make_reply("error", f"internal: {type(exc).__name__}")
                 if not isinstance(exc, Exception):
                     self.stopping.set()
             finally:
+                self.busy = False
                 job.done.set()
                 self.last_active = time.monotonic()
 
@@ -454,6 +461,7 @@ class Engine:
         """Serve until stopped, stale or idle. 0 after a clean stop; 1 when another
         engine already serves this root or the runtime folder is not private."""
         client_mod.SERVING = True  # a request run here must never call an engine
+        run_memo.hold()  # unchanged trees are answered from the kept run
         try:
             private_folder(self.paths.folder, create=True)
         except Exception as exc:  # noqa: BLE001 - UnsafeRuntime and OS errors alike
