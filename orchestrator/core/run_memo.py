@@ -27,8 +27,9 @@ started is not kept (the run may have read a file before a write, or a write in 
 same timestamp tick could go unseen): a tree edited a moment ago checks fresh until it
 is older. The replayed report is the kept one with a new
 `generated_at`, and every checked scope `reused` (reason `reuse.REUSE_REASON`,
-duration 0): honest about what was not run again. Bounded: `MAX_RUNS` requests,
-`MAX_SCOPES` scopes a report, `MAX_ENTRIES` witness entries, `reuse.MAX_AGE_S`.
+duration 0): honest about what was not run again. Bounded: `MAX_RUNS` requests and
+`MAX_SCOPES` scopes in all (least recently used dropped first), `MAX_ENTRIES` witness
+entries a run, `reuse.MAX_AGE_S`.
 """
 
 from __future__ import annotations
@@ -207,8 +208,8 @@ def keep(
         return False
     _KEPT[request.digest] = _Kept(time.time(), starts, paths, names, skip, witness, marked)
     _KEPT.move_to_end(request.digest)
-    while len(_KEPT) > MAX_RUNS:
-        _KEPT.popitem(last=False)
+    while len(_KEPT) > MAX_RUNS or sum(len(k.report.scopes) for k in _KEPT.values()) > MAX_SCOPES:
+        _KEPT.popitem(last=False)  # the least recently used first
     return True
 
 
