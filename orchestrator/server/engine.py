@@ -186,8 +186,10 @@ class Job:
 def peer_gone(conn: socket.socket) -> bool:
     """Whether the client closed its end (or sent more than its one request, which the
     protocol does not allow: the request is abandoned as well)."""
+    poller = select.poll()  # not select(): a descriptor past FD_SETSIZE must work too
+    poller.register(conn, select.POLLIN | select.POLLHUP | select.POLLERR)
     try:
-        if not select.select([conn], [], [], 0)[0]:
+        if not poller.poll(0):
             return False
         conn.recv(1, socket.MSG_PEEK)  # readable: at its end (b"") or out of protocol
     except OSError:
