@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core import plugin_host, reuse
+from orchestrator.core import plugin_host, reuse, run_memo
 from orchestrator.core.assemble import Assembly, assemble, scopes_of
 from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
@@ -130,6 +130,10 @@ def run_lint(req: LintRequest) -> Report:
     root = req.project_root.resolve()
     config = dict(req.config) if req.config is not None else load_config(root)
     ctx = _context(req, root, config)
+    # A long-lived process answers an unchanged tree's run again (core/run_memo.py).
+    memo_key = run_memo.request_key(req, root, config)
+    if (replayed := run_memo.replay(memo_key)) is not None:
+        return replayed
     plugins = req.plugins or plugin_host.load(
         block=tuple(config.get("disable_plugins", []) or ()), extra_modules=req.extra_plugins
     )
@@ -173,4 +177,6 @@ def run_lint(req: LintRequest) -> Report:
     report = assemble(parts, scopes + list(refused) + gaps, outcomes)
     if shard_id is not None:
         report.shards = [shard_id]
+    names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]
+    run_memo.keep(memo_key, root, req, targets, report, names, excluded)
     return report
