@@ -12,6 +12,7 @@ import os
 import pty
 import re
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,12 @@ def run_on_pty(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, by
         stderr=slave,
     )
     os.close(slave)
+    assert proc.stdout is not None
+    stdout = proc.stdout
+    out = bytearray()
+    # stdout is drained alongside the terminal: a full pipe would stall the run.
+    drain = threading.Thread(target=lambda: out.extend(stdout.read()), daemon=True)
+    drain.start()
     seen = bytearray()
     while True:
         try:
@@ -62,11 +69,10 @@ def run_on_pty(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, by
             break
         seen += chunk
     os.close(master)
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    proc.stdout.close()
+    drain.join(timeout=120)
+    stdout.close()
     text = CONTROL.sub("", seen.decode("utf-8", "replace"))
-    return proc.wait(timeout=120), out, text
+    return proc.wait(timeout=120), bytes(out), text
 
 
 def _plain(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
