@@ -10,7 +10,7 @@ a hang becomes a scope outcome.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,6 +69,8 @@ class LintRequest:
     include_generated: bool = False
     #: Check only this share of the selection (`--shard I/N`); the report records it.
     shard: Shard | None = None
+    #: The presenter's progress count (RunContext.on_progress); None shows none.
+    on_progress: Callable[[int, int], None] | None = None
 
 
 def default_jobs() -> int:
@@ -88,6 +90,7 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
         tool_overrides=tool_overrides(config),
         env=req.env,
         surface_files=req.surface_files,
+        on_progress=req.on_progress,
         **({"output_budget": req.output_budget} if req.output_budget else {}),
     )
 
