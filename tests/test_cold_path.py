@@ -1,0 +1,110 @@
+"""The cold path of `orchestrate lint FILE` imports and reads only what the project in
+front of it needs (issue 14: cold-run speed). Not timed: what is imported is
+asserted, as in tests/test_cli_startup.py, since a loaded machine makes timings flaky.
+Each case runs the real CLI with the real Ruff in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import VENV_BIN, require_tool
+
+PROBE = """
+import json, sys
+from orchestrator.cli.main import main
+code = main(json.loads(sys.argv[1]))
+sys.stdout.flush()
+print("\\nMODULES=" + json.dumps(sorted(sys.modules)), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _git(root: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t.invalid"}
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    return root
+
+
+def lint_modules(root: Path, *argv: str) -> tuple[int, dict, set[str]]:
+    """(exit code, JSON report, modules imported) of `orchestrate lint ARGV --format json`
+    run in `root` by a fresh interpreter with its own cache folder."""
+    require_tool("ruff", "pip install -e '.[test]'", path=str(VENV_BIN / "ruff"))
+    env = {**os.environ, "XDG_CACHE_HOME": str(root.parent / "cache"), "PATH": str(VENV_BIN)}
+    env["PATH"] += os.pathsep + os.environ.get("PATH", "")
+    args = ["lint", *argv, "--format", "json", "--no-tasks"]
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    _text, _, mods = proc.stderr.rpartition("\nMODULES=")
+    assert mods, proc.stderr
+    return proc.returncode, json.loads(proc.stdout), set(json.loads(mods))
+
+
+def _loaded(modules: set[str], name: str) -> bool:
+    return any(m == name or m.startswith(name + ".") for m in modules)
+
+
+@pytest.fixture
+def plain(tmp_path: Path) -> Path:
+    return _project(tmp_path / "p", {"m.py": "import os\n", "ruff.toml": 'lint.select = ["F"]\n'})
+
+
+def test_a_project_without_orchestrate_settings_builds_no_config_model(plain: Path) -> None:
+    code, report, modules = lint_modules(plain, "m.py")
+    assert code == 1 and [f["rule"] for f in report["findings"]] == ["F401"]
+    assert not _loaded(modules, "orchestrator.core.config_model")
+
+
+def test_orchestrate_settings_are_still_validated(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", {"m.py": "x = 1\n", "orchestrate.toml": "jobz = 2\n"})
+    proc = subprocess.run(
+        [str(VENV_BIN / "orchestrate"), "lint", "m.py"], cwd=root, capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "jobz: unknown key" in proc.stderr and "jobs" in proc.stderr
+
+
+def test_gitattributes_without_generated_rules_import_no_pattern_matcher(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", {"m.py": "x = 1\n", ".gitattributes": "*.sh text eol=lf\n"})
+    code, _report, modules = lint_modules(root, "m.py")
+    assert code == 0
+    assert not _loaded(modules, "pathspec")
+
+
+def test_a_precommit_config_without_ruff_is_not_parsed(tmp_path: Path) -> None:
+    config = "repos:\n- repo: https://github.com/psf/black\n  rev: 24.1.0\n  hooks: [{id: black}]\n"
+    root = _project(tmp_path / "p", {"m.py": "x = 1\n", ".pre-commit-config.yaml": config})
+    code, report, modules = lint_modules(root, "m.py")
+    assert code == 0
+    assert not _loaded(modules, "yaml")
+    assert "pins ruff" not in json.dumps(report)
+
+
+def test_a_ruff_pin_written_with_escapes_is_still_read(tmp_path: Path) -> None:
+    # "\x72" is "r": the repository's name is not in the file as written.
+    url = '"https://github.com/astral-sh/\\x72uff-pre-commit"'
+    config = f"repos:\n- repo: {url}\n  rev: v0.0.1\n  hooks: [{{id: ruff}}]\n"
+    root = _project(tmp_path / "p", {"m.py": "x = 1\n", ".pre-commit-config.yaml": config})
+    _code, report, _modules = lint_modules(root, "m.py")
+    (scope,) = [s for s in report["scopes"] if s["checker"] == "ruff"]
+    assert ".pre-commit-config.yaml pins ruff 0.0.1" in json.dumps(report), scope
