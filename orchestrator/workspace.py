@@ -62,10 +62,13 @@ def fsync_dir(folder: Path) -> None:
             os.close(dfd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
     """Write `data` to `path` so a reader sees the old bytes or the new, never half.
 
-    Temp file in the same folder, fsync, rename, fsync of the folder.
+    Temp file in the same folder, fsync, rename, fsync of the folder. A cache that
+    reads a damaged file as empty (the reuse index) passes `durable=False`: the rename
+    alone keeps readers from half a file, and after a crash the cache may be lost, never
+    wrong; the two fsyncs of a large index cost more than the run they save under I/O load.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -73,7 +76,8 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         elif path.exists():
@@ -83,7 +87,8 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 def _sync_disks(files: list[str]) -> None:

@@ -108,3 +108,22 @@ def test_a_ruff_pin_written_with_escapes_is_still_read(tmp_path: Path) -> None:
     _code, report, _modules = lint_modules(root, "m.py")
     (scope,) = [s for s in report["scopes"] if s["checker"] == "ruff"]
     assert ".pre-commit-config.yaml pins ruff 0.0.1" in json.dumps(report), scope
+
+
+def test_the_reuse_index_is_written_without_syncing_the_disk(
+    plain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index is a cache a damaged copy of which reads as empty (test_reuse.py): its
+    write is atomic (a rename) but not fsynced, which cost more than the run under load."""
+    from orchestrator.core.engine import LintRequest, run_lint
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(plain.parent / "cache"))
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    report = run_lint(LintRequest(project_root=plain, paths=("m.py",), cwd=plain))
+    assert [f.rule for f in report.findings] == ["F401"]
+    assert list((plain.parent / "cache").rglob("index.json"))
+    assert synced == []
+    again = run_lint(LintRequest(project_root=plain, paths=("m.py",), cwd=plain))
+    assert [s.reused for s in again.scopes if s.checker == "ruff"] != [None]
