@@ -127,3 +127,42 @@ def test_the_reuse_index_is_written_without_syncing_the_disk(
     assert synced == []
     again = run_lint(LintRequest(project_root=plain, paths=("m.py",), cwd=plain))
     assert [s.reused for s in again.scopes if s.checker == "ruff"] != [None]
+
+
+SCAN_PROBE = """
+import json, sys
+from importlib import metadata
+real, calls = metadata.entry_points, []
+def counting(**kw):
+    calls.append(kw)
+    return real(**kw)
+metadata.entry_points = counting
+from orchestrator.cli.main import main
+code = main(json.loads(sys.argv[1]))
+sys.stdout.flush()
+print("\\nSCANS=" + json.dumps(calls), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_a_second_start_reads_no_distributions_entry_points(plain: Path) -> None:
+    """Neither plugin discovery (its list is remembered, core/entry_points.py) nor
+    pydantic (its plugin search is off for orchestrate's models) searches the installed
+    distributions on a start after the first."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(plain.parent / "cache")}
+    env["PATH"] = str(VENV_BIN) + os.pathsep + os.environ.get("PATH", "")
+    args = json.dumps(["lint", "m.py", "--format", "json", "--no-tasks"])
+    scans = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", SCAN_PROBE, args],
+            cwd=plain,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert proc.returncode == 1, proc.stderr
+        assert [f["rule"] for f in json.loads(proc.stdout)["findings"]] == ["F401"]
+        scans.append(json.loads(proc.stderr.rpartition("\nSCANS=")[2]))
+    assert scans == [[{"group": "orchestrate"}], []]
