@@ -166,3 +166,37 @@ def test_a_second_start_reads_no_distributions_entry_points(plain: Path) -> None
         assert [f["rule"] for f in json.loads(proc.stdout)["findings"]] == ["F401"]
         scans.append(json.loads(proc.stderr.rpartition("\nSCANS=")[2]))
     assert scans == [[{"group": "orchestrate"}], []]
+
+
+def test_the_grammar_manifest_is_parsed_once_per_version_of_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manifest's TOML parse is kept (as JSON) in the user's cache folder under the
+    file's stamp: the next start reads the copy; an edited manifest is parsed again."""
+    import tomllib
+
+    from orchestrator.model import languages
+
+    real = languages._manifest_file()
+    assert real is not None
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_bytes(real.read_bytes())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(languages, "_manifest_file", lambda: manifest)
+    parses: list[int] = []
+    loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: (parses.append(1), loads(text))[1])
+
+    def fresh() -> object:
+        languages._manifest_data.cache_clear()
+        return languages._manifest_data()
+
+    first = fresh()
+    assert first == loads(real.read_text("utf-8")) and len(parses) == 1
+    assert fresh() == first and len(parses) == 1  # the kept copy, no parse
+    manifest.write_text(manifest.read_text("utf-8") + '\n[[shared]]\nextension = ".zz"\n')
+    assert fresh()["shared"][-1] == {"extension": ".zz"} and len(parses) == 2
+    (copy,) = (tmp_path / "cache").rglob("grammar-manifest-*.json")
+    copy.write_bytes(b'{"stamp": 1}')  # damaged: parsed again
+    assert fresh()["shared"][-1] == {"extension": ".zz"} and len(parses) == 3
+    languages._manifest_data.cache_clear()
