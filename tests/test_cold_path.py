@@ -200,3 +200,41 @@ def test_the_grammar_manifest_is_parsed_once_per_version_of_its_file(
     copy.write_bytes(b'{"stamp": 1}')  # damaged: parsed again
     assert fresh()["shared"][-1] == {"extension": ".zz"} and len(parses) == 3
     languages._manifest_data.cache_clear()
+
+
+def test_eslint_looks_for_a_folders_configuration_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ESLint's plan looks up the configuration, the tool and the declared range once
+    per folder, not once per file, and each folder still gets its own."""
+    from helpers import eslint_path
+    from orchestrate_plugins import eslint_checker
+
+    from orchestrator.deadline import Deadline
+    from orchestrator.model.checker import FileTarget, RunContext
+
+    eslint_path()
+    config = 'export default [{rules: {"no-unused-vars": "error"}}];\n'
+    files = {"eslint.config.mjs": config, "sub/eslint.config.mjs": config}
+    files |= {f"{d}f{i}.js": "const x = 1;\n" for d in ("", "sub/") for i in range(3)}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    asked: list[str] = []
+    real = eslint_checker.find_setup
+    monkeypatch.setattr(
+        eslint_checker,
+        "find_setup",
+        lambda root, rel, *a: (asked.append(rel), real(root, rel, *a))[1],
+    )
+    targets = [
+        FileTarget(path=p, abs_path=tmp_path / p, language="javascript")
+        for p in sorted(files)
+        if p.endswith(".js")
+    ]
+    ctx = RunContext(project_root=tmp_path, deadline=Deadline.after(60))
+    plan = eslint_checker.EslintChecker().plan(targets, ctx)
+    assert set(asked) == {"f0.js", "sub/f0.js"}  # the folder's first file only (was each)
+    # ESLint < 10 runs every file under the outermost config (ESLint >= 10: the nearest).
+    planned = sorted(t.path for b in plan.batches for t in b.targets)
+    assert planned == sorted(t.path for t in targets) and not plan.settled
