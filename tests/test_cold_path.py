@@ -75,6 +75,15 @@ def test_a_project_without_orchestrate_settings_builds_no_config_model(plain: Pa
     assert not _loaded(modules, "orchestrator.core.config_model")
 
 
+def test_a_python_file_imports_no_exact_parser_tier(plain: Path) -> None:
+    """The syntax fallback's exact parsers (JSON, TOML, YAML, the compilers' table) are
+    imported when a file needs them, not with the fallback checker."""
+    code, _report, modules = lint_modules(plain, "m.py")
+    assert code == 1
+    assert not _loaded(modules, "orchestrate_plugins.exact_confirm")
+    assert not _loaded(modules, "orchestrate_plugins.exact_parsers")
+
+
 def test_orchestrate_settings_are_still_validated(tmp_path: Path) -> None:
     root = _project(tmp_path / "p", {"m.py": "x = 1\n", "orchestrate.toml": "jobz = 2\n"})
     proc = subprocess.run(
