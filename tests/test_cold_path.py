@@ -247,3 +247,37 @@ def test_eslint_looks_for_a_folders_configuration_once(
     # ESLint < 10 runs every file under the outermost config (ESLint >= 10: the nearest).
     planned = sorted(t.path for b in plan.batches for t in b.targets)
     assert planned == sorted(t.path for t in targets) and not plan.settled
+
+
+def test_the_ruff_beside_us_is_named_from_its_dist_info_without_a_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The version of the Ruff wheel installed with orchestrate is read from its own
+    METADATA (the same `Version` header `importlib.metadata` reads), with no search of
+    every installed distribution; anything doubtful is left to that search."""
+    import sysconfig
+    from importlib import metadata
+
+    from orchestrate_plugins import ruff_checker
+
+    want = f"ruff {metadata.version('ruff')}"
+    beside = str(Path(sys.executable).parent / "ruff")
+
+    def fake_version(name: str) -> str:
+        raise AssertionError(f"searched every distribution for {name}")
+
+    monkeypatch.setattr(metadata, "version", fake_version)
+    assert ruff_checker._wheel_version(beside) == want
+
+    site = tmp_path / "site"
+    for version in ("1.0", "2.0"):  # two copies: which one ran is not clear
+        (site / f"ruff-{version}.dist-info").mkdir(parents=True)
+        meta = f"Metadata-Version: 2.1\nName: ruff\nVersion: {version}\n\nbody\n"
+        (site / f"ruff-{version}.dist-info" / "METADATA").write_text(meta)
+    monkeypatch.setattr(sysconfig, "get_path", lambda _name: str(site))
+    assert ruff_checker._dist_info_version("ruff") is None
+    (site / "ruff-1.0.dist-info" / "METADATA").unlink()
+    (site / "ruff-1.0.dist-info").rmdir()
+    assert ruff_checker._dist_info_version("ruff") == "2.0"
+    (site / "ruff-2.0.dist-info" / "METADATA").write_text("Name: other\nVersion: 2.0\n")
+    assert ruff_checker._dist_info_version("ruff") is None
