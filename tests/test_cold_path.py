@@ -281,3 +281,22 @@ def test_the_ruff_beside_us_is_named_from_its_dist_info_without_a_search(
     assert ruff_checker._dist_info_version("ruff") == "2.0"
     (site / "ruff-2.0.dist-info" / "METADATA").write_text("Name: other\nVersion: 2.0\n")
     assert ruff_checker._dist_info_version("ruff") is None
+
+
+def test_recording_a_task_imports_no_lock_library(plain: Path) -> None:
+    """The task store's lock is flock taken directly (workspace.locked), not filelock."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(plain.parent / "cache")}
+    env["PATH"] = str(VENV_BIN) + os.pathsep + os.environ.get("PATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(["lint", "m.py", "--format", "json"])],
+        cwd=plain,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 1, proc.stderr
+    modules = set(json.loads(proc.stderr.rpartition("\nMODULES=")[2]))
+    assert list((plain / ".orchestrate" / "tasks").glob("*.json"))  # a task was recorded
+    if sys.platform != "win32":
+        assert not _loaded(modules, "filelock")
