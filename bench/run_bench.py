@@ -344,6 +344,13 @@ def main() -> int:
     ap.add_argument("--json", metavar="PATH", help="also write the raw samples here")
     args = ap.parse_args()
     precommit, lintrunner = require_tools()
+    # An installed wheel has its bytecode compiled by pip; an editable install compiles
+    # it at the first import, and never when PYTHONDONTWRITEBYTECODE is set: without
+    # this, every timed start would compile orchestrate's sources again.
+    compile_all = [sys.executable, "-m", "compileall", "-q"]
+    subprocess.run([*compile_all, str(REPO / "orchestrator"), str(REPO / "plugins")], check=True)
+    # The grammars package itself, not its corpus (which holds broken files on purpose).
+    subprocess.run([*compile_all, "-l", str(REPO / "grammars")], check=True)
     eslintd = eslint_d()
     corpus = WORK / f"corpus{args.files}"
     build_corpus(corpus, args.files)
