@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -379,9 +380,11 @@ def _workers_of(pid: int) -> list[int]:
     return found
 
 
-def test_the_engine_owns_the_worker(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ending", ["stop", "killed"])
+def test_the_engine_owns_the_worker(tmp_path: Path, ending: str) -> None:
     """`orchestrate server start`, a warm `lint --feedback` of a JS file: the engine
-    keeps one worker, reuses it for the next request, and ends it when it stops."""
+    keeps one worker, reuses it for the next request, and the worker ends with the
+    engine, whether it stops or is killed outright (the worker sees its stdin close)."""
     eslint_path()
     root = tmp_path / "repo"
     config = 'export default [{ rules: { "no-var": "error" } }];\n'
@@ -404,6 +407,8 @@ def test_the_engine_owns_the_worker(tmp_path: Path) -> None:
             assert [f["rule"] for f in json.loads(res.stdout)["findings"]] == ["no-var"]
             seen.append(_workers_of(engine))
         assert len(seen[0]) == 1 and seen[0] == seen[1], seen
+        if ending == "killed":
+            os.kill(engine, signal.SIGKILL)
     finally:
         run_cli(["server", "stop"], root, env=env)
         shutil.rmtree(runtime, ignore_errors=True)
