@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 DIRNAME = ".orchestrate"
@@ -62,8 +62,9 @@ def fsync_dir(folder: Path) -> None:
             os.close(dfd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write `data` to `path` so a reader sees the old bytes or the new, never half.
+def atomic_write(path: Path, data: bytes | Iterable[bytes], mode: int | None = None) -> None:
+    """Write `data` (bytes, or pieces of them written as they come) to `path` so a
+    reader sees the old bytes or the new, never half.
 
     Temp file in the same folder, fsync, rename, fsync of the folder.
     """
@@ -71,7 +72,10 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             os.fsync(fh.fileno())
         if mode is not None:
