@@ -179,3 +179,22 @@ def test_sort_bytes_orders_as_the_tuples_do(keys: list[tuple[str, int, str]]) ->
 def test_sort_bytes_orders_strings_with_nul_and_surrogates(a: str, b: str) -> None:
     a += "\udc80" if len(a) % 3 == 0 else "\x00"
     assert (sort_bytes((a, 1)) < sort_bytes((b, 1))) == ((a, 1) < (b, 1))
+
+
+def test_a_spooled_run_records_the_same_tasks_with_their_tool(tmp_path: Path) -> None:
+    """Under the task budget, a big run's tasks are the in-memory run's, each with the
+    identity of the tool that found it (read from the spooled scope)."""
+    from orchestrator.tasks.store import load_task
+    from orchestrator.usecases.lint import CLI_TASKS
+
+    _ruff()
+    files = {f"ok{i}.py": "X = 1\n" for i in range(20)} | {"a.py": PY, "b/c.py": PY}
+    got = []
+    for spool_over in (None, 0):
+        root = new_repo(tmp_path / f"repo{spool_over}", files)
+        req = LintRequest(project_root=root, paths=(".",), cwd=root, spool_over=spool_over)
+        result = lint(req, CLI_TASKS)
+        assert result.task_ids and not result.task_error
+        records = [load_task(root, tid) for tid in result.task_ids]
+        got.append([(r.id, r.identity.tool) for r in records if r is not None])
+    assert got[0] == got[1] and all(tool is not None for _id, tool in got[1])
