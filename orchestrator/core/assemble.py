@@ -13,8 +13,10 @@ stay in memory. The report then reads its rows back from the spool.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from orchestrator.core.plugin_host import PluginSet
@@ -112,6 +114,33 @@ def _report(
     return normalize(report)
 
 
+class _SortedTargets(Mapping[str, FileTarget]):
+    """Targets sorted by path, looked up by bisection: no table of 100,000 of them."""
+
+    def __init__(self, targets: Sequence[FileTarget]) -> None:
+        self._targets = targets
+
+    def __getitem__(self, path: str) -> FileTarget:
+        i = bisect.bisect_left(self._targets, path, key=lambda t: t.path)
+        if i < len(self._targets) and self._targets[i].path == path:
+            return self._targets[i]
+        raise KeyError(path)
+
+    def __iter__(self) -> Iterator[str]:
+        return (t.path for t in self._targets)
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+
+def _by_path(targets: Sequence[FileTarget]) -> Mapping[str, FileTarget]:
+    """The targets by path: a bisection over them when they come sorted (selection
+    sorts them), else a table."""
+    if all(a.path < b.path for a, b in itertools.pairwise(targets)):
+        return _SortedTargets(targets)
+    return {t.path: t for t in targets}
+
+
 #: The order groups of a run's rows, as the in-memory path concatenates them.
 SETTLED, REUSED, RAN, LATE, REFUSED, GAPS = range(6)
 _SCOPES, _FINDINGS = 1, 2
@@ -131,7 +160,7 @@ class Streamed:
         targets: Sequence[FileTarget],
     ) -> None:
         self._spool = spool
-        self._convert = (tiers, reused, reason, {t.path: t for t in targets})
+        self._convert = (tiers, reused, reason, _by_path(targets))
         self._lock = threading.Lock()
         self._scopes = 0
         self._findings = 0

@@ -51,6 +51,18 @@ def _unchecked(report: Report) -> int:
     return sum(1 for s in report.scopes if not is_checked(s))
 
 
+def _files(findings: Sequence[Finding]) -> int:
+    """How many files the findings are in (rows read back from disk come sorted by
+    path: counted without a set of them)."""
+    if not getattr(findings, "path_ordered", False):
+        return len({f.path for f in findings})
+    files, last = 0, None
+    for f in findings:
+        if f.path != last:
+            files, last = files + 1, f.path
+    return files
+
+
 def _finding_parts(report: Report) -> tuple[str, ...]:
     """The findings part of the verdict, longest form first: the count with the
     breakdown by severity word and the file count, without the file count, alone."""
@@ -65,7 +77,7 @@ def _finding_parts(report: Report) -> tuple[str, ...]:
     breakdown = ", ".join(
         _n(kinds[k], k) for k in ("error", "warning", "info", "candidate") if kinds.get(k)
     )
-    files = len({f.path for f in report.findings})
+    files = _files(report.findings)
     count = _n(len(report.findings), "finding")
     return f"{count} ({breakdown}) in {_n(files, 'file')}", f"{count} ({breakdown})", count
 
