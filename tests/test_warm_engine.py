@@ -217,6 +217,28 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
     same_report("json", cold.stdout, out.stdout)
 
 
+def test_served_feedback_reads_no_configuration(project: Project) -> None:
+    # `[server] auto` matters only when no engine answers: a served save reads no TOML.
+    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\n")
+    project.start()
+    probe = (
+        "import json, sys\n"
+        "from orchestrator.server import client\n"
+        "rc = client.try_warm(['lint', '--feedback', '--format', 'json', 'app/a.py'])\n"
+        "print(json.dumps({'rc': rc, 'toml': 'tomllib' in sys.modules}), file=sys.stderr)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert json.loads(out.stderr.strip().splitlines()[-1]) == {"rc": 1, "toml": False}, out.stderr
+
+
 def test_stale_engine_after_a_version_change_is_replaced(project: Project, tmp_path: Path) -> None:
     version = tmp_path / "fake-version"  # fault injection: the engine's code "version"
     version.write_text("1")

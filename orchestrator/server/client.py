@@ -18,6 +18,7 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -327,11 +328,14 @@ def _engine_of(root: Path) -> RuntimePaths | None:
     return paths
 
 
-def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool) -> Reply | None:
+def _ask(
+    root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: Callable[[], bool]
+) -> Reply | None:
     """The engine's `ok` reply to `request`, or None after saying why the check runs
-    in-process (starting an engine when `wanted`, or when the one running was stale)."""
+    in-process (starting an engine when `wanted()`, or when the one running was stale).
+    `wanted` is asked only when no engine answered: a served request reads no config."""
     if not os.path.lexists(paths.socket):
-        if wanted:
+        if wanted():
             _start_later(root, "warm engine starting for the next check; checking in-process")
         return None
     try:
@@ -339,7 +343,7 @@ def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool)
     except (ConnectionRefusedError, FileNotFoundError):
         if clean_dead(paths):
             msg = "removed the socket of a dead warm engine; checking in-process"
-            if wanted:
+            if wanted():
                 _start_later(root, msg)
             else:
                 say(msg)
@@ -382,7 +386,10 @@ def try_warm(argv: list[str]) -> int | None:
     paths = _engine_of(root)
     if paths is None:
         return None
-    wanted = args.feedback and auto_enabled(root)
+
+    def wanted() -> bool:
+        return args.feedback and auto_enabled(root)
+
     wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
         WAIT_MARGIN_SECONDS
     )
@@ -421,7 +428,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
         "client": client_identity(),
         "wait_s": wait,
     }
-    reply = _ask(root, engine, request, auto_enabled(root))
+    reply = _ask(root, engine, request, lambda: auto_enabled(root))
     if reply is None:
         return None
     try:
