@@ -198,7 +198,7 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
         "import json, sys\n"
         "from orchestrator.server import client\n"
         "rc = client.try_warm(['lint', '--format', 'json', 'app/a.py'])\n"
-        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich',"
+        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich', 'dataclasses',"
         " 'orchestrator.model.report', 'orchestrator.core.engine') if m in sys.modules)\n"
         "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)\n"
     )

@@ -19,9 +19,8 @@ import socket
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from orchestrator.server.protocol import (
     MAX_REPLY,
@@ -63,8 +62,7 @@ def say(message: str) -> None:
     print(f"orchestrate: {printable(message)}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class LintArgs:
+class LintArgs(NamedTuple):
     """The few `lint` options the client needs, read without argparse."""
 
     root: str | None
