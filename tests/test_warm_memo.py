@@ -183,3 +183,30 @@ def test_a_recent_change_is_never_trusted(warm: None, tmp_path: Path) -> None:
     memo.get("k", [str(f)], compute)
     memo.get("k", [str(f)], compute)
     assert len(calls) == 3
+
+
+def test_ruffs_wheel_version_is_read_once_per_stat_of_the_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrate_plugins import _common, ruff_checker
+
+    fake_bin = tmp_path / "fake-bin"
+    fake_bin.mkdir()
+    tool = fake_bin / "ruff"
+    tool.write_text("")
+    _age(tool)
+    read: list[str] = []
+
+    def fake_version(name: str) -> str:
+        read.append(name)
+        return f"9.{len(read)}"
+
+    monkeypatch.setattr(ruff_checker, "interpreter_bin_dir", lambda: fake_bin)
+    monkeypatch.setattr(ruff_checker.metadata, "version", fake_version)
+    monkeypatch.setattr(_common, "_VERSION_CACHE", {})
+    assert ruff_checker._wheel_version(str(tool)) == "ruff 9.1"
+    assert ruff_checker._wheel_version(str(tool)) == "ruff 9.1"
+    assert read == ["ruff"]
+    tool.write_text("#")  # a reinstall: the binary's mtime changes
+    os.utime(tool, (PAST + 5, PAST + 5))
+    assert ruff_checker._wheel_version(str(tool)) == "ruff 9.2"
