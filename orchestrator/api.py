@@ -53,6 +53,7 @@ from orchestrator.model.outcomes import (
 )
 from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
+from orchestrator.statmemo import StatMemo
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
 
 #: The version of this public surface; it moves with the report schema.
@@ -85,6 +86,7 @@ __all__ = [
     "RunContext",
     "ScopeStatus",
     "Severity",
+    "StatMemo",
     "SyntaxEvidence",
     "SyntaxStatus",
     "Tier",

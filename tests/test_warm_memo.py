@@ -210,3 +210,41 @@ def test_ruffs_wheel_version_is_read_once_per_stat_of_the_tool(
     tool.write_text("#")  # a reinstall: the binary's mtime changes
     os.utime(tool, (PAST + 5, PAST + 5))
     assert ruff_checker._wheel_version(str(tool)) == "ruff 9.2"
+
+
+def test_a_ruff_config_is_parsed_once_per_stat_and_each_caller_owns_its_copy(
+    warm: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrate_plugins import _ruff_config
+
+    _ruff_config._TABLES.clear()
+    config = tmp_path / "ruff.toml"
+    config.write_text('line-length = 90\nlint.select = ["E"]\n')
+    _age(config)
+    first = _ruff_config.ruff_table(config)
+    assert first == {"line-length": 90, "lint": {"select": ["E"]}}
+    first["lint"]["select"].append("F")  # a caller's change stays its own
+    with monkeypatch.context() as m:
+        m.setattr(_ruff_config.tomllib, "loads", lambda _: pytest.fail("parsed again"))
+        assert _ruff_config.ruff_table(config) == {"line-length": 90, "lint": {"select": ["E"]}}
+    config.write_text('line-length = 80\nlint.select = ["E"]\n')  # same size, new content
+    os.utime(config, (PAST + 5, PAST + 5))
+    assert _ruff_config.ruff_table(config) == {"line-length": 80, "lint": {"select": ["E"]}}
+    _ruff_config._TABLES.clear()
+
+
+def test_the_pre_commit_pin_follows_its_file(warm: None, tmp_path: Path) -> None:
+    from orchestrate_plugins import _pins
+
+    _pins._REVS.clear()
+    hook = "repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.1.{n}\n"
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text(hook.format(n=1))
+    _age(config)
+    assert _pins.precommit_rev(tmp_path, "ruff-pre-commit").version == "0.1.1"  # type: ignore[union-attr]
+    config.write_text(hook.format(n=2))
+    os.utime(config, (PAST + 5, PAST + 5))
+    assert _pins.precommit_rev(tmp_path, "ruff-pre-commit").version == "0.1.2"  # type: ignore[union-attr]
+    config.unlink()
+    assert _pins.precommit_rev(tmp_path, "ruff-pre-commit") is None
+    _pins._REVS.clear()
