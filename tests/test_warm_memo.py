@@ -248,3 +248,34 @@ def test_the_pre_commit_pin_follows_its_file(warm: None, tmp_path: Path) -> None
     config.unlink()
     assert _pins.precommit_rev(tmp_path, "ruff-pre-commit") is None
     _pins._REVS.clear()
+
+
+def test_the_project_config_is_validated_once_per_stat_of_its_files(
+    warm: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrator.core import config as config_mod
+    from orchestrator.errors import UsageError
+
+    config_mod._LOADED.clear()
+    own = tmp_path / "orchestrate.toml"
+    own.write_text("[server]\nidle_timeout = 60\n")
+    _age(own, tmp_path)
+    first = config_mod.load_config(tmp_path)
+    assert first["server"]["idle_timeout"] == 60
+    first["server"]["idle_timeout"] = 1  # a caller's change stays its own
+    with monkeypatch.context() as m:
+        m.setattr(config_mod, "validate_settings", lambda *a: pytest.fail("validated again"))
+        assert config_mod.load_config(tmp_path)["server"]["idle_timeout"] == 60
+    own.write_text("[server]\nidle_timeout = 61\n")
+    os.utime(own, (PAST + 5, PAST + 5))
+    assert config_mod.load_config(tmp_path)["server"]["idle_timeout"] == 61
+    own.write_text("[server]\nno_such_key = 1\n")  # an error is reported every time
+    os.utime(own, (PAST + 9, PAST + 9))
+    for _ in range(2):
+        with pytest.raises(UsageError, match="no_such_key"):
+            config_mod.load_config(tmp_path)
+    # A pyproject.toml appearing beside it is seen (orchestrate.toml still wins).
+    own.unlink()
+    (tmp_path / "pyproject.toml").write_text("[tool.orchestrate.server]\nidle_timeout = 70\n")
+    assert config_mod.load_config(tmp_path)["server"]["idle_timeout"] == 70
+    config_mod._LOADED.clear()
