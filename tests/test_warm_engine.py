@@ -239,6 +239,34 @@ def test_served_feedback_reads_no_configuration(project: Project) -> None:
     assert json.loads(out.stderr.strip().splitlines()[-1]) == {"rc": 1, "toml": False}, out.stderr
 
 
+def test_console_script_loads_no_cli_when_served_and_asks_once(project: Project) -> None:
+    info = project.start()
+    argv = ["lint", "--format", "json", "app/a.py"]
+    traced = subprocess.run(
+        [sys.executable, "-X", "importtime", str(VENV_BIN / "orchestrate"), *argv],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    imported = {line.rsplit("|", 1)[-1].strip() for line in traced.stderr.splitlines()}
+    assert "orchestrator.server.client" in imported
+    assert not imported & {"orchestrator.cli.main", "argparse", "dataclasses", "pydantic"}
+    cold = project.cold("lint", "--format", "json", "app/a.py")
+    assert traced.returncode == cold.returncode
+    same_report("json", cold.stdout, traced.stdout)
+    # Checked in-process: the engine was asked once, and that is said once.
+    os.kill(info["pid"], signal.SIGKILL)
+    _wait(lambda: not _alive(info["pid"]), 30, "the engine died")
+    out = project.cli("lint", "--format", "json", "app/a.py")
+    assert out.stderr.splitlines() == [
+        "orchestrate: removed the socket of a dead warm engine; checking in-process"
+    ]
+    same_report("json", cold.stdout, out.stdout)
+
+
 def test_stale_engine_after_a_version_change_is_replaced(project: Project, tmp_path: Path) -> None:
     version = tmp_path / "fake-version"  # fault injection: the engine's code "version"
     version.write_text("1")

@@ -42,6 +42,8 @@ from orchestrator.server.protocol import (
 
 #: True inside the engine: a request it runs must never ask an engine again.
 SERVING = False
+#: True once the console script (cli/entry.py) asked the engine for this process.
+ASKED = False
 #: `ORCHESTRATE_SERVER=0` keeps a process off the warm engine.
 OFF_SWITCH = "ORCHESTRATE_SERVER"
 CONNECT_SECONDS = 2.0
@@ -375,7 +377,7 @@ def _ask(
 def try_warm(argv: list[str]) -> int | None:
     """Answer `argv` from the warm engine: its exit code after writing its output, or
     None when the caller must check in-process (see the module docs)."""
-    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+    if SERVING or ASKED or os.environ.get(OFF_SWITCH) == "0":
         return None
     args = lint_args(argv)
     if args is None:
