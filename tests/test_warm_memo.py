@@ -279,3 +279,16 @@ def test_the_project_config_is_validated_once_per_stat_of_its_files(
     (tmp_path / "pyproject.toml").write_text("[tool.orchestrate.server]\nidle_timeout = 70\n")
     assert config_mod.load_config(tmp_path)["server"]["idle_timeout"] == 70
     config_mod._LOADED.clear()
+
+
+def test_a_relative_folder_is_its_absolute_path_for_the_memo(
+    warm: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_tool("git", "install git (apt-get install git)")
+    for name in ("a", "b"):
+        _git_init(tmp_path / name)
+        _age(tmp_path / name / ".git", tmp_path / name)
+    _age(tmp_path)
+    for name in ("a", "b", "a"):  # one process, clients in two folders, as in the engine
+        monkeypatch.chdir(tmp_path / name)
+        assert git_repo.find_repo(Path("."), Deadline.after(10)) == (tmp_path / name).resolve()

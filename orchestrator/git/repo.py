@@ -60,7 +60,7 @@ def find_repo(cwd: Path, deadline: Deadline, env: Mapping[str, str] | None = Non
         sorted((k, v) for k, v in git.env.items() if k.startswith("GIT_") or k in _DISCOVERY_ENV)
     )
     return _TOPS.get(
-        (str(cwd), seen),
+        (os.path.abspath(cwd), seen),  # the engine serves clients in other folders
         lambda top: _discovery_files(cwd, top, git.env) if top is not None else None,
         lambda: _top(git),
     )
