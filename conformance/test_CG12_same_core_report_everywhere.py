@@ -90,6 +90,12 @@ def test_same_core_result_on_every_surface(tmp_path: Path) -> None:
     ci = orchestrate(repo, "gate", "ci", "--format", "json")
     assert ci.returncode == 3
     views["gate ci"] = core_view(Report.model_validate_json(ci.stdout))
+    # CI judges the commit's message too (the commit gate cannot see it: commit-msg does).
+    head = run(repo, "git", "rev-parse", "HEAD").stdout.strip()
+    label = f"<commit {head[:12]} message>"
+    message = [s for s in views["gate ci"]["scopes"] if s["path"] == label]
+    assert [(s["checker"], s["status"]) for s in message] == [("secrets", "checked")]
+    views["gate ci"]["scopes"].remove(message[0])
 
     reference = views["cli"]
     assert reference["gate"]["decision"] == "incomplete"

@@ -54,6 +54,7 @@ from orchestrator.model.outcomes import (
 from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
 from orchestrator.statmemo import StatMemo
+from orchestrator.toolstamp import ToolStamp, tool_stamp
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
 
 #: The version of this public surface; it moves with the report schema.
@@ -91,6 +92,7 @@ __all__ = [
     "SyntaxStatus",
     "Tier",
     "ToolIdentity",
+    "ToolStamp",
     "Unparsable",
     "derive_safety_tier",
     "detect",
@@ -107,6 +109,7 @@ __all__ = [
     "process_failure",
     "run_bounded",
     "settled_plan",
+    "tool_stamp",
 ]
 
 #: Old public name -> (module, current name). A renamed export stays reachable here,

@@ -137,6 +137,23 @@ def test_unknown_arguments_and_missing_paths_are_refused(git_repo: Path) -> None
     assert cli.returncode == 2 and "path does not exist" in cli.stderr
 
 
+def test_both_presenters_refuse_missing_paths_through_one_use_case_function(
+    git_repo: Path,
+) -> None:
+    """The CLI (exit 2) and the MCP tool (`isError`) take the missing-path decision from
+    usecases/lint.missing_paths; neither presenter decides it again."""
+    from orchestrator.usecases.lint import missing_paths
+
+    (git_repo / "a.py").write_text("import os\n")
+    (git_repo / "dangling").symlink_to("nowhere")  # exists as a link: selection judges it
+    named = ["a.py", "gone.py", "a.py/under", "dangling", "x\x00y", str(git_repo / "abs.py")]
+    assert missing_paths(git_repo, named) == ["gone.py", "a.py/under", "x\x00y", named[-1]]
+    assert missing_paths(git_repo, []) == []
+    for presenter in ("cli/main.py", "hosts/mcp_server.py"):
+        source = (Path(__file__).resolve().parents[1] / "orchestrator" / presenter).read_text()
+        assert "missing_paths(" in source and "os.lstat" not in source, presenter
+
+
 def test_arguments_of_the_wrong_type_are_refused_without_echoing_their_values(
     git_repo: Path,
 ) -> None:

@@ -510,7 +510,9 @@ def test_server_status_and_stop(project: Project) -> None:
     _wait(lambda: not project.paths.socket.exists(), 30, "the engine exits on SIGTERM")
 
 
-def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
+def _edit_event(project: Project) -> tuple[str, dict[str, str]]:
+    """A Claude Code `PostToolUse.Write` event for app/a.py as it stands (edit feedback),
+    and the host's environment for the hook (the project folder it names)."""
     target = project.root / "app" / "a.py"
     event = encode(
         payload(
@@ -521,7 +523,11 @@ def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
             tool_response={"filePath": str(target), "content": target.read_text()},
         )
     ).decode()
-    env = {"CLAUDE_PROJECT_DIR": str(project.root)}
+    return event, {"CLAUDE_PROJECT_DIR": str(project.root)}
+
+
+def test_host_hook_edit_feedback_is_answered_warm(project: Project) -> None:
+    event, env = _edit_event(project)
     project.start()
     cold_run = run_cli(
         ["hook", "claude-code"],
@@ -629,18 +635,8 @@ def test_deeply_nested_answers_are_never_trusted(project: Project) -> None:
     (project.paths.socket).unlink()
     thread.join(30)
     thread = _fake_engine(project.paths.socket, [struct.pack(">I", len(reply)) + reply])
-    target = project.root / "app" / "a.py"
-    event = encode(
-        payload(
-            "claude-code",
-            "PostToolUse.Write",
-            cwd=str(project.root),
-            tool_input={"file_path": str(target), "content": target.read_text()},
-            tool_response={"filePath": str(target), "content": target.read_text()},
-        )
-    ).decode()
-    env = {**project.env, "CLAUDE_PROJECT_DIR": str(project.root)}
-    warm = run_cli(["hook", "claude-code"], project.root, env=env, stdin=event)
+    event, env = _edit_event(project)
+    warm = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
     assert "Traceback" not in warm.stderr, warm.stderr
     assert warm.returncode == 0 and warm.stdout.startswith('{"systemMessage"')
     thread.join(30)
@@ -662,3 +658,148 @@ def test_ctrl_c_while_the_engine_works_exits_like_cold(project: Project) -> None
     _out, err = client.communicate(timeout=60)
     assert "Traceback" not in err, err
     assert client.returncode == 130 and "orchestrate: cancelled" in err, err
+
+
+def _slow_fake_ruff(folder: Path) -> tuple[Path, Path]:
+    """Fault injection: a Ruff that answers `--version` and then hangs on a check,
+    writing its pid first. Returns (the tool, the pid file)."""
+    pid_file = folder / "fake-ruff.pid"
+    fake = folder / "fake-ruff"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "--version" ]; then echo "ruff 0.0.1"; exit 0; fi\n'
+        f'echo $$ > "{pid_file}"\n'
+        "exec sleep 600\n"
+    )
+    fake.chmod(0o755)
+    return fake, pid_file
+
+
+def _client(project: Project, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), *args],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_request_whose_client_went_away_is_cancelled(project: Project, tmp_path: Path) -> None:
+    """A client killed mid-request: the engine ends that run (its tool is killed, as on
+    a passed deadline) instead of running it to the end, and serves the next client."""
+    fake, pid_file = _slow_fake_ruff(tmp_path)
+    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    project.start()
+    client = _client(project, "lint", "--format", "json", "--timeout", "500", "app/ok.py")
+    try:
+        _wait(pid_file.exists, 60, "the engine runs the slow tool")
+        tool_pid = int(_wait(lambda: pid_file.read_text().strip(), 10, "the pid"))
+        client.kill()
+        client.communicate(timeout=30)
+    finally:
+        if client.poll() is None:
+            client.kill()
+    _wait(lambda: not _alive(tool_pid), 30, "the abandoned run's tool is killed")
+    _wait(lambda: "client went away; cancelling" in project.log(), 30, "the engine says so")
+    nxt = project.cli("lint", "--format", "json", "notes.xyz", timeout=60)
+    assert nxt.stderr == "", nxt.stderr  # answered by the same engine, not in-process
+    assert json.loads(nxt.stdout)["scopes"][0]["path"] == "notes.xyz"
+    info = project.status()
+    assert info is not None and info["served"] >= 1
+
+
+def test_a_queued_request_whose_client_went_away_never_runs(
+    project: Project, tmp_path: Path
+) -> None:
+    """A second client waiting behind a busy run and killed: its request is dropped
+    unrun when its turn comes."""
+    fake, pid_file = _slow_fake_ruff(tmp_path)
+    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    project.start()
+    first = _client(project, "lint", "--format", "json", "--timeout", "500", "app/ok.py")
+    second = None
+    try:
+        _wait(pid_file.exists, 60, "the engine runs the slow tool")
+        second = _client(project, "lint", "--format", "json", "--timeout", "500", "notes.xyz")
+        _wait(lambda: "queued behind a running one" in project.log(), 60, "second one queued")
+        second.kill()
+        second.communicate(timeout=30)
+        _wait(lambda: "client went away; dropping" in project.log(), 30, "queued one dropped")
+        first.kill()
+        first.communicate(timeout=30)
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+    _wait(lambda: "client went away; cancelling" in project.log(), 30, "the run is cancelled")
+    nxt = project.cli("lint", "--format", "json", "notes.xyz", timeout=60)
+    assert nxt.stderr == "", nxt.stderr
+    assert project.log().count("serving run of") == 2  # the dropped request never ran
+
+
+def test_a_tool_behind_a_wrapper_is_seen_to_change(project: Project, tmp_path: Path) -> None:
+    """A Ruff reached through a wrapper script, whose target is replaced (the wrapper's
+    own bytes and stat unchanged): the warm engine sees the new version, as a cold run."""
+    real = VENV_BIN / "ruff"
+    if not real.exists():
+        fail_or_skip("ruff is not installed beside the interpreter: pip install ruff")
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1" / "ruff").symlink_to(real)
+    (tmp_path / "v2").mkdir()
+    fake = tmp_path / "v2" / "ruff"  # fault injection: the "upgraded" Ruff
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "--version" ]; then echo "ruff 99.0.0"; exit 0; fi\n'
+        f'exec "{real}" "$@"\n'
+    )
+    fake.chmod(0o755)
+    current = tmp_path / "current"
+    current.symlink_to(tmp_path / "v1")
+    wrapper = tmp_path / "ruff-wrapper"
+    wrapper.write_text(f'#!/bin/sh\nexec "{current}/ruff" "$@"\n')
+    wrapper.chmod(0o755)
+    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+
+    def versions(out: subprocess.CompletedProcess[str]) -> set[str]:
+        scopes = json.loads(out.stdout)["scopes"]
+        return {s["tool"]["version"] for s in scopes if s["checker"] == "ruff"}
+
+    project.start()
+    before = project.cli("lint", "--format", "json", "app")
+    assert before.stderr == "", before.stderr
+    assert versions(before) and "99.0.0" not in " ".join(versions(before))
+    upgraded = tmp_path / "current.new"
+    upgraded.symlink_to(tmp_path / "v2")
+    upgraded.replace(current)  # what an upgrade that swaps a folder does
+    after = project.cli("lint", "--format", "json", "app")
+    assert after.stderr == "", after.stderr  # still the warm engine
+    assert versions(after) == {"ruff 99.0.0"}
+    cold = project.cold("lint", "--format", "json", "app")
+    same_report("json", cold.stdout, after.stdout)
+
+
+def test_an_unchanged_tree_is_answered_reused_and_an_edit_checks_again(project: Project) -> None:
+    """With reuse on, the engine answers an unchanged tree from the run it kept: every
+    checked scope says `reused`, the rest of the report is the first run's. An edit
+    checks again (the edited file fresh)."""
+    time.sleep(2.2)  # past the racy-write margin of the files the fixture just wrote
+    project.start()
+    reuse = {"ORCHESTRATE_REUSE": "1"}
+    first = project.cli("lint", "--format", "json", *LINT[1:], extra=reuse)
+    second = project.cli("lint", "--format", "json", *LINT[1:], extra=reuse)
+    assert first.stderr == second.stderr == "", second.stderr
+    one, two = json.loads(first.stdout), json.loads(second.stdout)
+    checked = [s for s in two["scopes"] if s["status"] == "checked"]
+    assert {s["checker"] for s in checked} >= {"ruff", "ruby"}
+    assert {s["reused"] for s in checked} == {"identity equal"}
+    for scopes in (one["scopes"], two["scopes"]):
+        for s in scopes:
+            s["reused"] = None
+    assert _strip(one) == _strip(two)
+    assert second.returncode == first.returncode
+    (project.root / "app/ok.py").write_text("import sys\n")
+    third = json.loads(project.cli("lint", "--format", "json", *LINT[1:], extra=reuse).stdout)
+    fresh = {(s["path"], s["checker"]) for s in third["scopes"] if s["reused"] is None}
+    assert ("app/ok.py", "ruff") in fresh and ("app/a.py", "ruff") not in fresh

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -120,7 +119,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
     from orchestrator.render.output import emit_report
-    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint
+    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint, missing_paths
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
@@ -130,14 +129,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve() if args.root else find_project_root(cwd)
     if not root.is_dir():
         raise UsageError(f"project root {root} is not a directory")
-    for raw in args.paths:
-        p = Path(raw)
-        try:
-            os.lstat(p if p.is_absolute() else cwd / p)
-        except (FileNotFoundError, NotADirectoryError):
-            raise UsageError(f"path does not exist: {raw}") from None
-        except OSError:
-            pass  # unreadable or odd: selection gives it a scope with the reason
+    missing = missing_paths(cwd, args.paths)
+    if missing:
+        raise UsageError(f"path does not exist: {missing[0]}")
     timeout = args.timeout or deadline_for(None, args.feedback)
     paths = list(args.paths)
     if args.since:
@@ -169,10 +163,13 @@ def cmd_lint(args: argparse.Namespace) -> int:
         fixed = fix_run(args, req)
         if args.diff:
             return print_diff(fixed)
+    from orchestrator.cli.progress import run_with_progress, show_progress
+
+    show = show_progress(args.progress, root)
     result = lint(
         req,
         NO_TASKS if args.no_tasks else CLI_TASKS,
-        run=lambda r: _with_progress(r, run_lint),
+        run=lambda r: run_with_progress(r, run_lint, show),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
         baseline=not args.no_baseline,
     )
@@ -180,16 +177,6 @@ def cmd_lint(args: argparse.Namespace) -> int:
         result.report.notes += fixed.notes()
     emit_report(result.report, args.format, args.output)
     return result.exit_code
-
-
-def _with_progress(req, run):  # type: ignore[no-untyped-def]
-    """Show a spinner on stderr when attached to a terminal; plain run otherwise."""
-    if not sys.stderr.isatty():
-        return run(req)
-    from rich.console import Console
-
-    with Console(stderr=True).status("orchestrate: checking…", spinner="dots"):
-        return run(req)
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:

@@ -99,7 +99,12 @@ def _run(root: Path) -> int:
 
     statmemo.enable()  # answers re-validated by file stat, kept between requests
     plugin_host.load()
-    return Engine(root, runtime_paths(root), main, idle, hook_lint=_hook_lint).serve()
+    from orchestrator.lsp.check import check_json
+
+    engine = Engine(
+        root, runtime_paths(root), main, idle, hook_lint=_hook_lint, buffer_lint=check_json
+    )
+    return engine.serve()
 
 
 def _hook_lint(root: Path, paths: list[str], timeout: float) -> bytes:

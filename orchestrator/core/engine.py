@@ -10,12 +10,12 @@ a hang becomes a scope outcome.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core import plugin_host, reuse
+from orchestrator.core import plugin_host, reuse, run_memo
 from orchestrator.core.assemble import Assembly, assemble, scopes_of
 from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
@@ -69,6 +69,8 @@ class LintRequest:
     include_generated: bool = False
     #: Check only this share of the selection (`--shard I/N`); the report records it.
     shard: Shard | None = None
+    #: The presenter's progress count (RunContext.on_progress); None shows none.
+    on_progress: Callable[[int, int], None] | None = None
 
 
 def default_jobs() -> int:
@@ -88,6 +90,7 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
         tool_overrides=tool_overrides(config),
         env=req.env,
         surface_files=req.surface_files,
+        on_progress=req.on_progress,
         **({"output_budget": req.output_budget} if req.output_budget else {}),
     )
 
@@ -130,6 +133,10 @@ def run_lint(req: LintRequest) -> Report:
     root = req.project_root.resolve()
     config = dict(req.config) if req.config is not None else load_config(root)
     ctx = _context(req, root, config)
+    # A long-lived process answers an unchanged tree's run again (core/run_memo.py).
+    memo_key = run_memo.request_key(req, root, config)
+    if (replayed := run_memo.replay(memo_key)) is not None:
+        return replayed
     plugins = req.plugins or plugin_host.load(
         block=tuple(config.get("disable_plugins", []) or ()), extra_modules=req.extra_plugins
     )
@@ -173,4 +180,6 @@ def run_lint(req: LintRequest) -> Report:
     report = assemble(parts, scopes + list(refused) + gaps, outcomes)
     if shard_id is not None:
         report.shards = [shard_id]
+    names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]
+    run_memo.keep(memo_key, root, req, targets, report, names, excluded)
     return report

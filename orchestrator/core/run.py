@@ -94,6 +94,8 @@ def run_batches(work: list[tuple[Checker, Batch]], ctx: RunContext, jobs: int) -
     slots = threading.Semaphore(jobs)
     done = threading.Event()
     remaining = [len(work)]
+    total = sum(len(batch.targets) for _checker, batch in work)
+    checked = [0]
 
     def worker(i: int, checker: Checker, batch: Batch) -> None:
         outs: list[FileOutcome] = []
@@ -104,16 +106,22 @@ def run_batches(work: list[tuple[Checker, Batch]], ctx: RunContext, jobs: int) -
             with lock:
                 results.setdefault(i, outs)
                 remaining[0] -= 1
+                checked[0] += len(batch.targets)
                 if remaining[0] == 0:
                     done.set()
+                if ctx.on_progress is not None:
+                    ctx.on_progress(checked[0], total)
 
     if not work:
         return []
+    if ctx.on_progress is not None:
+        ctx.on_progress(0, total)
     for i in interleaved(work):
         checker, batch = work[i]
         # Daemon threads: a plugin that hangs in-process cannot keep the run alive.
         threading.Thread(target=worker, args=(i, checker, batch), daemon=True).start()
-    done.wait(timeout=ctx.deadline.remaining() + GRACE_S)
+    if not ctx.deadline.wait(done):  # wakes early when the run is cancelled
+        done.wait(GRACE_S)
     out: list[FileOutcome] = []
     with lock:
         for i, (checker, batch) in enumerate(work):

@@ -1,9 +1,9 @@
 """Where a strict gate's policy comes from: the base commit and the judged surface.
 
 Never the working tree: an untracked `orchestrate.toml` or an unstaged `ruff.toml`
-changes no verdict. The base is HEAD for a commit, the remote's commit (or the merge
-base a new branch is compared with) for a push, and the first parent for `gate ci`
-(the revision itself for a root commit). The effective policy is the stricter of the
+changes no verdict. The base is HEAD for a commit (HEAD's parent for an amend,
+gates/amend.py), the remote's commit (or the merge base a new branch is compared with)
+for a push, and the first parent for `gate ci` (the revision itself for a root commit). The effective policy is the stricter of the
 two (`decisions/policy.py`). The only settings taken from the machine are absolute
 tool paths: the base's `[tools]`, overlaid by the user-level config
 (`<user config dir>/orchestrate/config.toml`, table `[tools]`), which can name a tool
@@ -72,6 +72,8 @@ def base_commit(git: Git, event: str, surface: Surface) -> str | None:
     """The commit whose committed policy a strict gate also applies (see module docs);
     None when there is none (no commit yet, a push whose base is not known locally)."""
     if event == "commit":
+        if surface.amends:
+            return surface.base  # the amended commit's parent (None: it is a root)
         return git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
     if event == "ci" and surface.revision:
         parent = git.answer("rev-parse", "--verify", "-q", f"{surface.revision}^1^{{commit}}")

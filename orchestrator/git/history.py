@@ -35,6 +35,24 @@ def range_commits(git: Git, tip: str, exclude: Sequence[str]) -> list[str]:
     return git.out(*args, *(f"^{e}" for e in exclude)).split()
 
 
+#: Bytes of `.git/shallow` read (one commit id a line).
+MAX_SHALLOW_FILE = 1024 * 1024
+
+
+def shallow_boundary(git: Git, commits: Sequence[str]) -> list[str]:
+    """The `commits` (in order) that are a shallow boundary of this repository: listed
+    in `.git/shallow`, so git walks them as if they had no parent. A range that holds
+    one ends there for git as for the gates (git sends nothing below it), and its
+    diff against nothing is every file of its tree."""
+    name = git.answer("rev-parse", "--git-path", "shallow")
+    path = git.root / name if name else None
+    if path is None or not path.is_file():
+        return []
+    with path.open("rb") as fh:
+        listed = set(fh.read(MAX_SHALLOW_FILE).decode("ascii", "replace").split())
+    return [c for c in commits if c in listed]
+
+
 def added_blobs(git: Git, commits: Sequence[str]) -> list[Added]:
     """Every entry the `commits` record at a path against each of their parents
     (against nothing for a root commit): blobs (file or link text) and submodule

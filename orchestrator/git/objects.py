@@ -98,9 +98,10 @@ def resolve_commit(git: Git, rev: str) -> str:
     return git.out("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
 
 
-def staged_changes(git: Git) -> list[Change]:
-    """Paths the index changes against HEAD (or against nothing before the first commit)."""
-    base = "HEAD" if has_commit(git, "HEAD") else empty_tree(git)
+def staged_changes(git: Git, base: str | None = "HEAD") -> list[Change]:
+    """Paths the index changes against the commit `base` (HEAD by default), or against
+    nothing when `base` is None or names no commit (before the first commit)."""
+    base = base if base is not None and has_commit(git, base) else empty_tree(git)
     return diff_changes(git, base)
 
 

@@ -11,6 +11,7 @@ from orchestrator.git.history import (
     added_blobs,
     network_value,
     range_commits,
+    shallow_boundary,
     tag_chain,
 )
 from orchestrator.git.objects import Entry, has_commit, read_tree
@@ -196,6 +197,13 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
         exclude, base = _range(git, up, remote, surface)
         bases.add(base)
         commits = range_commits(git, up.local_oid, exclude)
+        for oid in shallow_boundary(git, commits):
+            surface.notes.append(
+                f"{up.remote_ref}: commit {oid[:12]} is a shallow boundary of this repository "
+                "(.git/shallow: its parents are not here); git delivers nothing below it, "
+                "so it was judged as a root commit, every file of its tree "
+                "(`git fetch --unshallow` gives the full range)"
+            )
         pushed.update(dict.fromkeys(commits))
         tags += [t for t in tag_chain(git, up.local_oid, MAX_FILE_BYTES) if t not in tags]
         news = added_blobs(git, commits)

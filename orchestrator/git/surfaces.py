@@ -66,8 +66,11 @@ class Surface:
     #: all of it (several pushed tips): then nothing governs from the work tree either.
     source: str | None = None
     #: The commit the judged content is delivered onto, when one is known (a push's
-    #: remote commit or merge base): a strict gate's policy is also read there.
+    #: remote commit or merge base, an amend's parent): a strict gate's policy is also
+    #: read there.
     base: str | None = None
+    #: The commit an amend replaces (HEAD), when the commit gate judges an amend.
+    amends: str | None = None
 
 
 def read_files_at(git: Git, source: str, names: Sequence[str]) -> dict[str, bytes]:
@@ -252,13 +255,26 @@ def _is_hex(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def commit_surface(git: Git) -> Surface:
+def commit_surface(git: Git, amend: bool = False) -> Surface:
     """What the next commit records: changed paths, judged by their bytes in the index.
 
-    Deleted paths are not checked; renamed and copied paths are, under their new name.
+    The paths are those the index changes against the commit's parent: HEAD, or for an
+    `amend` HEAD's first parent (nothing when HEAD is a root commit), so what HEAD
+    changed is judged again. Deleted paths are not checked; renamed and copied paths
+    are, under their new name.
     """
     surface = Surface(root=git.root, source="index")
-    changes = staged_changes(git)
+    head = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
+    parent = head
+    if amend and head is not None:
+        parent = git.answer("rev-parse", "--verify", "-q", "HEAD^1^{commit}")
+        surface.amends, surface.base = head, parent
+        against = f"its parent {parent[:12]}" if parent else "nothing (HEAD is a root commit)"
+        surface.notes.append(
+            f"amending {head[:12]} (git commit --amend): the index is judged against "
+            f"{against}, as the amended commit records it, under that commit's policy"
+        )
+    changes = staged_changes(git, parent)
     index = {e.path: e for e in read_index(git)}
     wanted: list[Entry] = []
     deleted = 0
@@ -273,7 +289,9 @@ def commit_surface(git: Git) -> Surface:
         surface.notes.append(f"{deleted} deleted path(s) in the commit: nothing to check there")
     merged = merge_history(git)
     if not changes and not merged:
-        surface.notes.append("nothing staged: the index matches HEAD")
+        surface.notes.append(
+            "nothing staged: the index matches " + ("the parent" if surface.amends else "HEAD")
+        )
     add_targets(git, wanted, surface, "index")
     if merged:
         commits = len({a.commit for a in merged})
@@ -286,10 +304,12 @@ def commit_surface(git: Git) -> Surface:
 
 
 def ci_surface(git: Git, rev: str = "HEAD") -> Surface:
-    """The whole tree of an immutable commit id (`rev` is resolved once, then fixed)."""
+    """The whole tree of an immutable commit id (`rev` is resolved once, then fixed),
+    and its message for the secret scan (the commit delivers it as much as its files)."""
     oid = resolve_commit(git, rev)
     surface = Surface(root=git.root, revision=oid, source=oid)
     add_targets(git, read_tree(git, oid), surface, f"commit {oid[:12]}")
+    add_messages(git, [oid], [], surface)
     return surface
 
 

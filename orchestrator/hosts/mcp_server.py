@@ -19,7 +19,6 @@ the CLI's usage error (exit 2).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -136,7 +135,7 @@ def lint_tool(
     """The lint tool: the lint use case under the feedback task policy, its report and
     safe task ids. Feedback only, never a delivery pass."""
     from orchestrator.core.engine import LintRequest
-    from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for
+    from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for, missing_paths
     from orchestrator.usecases.lint import lint as lint_usecase
 
     missing = missing_paths(root, paths or [])
@@ -168,23 +167,6 @@ def lint_tool(
     result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
     result.structured_content["task_ids"] = task_ids
     return result
-
-
-def missing_paths(root: Path, paths: list[str]) -> list[str]:
-    """The `paths` (relative to `root`, or absolute) that do not exist, as the CLI's
-    `lint` refuses them (exit 2): a name with a NUL byte (no file has one, and no
-    command line can carry one) among them; an unreadable or odd one is left to
-    selection."""
-    missing = []
-    for raw in paths:
-        p = Path(raw)
-        try:
-            os.lstat(p if p.is_absolute() else root / p)
-        except (FileNotFoundError, NotADirectoryError, ValueError):
-            missing.append(raw)
-        except OSError:
-            pass  # selection gives it a scope with the reason
-    return missing
 
 
 def unknown_arguments(arguments: dict[str, Any], declared: set[str]) -> CallToolResult | None:

@@ -27,7 +27,7 @@ from orchestrator.hygiene.hygiene_report import (
     HygieneReport,
     ShortlistItem,
 )
-from orchestrator.hygiene.placement import Placement
+from orchestrator.hygiene.placement import KeptIn, Placement
 from orchestrator.hygiene.rulebook import HygieneConfig, Rule
 from orchestrator.model.edits import (
     KIND_CHARACTER,
@@ -380,6 +380,44 @@ def _markdown(root: Path, files: list[str]) -> dict[str, bytes]:
     return docs
 
 
+def _proven_entry(
+    path: str,
+    anchor: Anchor,
+    edit: Dedupe | InsertFrontmatter,
+    git: gitstate.GitState,
+    *,
+    placement_rule: str,
+    published: bool,
+    kept_in: KeptIn | None = None,
+    digest: str,
+    reason: str,
+) -> Entry:
+    """The entry of an edit the scan itself proves (a dedupe, a missing front matter) at
+    `path` and `anchor`: deterministic, of its kind's character (edits.KIND_CHARACTER),
+    tier `confirm` until finalize derives the real one, its evidence the path's git
+    state and where the placement rule keeps the text."""
+    destructive, reversible = KIND_CHARACTER[edit.kind]
+    return Entry(
+        id=entry_id(edit.kind, path, anchor),
+        path=path,
+        op_type="deterministic",
+        exact_edit=edit,
+        is_destructive=destructive,
+        is_reversible=reversible,
+        safety_tier="confirm",
+        evidence=Evidence(
+            scanner_proven=True,
+            tracked=git.tracked,
+            clean=git.clean,
+            placement_rule=placement_rule,
+            kept_in=kept_in,
+            published=published,
+        ),
+        anchor_digest=digest,
+        reason=reason,
+    )
+
+
 def _dedupe_entries(
     root: Path,
     files: list[str],
@@ -419,25 +457,16 @@ def _dedupe_entries(
         if copies:
             why += f"; its generated copy {', '.join(copies[:3])} follows this source"
         anchor = Anchor(start_line=dup.start, end_line=dup.end)
-        git = snap.state(dup.path)
         out.append(
-            Entry(
-                id=entry_id("dedupe", dup.path, anchor),
-                path=dup.path,
-                op_type="deterministic",
-                exact_edit=Dedupe(kind="dedupe", anchor=anchor, canonical_ref=ref),
-                is_destructive=False,
-                is_reversible=True,
-                safety_tier="confirm",
-                evidence=Evidence(
-                    scanner_proven=True,
-                    tracked=git.tracked,
-                    clean=git.clean,
-                    placement_rule=scope.id,
-                    kept_in=kept_in,
-                    published=published,
-                ),
-                anchor_digest=content.sha256(dup.text),
+            _proven_entry(
+                dup.path,
+                anchor,
+                Dedupe(kind="dedupe", anchor=anchor, canonical_ref=ref),
+                snap.state(dup.path),
+                placement_rule=scope.id,
+                published=published,
+                kept_in=kept_in,
+                digest=content.sha256(dup.text),
                 reason=why,
             )
         )
@@ -470,25 +499,15 @@ def _frontmatter_entries(
         if content.has_frontmatter(data) or place.generated(rel, data[:8192]) is not None:
             continue
         edit = InsertFrontmatter(kind="insert-frontmatter", key="title", value=_post_title(rel))
-        anchor = Anchor(start_line=1, end_line=1, whole=True)
-        git = snap.state(rel)
         out.append(
-            Entry(
-                id=entry_id("insert-frontmatter", rel, anchor),
-                path=rel,
-                op_type="deterministic",
-                exact_edit=edit,
-                is_destructive=False,
-                is_reversible=True,
-                safety_tier="confirm",
-                evidence=Evidence(
-                    scanner_proven=True,
-                    tracked=git.tracked,
-                    clean=git.clean,
-                    placement_rule=cfg.dedupe_scope.id,
-                    published=place.touches_published(rel),
-                ),
-                anchor_digest=content.sha256(data),
+            _proven_entry(
+                rel,
+                Anchor(start_line=1, end_line=1, whole=True),
+                edit,
+                snap.state(rel),
+                placement_rule=cfg.dedupe_scope.id,
+                published=place.touches_published(rel),
+                digest=content.sha256(data),
                 reason="front matter required here (site generator posts); none found",
             )
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -87,6 +87,9 @@ class RunContext:
     #: set, a checker reads its policy files from here, never from the working tree;
     #: None means the working tree is the surface.
     surface_files: Mapping[str, bytes] | None = None
+    #: Called with (0, total) when a set of batches starts (total: their file count)
+    #: and with (done, total) after each batch returns; a presenter's progress count.
+    on_progress: Callable[[int, int], None] | None = None
 
     def parse_limit(self) -> int:
         """The most bytes of one file to parse in-process: the project's validated

@@ -10,6 +10,8 @@ punctuation character of it is literal, so a plugin's metadata cannot add a link
 image or a tag to the code scanning page. Levels come from `render.levels` (a syntax candidate is a `note`).
 Locations are relative to `%SRCROOT%` (`originalUriBaseIds`), regions are as complete
 as the tool gave them, and each result has `partialFingerprints.primaryLocationLineHash`.
+Columns count UTF-16 code units, as the run says (`columnKind`, SARIF's default and what
+code scanning reads), whatever unit the tool counted in (`render.columns`).
 
 Every scope that is not `checked` becomes one toolExecutionNotification, and the
 invocation is `executionSuccessful: false` whenever coverage is incomplete. GitHub
@@ -33,6 +35,7 @@ from orchestrator import __version__
 from orchestrator.decisions.coverage import shard_gaps, unchecked
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
+from orchestrator.render.columns import Utf16Columns
 from orchestrator.render.levels import level
 from orchestrator.safetext import printable
 from orchestrator.vocab import ScopeStatus
@@ -61,16 +64,18 @@ def _location(path: str) -> dict[str, Any]:
     return {"uri": uri(path), "uriBaseId": SRCROOT}
 
 
-def _region(f: Finding) -> dict[str, int]:
+def _region(f: Finding, columns: Utf16Columns) -> dict[str, int]:
+    """The finding's region, its columns in UTF-16 code units (render/columns.py)."""
     region: dict[str, int] = {}
     if f.line:
+        column, end_column = columns.region(f)
         region["startLine"] = f.line
-        if f.column:
-            region["startColumn"] = f.column
+        if column:
+            region["startColumn"] = column
         if f.end_line:
             region["endLine"] = f.end_line
-        if f.end_column and f.end_line:
-            region["endColumn"] = f.end_column
+        if end_column and f.end_line:
+            region["endColumn"] = end_column
     return region
 
 
@@ -126,9 +131,9 @@ def _rule(f: Finding, rule_id: str) -> dict[str, Any]:
     return rule
 
 
-def _result(f: Finding, rule_id: str, fp: str) -> dict[str, Any]:
+def _result(f: Finding, rule_id: str, fp: str, columns: Utf16Columns) -> dict[str, Any]:
     loc: dict[str, Any] = {"artifactLocation": _location(f.path)}
-    if region := _region(f):
+    if region := _region(f, columns):
         loc["region"] = region
     props: dict[str, Any] = {"candidate": f.candidate, "blocking": is_blocking(f)}
     if f.safety_tier:
@@ -251,6 +256,7 @@ def to_sarif(report: Report) -> dict[str, Any]:
     rule_index: dict[str, int] = {}
     occurrences: Counter[tuple[str, str]] = Counter()
     results: list[dict[str, Any]] = []
+    columns = Utf16Columns(report.scan.project_root)
     for f, label in zip(findings, labels, strict=True):
         comp = components[comp_index[f.checker]]
         if label in described and label not in rule_index:
@@ -258,7 +264,7 @@ def to_sarif(report: Report) -> dict[str, Any]:
             comp["rules"].append(_rule(f, label))
         base = line_hash(f)
         occurrences[(f.path, base)] += 1
-        result = _result(f, label, f"{base}:{occurrences[(f.path, base)]}")
+        result = _result(f, label, f"{base}:{occurrences[(f.path, base)]}", columns)
         if label in rule_index:
             result["rule"] = {
                 "id": label,
@@ -294,6 +300,7 @@ def to_sarif(report: Report) -> dict[str, Any]:
                     "id": f"orchestrate/{report.request.entry}/{report.generated_at}"
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": root_uri}},
+                "columnKind": "utf16CodeUnits",
                 "invocations": [invocation],
                 "artifacts": _artifacts(report),
                 "results": results,

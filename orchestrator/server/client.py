@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from orchestrator.server.protocol import (
+    MAX_BUFFER,
     MAX_REPLY,
     PROTO,
     NoAnswer,
@@ -30,6 +31,7 @@ from orchestrator.server.protocol import (
     Reply,
     RuntimePaths,
     UnsafeRuntime,
+    buffer_request,
     client_identity,
     parse_json,
     parse_reply,
@@ -444,6 +446,62 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
     return data
 
 
+@dataclass(frozen=True)
+class BufferAnswer:
+    """The engine's check of an editor buffer (`data`, JSON), or why there is none."""
+
+    data: dict[str, Any] | None
+    #: Why the buffer is checked in-process ("" when `data` is the engine's answer).
+    reason: str = ""
+
+
+def buffer_lint(root: Path, rel: str, content: bytes, timeout: float) -> BufferAnswer:
+    """An editor buffer checked by the running engine of `root` as file `rel` (the
+    language server's warm path), or why not: no engine, the off switch, a buffer over
+    MAX_BUFFER, a socket left by a dead engine (removed), a stale engine (it exits by
+    itself), no answer in time, anything malformed. It never starts an engine and
+    prints nothing: the caller says why it checks in-process."""
+    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+        return BufferAnswer(None, f"{OFF_SWITCH}=0")
+    if len(content) > MAX_BUFFER:
+        return BufferAnswer(None, "the buffer is over the engine's size cap")
+    if not 0 < timeout <= MAX_WAIT_SECONDS:
+        return BufferAnswer(None, "no deadline the engine accepts")
+    try:
+        paths = runtime_paths(root)
+        private_folder(paths.folder, create=False)
+    except (UnsafeRuntime, OSError) as exc:
+        return BufferAnswer(None, f"runtime folder not used: {exc}")
+    if not os.path.lexists(paths.socket):
+        return BufferAnswer(None, "no warm engine running")
+    wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
+    request = buffer_request(str(root), rel, content, timeout, dict(os.environ), wait)
+    try:
+        reply = exchange(paths, request, wait)
+    except (ConnectionRefusedError, FileNotFoundError):
+        if clean_dead(paths):
+            return BufferAnswer(None, "removed the socket of a dead warm engine")
+        return BufferAnswer(None, "warm engine not answering")
+    except TimeoutError:
+        return BufferAnswer(None, "warm engine busy past the deadline")
+    except NoAnswer:
+        return BufferAnswer(None, "warm engine went away mid-request")
+    except ProtocolError as exc:
+        return BufferAnswer(None, f"warm engine answered something malformed ({exc})")
+    except OSError as exc:
+        err = errno.errorcode.get(exc.errno or 0, type(exc).__name__)
+        return BufferAnswer(None, f"warm engine unreachable ({err})")
+    if reply.status != "ok":
+        return BufferAnswer(None, f"warm engine did not serve ({reply.status}: {reply.reason})")
+    try:
+        data = parse_json(reply.stdout, "buffer check")
+    except ProtocolError:
+        data = None
+    if not isinstance(data, dict):
+        return BufferAnswer(None, "warm engine answered something malformed (buffer check)")
+    return BufferAnswer(data)
+
+
 def _start_later(root: Path, message: str) -> None:
     with contextlib.suppress(OSError, UnsafeRuntime):
         spawn(root)
@@ -452,8 +510,10 @@ def _start_later(root: Path, message: str) -> None:
 
 __all__ = [
     "OFF_SWITCH",
+    "BufferAnswer",
     "LintArgs",
     "auto_enabled",
+    "buffer_lint",
     "clean_dead",
     "engine_answers",
     "exchange",

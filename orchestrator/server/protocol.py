@@ -34,8 +34,15 @@ MAX_REPLY = 64 << 20
 MAX_ARGV = 4096
 MAX_ENV = 4096
 MAX_REASON = 500
+#: The most bytes of an editor buffer a `buffer_lint` request may carry: the largest
+#: file any checker reads (model/checker.MAX_FILE_BYTES, the ceiling of
+#: `max_parse_bytes`; not imported, the client's start stays light).
+MAX_BUFFER = 16 << 20
+MAX_BUFFER_PATH = 4096
+#: The most bytes a request frame carrying a buffer may hold (base64 inside JSON).
+MAX_BUFFER_REQUEST = MAX_REQUEST + (MAX_BUFFER + 2) // 3 * 4
 _HEADER = struct.Struct(">I")
-KINDS = ("run", "hook_lint", "ping", "stop")
+KINDS = ("run", "hook_lint", "buffer_lint", "ping", "stop")
 STATUSES = ("ok", "stale", "refused", "error")
 
 
@@ -205,11 +212,16 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
     if kind in ("ping", "stop"):
         _check(set(obj) == {"proto", "kind"}, "unexpected keys in request")
         return obj
-    if kind == "hook_lint":
+    if kind in ("hook_lint", "buffer_lint"):
         keys = {"proto", "kind", "root", "paths", "timeout", "env", "client", "wait_s"}
+        if kind == "buffer_lint":
+            keys = keys - {"paths"} | {"path", "content"}
         _check(set(obj) == keys, "unexpected keys in request")
         _check(isinstance(obj["root"], str) and os.path.isabs(obj["root"]), "root: want a path")
-        _check(_is_str_list(obj["paths"], MAX_ARGV), "paths: want strings")
+        if kind == "hook_lint":
+            _check(_is_str_list(obj["paths"], MAX_ARGV), "paths: want strings")
+        else:
+            _validate_buffer(obj)
         t = obj["timeout"]
         _check(isinstance(t, float) and 0 < t <= 3600, "timeout: want seconds")
     else:
@@ -234,6 +246,41 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
         "wait_s: want seconds",
     )
     return obj
+
+
+def _validate_buffer(obj: dict[str, Any]) -> None:
+    """A buffer request's `path` (relative, bounded) and `content` (base64 of at most
+    MAX_BUFFER bytes, decoded in place: the engine receives bytes)."""
+    rel = obj["path"]
+    _check(
+        isinstance(rel, str)
+        and 0 < len(rel) <= MAX_BUFFER_PATH
+        and not os.path.isabs(rel)
+        and "\0" not in rel,
+        "path: want a relative path",
+    )
+    content = obj["content"]
+    _check(isinstance(content, str) and len(content) <= (MAX_BUFFER + 2) // 3 * 4, "content")
+    obj["content"] = _b64(content, "content")
+    _check(len(obj["content"]) <= MAX_BUFFER, "content: over the size cap")
+
+
+def buffer_request(
+    root: str, rel: str, content: bytes, timeout: float, env: dict[str, str], wait: float
+) -> dict[str, Any]:
+    """The request asking the engine to lint the editor buffer `content` as file `rel`
+    of project `root` (the other side of `validate_request`)."""
+    return {
+        "proto": PROTO,
+        "kind": "buffer_lint",
+        "root": root,
+        "path": rel,
+        "content": base64.b64encode(content).decode("ascii"),
+        "timeout": float(timeout),
+        "env": env,
+        "client": client_identity(),
+        "wait_s": wait,
+    }
 
 
 def _validate_stdout(out: Any) -> None:
@@ -309,6 +356,8 @@ def parse_reply(obj: dict[str, Any]) -> Reply:
 
 __all__ = [
     "KINDS",
+    "MAX_BUFFER",
+    "MAX_BUFFER_REQUEST",
     "MAX_REPLY",
     "MAX_REQUEST",
     "PROTO",
@@ -317,6 +366,7 @@ __all__ = [
     "Reply",
     "RuntimePaths",
     "UnsafeRuntime",
+    "buffer_request",
     "client_identity",
     "make_reply",
     "parse_json",

@@ -24,6 +24,7 @@ from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
 from orchestrator.decisions.policy import effective_config
 from orchestrator.errors import UsageError
+from orchestrator.gates.amend import amending
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
 from orchestrator.gates.materialise import governing_paths, materialised, read_governing
 from orchestrator.gates.strict_policy import (
@@ -90,7 +91,7 @@ def read_surface(
     that names no commit, and malformed push lines, are usage errors.
     """
     if event == "commit":
-        return commit_surface(git)
+        return commit_surface(git, amend=amending(git))
     if event == "push":
         if stdin is None:
             updates, remote = current_push(git)

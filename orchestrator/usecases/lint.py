@@ -11,8 +11,10 @@ and the report says so).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from orchestrator.core import plugin_host
@@ -36,6 +38,23 @@ def deadline_for(asked: float | None, feedback: bool) -> float:
     if asked and 0 < asked <= FULL_TIMEOUT_S:
         return asked
     return FEEDBACK_TIMEOUT_S if feedback else FULL_TIMEOUT_S
+
+
+def missing_paths(base: Path, paths: Iterable[str]) -> list[str]:
+    """The `paths` (relative to `base`, or absolute) that do not exist, in order: a lint
+    naming one is refused as a usage error before anything runs (the CLI's exit 2, the
+    MCP tool's `isError`). A name with a NUL byte is among them (no file has one); an
+    unreadable or odd path is not: selection gives it a scope with the reason."""
+    missing = []
+    for raw in paths:
+        p = Path(raw)
+        try:
+            os.lstat(p if p.is_absolute() else base / p)
+        except (FileNotFoundError, NotADirectoryError, ValueError):
+            missing.append(raw)
+        except OSError:
+            pass
+    return missing
 
 
 @dataclass(frozen=True)

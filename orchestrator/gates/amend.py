@@ -1,0 +1,165 @@
+"""Whether the commit gate runs for a `git commit --amend`.
+
+An amended commit's parent is HEAD's parent, not HEAD: what HEAD changed (perhaps
+committed past the hooks with `--no-verify`) enters the new commit as well, so the
+gate must judge the index against HEAD's parent. git tells a pre-commit hook nothing
+about an amend (no argument, no variable), but the hook runs as a child of the
+`git commit` process, whose command line says it. On Linux that command line is read
+from ``/proc`` and parsed as git's option parser reads it: global options before the
+command, aliases (`alias.NAME`, including `-c alias...` on the command line), unique
+prefixes of long options (`--amen`), bundled short options and option values (so
+`-m --amend` is a message, not an amend), `--no-amend`, and `--` ending the options.
+
+A shell alias (`!git commit --amend`) is seen through the `git commit` it starts, the
+nearest git above the hook. Where no `git commit` parent can be seen (another system,
+`gate commit` run by hand or before git runs, as an agent host's pre-tool gate does)
+the commit gate judges the index against HEAD as for any commit; the installed hook
+judges the amend when git makes it, and the push gate judges every pushed commit.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Callable, Iterator, Sequence
+
+from orchestrator.git.repo import config_get
+from orchestrator.git.runner import Git
+
+PROC = "/proc"
+#: Processes looked at above the gate: git -> hook script (or exec'd) -> pre-commit ...
+MAX_ANCESTORS = 8
+#: Alias expansions followed (git itself refuses a loop).
+MAX_ALIASES = 8
+
+#: git's global options that take the next word as their value (`git -C dir commit`).
+GLOBAL_WITH_VALUE = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"}
+    | {"--attr-source", "--list-cmds"}
+)
+#: `git commit` long options that take a value (`--message X` or `--message=X`).
+LONG_WITH_VALUE = frozenset(
+    {"file", "author", "date", "message", "reedit-message", "reuse-message", "fixup"}
+    | {"squash", "trailer", "template", "cleanup", "pathspec-from-file"}
+)
+#: `git commit` long options without a value (or with an optional `=value` only).
+LONG_FLAGS = frozenset(
+    {"quiet", "verbose", "reset-author", "signoff", "no-signoff", "edit", "no-edit"}
+    | {"status", "no-status", "gpg-sign", "no-gpg-sign", "no-verify", "verify"}
+    | {"no-post-rewrite", "dry-run", "short", "branch", "ahead-behind", "no-ahead-behind"}
+    | {"porcelain", "long", "null", "all", "interactive", "patch", "include", "only"}
+    | {"pathspec-file-nul", "untracked-files", "amend", "no-amend", "allow-empty"}
+    | {"allow-empty-message", "no-verbose", "no-quiet"}
+)
+#: Short options whose value follows (attached, or as the next word).
+SHORT_WITH_VALUE = frozenset("FmcCt")
+#: Short options whose optional value can only be attached (`-Skey`, `-uno`).
+SHORT_OPTIONAL = frozenset("Su")
+
+
+def amending(git: Git) -> bool:
+    """True when this process runs inside the hook of a `git commit` whose command line
+    amends HEAD (module docs); False when it does not, or when that cannot be seen."""
+    if "GIT_INDEX_FILE" not in git.env:  # git sets it for every commit hook it runs
+        return False
+    argv = _git_parent_argv()
+    if argv is None:
+        return False
+    return commit_amends(argv, lambda name: config_get(git, f"alias.{name}"))
+
+
+def commit_amends(argv: Sequence[str], alias: Callable[[str], str | None]) -> bool:
+    """Whether the git command line `argv` (``git [global options] COMMAND ...``) is a
+    `git commit` that amends, reading options as git does; `alias(name)` gives the
+    value of `alias.NAME` or None. A shell alias (`!...`) or a command line that does
+    not parse is no amend."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in GLOBAL_WITH_VALUE else 1
+    if i >= len(argv):
+        return False
+    name, rest = argv[i], list(argv[i + 1 :])
+    for _ in range(MAX_ALIASES):
+        if name == "commit":
+            return _amends(rest)
+        value = alias(name)
+        if not value or value.startswith("!"):
+            return False
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            return False
+        if not words:
+            return False
+        name, rest = words[0], words[1:] + rest
+    return False
+
+
+def _amends(args: Sequence[str]) -> bool:
+    """`git commit` arguments: whether the last word about amending says `--amend`."""
+    amend = False
+    i = 0
+    while i < len(args):
+        word = args[i]
+        i += 1
+        if word == "--":
+            break
+        if word.startswith("--"):
+            key, has_value, _ = word[2:].partition("=")
+            full = _long_name(key)
+            if full in ("amend", "no-amend"):
+                amend = full == "amend"
+            elif full in LONG_WITH_VALUE and not has_value:
+                i += 1
+        elif word.startswith("-") and len(word) > 1:
+            for j, ch in enumerate(word[1:], start=1):
+                if ch in SHORT_OPTIONAL:
+                    break
+                if ch in SHORT_WITH_VALUE:
+                    i += 0 if word[j + 1 :] else 1
+                    break
+    return amend
+
+
+def _long_name(key: str) -> str | None:
+    """The `git commit` long option `key` names: itself, or the one option it is a
+    unique prefix of (git's abbreviations); None when unknown or ambiguous."""
+    names = LONG_WITH_VALUE | LONG_FLAGS
+    if key in names:
+        return key
+    found = [n for n in names if n.startswith(key)] if key else []
+    return found[0] if len(found) == 1 else None
+
+
+def _git_parent_argv() -> list[str] | None:
+    """The command line of the nearest git process above this one, or None."""
+    for argv, exe in _ancestors():
+        if argv and (os.path.basename(argv[0]) == "git" or os.path.basename(exe) == "git"):
+            return argv
+    return None
+
+
+def _ancestors() -> Iterator[tuple[list[str], str]]:
+    """(command line, executable) of each process above this one, nearest first, as
+    far as ``/proc`` shows them (nothing where there is no ``/proc``)."""
+    pid = os.getppid()
+    for _ in range(MAX_ANCESTORS):
+        if pid <= 1:
+            return
+        try:
+            with open(f"{PROC}/{pid}/cmdline", "rb") as fh:
+                raw = fh.read(256 * 1024)
+            with open(f"{PROC}/{pid}/stat", "rb") as fh:
+                stat = fh.read(4096)
+        except OSError:
+            return
+        try:
+            exe = os.readlink(f"{PROC}/{pid}/exe")
+        except OSError:
+            exe = ""
+        argv = [a.decode("utf-8", "surrogateescape") for a in raw.split(b"\0")[:-1]]
+        yield argv, exe
+        try:
+            pid = int(stat.rsplit(b")", 1)[1].split()[1])
+        except (IndexError, ValueError):
+            return

@@ -1,0 +1,194 @@
+"""Whole-run reuse in a long-lived process (core/run_memo.py), with real Ruff and the
+real tree-sitter fallback: an unchanged tree is answered again with every checked
+scope `reused`; any change the run depends on (a file's bytes, even with its size and
+mtime put back, a new file, a config, the tool behind a wrapper) checks again, and
+the per-file reuse then re-checks exactly what changed. Delivery never replays.
+
+The tool wrapper of the last test is a FAKE (fault injection: it reports a version
+of its own), running the real Ruff.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import VENV_BIN, git, new_repo, require_tool
+
+from orchestrator.core import reuse, run_memo
+from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.model.report import Report
+from orchestrator.vocab import Purpose, ScopeStatus
+
+FILES = {
+    "app/a.py": "import os\n\nx = 1\n",
+    "app/b.py": "y = 2\n",
+    "data/c.json": '{"k": 1}\n',
+    "ruff.toml": 'lint.select = ["F"]\n',
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    require_tool("ruff", "pip install ruff", path=str(VENV_BIN / "ruff"))
+    root = new_repo(tmp_path / "proj", FILES)
+    git(root, "commit", "-qm", "files")
+    # The tree was written a moment ago: the racy-write margin would refuse to keep
+    # it for two seconds (test_a_tree_written_a_moment_ago_is_not_kept shows that).
+    monkeypatch.setattr(reuse, "RACY_NS", 0)
+    monkeypatch.setenv(reuse.ENV_SWITCH, "1")
+    run_memo.hold()
+    try:
+        yield root
+    finally:
+        run_memo.hold(False)
+
+
+def _lint(root: Path, **kw: object) -> Report:
+    return run_lint(LintRequest(project_root=root, paths=["."], cwd=root, **kw))  # type: ignore[arg-type]
+
+
+def _reused(report: Report) -> dict[tuple[str, str], str | None]:
+    return {(s.path, s.checker): s.reused for s in report.scopes if s.status == "checked"}
+
+
+def _replayed(report: Report) -> bool:
+    """Whether the report is a replay: the fallback's scopes are never reused per file."""
+    ts = [s for s in report.scopes if s.checker == "treesitter" and s.status == "checked"]
+    assert ts, [(s.path, s.checker, s.status) for s in report.scopes]
+    return all(s.reused == reuse.REUSE_REASON for s in ts)
+
+
+def test_an_unchanged_rerun_answers_every_scope_reused(project: Path) -> None:
+    first = _lint(project)
+    assert not _replayed(first)
+    second = _lint(project)
+    assert _replayed(second)
+    assert set(_reused(second)) == set(_reused(first))
+    assert set(_reused(second).values()) == {reuse.REUSE_REASON}
+    assert all(s.duration_ms == 0 for s in second.scopes if s.status == ScopeStatus.CHECKED)
+    assert [f.model_dump() for f in second.findings] == [f.model_dump() for f in first.findings]
+    assert second.coverage == first.coverage
+    assert second.generated_at != first.generated_at
+    # The caller may change what it got (notes, findings): the kept run is not touched.
+    second.notes.append("x")
+    second.findings.clear()
+    third = _lint(project)
+    assert _replayed(third) and "x" not in third.notes and third.findings
+
+
+def test_an_edit_rechecks_exactly_that_file(project: Path) -> None:
+    _lint(project)
+    assert _replayed(_lint(project))
+    (project / "app/b.py").write_text("import sys\n")
+    report = _lint(project)
+    assert not _replayed(report)
+    ruff = {s.path: s.reused for s in report.scopes if s.checker == "ruff"}
+    assert ruff == {"app/a.py": reuse.REUSE_REASON, "app/b.py": None}
+    assert any(f.path == "app/b.py" for f in report.findings)
+
+
+def test_a_rewrite_keeping_size_and_mtime_is_caught(project: Path) -> None:
+    """`touch -d` after an edit of the same length: the ctime still moved."""
+    target = project / "app/b.py"
+    old = target.stat()
+    _lint(project)
+    assert _replayed(_lint(project))
+    target.write_bytes(b"import z\n"[: old.st_size].ljust(old.st_size, b"\n"))
+    os.utime(target, ns=(old.st_atime_ns, old.st_mtime_ns))
+    assert target.stat().st_size == old.st_size and target.stat().st_mtime_ns == old.st_mtime_ns
+    report = _lint(project)
+    assert not _replayed(report)
+    assert {s.path: s.reused for s in report.scopes if s.checker == "ruff"}["app/b.py"] is None
+
+
+def test_a_new_file_is_seen(project: Path) -> None:
+    _lint(project)
+    assert _replayed(_lint(project))
+    (project / "app/new.py").write_text("import os\n")  # untracked, not ignored
+    report = _lint(project)
+    assert not _replayed(report)
+    assert "app/new.py" in {s.path for s in report.scopes}
+
+
+def test_a_config_change_checks_again(project: Path) -> None:
+    _lint(project)
+    assert _replayed(_lint(project))
+    (project / "ruff.toml").write_text('lint.select = ["F", "E"]\n')
+    report = _lint(project)
+    assert not _replayed(report)
+    assert {s.reused for s in report.scopes if s.checker == "ruff"} == {None}
+
+
+def test_a_change_of_gitignore_checks_again(project: Path) -> None:
+    (project / "app/scratch.py").write_text("z = 1\n")  # untracked
+    _lint(project)
+    assert _replayed(_lint(project))
+    (project / ".gitignore").write_text("app/scratch.py\n")
+    report = _lint(project)
+    assert not _replayed(report)
+    assert "app/scratch.py" not in {s.path for s in report.scopes}
+
+
+def test_delivery_and_switched_off_reuse_never_replay(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(3):
+        report = _lint(project, purpose=Purpose.DELIVERY)
+        assert set(_reused(report).values()) == {None}
+    monkeypatch.setenv(reuse.ENV_SWITCH, "0")
+    for _ in range(3):
+        assert set(_reused(_lint(project)).values()) == {None}
+
+
+def test_a_cold_process_keeps_nothing(project: Path) -> None:
+    run_memo.hold(False)
+    _lint(project)
+    assert not _replayed(_lint(project))
+
+
+def test_a_tree_written_a_moment_ago_is_not_kept(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Racy-write rule: a witness whose newest mtime or ctime is within RACY_NS of the
+    run is not kept (a write in the same timestamp tick could go unseen)."""
+    monkeypatch.setattr(reuse, "RACY_NS", 3600 * 10**9)
+    (project / "app/b.py").write_text("y = 3\n")
+    _lint(project)
+    assert not _replayed(_lint(project))
+    monkeypatch.setattr(reuse, "RACY_NS", 0)
+    _lint(project)
+    assert _replayed(_lint(project))
+
+
+def test_a_tool_behind_a_wrapper_that_changed_checks_again(project: Path, tmp_path: Path) -> None:
+    real = VENV_BIN / "ruff"
+    versions = tmp_path / "versions"
+    for name, version in (("v1", "ruff 1.0.0"), ("v2", "ruff 2.0.0")):
+        fake = versions / name / "ruff"  # fault injection: a Ruff that names its version
+        fake.parent.mkdir(parents=True)
+        fake.write_text(
+            f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo "{version}"; exit 0; fi\n'
+            f'exec "{real}" "$@"\n'
+        )
+        fake.chmod(0o755)
+    current = tmp_path / "current"
+    current.symlink_to(versions / "v1")
+    wrapper = tmp_path / "fake-ruff-shim"
+    wrapper.write_text(f'#!/bin/sh\nexec "{current}/ruff" "$@"\n')
+    wrapper.chmod(0o755)
+    (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+    _lint(project)
+    assert _replayed(_lint(project))
+    swapped = tmp_path / "current.new"
+    swapped.symlink_to(versions / "v2")
+    swapped.replace(current)
+    time.sleep(0.01)
+    report = _lint(project)
+    assert not _replayed(report)
+    ruff = [s for s in report.scopes if s.checker == "ruff"]
+    assert {s.tool.version for s in ruff if s.tool} == {"ruff 2.0.0"}
+    assert {s.reused for s in ruff} == {None}
