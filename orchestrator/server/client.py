@@ -446,8 +446,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
     return data
 
 
-@dataclass(frozen=True)
-class BufferAnswer:
+class BufferAnswer(NamedTuple):
     """The engine's check of an editor buffer (`data`, JSON), or why there is none."""
 
     data: dict[str, Any] | None
