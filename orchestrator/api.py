@@ -56,6 +56,7 @@ from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fin
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
 from orchestrator.resident import at_exit as at_resident_exit
 from orchestrator.resident import is_resident
+from orchestrator.statmemo import StatMemo
 from orchestrator.toolstamp import ToolStamp, tool_stamp
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
 
@@ -89,6 +90,7 @@ __all__ = [
     "RunContext",
     "ScopeStatus",
     "Severity",
+    "StatMemo",
     "SyntaxEvidence",
     "SyntaxStatus",
     "Tier",

@@ -157,6 +157,16 @@ def cached_version(path: str | None) -> str | None:
         return None
 
 
+def remember_version(path: str, version: str) -> None:
+    """Keep `version` for the tool at `path` as `tool_version` would, per path and
+    `tool_stamp`: a version read elsewhere (a wheel's metadata) spares a later probe a
+    process."""
+    try:
+        _VERSION_CACHE[(path, tool_stamp(path))] = version
+    except OSError:
+        return
+
+
 def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:
     """Which of the config `names` exist as files directly in `root` (for a probe)."""
     return tuple(n for n in names if (root / n).is_file())

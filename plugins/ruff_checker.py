@@ -48,6 +48,7 @@ from orchestrate_plugins._common import (
     interpreter_bin_dir,
     line_starts,
     offset_of,
+    remember_version,
     tool_version,
 )
 from orchestrate_plugins._pins import pin_sentence, precommit_rev
@@ -194,15 +195,23 @@ def _dist_info_version(name: str) -> str | None:
 
 
 def _wheel_version(tool: str) -> str | None:
-    """The wheel's metadata version when `tool` is the Ruff installed beside us."""
+    """The wheel's metadata version when `tool` is the Ruff installed beside us, read
+    once per (path, mtime) of the tool: a reinstall replaces the binary."""
     if Path(tool) == interpreter_bin_dir() / NAME:
+        known = cached_version(tool)
+        if known is not None:
+            return known
         version = _dist_info_version(NAME)
         if version is not None:
-            return f"ruff {version}"
+            version = f"ruff {version}"
+            remember_version(tool, version)
+            return version
         try:
-            return f"ruff {metadata.version('ruff')}"
+            version = f"ruff {metadata.version('ruff')}"
         except metadata.PackageNotFoundError:
-            pass
+            return None
+        remember_version(tool, version)
+        return version
     return None
 
 

@@ -198,7 +198,7 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
         "import json, sys\n"
         "from orchestrator.server import client\n"
         "rc = client.try_warm(['lint', '--format', 'json', 'app/a.py'])\n"
-        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich',"
+        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich', 'dataclasses',"
         " 'orchestrator.model.report', 'orchestrator.core.engine') if m in sys.modules)\n"
         "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)\n"
     )
@@ -214,6 +214,56 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
     answer = json.loads(out.stderr.strip().splitlines()[-1])
     assert answer == {"rc": 1, "heavy": []}, out.stderr
     cold = project.cold("lint", "--format", "json", "app/a.py")
+    same_report("json", cold.stdout, out.stdout)
+
+
+def test_served_feedback_reads_no_configuration(project: Project) -> None:
+    # `[server] auto` matters only when no engine answers: a served save reads no TOML.
+    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\n")
+    project.start()
+    probe = (
+        "import json, sys\n"
+        "from orchestrator.server import client\n"
+        "rc = client.try_warm(['lint', '--feedback', '--format', 'json', 'app/a.py'])\n"
+        "print(json.dumps({'rc': rc, 'toml': 'tomllib' in sys.modules}), file=sys.stderr)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert json.loads(out.stderr.strip().splitlines()[-1]) == {"rc": 1, "toml": False}, out.stderr
+
+
+def test_console_script_loads_no_cli_when_served_and_asks_once(project: Project) -> None:
+    info = project.start()
+    argv = ["lint", "--format", "json", "app/a.py"]
+    traced = subprocess.run(
+        [sys.executable, "-X", "importtime", str(VENV_BIN / "orchestrate"), *argv],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    imported = {line.rsplit("|", 1)[-1].strip() for line in traced.stderr.splitlines()}
+    assert "orchestrator.server.client" in imported
+    assert not imported & {"orchestrator.cli.main", "argparse", "dataclasses", "pydantic"}
+    cold = project.cold("lint", "--format", "json", "app/a.py")
+    assert traced.returncode == cold.returncode
+    same_report("json", cold.stdout, traced.stdout)
+    # Checked in-process: the engine was asked once, and that is said once.
+    os.kill(info["pid"], signal.SIGKILL)
+    _wait(lambda: not _alive(info["pid"]), 30, "the engine died")
+    out = project.cli("lint", "--format", "json", "app/a.py")
+    assert out.stderr.splitlines() == [
+        "orchestrate: removed the socket of a dead warm engine; checking in-process"
+    ]
     same_report("json", cold.stdout, out.stdout)
 
 

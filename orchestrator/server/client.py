@@ -18,9 +18,9 @@ import os
 import socket
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from orchestrator.server.protocol import (
     MAX_BUFFER,
@@ -44,6 +44,8 @@ from orchestrator.server.protocol import (
 
 #: True inside the engine: a request it runs must never ask an engine again.
 SERVING = False
+#: True once the console script (cli/entry.py) asked the engine for this process.
+ASKED = False
 #: `ORCHESTRATE_SERVER=0` keeps a process off the warm engine.
 OFF_SWITCH = "ORCHESTRATE_SERVER"
 CONNECT_SECONDS = 2.0
@@ -64,8 +66,7 @@ def say(message: str) -> None:
     print(f"orchestrate: {printable(message)}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class LintArgs:
+class LintArgs(NamedTuple):
     """The few `lint` options the client needs, read without argparse."""
 
     root: str | None
@@ -329,11 +330,14 @@ def _engine_of(root: Path) -> RuntimePaths | None:
     return paths
 
 
-def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool) -> Reply | None:
+def _ask(
+    root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: Callable[[], bool]
+) -> Reply | None:
     """The engine's `ok` reply to `request`, or None after saying why the check runs
-    in-process (starting an engine when `wanted`, or when the one running was stale)."""
+    in-process (starting an engine when `wanted()`, or when the one running was stale).
+    `wanted` is asked only when no engine answered: a served request reads no config."""
     if not os.path.lexists(paths.socket):
-        if wanted:
+        if wanted():
             _start_later(root, "warm engine starting for the next check; checking in-process")
         return None
     try:
@@ -341,7 +345,7 @@ def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool)
     except (ConnectionRefusedError, FileNotFoundError):
         if clean_dead(paths):
             msg = "removed the socket of a dead warm engine; checking in-process"
-            if wanted:
+            if wanted():
                 _start_later(root, msg)
             else:
                 say(msg)
@@ -375,7 +379,7 @@ def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool)
 def try_warm(argv: list[str]) -> int | None:
     """Answer `argv` from the warm engine: its exit code after writing its output, or
     None when the caller must check in-process (see the module docs)."""
-    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+    if SERVING or ASKED or os.environ.get(OFF_SWITCH) == "0":
         return None
     args = lint_args(argv)
     if args is None:
@@ -384,7 +388,10 @@ def try_warm(argv: list[str]) -> int | None:
     paths = _engine_of(root)
     if paths is None:
         return None
-    wanted = args.feedback and auto_enabled(root)
+
+    def wanted() -> bool:
+        return args.feedback and auto_enabled(root)
+
     wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
         WAIT_MARGIN_SECONDS
     )
@@ -423,7 +430,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
         "client": client_identity(),
         "wait_s": wait,
     }
-    reply = _ask(root, engine, request, auto_enabled(root))
+    reply = _ask(root, engine, request, lambda: auto_enabled(root))
     if reply is None:
         return None
     try:
@@ -439,8 +446,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
     return data
 
 
-@dataclass(frozen=True)
-class BufferAnswer:
+class BufferAnswer(NamedTuple):
     """The engine's check of an editor buffer (`data`, JSON), or why there is none."""
 
     data: dict[str, Any] | None

@@ -8,7 +8,8 @@ client then checks in-process. The socket lives in the user's runtime folder
 resolved project root: one engine per project root.
 
 This module is on the client's start-up path: it imports the standard library only
-(platformdirs when a path is asked for).
+(platformdirs when a path is asked for), and not dataclasses (its import of inspect
+costs more than the rest of the client): its records are named tuples.
 """
 
 from __future__ import annotations
@@ -22,9 +23,8 @@ import stat
 import struct
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 PROTO = 1
 #: The most bytes a request frame may hold (argv, cwd and the environment).
@@ -58,8 +58,7 @@ class UnsafeRuntime(Exception):
     """The runtime folder is not the user's own private folder: the engine is not used."""
 
 
-@dataclass(frozen=True)
-class RuntimePaths:
+class RuntimePaths(NamedTuple):
     """The files of one project's engine in the user's runtime folder."""
 
     folder: Path
@@ -305,8 +304,7 @@ def _b64(value: Any, what: str) -> bytes:
         raise ProtocolError(f"{what}: not base64") from None
 
 
-@dataclass(frozen=True)
-class Reply:
+class Reply(NamedTuple):
     """A validated reply: its status, and for a run its exit code and output bytes."""
 
     status: str
