@@ -16,7 +16,8 @@ when its witness is unchanged:
   `.ruff_cache`, `.orchestrate`, ...) are skipped; tool folders (`node_modules`,
   `.venv`, `venv`) count by their own stat and that of their `bin` / `.bin`;
 - the config files in each folder from the walked ones up to `/` (the names checkers
-  declare in `config_names`, orchestrate's own), present or absent;
+  declare in `config_names`, orchestrate's own), present or absent, and every config
+  file a scope names (`config_files`: an `extend` chain reaching a folder not walked);
 - git's state: HEAD, the ref it names, the index, config, packed refs, info/exclude,
   and the user's git config and ignore files;
 - every tool a scope names, by `toolstamp.tool_stamp`, the folders of PATH and that
@@ -287,8 +288,18 @@ def _witness(
     rows.extend(_stat_row(t, follow=True) for t in targets if t not in plain)
     rows.extend(_above(starts, names))
     rows.extend(_git_rows(starts))
+    rows.extend(_config_rows(report))
     rows.extend(_tool_rows(report))
     return tuple(rows)
+
+
+def _config_rows(report: Report) -> list[Row]:
+    """Every config file a scope names (`config_files`: a Ruff `extend` chain, a
+    RuboCop `inherit_from`, ...), wherever it lies: one outside the walked folders
+    decides the findings as much as one inside."""
+    root = report.scan.project_root
+    named = {f for s in report.scopes for f in s.config_files}
+    return [_stat_row(os.path.join(root, f), follow=True) for f in sorted(named)]
 
 
 def _above(starts: Sequence[str], names: frozenset[str]) -> list[Row]:
