@@ -210,3 +210,62 @@ def test_a_change_in_an_extended_config_outside_the_walked_folder_checks_again(
     report = run_lint(LintRequest(project_root=project, paths=["app"], cwd=project))
     assert not _replayed(report)
     assert any(f.rule == "F401" and f.path == "app/a.py" for f in report.findings)
+
+
+def _fake_bash(path: Path, body: str) -> None:
+    """FAKE bash (fault injection): says a real version, then runs `body` for `-n`.
+    Rewritten in place, as an installer copying over the program does (its folder's
+    listing does not change)."""
+    text = (
+        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "GNU bash, version 5.2.15(1)"; '
+        f"exit 0; fi\n{body}\n"
+    )
+    with open(path, "r+b" if path.exists() else "wb") as fh:
+        fh.write(text.encode().ljust(200, b"\n"))
+    path.chmod(0o755)
+
+
+BROKEN_SH = "#!/bin/bash\nif true; then\n  echo x\n"
+
+
+def _parser_project(root: Path, fake: Path) -> Path:
+    new_repo(root, {"run.sh": BROKEN_SH})
+    (root / "orchestrate.toml").write_text(f'[tools]\nbash = "{fake}"\n')
+    git(root, "add", "orchestrate.toml")
+    git(root, "commit", "-qm", "files")
+    return root
+
+
+def _syntax(report: Report) -> tuple[str | None, str | None]:
+    scope = next(s for s in report.scopes if s.path == "run.sh" and s.checker == "treesitter")
+    return (scope.syntax_evidence, scope.reason)
+
+
+def test_an_exact_parser_rewritten_in_place_checks_again(project: Path, tmp_path: Path) -> None:
+    """The fallback's exact parser (`syntax_parser`) is a tool of the run like a
+    scope's `tool`: a new one behind the same path and folder listing is seen."""
+    fake = tmp_path / "bin/fake-bash"
+    fake.parent.mkdir()
+    _fake_bash(fake, "exit 0")  # accepts everything
+    root = _parser_project(tmp_path / "sh", fake)
+    first = _lint(root)
+    assert _syntax(first)[0] == "refuted", _syntax(first)
+    assert _replayed(_lint(root))
+    _fake_bash(fake, 'exec /bin/bash "$@"')  # the real parser now
+    report = _lint(root)
+    assert not _replayed(report)
+    assert _syntax(report)[0] == "confirmed", _syntax(report)
+
+
+def test_a_run_that_reached_its_deadline_is_not_kept(project: Path, tmp_path: Path) -> None:
+    """A run cut short by its deadline (or a cancelled request) judged less than it
+    would have: the next identical request tries again instead of replaying it."""
+    fake = tmp_path / "bin/fake-bash"
+    fake.parent.mkdir()
+    _fake_bash(fake, "sleep 30")  # a parser that outlives the run's deadline
+    root = _parser_project(tmp_path / "sh", fake)
+    first = _lint(root, timeout=2.0)
+    assert _syntax(first)[0] == "candidate", _syntax(first)
+    assert all(s.status not in run_memo.UNSETTLED for s in first.scopes)
+    again = _lint(root, timeout=2.0)
+    assert not _replayed(again)

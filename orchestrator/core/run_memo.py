@@ -4,7 +4,8 @@ tree answered again without selecting, planning or running anything.
 Only a process that called `hold()` keeps anything (a cold process never does), and
 only for a feedback run with reuse on (`reuse.enabled`), no files, config, plugins or
 surface handed in by the caller, and a report whose every scope is settled (no
-`timed_out`, `tool_error` or `partial` scope, no plugin failure): delivery, the strict
+`timed_out`, `tool_error` or `partial` scope, no plugin failure) of a run that
+ended before its deadline (not cancelled either): delivery, the strict
 gates and task re-checks never replay. A kept run is answered again only for the same
 request (paths, options, working folder, environment, effective configuration) and
 when its witness is unchanged:
@@ -48,6 +49,7 @@ from typing import Any
 
 from orchestrator.core import reuse
 from orchestrator.core.config import CONFIG_FILES
+from orchestrator.deadline import Deadline
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Report, Scope, utc_now
 from orchestrator.toolstamp import facts, tool_stamp
@@ -187,12 +189,17 @@ def keep(
     report: Report,
     config_names: Iterable[str],
     excluded: Iterable[str],
+    deadline: Deadline,
 ) -> bool:
     """Keep `report` for `request` when it may be replayed (see the module docs);
     whether it was kept. Never raises: a fault means nothing is kept. An entry changed
     since `RACY_NS` before the run started keeps nothing (the run may have read its
-    bytes before the change)."""
+    bytes before the change), nor does a run whose `deadline` passed or was cancelled
+    (a step it cut short, an exact parser or a late fallback, judged less than a run
+    in time does, whatever its scopes' statuses say)."""
     if request is None or len(report.scopes) > MAX_SCOPES or report.plugin_failures:
+        return False
+    if deadline.expired():
         return False
     if any(s.status in UNSETTLED for s in report.scopes):
         return False
@@ -365,11 +372,13 @@ def _git_rows(starts: Sequence[str]) -> list[Row]:
 
 
 def _tool_rows(report: Report) -> list[Row]:
-    """Every tool a scope names (its `tool_stamp`), the folders of PATH, the
+    """Every tool a scope names (`tool` and the fallback's exact `syntax_parser`, by
+    `tool_stamp`), the folders of PATH, the
     interpreter's scripts folder (where a Ruff beside orchestrate is found) and the
     folder of managed tools."""
     rows: list[Row] = []
-    for path in sorted({s.tool.path for s in report.scopes if s.tool and s.tool.path}):
+    tools = [t for s in report.scopes for t in (s.tool, s.syntax_parser) if t and t.path]
+    for path in sorted({t.path for t in tools if t.path}):
         try:
             rows.append((path, tool_stamp(path)))
         except OSError as exc:
