@@ -269,3 +269,23 @@ def test_a_run_that_reached_its_deadline_is_not_kept(project: Path, tmp_path: Pa
     assert all(s.status not in run_memo.UNSETTLED for s in first.scopes)
     again = _lint(root, timeout=2.0)
     assert not _replayed(again)
+
+
+def test_a_file_removed_while_the_run_ran_is_not_replayed(project: Path, tmp_path: Path) -> None:
+    """A removal leaves no stat behind, only its folder's new mtime: a run during which
+    a checked file went away is not kept, so its scope is not answered again."""
+    real = VENV_BIN / "ruff"
+    gone = project / "app/b.py"
+    wrapper = tmp_path / "fake-ruff-removes"  # fault injection: the user removes b.py
+    wrapper.write_text(
+        '#!/bin/sh\nif [ "$1" = "--version" ]; then exec "' + str(real) + '" "$@"; fi\n'
+        f'out=$("{real}" "$@"); rc=$?\nrm -f "{gone}"\nprintf "%s" "$out"\nexit $rc\n'
+    )
+    wrapper.chmod(0o755)
+    (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+    first = _lint(project)
+    assert "app/b.py" in {s.path for s in first.scopes if s.checker == "ruff"}
+    assert not gone.exists()
+    report = _lint(project)
+    assert not _replayed(report)
+    assert "app/b.py" not in {s.path for s in report.scopes if s.status == "checked"}

@@ -24,8 +24,8 @@ when its witness is unchanged:
 - every tool a scope names, by `toolstamp.tool_stamp`, the folders of PATH and that
   of the managed tools (`orchestrate tools install`).
 
-A witness whose newest mtime or ctime is later than `reuse.RACY_NS` before the run
-started is not kept (the run may have read a file before a write, or a write in the
+A witness whose newest mtime or ctime (a walked folder's included: a file removed
+while the run ran) is later than `reuse.RACY_NS` before the run started is not kept (the run may have read a file before a write, or a write in the
 same timestamp tick could go unseen): a tree edited a moment ago checks fresh until it
 is older. The replayed report is the kept one with a new
 `generated_at`, and every checked scope `reused` (reason `reuse.REUSE_REASON`,
@@ -209,8 +209,12 @@ def keep(
         names = frozenset({*config_names, *CONFIG_FILES, ".gitignore", ".gitattributes"})
         skip = frozenset(excluded) | CACHE_DIRS
         marked = _copy(report, report.generated_at, [_reused(s) for s in report.scopes])
-        witness = _witness(starts, paths, names, skip, marked)
-        if witness is None or _newest_ns(witness) >= request.started_ns - reuse.RACY_NS:
+        times: list[int] = []
+        witness = _witness(starts, paths, names, skip, marked, times)
+        if (
+            witness is None
+            or max(_newest_ns(witness), *times) >= request.started_ns - reuse.RACY_NS
+        ):
             return False
     except Exception:  # noqa: BLE001 - keeping is an optimisation, never a fault
         return False
@@ -252,8 +256,12 @@ def _witness(
     names: frozenset[str],
     skip: frozenset[str],
     report: Report,
+    times: list[int] | None = None,
 ) -> tuple[Row, ...] | None:
-    """Every stat the kept run depends on, in a stable order; None when over the bound."""
+    """Every stat the kept run depends on, in a stable order; None when over the bound.
+    `times`, when given, receives each walked folder's mtime and ctime: not part of the
+    witness (a cache folder made inside would change them), but a removal leaves no
+    other trace for the racy-write rule."""
     rows: list[Row] = []
     pending = list(starts)
     seen: set[str] = set()
@@ -264,6 +272,9 @@ def _witness(
             continue
         seen.add(folder)
         try:
+            if times is not None:
+                st = os.stat(folder)
+                times += (st.st_mtime_ns, st.st_ctime_ns)
             listing = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             rows.append((folder + "/", exc.errno))
