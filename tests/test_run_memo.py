@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import VENV_BIN, git, new_repo, require_tool
+from helpers import VENV_BIN, eslint_path, git, new_repo, require_tool
 
 from orchestrator.core import reuse, run_memo
 from orchestrator.core.engine import LintRequest, run_lint
@@ -289,3 +289,28 @@ def test_a_file_removed_while_the_run_ran_is_not_replayed(project: Path, tmp_pat
     report = _lint(project)
     assert not _replayed(report)
     assert "app/b.py" not in {s.path for s in report.scopes if s.status == "checked"}
+
+
+def test_a_module_the_eslint_config_imports_from_another_folder_is_watched(
+    project: Path,
+) -> None:
+    """A flat config is code: `eslint.config.mjs` at the root imports `lint/base.mjs`;
+    a lint of `web` alone must still see an edit of that module."""
+    eslint_path()
+    (project / "lint").mkdir()
+    (project / "web").mkdir()
+    (project / "web/a.js").write_text("var x = 1;\n")
+    (project / "web/c.json").write_text('{"k": 1}\n')  # a fallback scope: see _replayed
+    (project / "lint/base.mjs").write_text('export default { rules: { "no-var": "off" } };\n')
+    (project / "eslint.config.mjs").write_text(
+        'import base from "./lint/base.mjs";\nexport default [base];\n'
+    )
+    first = run_lint(LintRequest(project_root=project, paths=["web"], cwd=project))
+    eslint = [s for s in first.scopes if s.checker == "eslint"]
+    assert [s.status for s in eslint] == ["checked"], eslint
+    assert not [f for f in first.findings if f.checker == "eslint"]
+    assert _replayed(run_lint(LintRequest(project_root=project, paths=["web"], cwd=project)))
+    (project / "lint/base.mjs").write_text('export default { rules: { "no-var": "error" } };\n')
+    report = run_lint(LintRequest(project_root=project, paths=["web"], cwd=project))
+    assert not _replayed(report)
+    assert [f.rule for f in report.findings if f.checker == "eslint"] == ["no-var"]

@@ -19,6 +19,8 @@ when its witness is unchanged:
 - the config files in each folder from the walked ones up to `/` (the names checkers
   declare in `config_names`, orchestrate's own), present or absent, and every config
   file a scope names (`config_files`: an `extend` chain reaching a folder not walked);
+  a config that is code (`CODE_CONFIG_SUFFIXES`, an ESLint `eslint.config.mjs`) has
+  its whole folder walked too, whatever it imports from there;
 - git's state: HEAD, the ref it names, the index, config, packed refs, info/exclude,
   and the user's git config and ignore files;
 - every tool a scope names, by `toolstamp.tool_stamp`, the folders of PATH and that
@@ -66,6 +68,8 @@ CACHE_DIRS = frozenset(
 #: Folders that hold tools: their own stat and that of their scripts folder count.
 TOOL_DIRS = {"node_modules": (".bin",), ".venv": ("bin", "Scripts"), "venv": ("bin", "Scripts")}
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+#: A config file of these kinds is code: what it imports is part of the run's input.
+CODE_CONFIG_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"})
 UNSETTLED = frozenset({ScopeStatus.TIMED_OUT, ScopeStatus.TOOL_ERROR, ScopeStatus.PARTIAL})
 _GIT_FILES = ("HEAD", "index", "config", "packed-refs", "info/exclude", "commondir")
 
@@ -204,7 +208,7 @@ def keep(
     if any(s.status in UNSETTLED for s in report.scopes):
         return False
     try:
-        starts = _starts(root, req)
+        starts = tuple(sorted({*_starts(root, req), *_code_config_folders(report)}))
         paths = tuple(sorted(str(t.abs_path) for t in targets if t.on_disk))
         names = frozenset({*config_names, *CONFIG_FILES, ".gitignore", ".gitattributes"})
         skip = frozenset(excluded) | CACHE_DIRS
@@ -240,6 +244,20 @@ def _starts(root: Path, req: Any) -> tuple[str, ...]:
         full = Path(os.path.abspath(base / p))
         out.add(str(full if full.is_dir() else full.parent))
     return tuple(sorted(out or {str(root)}))
+
+
+def _code_config_folders(report: Report) -> set[str]:
+    """The folder of each config file a scope names that is code (an ESLint flat or
+    `.eslintrc.js` config), inside the project root: such a config may import any
+    module, so every folder below it is walked, not only those the request covers."""
+    root = report.scan.project_root
+    out: set[str] = set()
+    for name in {f for s in report.scopes for f in s.config_files}:
+        full = os.path.normpath(os.path.join(root, name))
+        inside = full.startswith(root.rstrip(os.sep) + os.sep)
+        if inside and os.path.splitext(full)[1].lower() in CODE_CONFIG_SUFFIXES:
+            out.add(os.path.dirname(full))
+    return out
 
 
 def _stat_row(path: str, follow: bool = False) -> Row:
