@@ -314,3 +314,20 @@ def test_a_module_the_eslint_config_imports_from_another_folder_is_watched(
     report = run_lint(LintRequest(project_root=project, paths=["web"], cwd=project))
     assert not _replayed(report)
     assert [f.rule for f in report.findings if f.checker == "eslint"] == ["no-var"]
+
+
+def test_a_change_of_the_ignore_file_core_excludesfile_names_checks_again(
+    project: Path, tmp_path: Path
+) -> None:
+    """`core.excludesFile` (a global ignore file, anywhere) decides the selection as
+    much as a `.gitignore` does."""
+    ignores = tmp_path / "global-ignore"
+    ignores.write_text("# none yet\n")
+    git(project, "config", "core.excludesFile", str(ignores))
+    (project / "app/scratch.py").write_text("z = 1\n")  # untracked
+    assert "app/scratch.py" in {s.path for s in _lint(project).scopes}
+    assert _replayed(_lint(project))
+    ignores.write_text("scratch.py\n")
+    report = _lint(project)
+    assert not _replayed(report)
+    assert "app/scratch.py" not in {s.path for s in report.scopes}

@@ -22,7 +22,7 @@ when its witness is unchanged:
   a config that is code (`CODE_CONFIG_SUFFIXES`, an ESLint `eslint.config.mjs`) has
   its whole folder walked too, whatever it imports from there;
 - git's state: HEAD, the ref it names, the index, config, packed refs, info/exclude,
-  and the user's git config and ignore files;
+  and the user's git config and ignore files (`core.excludesFile` wherever it names);
 - every tool a scope names, by `toolstamp.tool_stamp`, the folders of PATH and that
   of the managed tools (`orchestrate tools install`).
 
@@ -52,6 +52,7 @@ from typing import Any
 from orchestrator.core import reuse
 from orchestrator.core.config import CONFIG_FILES
 from orchestrator.deadline import Deadline
+from orchestrator.git.runner import Git, GitError
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Report, Scope, utc_now
 from orchestrator.toolstamp import facts, tool_stamp
@@ -61,6 +62,8 @@ from orchestrator.workspace import user_cache_root
 MAX_RUNS = 4
 MAX_SCOPES = 20_000
 MAX_ENTRIES = 200_000
+#: Seconds git may take to name its global ignore file when a run is kept.
+EXCLUDES_SECONDS = 5.0
 #: Folders whose content is a cache orchestrate or a tool writes: never part of a witness.
 CACHE_DIRS = frozenset(
     {".orchestrate", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox"}
@@ -209,7 +212,10 @@ def keep(
         return False
     try:
         starts = tuple(sorted({*_starts(root, req), *_code_config_folders(report)}))
-        paths = tuple(sorted(str(t.abs_path) for t in targets if t.on_disk))
+        # Files stat'd wherever they lie: the checked ones, and git's global ignore file.
+        paths = tuple(
+            sorted({*(str(t.abs_path) for t in targets if t.on_disk), *_excludes_files(starts)})
+        )
         names = frozenset({*config_names, *CONFIG_FILES, ".gitignore", ".gitattributes"})
         skip = frozenset(excluded) | CACHE_DIRS
         marked = _copy(report, report.generated_at, [_reused(s) for s in report.scopes])
@@ -372,6 +378,23 @@ def _git_dir(start: str) -> str | None:
         if parent == folder:
             return None
         folder = parent
+
+
+def _excludes_files(starts: Sequence[str]) -> set[str]:
+    """The ignore file `core.excludesFile` names for each walked repository (asked of
+    git once, when a run is kept: it may lie anywhere, under any name)."""
+    out: set[str] = set()
+    for start in {s for s in starts if _git_dir(s) is not None}:
+        try:
+            res = Git(Path(start), Deadline.after(EXCLUDES_SECONDS)).run(
+                "config", "--path", "--get", "core.excludesFile", check=False
+            )
+        except GitError:
+            continue
+        name = res.stdout.decode("utf-8", "surrogateescape").strip()
+        if res.returncode == 0 and name:
+            out.add(os.path.normpath(os.path.join(start, name)))
+    return out
 
 
 def _git_rows(starts: Sequence[str]) -> list[Row]:
