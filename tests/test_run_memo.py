@@ -264,10 +264,10 @@ def test_a_run_that_reached_its_deadline_is_not_kept(project: Path, tmp_path: Pa
     fake.parent.mkdir()
     _fake_bash(fake, "sleep 30")  # a parser that outlives the run's deadline
     root = _parser_project(tmp_path / "sh", fake)
-    first = _lint(root, timeout=2.0)
+    first = _lint(root, timeout=4.0)
     assert _syntax(first)[0] == "candidate", _syntax(first)
     assert all(s.status not in run_memo.UNSETTLED for s in first.scopes)
-    again = _lint(root, timeout=2.0)
+    again = _lint(root, timeout=4.0)
     assert not _replayed(again)
 
 
