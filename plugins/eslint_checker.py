@@ -12,7 +12,9 @@ with neither is `configuration_required` and goes to the syntax fallback.
 
 One ESLint process per batch (files sharing tool and configuration), never with
 `--fix` or `--cache`: ESLint writes nothing in the project. Staged content goes over
-stdin, one process each. A checked scope's reason names the ESLint that ran and, when
+stdin, one process each. Inside the warm engine a persistent worker running the same
+ESLint package's CLI code answers instead (`eslint_warm`), falling back to the spawn
+whenever it cannot. A checked scope's reason names the ESLint that ran and, when
 package.json declares another, that they differ.
 """
 
@@ -20,9 +22,10 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +57,7 @@ from orchestrate_plugins.eslint_tool import (
     run_env,
     version_note,
 )
+from orchestrate_plugins.eslint_warm import run_warm
 
 from orchestrator.api import (
     Batch,
@@ -182,15 +186,24 @@ class EslintChecker:
         settled: list[FileOutcome] = []
         groups: dict[_Key, list[FileTarget]] = defaultdict(list)
         idents: dict[str, ToolIdentity] = {}
+        # What each lookup finds depends on the file's folder only: asked once per folder.
+        folders: dict[tuple[Any, ...], Any] = {}
+
+        def per_folder(find: Callable[..., Any], path: str, *extra: Any) -> Any:
+            key = (find, posixpath.dirname(path), *map(id, extra))  # extra: this run's own
+            if key not in folders:
+                folders[key] = find(root, path, *extra)
+            return folders[key]
+
         for t in targets:
-            setup = find_setup(root, t.path)
+            setup = per_folder(find_setup, t.path)
             if setup is None:
                 settled.append(self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, NO_CONFIG))
                 continue
             if not setup.selects(t.path):
                 settled.append(self._unselected(t, setup))
                 continue
-            tool = resolve_tool(root, t.path, ctx)
+            tool = per_folder(resolve_tool, t.path, ctx)
             if tool is None:
                 settled.append(
                     self._settle(t, ScopeStatus.MISSING, "eslint not found", install_hint())
@@ -200,12 +213,13 @@ class EslintChecker:
                 idents[tool] = ToolIdentity(path=tool, version=tool_version(tool))
             ident = idents[tool]
             if not setup.legacy and not looks_up_from_file(ident.version):
-                setup = find_setup(root, t.path, from_file=False) or setup
+                setup = per_folder(find_setup, t.path, False) or setup
             broken = self._unrunnable(t, setup, ident)
             if broken is not None:
                 settled.append(broken)
                 continue
-            groups[(tool, setup, declared_eslint(root, t.path))].append(t)
+            declared = per_folder(declared_eslint, t.path)
+            groups[(tool, setup, declared)].append(t)
         batches: list[Batch] = []
         for key in sorted(groups, key=lambda k: (k[0], str(k[1].config), str(k[2]))):
             tool, setup, declared = key
@@ -266,7 +280,8 @@ class EslintChecker:
         )
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
-        """One ESLint process for the batch (never --fix, never --cache)."""
+        """One ESLint CLI run for the batch (never --fix, never --cache): a spawned
+        process, or in a resident process the warm worker answering as it would."""
         job: _Job = batch.data
         root, cwd = ctx.project_root, job.setup.cwd
         common: dict[str, Any] = {
@@ -291,7 +306,19 @@ class EslintChecker:
             argv += [f"./{rel[t.path]}" for t in batch.targets]
         base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
         env = run_env(base, str(job.tool.path), job.setup, job.tool.version)
-        res = run_bounded(
+        # Inside a long-lived process a warm worker answers as the CLI would; it falls
+        # back to the CLI spawn whenever it cannot (eslint_warm).
+        res = run_warm(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=stdin,
+            deadline=ctx.deadline,
+            output_budget=ctx.output_budget,
+            version=job.tool.version,
+            config_digest=common["config_digest"],
+            root=root,
+        ) or run_bounded(
             argv,
             deadline=ctx.deadline,
             stdin=stdin,

@@ -113,8 +113,10 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from orchestrator.core.config import find_project_root
-    from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.core.engine import SPOOL_OVER, LintRequest, run_lint
     from orchestrator.core.selection import parse_shard
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
@@ -167,7 +169,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     show = show_progress(args.progress, root)
     result = lint(
-        req,
+        replace(req, spool_over=SPOOL_OVER),  # a big run's rows stay on disk
         NO_TASKS if args.no_tasks else CLI_TASKS,
         run=lambda r: run_with_progress(r, run_lint, show),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),

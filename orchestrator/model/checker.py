@@ -29,7 +29,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_PARSE_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # 100,000 of them: no dict each
 class FileTarget:
     """A selected, safety-checked file.
 

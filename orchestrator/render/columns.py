@@ -56,7 +56,12 @@ def utf16_column(line: bytes, column: int, unit: Unit) -> int:
 
 
 class Utf16Columns:
-    """Converts findings' columns for one project root, reading each file once."""
+    """Converts findings' columns for one project root. Findings come grouped by file,
+    so only the last few files read are kept (a report of 100,000 files must not hold
+    them all)."""
+
+    #: How many files' lines are kept at once.
+    KEEP = 8
 
     def __init__(self, root: str) -> None:
         self._root = Path(root)
@@ -83,6 +88,8 @@ class Utf16Columns:
 
     def _line(self, path: str, number: int | None) -> bytes | None:
         if path not in self._lines:
+            if len(self._lines) >= self.KEEP:
+                del self._lines[next(iter(self._lines))]  # the oldest read
             self._lines[path] = self._read(path)
         lines = self._lines[path]
         if lines is None or not number or number > len(lines):

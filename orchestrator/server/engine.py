@@ -39,6 +39,7 @@ from typing import Any
 
 from orchestrator import __version__, deadline
 from orchestrator.core import run_memo
+from orchestrator.resident import residency
 from orchestrator.server import client as client_mod
 from orchestrator.server.protocol import (
     MAX_BUFFER_REQUEST,
@@ -505,7 +506,8 @@ class Engine:
             signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
             log(f"serving {self.root} (idle timeout {self.idle_timeout:g} s)")
             threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
-            self._loop()
+            with residency():  # helpers plugins keep warm end with the engine
+                self._loop()
         finally:
             self.stopping.set()
             listener.close()
