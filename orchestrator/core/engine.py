@@ -210,7 +210,7 @@ def run_lint(req: LintRequest) -> Report:
     if shard_id is not None:
         report.shards = [shard_id]
     names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]
-    run_memo.keep(memo_key, root, req, targets, report, names, excluded)
+    run_memo.keep(memo_key, root, req, targets, report, names, excluded, ctx.deadline)
     return report
 
 

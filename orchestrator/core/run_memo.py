@@ -4,7 +4,8 @@ tree answered again without selecting, planning or running anything.
 Only a process that called `hold()` keeps anything (a cold process never does), and
 only for a feedback run with reuse on (`reuse.enabled`), no files, config, plugins or
 surface handed in by the caller, and a report whose every scope is settled (no
-`timed_out`, `tool_error` or `partial` scope, no plugin failure): delivery, the strict
+`timed_out`, `tool_error` or `partial` scope, no plugin failure) of a run that
+ended before its deadline (not cancelled either): delivery, the strict
 gates and task re-checks never replay. A kept run is answered again only for the same
 request (paths, options, working folder, environment, effective configuration) and
 when its witness is unchanged:
@@ -16,14 +17,17 @@ when its witness is unchanged:
   `.ruff_cache`, `.orchestrate`, ...) are skipped; tool folders (`node_modules`,
   `.venv`, `venv`) count by their own stat and that of their `bin` / `.bin`;
 - the config files in each folder from the walked ones up to `/` (the names checkers
-  declare in `config_names`, orchestrate's own), present or absent;
+  declare in `config_names`, orchestrate's own), present or absent, and every config
+  file a scope names (`config_files`: an `extend` chain reaching a folder not walked);
+  a config that is code (`CODE_CONFIG_SUFFIXES`, an ESLint `eslint.config.mjs`) has
+  its whole folder walked too, whatever it imports from there;
 - git's state: HEAD, the ref it names, the index, config, packed refs, info/exclude,
-  and the user's git config and ignore files;
+  and the user's git config and ignore files (`core.excludesFile` wherever it names);
 - every tool a scope names, by `toolstamp.tool_stamp`, the folders of PATH and that
   of the managed tools (`orchestrate tools install`).
 
-A witness whose newest mtime or ctime is later than `reuse.RACY_NS` before the run
-started is not kept (the run may have read a file before a write, or a write in the
+A witness whose newest mtime or ctime (a walked folder's included: a file removed
+while the run ran) is later than `reuse.RACY_NS` before the run started is not kept (the run may have read a file before a write, or a write in the
 same timestamp tick could go unseen): a tree edited a moment ago checks fresh until it
 is older. The replayed report is the kept one with a new
 `generated_at`, and every checked scope `reused` (reason `reuse.REUSE_REASON`,
@@ -47,6 +51,8 @@ from typing import Any
 
 from orchestrator.core import reuse
 from orchestrator.core.config import CONFIG_FILES
+from orchestrator.deadline import Deadline
+from orchestrator.git.runner import Git, GitError
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Report, Scope, utc_now
 from orchestrator.toolstamp import facts, tool_stamp
@@ -56,6 +62,8 @@ from orchestrator.workspace import user_cache_root
 MAX_RUNS = 4
 MAX_SCOPES = 20_000
 MAX_ENTRIES = 200_000
+#: Seconds git may take to name its global ignore file when a run is kept.
+EXCLUDES_SECONDS = 5.0
 #: Folders whose content is a cache orchestrate or a tool writes: never part of a witness.
 CACHE_DIRS = frozenset(
     {".orchestrate", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox"}
@@ -63,6 +71,8 @@ CACHE_DIRS = frozenset(
 #: Folders that hold tools: their own stat and that of their scripts folder count.
 TOOL_DIRS = {"node_modules": (".bin",), ".venv": ("bin", "Scripts"), "venv": ("bin", "Scripts")}
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+#: A config file of these kinds is code: what it imports is part of the run's input.
+CODE_CONFIG_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"})
 UNSETTLED = frozenset({ScopeStatus.TIMED_OUT, ScopeStatus.TOOL_ERROR, ScopeStatus.PARTIAL})
 _GIT_FILES = ("HEAD", "index", "config", "packed-refs", "info/exclude", "commondir")
 
@@ -186,23 +196,35 @@ def keep(
     report: Report,
     config_names: Iterable[str],
     excluded: Iterable[str],
+    deadline: Deadline,
 ) -> bool:
     """Keep `report` for `request` when it may be replayed (see the module docs);
     whether it was kept. Never raises: a fault means nothing is kept. An entry changed
     since `RACY_NS` before the run started keeps nothing (the run may have read its
-    bytes before the change)."""
+    bytes before the change), nor does a run whose `deadline` passed or was cancelled
+    (a step it cut short, an exact parser or a late fallback, judged less than a run
+    in time does, whatever its scopes' statuses say)."""
     if request is None or len(report.scopes) > MAX_SCOPES or report.plugin_failures:
+        return False
+    if deadline.expired():
         return False
     if any(s.status in UNSETTLED for s in report.scopes):
         return False
     try:
-        starts = _starts(root, req)
-        paths = tuple(sorted(str(t.abs_path) for t in targets if t.on_disk))
+        starts = tuple(sorted({*_starts(root, req), *_code_config_folders(report)}))
+        # Files stat'd wherever they lie: the checked ones, and git's global ignore file.
+        paths = tuple(
+            sorted({*(str(t.abs_path) for t in targets if t.on_disk), *_excludes_files(starts)})
+        )
         names = frozenset({*config_names, *CONFIG_FILES, ".gitignore", ".gitattributes"})
         skip = frozenset(excluded) | CACHE_DIRS
         marked = _copy(report, report.generated_at, [_reused(s) for s in report.scopes])
-        witness = _witness(starts, paths, names, skip, marked)
-        if witness is None or _newest_ns(witness) >= request.started_ns - reuse.RACY_NS:
+        times: list[int] = []
+        witness = _witness(starts, paths, names, skip, marked, times)
+        if (
+            witness is None
+            or max(_newest_ns(witness), *times) >= request.started_ns - reuse.RACY_NS
+        ):
             return False
     except Exception:  # noqa: BLE001 - keeping is an optimisation, never a fault
         return False
@@ -230,6 +252,20 @@ def _starts(root: Path, req: Any) -> tuple[str, ...]:
     return tuple(sorted(out or {str(root)}))
 
 
+def _code_config_folders(report: Report) -> set[str]:
+    """The folder of each config file a scope names that is code (an ESLint flat or
+    `.eslintrc.js` config), inside the project root: such a config may import any
+    module, so every folder below it is walked, not only those the request covers."""
+    root = report.scan.project_root
+    out: set[str] = set()
+    for name in {f for s in report.scopes for f in s.config_files}:
+        full = os.path.normpath(os.path.join(root, name))
+        inside = full.startswith(root.rstrip(os.sep) + os.sep)
+        if inside and os.path.splitext(full)[1].lower() in CODE_CONFIG_SUFFIXES:
+            out.add(os.path.dirname(full))
+    return out
+
+
 def _stat_row(path: str, follow: bool = False) -> Row:
     try:
         st = os.stat(path) if follow else os.lstat(path)
@@ -244,8 +280,12 @@ def _witness(
     names: frozenset[str],
     skip: frozenset[str],
     report: Report,
+    times: list[int] | None = None,
 ) -> tuple[Row, ...] | None:
-    """Every stat the kept run depends on, in a stable order; None when over the bound."""
+    """Every stat the kept run depends on, in a stable order; None when over the bound.
+    `times`, when given, receives each walked folder's mtime and ctime: not part of the
+    witness (a cache folder made inside would change them), but a removal leaves no
+    other trace for the racy-write rule."""
     rows: list[Row] = []
     pending = list(starts)
     seen: set[str] = set()
@@ -256,6 +296,9 @@ def _witness(
             continue
         seen.add(folder)
         try:
+            if times is not None:
+                st = os.stat(folder)
+                times += (st.st_mtime_ns, st.st_ctime_ns)
             listing = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             rows.append((folder + "/", exc.errno))
@@ -287,8 +330,18 @@ def _witness(
     rows.extend(_stat_row(t, follow=True) for t in targets if t not in plain)
     rows.extend(_above(starts, names))
     rows.extend(_git_rows(starts))
+    rows.extend(_config_rows(report))
     rows.extend(_tool_rows(report))
     return tuple(rows)
+
+
+def _config_rows(report: Report) -> list[Row]:
+    """Every config file a scope names (`config_files`: a Ruff `extend` chain, a
+    RuboCop `inherit_from`, ...), wherever it lies: one outside the walked folders
+    decides the findings as much as one inside."""
+    root = report.scan.project_root
+    named = {f for s in report.scopes for f in s.config_files}
+    return [_stat_row(os.path.join(root, f), follow=True) for f in sorted(named)]
 
 
 def _above(starts: Sequence[str], names: frozenset[str]) -> list[Row]:
@@ -327,6 +380,23 @@ def _git_dir(start: str) -> str | None:
         folder = parent
 
 
+def _excludes_files(starts: Sequence[str]) -> set[str]:
+    """The ignore file `core.excludesFile` names for each walked repository (asked of
+    git once, when a run is kept: it may lie anywhere, under any name)."""
+    out: set[str] = set()
+    for start in {s for s in starts if _git_dir(s) is not None}:
+        try:
+            res = Git(Path(start), Deadline.after(EXCLUDES_SECONDS)).run(
+                "config", "--path", "--get", "core.excludesFile", check=False
+            )
+        except GitError:
+            continue
+        name = res.stdout.decode("utf-8", "surrogateescape").strip()
+        if res.returncode == 0 and name:
+            out.add(os.path.normpath(os.path.join(start, name)))
+    return out
+
+
 def _git_rows(starts: Sequence[str]) -> list[Row]:
     """git's state a selection reads: HEAD and its ref, the index, config, ignores."""
     rows: list[Row] = []
@@ -354,11 +424,13 @@ def _git_rows(starts: Sequence[str]) -> list[Row]:
 
 
 def _tool_rows(report: Report) -> list[Row]:
-    """Every tool a scope names (its `tool_stamp`), the folders of PATH, the
+    """Every tool a scope names (`tool` and the fallback's exact `syntax_parser`, by
+    `tool_stamp`), the folders of PATH, the
     interpreter's scripts folder (where a Ruff beside orchestrate is found) and the
     folder of managed tools."""
     rows: list[Row] = []
-    for path in sorted({s.tool.path for s in report.scopes if s.tool and s.tool.path}):
+    tools = [t for s in report.scopes for t in (s.tool, s.syntax_parser) if t and t.path]
+    for path in sorted({t.path for t in tools if t.path}):
         try:
             rows.append((path, tool_stamp(path)))
         except OSError as exc:
