@@ -104,6 +104,11 @@ def find_rubocop(ctx: RunContext) -> str | None:
 
 #: Where a project keeps its own RuboCop: the bundler binstub (`bundle binstubs rubocop`).
 PROJECT_RUBOCOP = Path("bin") / NAME
+#: What the doctor says of RuboCop without a root .rubocop.yml (its probe's hint).
+NOT_IN_USE = (
+    "no .rubocop.yml at the project root; RuboCop checks only Ruby files under a "
+    ".rubocop.yml (the others get `ruby -c` only)"
+)
 
 
 def _probe(tool: str, ctx: RunContext) -> VersionProbe:
@@ -189,7 +194,7 @@ class RubocopChecker:
         """Without a root `.rubocop.yml` RuboCop does not apply (`available`, no gap);
         with one, whether `rubocop` is on the absolute PATH."""
         if not (root / ".rubocop.yml").is_file():
-            return Probe()
+            return Probe(hint=NOT_IN_USE)
         own = root / PROJECT_RUBOCOP
         tool = (
             str(own)

@@ -66,3 +66,21 @@ def test_init_refuses_a_pyproject_that_configures_orchestrate(tmp_path: Path) ->
     res = run_cli(["init"], cwd=repo)
     assert res.returncode == 2 and "pyproject.toml" in res.stderr
     assert not (repo / "orchestrate.toml").exists()
+
+
+def test_doctor_names_the_eslint_version_and_says_rubocop_is_not_in_use(tmp_path: Path) -> None:
+    """ESLint has not run (no ESLint config), yet its version is asked of it; with no
+    .rubocop.yml RuboCop judges nothing, and the doctor says so instead of `built in`."""
+    eslint_path()
+    repo = _project(tmp_path)
+    data = json.loads(run_cli(["doctor", "--format", "json"], cwd=repo).stdout)
+    tools = {t["checker"]: t for t in data["tools"]}
+    assert tools["eslint"]["found"] and tools["eslint"]["version"], tools["eslint"]
+    assert tools["eslint"]["version"].lstrip("v")[:1].isdigit(), tools["eslint"]
+    human = run_cli(["doctor"], cwd=repo).stdout
+    eslint = next(ln for ln in human.splitlines() if ln.strip().startswith("eslint "))
+    assert "version unknown" not in eslint and tools["eslint"]["version"] in eslint
+    rubocop = next(ln for ln in human.splitlines() if ln.strip().startswith("rubocop "))
+    assert "built in" not in rubocop and "not in use" in rubocop and ".rubocop.yml" in rubocop
+    secrets = next(ln for ln in human.splitlines() if ln.strip().startswith("secrets "))
+    assert "built in" in secrets

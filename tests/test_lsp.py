@@ -54,6 +54,8 @@ class Session:
         self.client = client
         self.root = root
         self.versions: dict[str, int] = {}
+        #: The position encoding the server chose (LSP's default when it names none).
+        self.encoding = "utf-16"
 
     def uri(self, rel: str) -> str:
         return (self.root / rel).as_uri()
@@ -96,10 +98,18 @@ class Session:
 
 
 def _run(
-    root: Path, body: Callable[[Session], Awaitable[Any]], env: dict[str, str] | None = None
+    root: Path,
+    body: Callable[[Session], Awaitable[Any]],
+    env: dict[str, str] | None = None,
+    encodings: Sequence[str] = (),
 ) -> Any:
     """Start the real server in `root` (`env` laid over ours), initialise a client
-    session, run `body`, shut down."""
+    session (offering the position `encodings`, when given), run `body`, shut down."""
+    capabilities = client_capabilities("visual-studio-code")
+    if encodings:
+        capabilities.general = types.GeneralClientCapabilities(
+            position_encodings=[types.PositionEncodingKind(e) for e in encodings]
+        )
 
     async def main() -> Any:
         client = make_test_lsp_client()
@@ -107,14 +117,16 @@ def _run(
             str(VENV_BIN / "orchestrate"), "lsp", cwd=str(root), env={**os.environ, **(env or {})}
         )
         try:
-            await client.initialize_session(
+            init = await client.initialize_session(
                 types.InitializeParams(
-                    capabilities=client_capabilities("visual-studio-code"),
+                    capabilities=capabilities,
                     root_uri=root.as_uri(),
                     workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
                 )
             )
-            result = await body(Session(client, root))
+            session = Session(client, root)
+            session.encoding = init.capabilities.position_encoding or "utf-16"
+            result = await body(session)
             await client.shutdown_session()
             return result
         finally:
@@ -436,6 +448,78 @@ def test_unsaved_javascript_buffer_goes_to_eslint_on_stdin(tmp_path: Path) -> No
     hit = next(d for d in diags if "no-unused-vars" in str(d.code))
     assert hit.severity == types.DiagnosticSeverity.Error and hit.range.start.line == 0
     assert (root / "a.js").read_text() == "console.log(1);\n"
+
+
+#: Byte width of one position unit of each LSP position encoding.
+_UNIT_CODEC = {"utf-16": "utf-16-le", "utf-8": "utf-8", "utf-32": "utf-32-le"}
+
+
+def _units_slice(line: str, start: int, end: int, encoding: str) -> str:
+    """The text of `line` between two character positions counted in `encoding`."""
+    codec = _UNIT_CODEC[encoding]
+    width = {"utf-16": 2, "utf-8": 1, "utf-32": 4}[encoding]
+    return line.encode(codec)[start * width : end * width].decode(codec)
+
+
+def _apply_units(text: str, edits: Sequence[types.TextEdit], encoding: str) -> str:
+    """Apply LSP text edits whose characters count in `encoding` to `text`."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(p: types.Position) -> int:
+        head = sum(len(ln) for ln in lines[: p.line])
+        return head + len(_units_slice(lines[p.line], 0, p.character, encoding))
+
+    spans = sorted((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits)
+    for start, end, new in reversed(spans):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-8"])
+def test_ranges_after_an_emoji_point_at_the_flagged_text(tmp_path: Path, encoding: str) -> None:
+    """Ruff counts code points, ESLint UTF-16 units; an astral character before the
+    finding on its line tells them apart. Either way the range the client gets, in the
+    encoding it negotiated (UTF-16 when it offers none), covers the flagged name, and
+    the code action's edit removes exactly the flagged import."""
+    eslint_path()  # the managed ESLint (tools/eslint) must be installed
+    config = 'export default [{ rules: { "no-unused-vars": "error" } }];\n'
+    py = 'x = "\U0001f600\U0001f600"; import os\n'
+    js = 'console.log("\U0001f600\U0001f600"); const unused = 1;\n'
+    root = _project(tmp_path, {"eslint.config.js": config, "a.py": CLEAN, "a.js": "\n"})
+
+    async def body(s: Session) -> tuple[Any, ...]:
+        py_uri = s.open("a.py", CLEAN)
+        js_uri = s.open("a.js", "\n", "javascript")
+        await s.diagnostics(py_uri, lambda d: True)
+        await s.diagnostics(js_uri, lambda d: True)
+        s.change(py_uri, py)  # unsaved: the ranges are read against the buffer
+        s.change(js_uri, js)
+        py_diags = await s.diagnostics(py_uri, _has_f401)
+        js_diags = await s.diagnostics(
+            js_uri, lambda d: any("no-unused-vars" in str(x.code) for x in d)
+        )
+        f401 = next(d for d in py_diags if str(d.code).endswith("F401"))
+        actions = await s.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=py_uri),
+                range=f401.range,
+                context=types.CodeActionContext(diagnostics=[f401]),
+            )
+        )
+        negotiated = s.encoding
+        return f401, js_diags, list(actions or []), py_uri, negotiated
+
+    offered = [encoding] if encoding != "utf-16" else []
+    f401, js_diags, actions, py_uri, negotiated = _run(root, body, encodings=offered)
+    assert negotiated == encoding
+    unused = next(d for d in js_diags if "no-unused-vars" in str(d.code))
+    for diag, line, name in ((f401, py, "os"), (unused, js, "unused")):
+        assert diag.range.start.line == diag.range.end.line == 0
+        got = _units_slice(line, diag.range.start.character, diag.range.end.character, encoding)
+        assert got == name, (diag.range, got)
+    fix = next(a for a in actions if "F401" in a.title)
+    fixed = _apply_units(py, fix.edit.changes[py_uri], encoding)
+    assert "import os" not in fixed and fixed.startswith('x = "\U0001f600\U0001f600"'), fixed
 
 
 def test_overlay_judges_the_given_bytes_and_keeps_selection_refusals(tmp_path: Path) -> None:

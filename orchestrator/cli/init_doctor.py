@@ -22,18 +22,14 @@ def _root(args: argparse.Namespace) -> Path:
 def _doctor_lines(result: Any) -> list[str]:
     lines = ["tools"]
     for t in result.tools:
-        if t.found is None:
-            state = "built in"
-        elif t.found:
-            state = f"found {t.version or '(version unknown)'} at {t.tool_path}"
-        else:
-            state = "not found"
-        conf = ", ".join(t.config_files) if t.config_files else "no config (defaults)"
-        if t.found is not False and not t.configured and t.hint:
+        conf = "; " + (", ".join(t.config_files) if t.config_files else "no config (defaults)")
+        if t.found and not t.configured and t.hint:
             conf += f" - {t.hint}"
+        if t.found is None and t.hint:
+            conf = ""  # not in use: the state says why
         langs = ",".join(t.languages) if len(t.languages) <= 4 else f"{len(t.languages)} languages"
         langs = langs or "-"
-        lines.append(f"  {t.checker:<11} {t.tier:<8} {langs:<28} {state}; {conf}")
+        lines.append(f"  {t.checker:<11} {t.tier:<8} {langs:<28} {t.state}{conf}")
     lines.append("configuration files")
     lines += [f"  {c}" for c in result.config_files] or ["  none"]
     lines.append("languages in the tree (what their files get; gates require)")

@@ -10,6 +10,7 @@ from pygls.workspace import TextDocument
 from orchestrator.decisions.coverage import is_checked, is_failed_check
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
+from orchestrator.render.columns import codepoint_column, column_unit
 from orchestrator.safetext import printable
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
@@ -44,18 +45,29 @@ def severity_of(f: Finding) -> types.DiagnosticSeverity:
 
 
 def _range(doc: TextDocument, f: Finding) -> types.Range:
-    """The finding's span in the client's position units: the tool's span, else one
-    character at its column, else its whole line (clamped to the buffer)."""
+    """The finding's span in the client's position units (the negotiated position
+    encoding, UTF-16 by default): the tool's span, else one character at its column,
+    else its whole line (clamped to the buffer). The tool's columns count in its own
+    unit (render/columns.column_unit); they are read against the buffer's own lines,
+    the text the tool judged, not the file on disk."""
     lines = list(doc.lines) or [""]
+    unit = column_unit(f)
+
+    def text(n: int) -> str:
+        return lines[n].rstrip("\r\n")
 
     def width(n: int) -> int:
-        return len(lines[n].rstrip("\r\n"))
+        return len(text(n))
 
     line = min(max((f.line or 1) - 1, 0), len(lines) - 1)
-    col = min(max((f.column or 1) - 1, 0), width(line))
+    start = codepoint_column(text(line), f.column, unit) if f.column else 1
+    col = min(max(start - 1, 0), width(line))
     if f.end_line or f.end_column:
         end_line = min(max((f.end_line or f.line or 1) - 1, line), len(lines) - 1)
-        end_col = (f.end_column - 1) if f.end_column else width(end_line)
+        if f.end_column:
+            end_col = codepoint_column(text(end_line), f.end_column, unit) - 1
+        else:
+            end_col = width(end_line)
         end_col = min(max(end_col, 0), width(end_line))
         if end_line == line:
             end_col = max(end_col, col)

@@ -55,6 +55,28 @@ def utf16_column(line: bytes, column: int, unit: Unit) -> int:
     return _units(head) + past + 1
 
 
+def codepoint_column(line: str, column: int, unit: Unit) -> int:
+    """The 1-based `column` (counted in `unit` on `line`) as a 1-based code point
+    column, the index unit of a Python `str` (what an editor buffer's text is held in).
+    A column past the line's end keeps its distance past the end; one inside a
+    character's units lands on that character."""
+    if unit == "codepoint" or line.isascii():
+        return column
+    want = column - 1
+    if unit == "utf8":
+        raw = line.encode("utf-8", "surrogatepass")
+        head, past = raw[:want], max(0, want - len(raw))
+        return len(head.decode("utf-8", "ignore")) + past + 1
+    seen = 0
+    for index, ch in enumerate(line):
+        if seen >= want:
+            return index + 1
+        seen += 2 if ord(ch) > 0xFFFF else 1
+        if seen > want:
+            return index + 1
+    return len(line) + max(0, want - seen) + 1
+
+
 class Utf16Columns:
     """Converts findings' columns for one project root. Findings come grouped by file,
     so only the last few files read are kept (a report of 100,000 files must not hold
@@ -110,4 +132,11 @@ class Utf16Columns:
         return col, end
 
 
-__all__ = ["MAX_BYTES", "Unit", "Utf16Columns", "column_unit", "utf16_column"]
+__all__ = [
+    "MAX_BYTES",
+    "Unit",
+    "Utf16Columns",
+    "codepoint_column",
+    "column_unit",
+    "utf16_column",
+]

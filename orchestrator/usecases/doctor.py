@@ -21,16 +21,22 @@ from pathlib import Path
 from orchestrator.core import plugin_host
 from orchestrator.core.config import CONFIG_FILES, load_config
 from orchestrator.core.engine import LintRequest
+from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.required import level_for
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import languages_of, probe_of
 from orchestrator.model.report import Report, Scope
+from orchestrator.procs import run_bounded
 from orchestrator.safetext import printable
 from orchestrator.usecases.lint import NO_TASKS, lint
 from orchestrator.vocab import BASELINE_FILE, Tier
 
 INIT_FILE = "orchestrate.toml"
+#: Longest wait for a `TOOL --version` the run did not already answer.
+VERSION_SECONDS = 5.0
+#: Most output a `TOOL --version` may print.
+VERSION_BYTES = 65536
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,17 @@ class ToolRow:
     configured: bool
     config_files: tuple[str, ...]
     hint: str | None
+
+    @property
+    def state(self) -> str:
+        """What the doctor says of the tool: `found V at P`, `not found`, `built in` (an
+        in-process checker), or `not in use: WHY` when the checker said it applies to
+        nothing here (RuboCop without a .rubocop.yml)."""
+        if self.found is None:
+            return f"not in use: {self.hint}" if self.hint else "built in"
+        if self.found:
+            return f"found {self.version or '(version unknown)'} at {self.tool_path}"
+        return "not found"
 
 
 @dataclass(frozen=True)
@@ -96,6 +113,21 @@ def _tools(root: Path, plugins: plugin_host.PluginSet) -> list[ToolRow]:
     return sorted(rows, key=lambda r: r.checker)
 
 
+def ask_version(tool: str, root: Path) -> str | None:
+    """The first line `TOOL --version` prints (as the checkers ask it), within
+    VERSION_SECONDS and VERSION_BYTES, run from `root`; None when it fails."""
+    res = run_bounded(
+        [tool, "--version"],
+        deadline=Deadline.after(VERSION_SECONDS),
+        cwd=root,
+        output_budget=VERSION_BYTES,
+    )
+    if res.timed_out or res.spawn_error or res.over_budget or res.returncode != 0:
+        return None
+    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
+    return text.splitlines()[0].strip() if text else None
+
+
 def _why(scope: Scope) -> str:
     reason = scope.reason or ""
     hint = f" ({scope.hint})" if scope.hint else ""
@@ -143,6 +175,13 @@ def doctor(root: Path, timeout: float = 600.0) -> DoctorResult:
     ran = {s.checker: s.tool.version for s in report.scopes if s.tool and s.tool.version}
     tools = [
         dataclasses.replace(t, version=ran[t.checker]) if not t.version and t.checker in ran else t
+        for t in tools
+    ]
+    # A tool the run did not start (ESLint without its config) is asked directly.
+    tools = [
+        dataclasses.replace(t, version=ask_version(t.tool_path, root))
+        if t.found and t.tool_path and not t.version
+        else t
         for t in tools
     ]
     return DoctorResult(tools, configs, _languages(report, required, native), report)
