@@ -344,6 +344,11 @@ def main() -> int:
     ap.add_argument("--json", metavar="PATH", help="also write the raw samples here")
     args = ap.parse_args()
     precommit, lintrunner = require_tools()
+    # An installed wheel has its bytecode compiled by pip; an editable install compiles
+    # it at the first import, and never when PYTHONDONTWRITEBYTECODE is set: without
+    # this, every timed start would compile orchestrate's sources again.
+    sources = [str(REPO / d) for d in ("orchestrator", "plugins", "grammars")]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *sources], check=True)
     eslintd = eslint_d()
     corpus = WORK / f"corpus{args.files}"
     build_corpus(corpus, args.files)

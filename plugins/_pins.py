@@ -65,6 +65,10 @@ def precommit_rev(root: Path, repo_name: str) -> Pin | None:
     text = _read(root / ".pre-commit-config.yaml")
     if text is None:
         return None
+    if repo_name not in text and "\\" not in text:
+        # No URL can end in `repo_name`: YAML spells a scalar's characters only as
+        # written or through a backslash escape. Parsing is what costs here.
+        return None
     import yaml
 
     try:

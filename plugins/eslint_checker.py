@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -182,15 +183,24 @@ class EslintChecker:
         settled: list[FileOutcome] = []
         groups: dict[_Key, list[FileTarget]] = defaultdict(list)
         idents: dict[str, ToolIdentity] = {}
+        # What each lookup finds depends on the file's folder only: asked once per folder.
+        folders: dict[tuple[Any, ...], Any] = {}
+
+        def per_folder(find: Callable[..., Any], path: str, *extra: Any) -> Any:
+            key = (find, posixpath.dirname(path), *map(id, extra))  # extra: this run's own
+            if key not in folders:
+                folders[key] = find(root, path, *extra)
+            return folders[key]
+
         for t in targets:
-            setup = find_setup(root, t.path)
+            setup = per_folder(find_setup, t.path)
             if setup is None:
                 settled.append(self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, NO_CONFIG))
                 continue
             if not setup.selects(t.path):
                 settled.append(self._unselected(t, setup))
                 continue
-            tool = resolve_tool(root, t.path, ctx)
+            tool = per_folder(resolve_tool, t.path, ctx)
             if tool is None:
                 settled.append(
                     self._settle(t, ScopeStatus.MISSING, "eslint not found", install_hint())
@@ -200,12 +210,13 @@ class EslintChecker:
                 idents[tool] = ToolIdentity(path=tool, version=tool_version(tool))
             ident = idents[tool]
             if not setup.legacy and not looks_up_from_file(ident.version):
-                setup = find_setup(root, t.path, from_file=False) or setup
+                setup = per_folder(find_setup, t.path, False) or setup
             broken = self._unrunnable(t, setup, ident)
             if broken is not None:
                 settled.append(broken)
                 continue
-            groups[(tool, setup, declared_eslint(root, t.path))].append(t)
+            declared = per_folder(declared_eslint, t.path)
+            groups[(tool, setup, declared)].append(t)
         batches: list[Batch] = []
         for key in sorted(groups, key=lambda k: (k[0], str(k[1].config), str(k[2]))):
             tool, setup, declared = key

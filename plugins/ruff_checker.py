@@ -159,9 +159,46 @@ def _fix_edit(
     }
 
 
+def _dist_info_version(name: str) -> str | None:
+    """The `Version` of the one `name-VERSION.dist-info` in this interpreter's
+    site-packages, read from its METADATA headers; None when there is not exactly one
+    or its `Name` is another. `metadata.version` reads the same header, but only after
+    searching every path entry and loading the mail parser, on every start."""
+    import sysconfig
+
+    folder = Path(sysconfig.get_path("purelib"))
+    try:
+        found = [
+            n
+            for n in os.listdir(folder)
+            if n.startswith(f"{name}-")
+            and n.endswith(".dist-info")
+            and "-" not in n[len(name) + 1 : -len(".dist-info")]
+        ]
+        if len(found) != 1:
+            return None
+        with open(folder / found[0] / "METADATA", "rb") as fh:
+            head = fh.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return None
+    headers: dict[str, str] = {}
+    for line in head.splitlines():
+        if not line.strip():
+            break  # the headers end at the first blank line
+        key, sep, value = line.partition(":")
+        if sep and not key[:1].isspace():
+            headers.setdefault(key.strip().lower(), value.strip())
+    if headers.get("name", "").lower().replace("_", "-") != name:
+        return None
+    return headers.get("version") or None
+
+
 def _wheel_version(tool: str) -> str | None:
     """The wheel's metadata version when `tool` is the Ruff installed beside us."""
     if Path(tool) == interpreter_bin_dir() / NAME:
+        version = _dist_info_version(NAME)
+        if version is not None:
+            return f"ruff {version}"
         try:
             return f"ruff {metadata.version('ruff')}"
         except metadata.PackageNotFoundError:

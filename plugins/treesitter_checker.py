@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orchestrate_plugins.exact_confirm import Verdict, judge
 from orchestrate_plugins.exact_versions import CONFIG_NAMES as EXACT_CONFIG_NAMES
 from orchestrate_plugins.treesitter_filters import drop_html_regions, drop_preprocessor_regions
 
@@ -49,6 +48,9 @@ from orchestrator.api import (
     needs_head,
     one_line,
 )
+
+if TYPE_CHECKING:  # the exact parser tier is imported where a file needs it (run)
+    from orchestrate_plugins.exact_confirm import Verdict
 
 NAME = "treesitter"
 BATCH_SIZE = 64
@@ -423,9 +425,11 @@ class TreeSitterChecker:
                 return out(ScopeStatus.NOT_RUN, reason=why)
             tree = parse(info.grammar, src, ctx.deadline.at)
             regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
-            verdict = (
-                judge(target, src, language, ctx) if regions or check_clean(ctx, language) else None
-            )
+            verdict = None
+            if regions or check_clean(ctx, language):
+                from orchestrate_plugins.exact_confirm import judge
+
+                verdict = judge(target, src, language, ctx)
         except DeadlineHit:
             return out(
                 ScopeStatus.TIMED_OUT,

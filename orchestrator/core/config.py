@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
-from orchestrator.core.config_model import validate_settings
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.git.repo import find_repo
@@ -21,6 +20,14 @@ CONFIG_FILES = ("orchestrate.toml", "pyproject.toml")
 #: Seconds git may take to name the top level before the folder itself is the root.
 ROOT_PROBE_SECONDS = 10.0
 _SECTION = "tool.orchestrate."
+
+
+def _validate_settings(table: dict[str, Any], source: str, prefix: str = "") -> dict[str, Any]:
+    """`config_model.validate_settings`, imported on first use: a project without
+    orchestrate settings never builds the configuration's models."""
+    from orchestrator.core import config_model
+
+    return config_model.validate_settings(table, source, prefix)
 
 
 def find_project_root(start: Path) -> Path:
@@ -63,17 +70,17 @@ def parse_config(
         raise UsageError(f"{printable(source_name)}: cannot read configuration: {exc}") from exc
     section = _section(data, source_name)
     if PurePath(file_name or source_name).name != "orchestrate.toml":
-        return None if section is None else validate_settings(section, source_name, _SECTION)
+        return None if section is None else _validate_settings(section, source_name, _SECTION)
     top = {k: v for k, v in data.items() if k != "tool"}
     if section is None:
-        return validate_settings(top, source_name)
+        return _validate_settings(top, source_name)
     if top:
         first = printable(next(iter(top)))
         raise UsageError(
             f"{printable(source_name)}: {first}: set at the top level beside a"
             " [tool.orchestrate] table; keep the settings in one of the two"
         )
-    return validate_settings(section, source_name, _SECTION)
+    return _validate_settings(section, source_name, _SECTION)
 
 
 def load_config(project_root: Path) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pluggy
 
-from orchestrator.core import hookspecs
+from orchestrator.core import entry_points, hookspecs
 from orchestrator.core.hookspecs import ReportFormat
 from orchestrator.model.checker import Checker, is_essential, native_languages
 
@@ -121,9 +121,8 @@ class PluginSet:
         return out
 
 
-def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
-    """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped."""
-    found: dict[str, tuple[FoundPlugin, metadata.EntryPoint]] = {}
+def _search() -> list[FoundPlugin]:
+    found: dict[str, FoundPlugin] = {}
     for ep in metadata.entry_points(group=GROUP):
         dist = getattr(ep, "dist", None)
         record = FoundPlugin(
@@ -132,8 +131,24 @@ def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
             dist=dist.metadata["Name"] if dist is not None else None,
             version=dist.version if dist is not None else None,
         )
-        found.setdefault(ep.name, (record, ep))
+        found.setdefault(ep.name, record)
     return [found[k] for k in sorted(found)]
+
+
+def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
+    """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped.
+
+    The list is remembered while the installed distributions stay the same
+    (core/entry_points.py), so a start does not read every distribution's metadata."""
+    key = entry_points.installed_key()
+    rows = entry_points.cached(GROUP, key) if key is not None else None
+    if rows is not None:
+        found = [FoundPlugin(*row) for row in rows]
+    else:
+        found = _search()
+        if key is not None:
+            entry_points.remember(GROUP, key, [(f.name, f.value, f.dist, f.version) for f in found])
+    return [(f, metadata.EntryPoint(f.name, f.value, GROUP)) for f in found]
 
 
 def blocked_names(config_block: Iterable[str] = ()) -> set[str]:

@@ -221,7 +221,7 @@ class ReuseIndex:
                 return False
             limit = len(kept) // 2  # too large: keep the newer half
         try:
-            atomic_write(self.path, blob)
+            atomic_write(self.path, blob, durable=False)  # a damaged index reads as empty
             self.loaded_stat = stat_key(self.path.stat())
         except OSError:
             return False

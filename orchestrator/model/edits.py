@@ -11,6 +11,14 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.plugin import _loader as _pydantic_plugins
+
+# orchestrate's models (built here first) answer to no third-party pydantic plugin:
+# without this, building the first model reads every installed distribution's entry
+# points to look for one, on every start (PYDANTIC_DISABLE_PLUGINS, without putting
+# it in the environment every tool inherits).
+if getattr(_pydantic_plugins, "_plugins", {}) is None:
+    _pydantic_plugins._plugins = {}
 
 OpType = Literal["deterministic", "generative"]
 SafetyTier = Literal["auto", "confirm"]

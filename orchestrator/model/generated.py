@@ -112,8 +112,6 @@ def parse_gitattributes(data: bytes | None) -> Attributes:
     """The rules of a `.gitattributes` file's bytes (None: no file) that set or unset
     `linguist-generated` or `diff`. Macro definitions and negated patterns (invalid in
     gitattributes) are passed over; a malformed line marks nothing."""
-    import pathspec
-
     rules: list[_Rule] = []
     for raw in (data or b"").decode("utf-8", "replace").splitlines():
         parts = raw.split()
@@ -128,6 +126,8 @@ def parse_gitattributes(data: bytes | None) -> Attributes:
                 diff = False
         if generated is None and diff is None:
             continue
+        import pathspec  # only for a rule that marks something: most files have none
+
         try:
             spec = pathspec.GitIgnoreSpec.from_lines([parts[0]])
         except Exception:  # noqa: BLE001 - a pattern pathspec rejects marks nothing

@@ -19,13 +19,14 @@ imports tree-sitter, so detection stays cheap for the CLI.
 from __future__ import annotations
 
 import io
+import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from orchestrator.vocab import DetectedBy
@@ -51,10 +52,63 @@ class GrammarInfo:
     template: bool = False
 
 
+def _manifest_file() -> Path | None:
+    """The manifest as a file on disk, or None when the package is not plain files."""
+    import orchestrate_grammars
+
+    where = getattr(orchestrate_grammars, "__file__", None)
+    path = Path(where).parent / "manifest.toml" if where else None
+    return path if path is not None and path.is_file() else None
+
+
+def _parsed_copy(path: Path) -> tuple[Path, list[Any]] | None:
+    """Where the parsed manifest is kept (the user's cache folder) and the stamp of the
+    manifest it holds: path, change time, size, inode (a new install changes one)."""
+    import hashlib
+
+    from orchestrator.workspace import user_cache_root
+
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    stamp = [str(path), st.st_mtime_ns, st.st_size, st.st_ino]
+    key = hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return user_cache_root() / f"grammar-manifest-{key}.json", stamp
+
+
 @cache
 def _manifest_data() -> Mapping[str, Any]:
-    text = resources.files("orchestrate_grammars").joinpath("manifest.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    """The manifest's tables, parsed once per process and, across processes, once per
+    manifest file: the TOML parse is kept as JSON (about 20 times faster to read) in the
+    user's cache folder under the manifest's stamp; any other stamp or shape re-parses."""
+    path = _manifest_file()
+    copy = _parsed_copy(path) if path is not None else None
+    if copy is not None:
+        try:
+            kept = json.loads(copy[0].read_bytes())
+            if isinstance(kept, dict) and kept.get("stamp") == copy[1]:
+                data = kept.get("manifest")
+                if isinstance(data, dict):
+                    return data
+        except (OSError, ValueError, RecursionError):
+            pass
+    if path is not None:
+        text = path.read_text("utf-8")
+    else:
+        text = resources.files("orchestrate_grammars").joinpath("manifest.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    if copy is not None:
+        from orchestrator.workspace import atomic_write
+
+        blob = json.dumps({"stamp": copy[1], "manifest": data}).encode()
+        if json.loads(blob)["manifest"] == data:  # only what JSON holds as TOML gave it
+            try:
+                copy[0].parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(copy[0], blob, mode=0o600, durable=False)
+            except OSError:
+                pass
+    return data
 
 
 @cache

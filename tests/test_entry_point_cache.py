@@ -1,0 +1,113 @@
+"""Plugin discovery remembers the `orchestrate` entry points while the installed
+distributions stay the same (core/entry_points.py), and searches again as soon as one
+is installed, edited or removed. A real distribution folder on sys.path; the only fake
+is a search that must not run (fault injection)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from orchestrator.core import plugin_host
+
+
+def _install(site: Path, names: list[str], version: str = "1.0") -> Path:
+    dist = site / f"fakeplug-{version}.dist-info"
+    dist.mkdir(parents=True, exist_ok=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: fakeplug\nVersion: {version}\n")
+    lines = "".join(f"{n} = fakeplug_mod\n" for n in names)
+    (dist / "entry_points.txt").write_text(f"[orchestrate]\n{lines}")
+    (site / "fakeplug_mod.py").write_text("def orchestrate_checkers():\n    return []\n")
+    return dist
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    return site
+
+
+def _found() -> dict[str, tuple[str | None, str | None, str]]:
+    return {f.name: (f.dist, f.version, ep.value) for f, ep in plugin_host.discover()}
+
+
+def _no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_entry_points(**_kw: object) -> object:
+        raise AssertionError("searched the installed distributions again")
+
+    monkeypatch.setattr(metadata, "entry_points", fake_entry_points)
+
+
+def _cache_files(site: Path) -> list[Path]:
+    return sorted((site.parent / "cache").rglob("entry-points-*.json"))
+
+
+def test_an_unchanged_installation_is_not_searched_again(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install(site, ["fakeplug"])
+    first = _found()
+    assert first["fakeplug"] == ("fakeplug", "1.0", "fakeplug_mod")
+    assert "ruff" in first
+    _no_search(monkeypatch)
+    assert _found() == first
+    loaded = plugin_host.load()
+    assert "fakeplug" in [p.name for p in loaded.loaded]
+    assert ("fakeplug", "fakeplug", "1.0") in [(p.name, p.dist, p.version) for p in loaded.loaded]
+
+
+def test_an_edited_installed_or_removed_distribution_is_searched_again(site: Path) -> None:
+    dist = _install(site, ["fakeplug"])
+    assert "fakeplug" in _found()
+    _install(site, ["fakeplug", "fakeplug2"])  # entry_points.txt edited in place
+    assert {"fakeplug", "fakeplug2"} <= set(_found())
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplug\nVersion: 1.10\n")
+    assert _found()["fakeplug"][1] == "1.10"
+    for f in dist.iterdir():
+        f.unlink()
+    dist.rmdir()
+    assert not {"fakeplug", "fakeplug2"} & set(_found())
+    _install(site, ["fakeplug3"], version="2.0")  # a new distribution folder
+    assert _found()["fakeplug3"] == ("fakeplug", "2.0", "fakeplug_mod")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"{not json", b"[]", b'{"key": 1}', None],
+    ids=["empty", "garbage", "list", "other-key", "bad-rows"],
+)
+def test_a_damaged_cache_is_a_miss(site: Path, damage: bytes | None) -> None:
+    _install(site, ["fakeplug"])
+    first = _found()
+    (cache,) = _cache_files(site)
+    if damage is None:
+        data = json.loads(cache.read_bytes())
+        data["groups"]["orchestrate"] = [["fakeplug", 7, None, None]]
+        damage = json.dumps(data).encode()
+    cache.write_bytes(damage)
+    assert _found() == first
+
+
+def test_a_finder_the_key_cannot_see_turns_the_cache_off(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class OtherFinder:
+        """A meta-path finder that also finds distributions (as a zip importer could)."""
+
+        def find_spec(self, *_a: object) -> None:
+            return None
+
+        def find_distributions(self, *_a: object) -> list[object]:
+            return []
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, OtherFinder()])
+    _install(site, ["fakeplug"])
+    assert "fakeplug" in _found()
+    assert _cache_files(site) == []
