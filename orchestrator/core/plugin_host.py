@@ -135,13 +135,15 @@ def _search() -> list[FoundPlugin]:
     return [found[k] for k in sorted(found)]
 
 
-def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
+def discover(fresh: bool = False) -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
     """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped.
 
     The list is remembered while the installed distributions stay the same
-    (core/entry_points.py), so a start does not read every distribution's metadata."""
+    (core/entry_points.py), so a start does not read every distribution's metadata.
+    With `fresh` (a strict gate) the remembered list is never read: it is a file in
+    the user's cache folder, which anything running as the user can write."""
     key = entry_points.installed_key()
-    rows = entry_points.cached(GROUP, key) if key is not None else None
+    rows = entry_points.cached(GROUP, key) if key is not None and not fresh else None
     if rows is not None:
         found = [FoundPlugin(*row) for row in rows]
     else:
@@ -182,18 +184,20 @@ def _is_checker(obj: object) -> bool:
 def load(
     block: Sequence[str] = (),
     extra_modules: Sequence[tuple[str, object]] = (),
+    fresh: bool = False,
 ) -> PluginSet:
     """Load every discovered plugin; a plugin that fails is recorded, never raised.
 
     `extra_modules` registers in-process plugins (name, module-or-object), for tests
-    and embedders; they go through the same classification as entry points.
+    and embedders; they go through the same classification as entry points. `fresh`
+    searches the installed distributions whatever was remembered (`discover`).
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     ps = PluginSet(pm=pm)
     skip = blocked_names(block)
     candidates: list[tuple[FoundPlugin, Any]] = []
-    for fp, ep in discover():
+    for fp, ep in discover(fresh):
         try:
             module = ep.load()
         except BaseException as exc:
