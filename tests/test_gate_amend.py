@@ -61,6 +61,15 @@ def test_amend_through_the_hook_judges_what_head_changed(
     assert git(leaked, "rev-parse", "HEAD").strip() == head  # nothing was amended
 
 
+def test_an_amend_by_the_dashed_command_judges_what_head_changed(leaked: Path) -> None:
+    """git still installs its builtins under their dashed names (`git-core/git-commit`)."""
+    dashed = Path(git(leaked, "--exec-path").strip()) / "git-commit"
+    assert dashed.exists(), dashed
+    head = git(leaked, "rev-parse", "HEAD").strip()
+    _blocked(_run(leaked, str(dashed), "-q", "--amend", "--no-edit", env=_env()))
+    assert git(leaked, "rev-parse", "HEAD").strip() == head
+
+
 def test_a_plain_commit_still_judges_the_index_against_head(leaked: Path) -> None:
     # "--amend" here is the message of a new commit, not an option.
     res = _git(leaked, "commit", "-q", "-m", "--amend")

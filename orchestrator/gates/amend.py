@@ -11,7 +11,8 @@ prefixes of long options (`--amen`), bundled short options and option values (so
 `-m --amend` is a message, not an amend), `--no-amend`, and `--` ending the options.
 
 A shell alias (`!git commit --amend`) is seen through the `git commit` it starts, the
-nearest git above the hook. Where no `git commit` parent can be seen (another system,
+nearest git above the hook; git run under its dashed name (`git-commit`) is read as
+`git commit`. Where no `git commit` parent can be seen (another system,
 `gate commit` run by hand or before git runs, as an agent host's pre-tool gate does)
 the commit gate judges the index against HEAD as for any commit; the installed hook
 judges the amend when git makes it, and the push gate judges every pushed commit.
@@ -132,9 +133,16 @@ def _long_name(key: str) -> str | None:
 
 
 def _git_parent_argv() -> list[str] | None:
-    """The command line of the nearest git process above this one, or None."""
+    """The command line of the nearest git process above this one, or None. A git
+    started under its dashed name (`git-core/git-commit --amend`, which git still
+    installs) is read as `git commit --amend`."""
     for argv, exe in _ancestors():
-        if argv and (os.path.basename(argv[0]) == "git" or os.path.basename(exe) == "git"):
+        if not argv:
+            continue
+        name = os.path.basename(argv[0])
+        if name.startswith("git-") and len(name) > 4:
+            return ["git", name[4:], *argv[1:]]
+        if name == "git" or os.path.basename(exe) == "git":
             return argv
     return None
 
