@@ -164,7 +164,8 @@ def locked(project_root: Path, name: str = "workspace", timeout: float = 30.0) -
     On POSIX the lock is `flock` on `.orchestrate/<name>.lock`, taken here directly: it
     is the lock filelock takes there (so processes of either kind exclude each other),
     without the 10 to 40 ms filelock's import adds to every lint that records a task.
-    Elsewhere filelock takes it.
+    Elsewhere filelock takes it. A lock file that is a symbolic link is never followed:
+    a UsageError says so.
     """
     ws = workspace_dir(project_root)
     path = ws / f"{name}.lock"
@@ -176,7 +177,19 @@ def locked(project_root: Path, name: str = "workspace", timeout: float = 30.0) -
         with FileLock(str(path), timeout=timeout):
             yield ws
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        # Never through a link: a cloned repository may carry `.orchestrate/x.lock`
+        # pointing anywhere, where opening it would create (or open) that file.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if path.is_symlink():
+            from orchestrator.errors import UsageError
+
+            raise UsageError(
+                f"{DIRNAME}/{name}.lock is a symbolic link: orchestrate locks only a file of "
+                "its own there; remove the link and re-run"
+            ) from exc
+        raise
     try:
         give_up = time.monotonic() + max(0.0, timeout)
         while True:
