@@ -6,6 +6,7 @@ Real git, the installed hooks and the real `orchestrate` console script.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from gate_support import run as _run
@@ -77,3 +78,21 @@ def test_legacy_protocol_still_scans_the_message(git_repo: Path) -> None:
     out = res.stdout + res.stderr
     assert res.returncode != 0 and "secret-aws-access-key-id" in out and AWS_KEY not in out
     assert _count(git_repo) == before
+
+
+def test_a_message_longer_than_the_scan_limit_is_not_allowed(git_repo: Path) -> None:
+    """Only the first 16 MiB of a message are scanned: a longer one is refused as
+    unsafe (a key past the limit would otherwise be committed unjudged)."""
+    from orchestrator.model.checker import MAX_FILE_BYTES
+
+    msg = git_repo.parent / "long-msg.txt"
+    filler = ("notes " * 15 + "\n").encode()
+    body = filler * (MAX_FILE_BYTES // len(filler) + 1)
+    msg.write_bytes(body + f"key {AWS_KEY}\n".encode())
+    res = run_cli(["gate", "commit-msg", str(msg), "--format", "json"], cwd=git_repo)
+    assert res.returncode == 3, res.stderr
+    assert AWS_KEY not in res.stdout + res.stderr
+    [scope] = [s for s in json.loads(res.stdout)["scopes"] if s["status"] == "unsafe"]
+    assert scope["path"] == "<commit message>" and "longer than" in scope["reason"]
+    msg.write_bytes(b"short and clean\n")
+    assert run_cli(["gate", "commit-msg", str(msg)], cwd=git_repo).returncode == 0

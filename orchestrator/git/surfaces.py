@@ -217,12 +217,26 @@ SCISSORS = b"# ------------------------ >8 ------------------------"
 def message_surface(git: Git, data: bytes) -> Surface:
     """The message git is about to record (the commit-msg hook's file bytes `data`), as
     one secret-scan-only target; the policy files come from the index. What follows
-    git's scissors line (the diff `git commit -v` shows) is cut: git drops it."""
+    git's scissors line (the diff `git commit -v` shows) is cut: git drops it. A message
+    longer than the file limit (before any scissors line) is refused as unsafe: its
+    first part is still scanned, the rest was not judged."""
     text = data[:MAX_FILE_BYTES]
     cut = text.find(SCISSORS)
+    surface = Surface(root=git.root, source="index")
     if cut >= 0:
         text = text[:cut]
-    surface = Surface(root=git.root, source="index")
+    elif len(data) > MAX_FILE_BYTES:
+        surface.refused.append(
+            Scope(
+                path=PENDING_MESSAGE,
+                checker="selection",
+                status=ScopeStatus.UNSAFE,
+                reason=(
+                    f"the message is longer than {MAX_FILE_BYTES} bytes: only its first "
+                    f"{MAX_FILE_BYTES} were scanned, and git records all of it"
+                ),
+            )
+        )
     target = _target(git, PENDING_MESSAGE, text, None)
     surface.scan_only.append(
         ScanTarget(
