@@ -103,3 +103,20 @@ def test_a_manifest_edit_keeping_time_and_size_is_read_again(
         assert languages._manifest_data()["language"][0]["language"] == "bbbb"
     finally:
         languages._manifest_data.cache_clear()
+
+
+def test_a_misshapen_manifest_copy_is_a_miss_for_lint(git_repo: Path, tmp_path: Path) -> None:
+    """`orchestrate lint` does read the copy; one of another shape is parsed again."""
+    if shutil.which("bash") is None:
+        fail_or_skip("bash is needed (apt-get install bash)")
+    commit_files(git_repo, {"run.sh": BROKEN_SH})
+    env = _env(tmp_path)
+    assert orchestrate(git_repo, "lint", "run.sh", env=env).returncode == 1  # writes the copy
+
+    def misshapen(data: dict) -> None:
+        data["manifest"] = {"language": 5, "shared": [{"extension": 1}]}
+
+    _rewrite(_only(tmp_path, "grammar-manifest-*.json"), misshapen)
+    res = orchestrate(git_repo, "lint", "run.sh", env=env)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "run.sh:1" in res.stdout and "internal error" not in res.stderr

@@ -100,6 +100,34 @@ def manifest_from_its_file() -> None:
         _by_filename.cache_clear()
 
 
+def _strs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _well_formed(data: Any) -> bool:
+    """Whether `data` has the shape this module reads of the manifest (a copy in the
+    user's cache folder of another shape is a miss, never a crash)."""
+    if not isinstance(data, dict):
+        return False
+    rows, shared, names = data.get("language", []), data.get("shared", []), data.get("names", {})
+    if not (isinstance(rows, list) and isinstance(shared, list) and isinstance(names, dict)):
+        return False
+    texts = ("grammar", "confirm", "note")
+    for row in rows:
+        if not (isinstance(row, dict) and isinstance(row.get("language"), str)):
+            return False
+        if not all(isinstance(row.get(k, ""), str) for k in texts):
+            return False
+        if not (_strs(row.get("extensions", [])) and _strs(row.get("filenames", []))):
+            return False
+    for row in shared:
+        if not (isinstance(row, dict) and isinstance(row.get("extension"), str)):
+            return False
+        if not (_strs(row.get("languages")) and isinstance(row.get("default", ""), str)):
+            return False
+    return all(isinstance(v, str) for v in names.values())
+
+
 @cache
 def _manifest_data() -> Mapping[str, Any]:
     """The manifest's tables, parsed once per process and, across processes, once per
@@ -113,7 +141,7 @@ def _manifest_data() -> Mapping[str, Any]:
             kept = json.loads(copy[0].read_bytes())
             if isinstance(kept, dict) and kept.get("stamp") == copy[1]:
                 data = kept.get("manifest")
-                if isinstance(data, dict):
+                if _well_formed(data):
                     _COPY["used"] = True
                     return data
         except (OSError, ValueError, RecursionError):
