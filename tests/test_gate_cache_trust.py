@@ -1,7 +1,9 @@
 """A strict gate trusts no cache in the user's cache folder: anything running as the
 user (an agent) can write there, so a planted or stale copy of the grammar manifest or
 of the plugin list changes no verdict and crashes no gate. The copies still serve
-`orchestrate lint` (tests/test_cold_path.py, tests/test_entry_point_cache.py).
+`orchestrate lint` (tests/test_cold_path.py, tests/test_entry_point_cache.py). Nor
+does the caller's environment switch a plugin off in a strict gate (the hook runs in
+whatever environment `git commit` was given).
 
 Real git, the real console script, real bash and Ruff; the planted files are written
 by the test.
@@ -120,3 +122,14 @@ def test_a_misshapen_manifest_copy_is_a_miss_for_lint(git_repo: Path, tmp_path: 
     res = orchestrate(git_repo, "lint", "run.sh", env=env)
     assert res.returncode == 1, res.stdout + res.stderr
     assert "run.sh:1" in res.stdout and "internal error" not in res.stderr
+
+
+def test_the_environment_disables_no_plugin_in_a_strict_gate(git_repo: Path) -> None:
+    commit_files(git_repo, {".yamllint": "extends: default\n", "c.yaml": "---\na: 1\na: 2\n"})
+    env = clean_env(ORCHESTRATE_DISABLE_PLUGINS="yamllint")
+    res = orchestrate(git_repo, "gate", "ci", env=env)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "yamllint/key-duplicates" in res.stdout
+    assert "ORCHESTRATE_DISABLE_PLUGINS is ignored by strict gates" in res.stdout
+    lint = orchestrate(git_repo, "lint", "c.yaml", env=env)  # a plain lint still honours it
+    assert "yamllint/key-duplicates" not in lint.stdout

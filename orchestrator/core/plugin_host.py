@@ -153,9 +153,15 @@ def discover(fresh: bool = False) -> list[tuple[FoundPlugin, metadata.EntryPoint
     return [(f, metadata.EntryPoint(f.name, f.value, GROUP)) for f in found]
 
 
-def blocked_names(config_block: Iterable[str] = ()) -> set[str]:
-    """Plugin names the environment and the config ask to block (before essentials)."""
-    names = {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+def environment_blocked() -> set[str]:
+    """Plugin names `ORCHESTRATE_DISABLE_PLUGINS` asks to block."""
+    return {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+
+
+def blocked_names(config_block: Iterable[str] = (), environment: bool = True) -> set[str]:
+    """Plugin names the environment (unless not `environment`) and the config ask to
+    block (before essentials)."""
+    names = environment_blocked() if environment else set()
     names |= {n for n in config_block if n}
     return names
 
@@ -184,20 +190,22 @@ def _is_checker(obj: object) -> bool:
 def load(
     block: Sequence[str] = (),
     extra_modules: Sequence[tuple[str, object]] = (),
-    fresh: bool = False,
+    strict: bool = False,
 ) -> PluginSet:
     """Load every discovered plugin; a plugin that fails is recorded, never raised.
 
     `extra_modules` registers in-process plugins (name, module-or-object), for tests
-    and embedders; they go through the same classification as entry points. `fresh`
-    searches the installed distributions whatever was remembered (`discover`).
+    and embedders; they go through the same classification as entry points. `strict`
+    (a strict gate, whose caller's environment is untrusted): the installed
+    distributions are searched whatever was remembered (`discover`), and only `block`
+    (the policy) blocks a plugin, never `ORCHESTRATE_DISABLE_PLUGINS`.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     ps = PluginSet(pm=pm)
-    skip = blocked_names(block)
+    skip = blocked_names(block, environment=not strict)
     candidates: list[tuple[FoundPlugin, Any]] = []
-    for fp, ep in discover(fresh):
+    for fp, ep in discover(fresh=strict):
         try:
             module = ep.load()
         except BaseException as exc:

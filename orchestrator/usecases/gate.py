@@ -136,12 +136,18 @@ class StrictPolicy:
 
 def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
     """The stricter of the base's and the surface's policy (decisions/policy.py), with
-    the machine's tool paths; usage error when either side's config is malformed."""
+    the machine's tool paths; usage error when either side's config is malformed. The
+    environment disables no plugin here (`plugin_host.load` strict)."""
     inputs = policy_inputs(git, event, surface)
-    plugins = plugin_host.load(block=tuple(inputs.disabled), fresh=True)
+    plugins = plugin_host.load(block=tuple(inputs.disabled), strict=True)
     native = plugins.native_languages()
     config = effective_config(inputs.base_config, inputs.surface_config, native)
     config["tools"], notes = machine_tools(inputs.base_config)
+    if plugin_host.environment_blocked():
+        notes.append(
+            f"{plugin_host.DISABLE_ENV} is ignored by strict gates: a plugin stays off only "
+            "when both the base and the judged surface disable it"
+        )
     return StrictPolicy(plugins, config, config["required"], inputs, inputs.notes + notes)
 
 
