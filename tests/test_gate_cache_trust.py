@@ -133,3 +133,28 @@ def test_the_environment_disables_no_plugin_in_a_strict_gate(git_repo: Path) -> 
     assert "ORCHESTRATE_DISABLE_PLUGINS is ignored by strict gates" in res.stdout
     lint = orchestrate(git_repo, "lint", "c.yaml", env=env)  # a plain lint still honours it
     assert "yamllint/key-duplicates" not in lint.stdout
+
+
+def test_a_process_that_read_the_copy_drops_it_when_a_gate_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived process (the MCP server) may lint from the copy, then run a gate:
+    what it derived from the copy is dropped, and the manifest's own file decides."""
+    from orchestrator.model import languages
+
+    def fresh_process() -> None:
+        languages._COPY.update(trusted=True, used=False)
+        for derived in (languages._manifest_data, languages.manifest, languages._by_extension):
+            derived.cache_clear()
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fresh_process()
+    try:
+        languages._manifest_data()  # writes the copy
+        _rewrite(_only(tmp_path, "grammar-manifest-*.json"), _without_bash)
+        fresh_process()
+        assert languages.detect("run.sh") is None  # a lint reads the planted copy ...
+        languages.manifest_from_its_file()  # ... a gate starting in the same process
+        assert languages.detect("run.sh") == "bash"
+    finally:
+        fresh_process()
