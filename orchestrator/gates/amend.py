@@ -29,7 +29,8 @@ from orchestrator.git.runner import Git
 
 PROC = "/proc"
 #: Processes looked at above the gate: git -> hook script (or exec'd) -> pre-commit ...
-MAX_ANCESTORS = 8
+#: (a hook manager such as husky or lefthook puts shells, node and npx in between).
+MAX_ANCESTORS = 32
 #: Alias expansions followed (git itself refuses a loop).
 MAX_ALIASES = 8
 
