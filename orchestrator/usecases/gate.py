@@ -24,7 +24,7 @@ from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
 from orchestrator.decisions.policy import effective_config
 from orchestrator.errors import UsageError
-from orchestrator.gates.amend import amending
+from orchestrator.gates.amend import amending, cuts_at_scissors
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
 from orchestrator.gates.materialise import governing_paths, materialised, read_governing
 from orchestrator.gates.strict_policy import (
@@ -361,7 +361,7 @@ def message_gate(
     the secret scan alone under the commit gate's policy (base HEAD, the index's
     allowlist, reviewed); any finding denies. Raises NoRepository outside a work tree."""
     git = _open_strict(timeout, cwd, env)
-    surface = message_surface(git, data)
+    surface = message_surface(git, data, cut=cuts_at_scissors(git))
     policy = strict_policy(git, "commit", surface)
     only = _policy_checkers(policy.plugins)
     report = check_surface(git, "commit", surface, timeout, only, policy)
