@@ -24,8 +24,17 @@ _OLD_GITIGNORE_HEAD = b"# runtime state of orchestrate\n"
 
 
 def workspace_dir(project_root: Path, create: bool = True) -> Path:
-    """`.orchestrate/` under the project root, created (with its .gitignore) on first use."""
+    """`.orchestrate/` under the project root, created (with its .gitignore) on first use.
+    A `.orchestrate` that is a symbolic link (a cloned repository may carry one pointing
+    anywhere) is a UsageError: nothing is read or written through it."""
     ws = project_root / DIRNAME
+    if ws.is_symlink():
+        from orchestrator.errors import UsageError
+
+        raise UsageError(
+            f"{DIRNAME} is a symbolic link: orchestrate keeps its workspace only in a "
+            "folder of its own; remove the link and re-run"
+        )
     if create and not ws.is_dir():
         ws.mkdir(parents=True, exist_ok=True)
     gi = ws / ".gitignore"
