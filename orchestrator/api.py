@@ -6,7 +6,8 @@ its records (`FileTarget`, `Batch`, `CheckerPlan`, `RunContext`, `FileOutcome`,
 the vocabulary enums, the bounded process runner, the `hookimpl` marker, and
 `ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`),
 and where orchestrate's managed (pinned) tools are installed (`managed_tool_homes`)
-with the command that installs one (`managed_install_hint`).
+with the command that installs one (`managed_install_hint`), and whether this process
+is a long-lived one that may keep a helper warm (`is_resident`, `at_resident_exit`).
 
 Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
 change between releases; the names below do not. `API_VERSION` follows the report's
@@ -53,6 +54,10 @@ from orchestrator.model.outcomes import (
 )
 from orchestrator.model.report import SCHEMA_VERSION, Finding, ToolIdentity, fingerprint
 from orchestrator.procs import DEFAULT_OUTPUT_BUDGET, ProcResult, run_bounded
+from orchestrator.resident import at_exit as at_resident_exit
+from orchestrator.resident import is_resident
+from orchestrator.statmemo import StatMemo
+from orchestrator.toolstamp import ToolStamp, tool_stamp
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
 
 #: The version of this public surface; it moves with the report schema.
@@ -85,17 +90,21 @@ __all__ = [
     "RunContext",
     "ScopeStatus",
     "Severity",
+    "StatMemo",
     "SyntaxEvidence",
     "SyntaxStatus",
     "Tier",
     "ToolIdentity",
+    "ToolStamp",
     "Unparsable",
+    "at_resident_exit",
     "derive_safety_tier",
     "detect",
     "fingerprint",
     "grammar_info",
     "grammar_manifest",
     "hookimpl",
+    "is_resident",
     "managed_install_hint",
     "managed_tool_homes",
     "needs_head",
@@ -105,6 +114,7 @@ __all__ = [
     "process_failure",
     "run_bounded",
     "settled_plan",
+    "tool_stamp",
 ]
 
 #: Old public name -> (module, current name). A renamed export stays reachable here,

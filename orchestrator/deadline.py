@@ -1,9 +1,35 @@
-"""One overall deadline, inherited by every child process and retry."""
+"""One overall deadline, inherited by every child process and retry.
+
+A long-lived process (the warm engine) can also end the run it is serving early:
+`cancel_all()` makes every deadline of the process read as passed (children are killed
+as on a timeout) until `resume()`.
+"""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
+
+_CANCELLED = threading.Event()
+#: How often a wait on a deadline looks whether the run was cancelled.
+CANCEL_POLL_S = 0.05
+
+
+def cancel_all() -> None:
+    """Expire every `Deadline` of this process now, until `resume()` (the run in
+    progress ends as if its deadline had passed)."""
+    _CANCELLED.set()
+
+
+def resume() -> None:
+    """Deadlines run on their clocks again (after `cancel_all`)."""
+    _CANCELLED.clear()
+
+
+def cancelled() -> bool:
+    """Whether `cancel_all` is in force."""
+    return _CANCELLED.is_set()
 
 
 @dataclass(frozen=True)
@@ -19,8 +45,20 @@ class Deadline:
         return cls(at=now + max(0.0, seconds), started=now)
 
     def remaining(self) -> float:
-        """Seconds left, never negative."""
+        """Seconds left, never negative (none once the process's runs are cancelled)."""
+        if _CANCELLED.is_set():
+            return 0.0
         return max(0.0, self.at - time.monotonic())
 
     def expired(self) -> bool:
-        return time.monotonic() >= self.at
+        return _CANCELLED.is_set() or time.monotonic() >= self.at
+
+    def wait(self, event: threading.Event) -> bool:
+        """Wait for `event` until the deadline passes or the runs are cancelled;
+        whether the event was set."""
+        while not event.is_set():
+            left = self.remaining()
+            if left <= 0.0:
+                break
+            event.wait(min(left, CANCEL_POLL_S))
+        return event.is_set()

@@ -43,7 +43,7 @@ LOCKFILE = "package-lock.json"
 #: Written last into a complete install: the digest of the lockfile it was built from.
 MARKER = ".orchestrate-installed"
 #: The console script target of orchestrate's CLI.
-CLI_TARGET = "orchestrator.cli.main:main"
+CLI_TARGET = "orchestrator.cli.entry:main"
 INSTALL_SECONDS = 900.0
 NO_NPM = (
     "npm not found on PATH: install Node.js with npm (https://nodejs.org/, Debian: "

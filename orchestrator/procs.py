@@ -314,7 +314,7 @@ def _supervise(
 
     threading.Thread(target=reap, daemon=True).start()
     timed_out = False
-    if not exited.wait(timeout=max(0.0, deadline.remaining())):
+    if not deadline.wait(exited):
         timed_out = True
         _kill_tree(proc, mark)
         proc.wait()

@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 DIRNAME = ".orchestrate"
@@ -72,8 +72,11 @@ def fsync_dir(folder: Path) -> None:
             os.close(dfd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
-    """Write `data` to `path` so a reader sees the old bytes or the new, never half.
+def atomic_write(
+    path: Path, data: bytes | Iterable[bytes], mode: int | None = None, durable: bool = True
+) -> None:
+    """Write `data` (bytes, or pieces of them written as they come) to `path` so a
+    reader sees the old bytes or the new, never half.
 
     Temp file in the same folder, fsync, rename, fsync of the folder. A cache that
     reads a damaged file as empty (the reuse index) passes `durable=False`: the rename
@@ -84,7 +87,10 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None, durable: bool
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from orchestrator.api import Deadline, FileTarget, RunContext, run_bounded
+from orchestrator.api import Deadline, FileTarget, RunContext, ToolStamp, run_bounded, tool_stamp
 
-_VERSION_CACHE: dict[tuple[str, float], str | None] = {}
+_VERSION_CACHE: dict[tuple[str, ToolStamp], str | None] = {}
 _DOC_URL = re.compile(r"https?://[!-~]{1,2000}")
 _DESCRIPTION_CHARS = 300
 
@@ -103,14 +103,14 @@ def probe_version(
 ) -> VersionProbe:
     """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
 
-    The first line of its output, cached per (path, mtime); a failed probe is not
+    The first line of its output, cached per path and `tool_stamp`; a failed probe is not
     remembered (it may be transient). `timed_out` says the deadline or the cap ended
     it, so the caller can report `timed_out` rather than a broken tool. `cwd` and `env`
     let a tool that reads its config even for `--version` (RuboCop) start where it can
     write nothing into the project.
     """
     try:
-        key = (path, os.stat(path).st_mtime)
+        key = (path, tool_stamp(path))
     except OSError as exc:
         return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
     if key in _VERSION_CACHE:
@@ -139,7 +139,7 @@ def tool_version(
     timeout: float = PROBE_SECONDS,
     deadline: Deadline | None = None,
 ) -> str | None:
-    """`TOOL --version`, first line, cached per (path, mtime). None when it fails.
+    """`TOOL --version`, first line, cached per path and `tool_stamp`. None when it fails.
 
     Pass the run's `deadline`: without one the probe may take `timeout` seconds
     whatever the run's own deadline says. `probe_version` also says why it failed.
@@ -152,9 +152,19 @@ def cached_version(path: str | None) -> str | None:
     if path is None:
         return None
     try:
-        return _VERSION_CACHE.get((path, os.stat(path).st_mtime))
+        return _VERSION_CACHE.get((path, tool_stamp(path)))
     except OSError:
         return None
+
+
+def remember_version(path: str, version: str) -> None:
+    """Keep `version` for the tool at `path` as `tool_version` would, per path and
+    `tool_stamp`: a version read elsewhere (a wheel's metadata) spares a later probe a
+    process."""
+    try:
+        _VERSION_CACHE[(path, tool_stamp(path))] = version
+    except OSError:
+        return
 
 
 def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:

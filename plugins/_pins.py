@@ -9,9 +9,12 @@ bounded and never fails: an unreadable or malformed file is no pin.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from orchestrator.api import StatMemo
 
 #: The most of a pin file that is read.
 MAX_PIN_BYTES = 1024 * 1024
@@ -59,10 +62,19 @@ def gemfile_lock_pin(root: Path, rel_path: str, gem: str) -> Pin | None:
     return None
 
 
+_REVS = StatMemo()
+
+
 def precommit_rev(root: Path, repo_name: str) -> Pin | None:
     """The `rev` of the first `.pre-commit-config.yaml` repository whose URL ends in
-    `repo_name` (e.g. `ruff-pre-commit`), leading `v` dropped; None without one."""
-    text = _read(root / ".pre-commit-config.yaml")
+    `repo_name` (e.g. `ruff-pre-commit`), leading `v` dropped; None without one. A warm
+    engine keeps the answer while the file keeps its stat."""
+    name = os.path.join(os.path.abspath(root), ".pre-commit-config.yaml")
+    return _REVS.get((name, repo_name), (name,), lambda: _precommit_rev(Path(name), repo_name))
+
+
+def _precommit_rev(config: Path, repo_name: str) -> Pin | None:
+    text = _read(config)
     if text is None:
         return None
     if repo_name not in text and "\\" not in text:

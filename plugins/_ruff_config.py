@@ -11,12 +11,15 @@ at; nothing is enumerated.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from orchestrator.api import StatMemo
 
 #: Ruff's own precedence inside one folder: `.ruff.toml`, then `ruff.toml`, then a
 #: `pyproject.toml` with a `[tool.ruff]` table.
@@ -46,12 +49,21 @@ class RuffConfig:
     narrows_include: bool = False
 
 
+_TABLES = StatMemo()
+
+
 def ruff_table(path: Path) -> dict[str, Any] | None:
     """The Ruff settings table of a config file: the whole file for `ruff.toml` /
-    `.ruff.toml`, `[tool.ruff]` for a `pyproject.toml` (None when it has none).
+    `.ruff.toml`, `[tool.ruff]` for a `pyproject.toml` (None when it has none); a warm
+    engine keeps it while the file keeps its stat (a copy each time: callers own it).
 
     Raises OSError / UnicodeDecodeError / TOMLDecodeError when the file is unreadable.
     """
+    name = os.path.abspath(path)
+    return copy.deepcopy(_TABLES.get(name, (name,), lambda: _read_table(Path(name))))
+
+
+def _read_table(path: Path) -> dict[str, Any] | None:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     if path.name != "pyproject.toml":
         return data

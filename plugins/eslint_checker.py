@@ -12,7 +12,9 @@ with neither is `configuration_required` and goes to the syntax fallback.
 
 One ESLint process per batch (files sharing tool and configuration), never with
 `--fix` or `--cache`: ESLint writes nothing in the project. Staged content goes over
-stdin, one process each. A checked scope's reason names the ESLint that ran and, when
+stdin, one process each. Inside the warm engine a persistent worker running the same
+ESLint package's CLI code answers instead (`eslint_warm`), falling back to the spawn
+whenever it cannot. A checked scope's reason names the ESLint that ran and, when
 package.json declares another, that they differ.
 """
 
@@ -55,6 +57,7 @@ from orchestrate_plugins.eslint_tool import (
     run_env,
     version_note,
 )
+from orchestrate_plugins.eslint_warm import run_warm
 
 from orchestrator.api import (
     Batch,
@@ -277,7 +280,8 @@ class EslintChecker:
         )
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
-        """One ESLint process for the batch (never --fix, never --cache)."""
+        """One ESLint CLI run for the batch (never --fix, never --cache): a spawned
+        process, or in a resident process the warm worker answering as it would."""
         job: _Job = batch.data
         root, cwd = ctx.project_root, job.setup.cwd
         common: dict[str, Any] = {
@@ -302,7 +306,19 @@ class EslintChecker:
             argv += [f"./{rel[t.path]}" for t in batch.targets]
         base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
         env = run_env(base, str(job.tool.path), job.setup, job.tool.version)
-        res = run_bounded(
+        # Inside a long-lived process a warm worker answers as the CLI would; it falls
+        # back to the CLI spawn whenever it cannot (eslint_warm).
+        res = run_warm(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=stdin,
+            deadline=ctx.deadline,
+            output_budget=ctx.output_budget,
+            version=job.tool.version,
+            config_digest=common["config_digest"],
+            root=root,
+        ) or run_bounded(
             argv,
             deadline=ctx.deadline,
             stdin=stdin,

@@ -19,6 +19,7 @@ ALLOWED = (
     "orchestrator.model.languages",
     "orchestrator.model.checker",
     "orchestrator.model.report",
+    "orchestrator.statmemo",
 )
 
 

@@ -4,14 +4,23 @@ Neovim attach the real server; real Ruff and tree-sitter judge the buffers."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import json
 import os
 import shutil
+import signal
+import socket
+import struct
 import subprocess
-from collections.abc import Awaitable, Callable, Sequence
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import VENV_BIN, eslint_path, fail_or_skip, new_repo, run_cli
 from lsprotocol import types
 from pytest_lsp.client import LanguageClient, client_capabilities, make_test_lsp_client
@@ -86,12 +95,17 @@ class Session:
         raise AssertionError(f"no such diagnostics for {uri}: {self.client.diagnostics.get(uri)}")
 
 
-def _run(root: Path, body: Callable[[Session], Awaitable[Any]]) -> Any:
-    """Start the real server in `root`, initialise a client session, run `body`, shut down."""
+def _run(
+    root: Path, body: Callable[[Session], Awaitable[Any]], env: dict[str, str] | None = None
+) -> Any:
+    """Start the real server in `root` (`env` laid over ours), initialise a client
+    session, run `body`, shut down."""
 
     async def main() -> Any:
         client = make_test_lsp_client()
-        await client.start_io(str(VENV_BIN / "orchestrate"), "lsp", cwd=str(root))
+        await client.start_io(
+            str(VENV_BIN / "orchestrate"), "lsp", cwd=str(root), env={**os.environ, **(env or {})}
+        )
         try:
             await client.initialize_session(
                 types.InitializeParams(
@@ -442,3 +456,195 @@ def test_overlay_judges_the_given_bytes_and_keeps_selection_refusals(tmp_path: P
     link = [s for s in report.scopes if s.path == "link.py"]
     assert link and all(s.status == "unsafe" for s in link), link
     assert (root / "a.py").read_text() == CLEAN and not (root / "b.py").exists()
+
+
+# --- the warm engine ------------------------------------------------------------------
+
+WARM_SOURCE = "import os\nimport sys\n\n\ndef f(x):\n    y = 1\n    return x == None\n"
+
+
+class Engine:
+    """A private runtime folder for one project's warm engine, and its clients' env."""
+
+    def __init__(self, root: Path, runtime: Path) -> None:
+        self.root = root
+        self.env = {
+            "XDG_RUNTIME_DIR": str(runtime),
+            "XDG_CACHE_HOME": str(runtime / "cache"),
+            # Reuse marks a second run `reused`: off, so each check really runs.
+            "ORCHESTRATE_REUSE": "0",
+        }
+        self.pids: set[int] = set()
+
+    @property
+    def socket(self) -> Path:
+        from orchestrator.server.protocol import runtime_paths
+
+        return runtime_paths(self.root, Path(self.env["XDG_RUNTIME_DIR"]) / "orchestrate").socket
+
+    def cli(self, *args: str, extra: dict[str, str] | None = None) -> Any:
+        return run_cli(list(args), self.root, env={**self.env, **(extra or {})}, timeout=180)
+
+    def start(self, extra: dict[str, str] | None = None) -> dict[str, Any]:
+        out = self.cli("server", "start", "--format", "json", extra=extra)
+        assert out.returncode == 0, out.stderr
+        info = json.loads(out.stdout)
+        self.pids.add(int(info["pid"]))
+        return info
+
+    def status(self) -> dict[str, Any]:
+        info = json.loads(self.cli("server", "status", "--format", "json").stdout)
+        if "pid" in info:
+            self.pids.add(int(info["pid"]))
+        return info
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    # A short runtime folder of mode 0700 (socket paths are limited to 107 bytes).
+    runtime = Path(tempfile.mkdtemp(prefix="ol-", dir="/tmp"))
+    eng = Engine(_project(tmp_path, {"a.py": CLEAN}), runtime)
+    try:
+        yield eng
+    finally:
+        eng.cli("server", "stop")
+        for pid in eng.pids:  # only the engines this test started, by their pid
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _logged(client: LanguageClient, words: str) -> list[str]:
+    return [m.message for m in client.log_messages if words in m.message]
+
+
+async def _fresh(s: Session, uri: str, text: str) -> Sequence[types.Diagnostic]:
+    """The diagnostics of a new check of `uri` holding `text` (the last ones dropped)."""
+    s.client.diagnostics.pop(uri, None)
+    s.change(uri, text)
+    return await s.diagnostics(uri, lambda d: True)
+
+
+def test_warm_engine_shows_the_same_diagnostics_as_in_process(engine: Engine) -> None:
+    """CG-12: an unsaved buffer checked by the warm engine and in the server's own
+    process gives the same diagnostics, and the log says which way each went."""
+    engine.start()
+
+    async def body(s: Session) -> tuple[Any, Any, list[str], list[str]]:
+        uri = s.open("a.py", WARM_SOURCE)  # unsaved: the disk holds CLEAN
+        warm = await s.diagnostics(uri, _has_f401)
+        assert _logged(s.client, "checked by its warm engine"), s.client.log_messages
+        assert engine.status()["served"] == 1
+        assert engine.cli("server", "stop").returncode == 0
+        cold = await _fresh(s, uri, WARM_SOURCE)
+        before = len(s.client.log_messages)
+        again = await _fresh(s, uri, WARM_SOURCE)
+        assert again == cold
+        assert len(s.client.log_messages) == before  # said once, not per check
+        return warm, cold, _logged(s.client, "in-process"), [m.message for m in s.client.messages]
+
+    warm, cold, logged, shown = _run(engine.root, body, engine.env)
+    assert warm == cold and _codes(warm) >= {"ruff/F401", "ruff/F841"}, warm
+    assert len(logged) == 1 and "no warm engine running" in logged[0], logged
+    assert not shown  # nothing pops up in the editor for the fallback
+    assert not engine.socket.exists()  # the server started no engine of its own
+    assert (engine.root / "a.py").read_text() == CLEAN
+
+
+def test_stale_or_malformed_engine_falls_back_and_starts_none(engine: Engine) -> None:
+    """A stale engine (its code changed on disk: fault-injected) exits and the buffer is
+    checked in-process; the language server never starts an engine itself (no
+    start-stop flapping). A fake engine answering garbage is never trusted."""
+    version = engine.root.parent / "fake-version"
+    version.write_text("1")
+    fault = {"ORCHESTRATE_FAULT_VERSION_FILE": str(version)}
+    engine.start(fault)
+    version.write_text("2")
+
+    async def stale(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("a.py", UNUSED_IMPORT)
+        got = await s.diagnostics(uri, _has_f401)
+        assert _logged(s.client, "stale: the version changed"), s.client.log_messages
+        return got
+
+    assert _has_f401(_run(engine.root, stale, {**engine.env, **fault}))
+    time.sleep(1.0)  # the stale engine is on its way out; nothing else may come up
+    assert "pid" not in engine.status() and not engine.socket.exists()
+
+    garbage = struct.pack(">I", 9) + b"not json!"
+    thread = _fake_engine(engine.socket, garbage)
+
+    async def malformed(s: Session) -> Sequence[types.Diagnostic]:
+        uri = s.open("a.py", UNUSED_IMPORT)
+        got = await s.diagnostics(uri, _has_f401)
+        assert _logged(s.client, "answered something malformed"), s.client.log_messages
+        return got
+
+    assert _has_f401(_run(engine.root, malformed, engine.env))
+    thread.join(30)
+
+
+def _fake_engine(path: Path, answer: bytes) -> threading.Thread:
+    """A fake engine on the socket (fault injection): reads one request, answers bytes."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+
+    def serve() -> None:
+        with server:
+            conn, _ = server.accept()
+            with conn:
+                (size,) = struct.unpack(">I", conn.recv(4))
+                got = 0
+                while got < size:
+                    got += len(conn.recv(min(size - got, 1 << 20)))
+                conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_buffer_requests_are_validated_strictly() -> None:
+    """The buffer field: bounded, base64, a relative path, exact keys; the check's
+    deadline is the feedback route's."""
+    from orchestrator.lsp.check import BUFFER_TIMEOUT_S
+    from orchestrator.server.protocol import (
+        MAX_BUFFER,
+        MAX_BUFFER_REQUEST,
+        ProtocolError,
+        buffer_request,
+        validate_request,
+    )
+    from orchestrator.usecases.lint import FEEDBACK_TIMEOUT_S
+
+    assert BUFFER_TIMEOUT_S == FEEDBACK_TIMEOUT_S
+    assert MAX_BUFFER == 16 << 20  # the largest max_parse_bytes a configuration may set
+
+    def req(**over: Any) -> dict[str, Any]:
+        return {**buffer_request("/p", "a.py", b"import os\n", 20.0, {}, 22.0), **over}
+
+    assert validate_request(req())["content"] == b"import os\n"
+    full = req(content=base64.b64encode(b"x" * MAX_BUFFER).decode())
+    assert len(json.dumps(full)) < MAX_BUFFER_REQUEST
+    assert len(validate_request(full)["content"]) == MAX_BUFFER
+    bad = [
+        req(content=base64.b64encode(b"x" * (MAX_BUFFER + 1)).decode()),
+        req(content="***"),
+        req(content=1),
+        req(path="/etc/passwd"),
+        req(path=""),
+        req(path="a\0.py"),
+        req(extra=1),
+        req(timeout=0.0),
+        {k: v for k, v in req().items() if k != "content"},
+    ]
+    for obj in bad:
+        with pytest.raises(ProtocolError):
+            validate_request(obj)
+    # The client never sends what the engine would refuse: such a buffer stays in-process.
+    from orchestrator.server.client import buffer_lint
+
+    over = buffer_lint(Path("/"), "a.py", b"x" * (MAX_BUFFER + 1), BUFFER_TIMEOUT_S)
+    assert over.data is None and "size cap" in over.reason

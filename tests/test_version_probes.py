@@ -5,6 +5,7 @@ The tools are FAKES written here (scripts named fake-*) that hang on `--version`
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -53,3 +54,41 @@ def test_failed_probe_says_why_and_is_not_cached(tmp_path: Path) -> None:
     assert got.version is None and not got.timed_out and got.detail == "exit 3"
     fake = _fake(tmp_path / "fake-tool", 'echo "tool 1.2.3"; exit 0')
     assert tool_version(fake, deadline=Deadline.after(30)) == "tool 1.2.3"
+
+
+def _same_stamp_of_time(*paths: Path) -> None:
+    for p in paths:  # what an installer that fixes every file's mtime does (npm)
+        os.utime(p, ns=(499_162_500_000_000_000, 499_162_500_000_000_000))
+
+
+def test_a_link_swapped_to_another_program_is_probed_again(tmp_path: Path) -> None:
+    """`node_modules/.bin/TOOL` style: the link is repointed to an upgraded program with
+    the same mtime; the cached version of the old one must not stand."""
+    old = _fake(tmp_path / "fake-v1", "echo tool 1.0.0")
+    new = _fake(tmp_path / "fake-v2", "echo tool 2.0.0")
+    _same_stamp_of_time(Path(old), Path(new))
+    link = tmp_path / "bin" / "tool"
+    link.parent.mkdir()
+    link.symlink_to(old)
+    assert tool_version(str(link)) == "tool 1.0.0"
+    swapped = tmp_path / "bin" / "tool.new"
+    swapped.symlink_to(new)
+    swapped.replace(link)
+    assert tool_version(str(link)) == "tool 2.0.0"
+
+
+def test_a_wrapper_whose_target_changed_is_probed_again(tmp_path: Path) -> None:
+    """A wrapper script (a shim) that runs a program by its absolute path: the wrapper
+    is unchanged, the program behind it replaced."""
+    target = tmp_path / "opt" / "tool"
+    target.parent.mkdir()
+    _fake(target, "echo tool 1.0.0")
+    wrapper = tmp_path / "fake-shim"
+    wrapper.write_text(f'#!/bin/sh\nexec {target} "$@"\n')
+    wrapper.chmod(0o755)
+    assert tool_version(str(wrapper)) == "tool 1.0.0"
+    replacement = tmp_path / "opt" / "tool.new"
+    _fake(replacement, "echo tool 2.0.0")
+    _same_stamp_of_time(target, replacement)
+    replacement.replace(target)
+    assert tool_version(str(wrapper)) == "tool 2.0.0"

@@ -198,7 +198,7 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
         "import json, sys\n"
         "from orchestrator.server import client\n"
         "rc = client.try_warm(['lint', '--format', 'json', 'app/a.py'])\n"
-        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich',"
+        "heavy = sorted(m for m in ('pydantic', 'pluggy', 'tree_sitter', 'rich', 'dataclasses',"
         " 'orchestrator.model.report', 'orchestrator.core.engine') if m in sys.modules)\n"
         "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)\n"
     )
@@ -214,6 +214,56 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
     answer = json.loads(out.stderr.strip().splitlines()[-1])
     assert answer == {"rc": 1, "heavy": []}, out.stderr
     cold = project.cold("lint", "--format", "json", "app/a.py")
+    same_report("json", cold.stdout, out.stdout)
+
+
+def test_served_feedback_reads_no_configuration(project: Project) -> None:
+    # `[server] auto` matters only when no engine answers: a served save reads no TOML.
+    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\n")
+    project.start()
+    probe = (
+        "import json, sys\n"
+        "from orchestrator.server import client\n"
+        "rc = client.try_warm(['lint', '--feedback', '--format', 'json', 'app/a.py'])\n"
+        "print(json.dumps({'rc': rc, 'toml': 'tomllib' in sys.modules}), file=sys.stderr)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert json.loads(out.stderr.strip().splitlines()[-1]) == {"rc": 1, "toml": False}, out.stderr
+
+
+def test_console_script_loads_no_cli_when_served_and_asks_once(project: Project) -> None:
+    info = project.start()
+    argv = ["lint", "--format", "json", "app/a.py"]
+    traced = subprocess.run(
+        [sys.executable, "-X", "importtime", str(VENV_BIN / "orchestrate"), *argv],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    imported = {line.rsplit("|", 1)[-1].strip() for line in traced.stderr.splitlines()}
+    assert "orchestrator.server.client" in imported
+    assert not imported & {"orchestrator.cli.main", "argparse", "dataclasses", "pydantic"}
+    cold = project.cold("lint", "--format", "json", "app/a.py")
+    assert traced.returncode == cold.returncode
+    same_report("json", cold.stdout, traced.stdout)
+    # Checked in-process: the engine was asked once, and that is said once.
+    os.kill(info["pid"], signal.SIGKILL)
+    _wait(lambda: not _alive(info["pid"]), 30, "the engine died")
+    out = project.cli("lint", "--format", "json", "app/a.py")
+    assert out.stderr.splitlines() == [
+        "orchestrate: removed the socket of a dead warm engine; checking in-process"
+    ]
     same_report("json", cold.stdout, out.stdout)
 
 
@@ -608,3 +658,148 @@ def test_ctrl_c_while_the_engine_works_exits_like_cold(project: Project) -> None
     _out, err = client.communicate(timeout=60)
     assert "Traceback" not in err, err
     assert client.returncode == 130 and "orchestrate: cancelled" in err, err
+
+
+def _slow_fake_ruff(folder: Path) -> tuple[Path, Path]:
+    """Fault injection: a Ruff that answers `--version` and then hangs on a check,
+    writing its pid first. Returns (the tool, the pid file)."""
+    pid_file = folder / "fake-ruff.pid"
+    fake = folder / "fake-ruff"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "--version" ]; then echo "ruff 0.0.1"; exit 0; fi\n'
+        f'echo $$ > "{pid_file}"\n'
+        "exec sleep 600\n"
+    )
+    fake.chmod(0o755)
+    return fake, pid_file
+
+
+def _client(project: Project, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), *args],
+        cwd=project.root,
+        env={**os.environ, **project.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_request_whose_client_went_away_is_cancelled(project: Project, tmp_path: Path) -> None:
+    """A client killed mid-request: the engine ends that run (its tool is killed, as on
+    a passed deadline) instead of running it to the end, and serves the next client."""
+    fake, pid_file = _slow_fake_ruff(tmp_path)
+    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    project.start()
+    client = _client(project, "lint", "--format", "json", "--timeout", "500", "app/ok.py")
+    try:
+        _wait(pid_file.exists, 60, "the engine runs the slow tool")
+        tool_pid = int(_wait(lambda: pid_file.read_text().strip(), 10, "the pid"))
+        client.kill()
+        client.communicate(timeout=30)
+    finally:
+        if client.poll() is None:
+            client.kill()
+    _wait(lambda: not _alive(tool_pid), 30, "the abandoned run's tool is killed")
+    _wait(lambda: "client went away; cancelling" in project.log(), 30, "the engine says so")
+    nxt = project.cli("lint", "--format", "json", "notes.xyz", timeout=60)
+    assert nxt.stderr == "", nxt.stderr  # answered by the same engine, not in-process
+    assert json.loads(nxt.stdout)["scopes"][0]["path"] == "notes.xyz"
+    info = project.status()
+    assert info is not None and info["served"] >= 1
+
+
+def test_a_queued_request_whose_client_went_away_never_runs(
+    project: Project, tmp_path: Path
+) -> None:
+    """A second client waiting behind a busy run and killed: its request is dropped
+    unrun when its turn comes."""
+    fake, pid_file = _slow_fake_ruff(tmp_path)
+    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    project.start()
+    first = _client(project, "lint", "--format", "json", "--timeout", "500", "app/ok.py")
+    second = None
+    try:
+        _wait(pid_file.exists, 60, "the engine runs the slow tool")
+        second = _client(project, "lint", "--format", "json", "--timeout", "500", "notes.xyz")
+        _wait(lambda: "queued behind a running one" in project.log(), 60, "second one queued")
+        second.kill()
+        second.communicate(timeout=30)
+        _wait(lambda: "client went away; dropping" in project.log(), 30, "queued one dropped")
+        first.kill()
+        first.communicate(timeout=30)
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+    _wait(lambda: "client went away; cancelling" in project.log(), 30, "the run is cancelled")
+    nxt = project.cli("lint", "--format", "json", "notes.xyz", timeout=60)
+    assert nxt.stderr == "", nxt.stderr
+    assert project.log().count("serving run of") == 2  # the dropped request never ran
+
+
+def test_a_tool_behind_a_wrapper_is_seen_to_change(project: Project, tmp_path: Path) -> None:
+    """A Ruff reached through a wrapper script, whose target is replaced (the wrapper's
+    own bytes and stat unchanged): the warm engine sees the new version, as a cold run."""
+    real = VENV_BIN / "ruff"
+    if not real.exists():
+        fail_or_skip("ruff is not installed beside the interpreter: pip install ruff")
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v1" / "ruff").symlink_to(real)
+    (tmp_path / "v2").mkdir()
+    fake = tmp_path / "v2" / "ruff"  # fault injection: the "upgraded" Ruff
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "--version" ]; then echo "ruff 99.0.0"; exit 0; fi\n'
+        f'exec "{real}" "$@"\n'
+    )
+    fake.chmod(0o755)
+    current = tmp_path / "current"
+    current.symlink_to(tmp_path / "v1")
+    wrapper = tmp_path / "ruff-wrapper"
+    wrapper.write_text(f'#!/bin/sh\nexec "{current}/ruff" "$@"\n')
+    wrapper.chmod(0o755)
+    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+
+    def versions(out: subprocess.CompletedProcess[str]) -> set[str]:
+        scopes = json.loads(out.stdout)["scopes"]
+        return {s["tool"]["version"] for s in scopes if s["checker"] == "ruff"}
+
+    project.start()
+    before = project.cli("lint", "--format", "json", "app")
+    assert before.stderr == "", before.stderr
+    assert versions(before) and "99.0.0" not in " ".join(versions(before))
+    upgraded = tmp_path / "current.new"
+    upgraded.symlink_to(tmp_path / "v2")
+    upgraded.replace(current)  # what an upgrade that swaps a folder does
+    after = project.cli("lint", "--format", "json", "app")
+    assert after.stderr == "", after.stderr  # still the warm engine
+    assert versions(after) == {"ruff 99.0.0"}
+    cold = project.cold("lint", "--format", "json", "app")
+    same_report("json", cold.stdout, after.stdout)
+
+
+def test_an_unchanged_tree_is_answered_reused_and_an_edit_checks_again(project: Project) -> None:
+    """With reuse on, the engine answers an unchanged tree from the run it kept: every
+    checked scope says `reused`, the rest of the report is the first run's. An edit
+    checks again (the edited file fresh)."""
+    time.sleep(2.2)  # past the racy-write margin of the files the fixture just wrote
+    project.start()
+    reuse = {"ORCHESTRATE_REUSE": "1"}
+    first = project.cli("lint", "--format", "json", *LINT[1:], extra=reuse)
+    second = project.cli("lint", "--format", "json", *LINT[1:], extra=reuse)
+    assert first.stderr == second.stderr == "", second.stderr
+    one, two = json.loads(first.stdout), json.loads(second.stdout)
+    checked = [s for s in two["scopes"] if s["status"] == "checked"]
+    assert {s["checker"] for s in checked} >= {"ruff", "ruby"}
+    assert {s["reused"] for s in checked} == {"identity equal"}
+    for scopes in (one["scopes"], two["scopes"]):
+        for s in scopes:
+            s["reused"] = None
+    assert _strip(one) == _strip(two)
+    assert second.returncode == first.returncode
+    (project.root / "app/ok.py").write_text("import sys\n")
+    third = json.loads(project.cli("lint", "--format", "json", *LINT[1:], extra=reuse).stdout)
+    fresh = {(s["path"], s["checker"]) for s in third["scopes"] if s["reused"] is None}
+    assert ("app/ok.py", "ruff") in fresh and ("app/a.py", "ruff") not in fresh

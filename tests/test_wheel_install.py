@@ -5,7 +5,9 @@ another project); the console script is `orchestrate`. `python -m build` builds 
 and the wheel from it without a warning. The wheel, in a fresh venv, carries what the
 documented commands need (the grammar manifest and corpus, the managed ESLint's lockfile,
 the agent host configurations) and runs the demo as a source checkout does; `uv tool
-install` gives a working `orchestrate` too. Before `orchestrate tools install` a JS file
+install` and `pipx install` (pipx from the package index) give a working `orchestrate`
+too, and the installed `orchestrate lsp` answers a
+real LSP client (pytest-lsp over stdio) with F401 for an unsaved buffer. Before `orchestrate tools install` a JS file
 is `missing` with a hint naming that command (a pip user has no `tools/eslint`); after it
 (real npm, the registry, the user's cache folder in tmp) the report's ESLint findings
 equal what the installed ESLint says. Slow (builds, venvs, an npm install): `slow`.
@@ -13,6 +15,7 @@ equal what the installed ESLint says. Slow (builds, venvs, an npm install): `slo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -231,6 +234,86 @@ def test_uv_tool_install_gives_a_working_orchestrate(
     assert out.returncode == 1, out.stderr
     report = json.loads(out.stdout)
     assert [(f["checker"], f["rule"]) for f in report["findings"]] == [("ruff", "F401")]
+
+
+def test_pipx_install_gives_a_working_orchestrate(built: tuple[Path, str], tmp_path: Path) -> None:
+    """pipx (from the package index, into a venv of its own) installs the wheel; its
+    console script alone on PATH lints a file."""
+    venv = tmp_path / "pipx-venv"
+    made = _run([sys.executable, "-m", "venv", str(venv)], tmp_path, _env({}))
+    assert made.returncode == 0, made.stderr
+    got = _run([str(venv / "bin" / "pip"), "install", "-q", "pipx"], tmp_path, _env({}), 600)
+    if got.returncode != 0:
+        fail_or_skip(f"pipx could not be installed from the package index: {got.stderr[-400:]}")
+        return
+    bins = tmp_path / "pipx-bin"
+    env = _env(
+        {
+            "PIPX_HOME": str(tmp_path / "pipx-home"),
+            "PIPX_BIN_DIR": str(bins),
+            "PIPX_MAN_DIR": str(tmp_path / "pipx-man"),
+        }
+    )
+    pipx = str(venv / "bin" / "pipx")
+    inst = _run([pipx, "install", "--python", sys.executable, str(built[0])], tmp_path, env, 900)
+    assert inst.returncode == 0, inst.stdout + inst.stderr
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "a.py").write_text("import os\n")
+    out = _run(
+        [str(bins / "orchestrate"), "lint", "--format", "json", "--no-tasks", "a.py"],
+        proj,
+        _user_env(bins, tmp_path),
+    )
+    assert out.returncode == 1, out.stderr
+    report = json.loads(out.stdout)
+    assert [(f["checker"], f["rule"]) for f in report["findings"]] == [("ruff", "F401")]
+    listed = _run([pipx, "list", "--short"], tmp_path, env)
+    assert listed.stdout.startswith(DIST), listed.stdout + listed.stderr
+
+
+def test_wheel_language_server_shows_f401_of_an_unsaved_buffer(
+    venv_bin: Path, tmp_path: Path
+) -> None:
+    """The installed `orchestrate lsp` (pygls from the wheel's dependencies), a real
+    LSP client over stdio, a buffer with an unused import that was never saved."""
+    from lsprotocol import types
+    from pytest_lsp.client import client_capabilities, make_test_lsp_client
+
+    proj = new_repo(tmp_path / "proj", {"a.py": "x = 1\n"})
+    uri = (proj / "a.py").as_uri()
+    env = _user_env(venv_bin, tmp_path)
+
+    async def session() -> list[types.Diagnostic]:
+        client = make_test_lsp_client()
+        await client.start_io(str(venv_bin / "orchestrate"), "lsp", cwd=str(proj), env=env)
+        try:
+            await client.initialize_session(
+                types.InitializeParams(
+                    capabilities=client_capabilities("neovim"),
+                    root_uri=proj.as_uri(),
+                    workspace_folders=[types.WorkspaceFolder(uri=proj.as_uri(), name="proj")],
+                )
+            )
+            item = types.TextDocumentItem(
+                uri=uri, language_id="python", version=1, text="import os\n\nx = 1\n"
+            )
+            client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+            end = asyncio.get_running_loop().time() + 120
+            while asyncio.get_running_loop().time() < end:
+                got = client.diagnostics.get(uri)
+                if got:
+                    break
+                await asyncio.sleep(0.1)
+            await client.shutdown_session()
+            return list(client.diagnostics.get(uri) or [])
+        finally:
+            await client.stop()
+
+    diags = asyncio.run(session())
+    assert [(d.code, d.range.start.line) for d in diags] == [("ruff/F401", 0)], diags
+    assert diags[0].severity == types.DiagnosticSeverity.Error
+    assert (proj / "a.py").read_text() == "x = 1\n"  # judged from the buffer, not saved
 
 
 def _eslint_scope(report: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The `lint` options for fixing (`--fix`, `--diff`, `--unsafe-fixes`), changed files
-(`--since REV`) and the baseline (`--no-baseline`); cli/main.py registers them."""
+(`--since REV`), the baseline (`--no-baseline`) and the progress count (`--progress`,
+`--no-progress`); cli/main.py registers them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from orchestrator.safetext import printable
 
 
 def add_lint_options(p: argparse.ArgumentParser) -> None:
-    """Add the fix, since and baseline options to the `lint` parser."""
+    """Add the fix, since, progress and baseline options to the `lint` parser."""
     p.add_argument(
         "--fix",
         action="store_true",
@@ -31,6 +32,13 @@ def add_lint_options(p: argparse.ArgumentParser) -> None:
         "--since",
         metavar="REV",
         help="lint only files changed against the merge-base with REV, plus untracked files",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress count on stderr during a long run when it is a terminal "
+        "(default: on, off under CI; --no-progress turns it off)",
     )
     p.add_argument(
         "--no-baseline",

@@ -113,8 +113,10 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from orchestrator.core.config import find_project_root
-    from orchestrator.core.engine import LintRequest, run_lint
+    from orchestrator.core.engine import SPOOL_OVER, LintRequest, run_lint
     from orchestrator.core.selection import parse_shard
     from orchestrator.decisions.exits import LintExitPolicy
     from orchestrator.decisions.findings import FailOn
@@ -163,10 +165,13 @@ def cmd_lint(args: argparse.Namespace) -> int:
         fixed = fix_run(args, req)
         if args.diff:
             return print_diff(fixed)
+    from orchestrator.cli.progress import run_with_progress, show_progress
+
+    show = show_progress(args.progress, root)
     result = lint(
-        req,
+        replace(req, spool_over=SPOOL_OVER),  # a big run's rows stay on disk
         NO_TASKS if args.no_tasks else CLI_TASKS,
-        run=lambda r: _with_progress(r, run_lint),
+        run=lambda r: run_with_progress(r, run_lint, show),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
         baseline=not args.no_baseline,
     )
@@ -174,16 +179,6 @@ def cmd_lint(args: argparse.Namespace) -> int:
         result.report.notes += fixed.notes()
     emit_report(result.report, args.format, args.output)
     return result.exit_code
-
-
-def _with_progress(req, run):  # type: ignore[no-untyped-def]
-    """Show a spinner on stderr when attached to a terminal; plain run otherwise."""
-    if not sys.stderr.isatty():
-        return run(req)
-    from rich.console import Console
-
-    with Console(stderr=True).status("orchestrate: checking…", spinner="dots"):
-        return run(req)
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:

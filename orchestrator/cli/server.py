@@ -93,11 +93,18 @@ def _run(root: Path) -> int:
     # this module (a static import back would make a circle).
     main = importlib.import_module("orchestrator.cli.main").main
     # Warm what every request needs: the report model, the plugins and their grammars.
+    from orchestrator import statmemo
     from orchestrator.core import plugin_host
     from orchestrator.model import report  # noqa: F401 - imported to be warm
 
+    statmemo.enable()  # answers re-validated by file stat, kept between requests
     plugin_host.load()
-    return Engine(root, runtime_paths(root), main, idle, hook_lint=_hook_lint).serve()
+    from orchestrator.lsp.check import check_json
+
+    engine = Engine(
+        root, runtime_paths(root), main, idle, hook_lint=_hook_lint, buffer_lint=check_json
+    )
+    return engine.serve()
 
 
 def _hook_lint(root: Path, paths: list[str], timeout: float) -> bytes:

@@ -6,6 +6,8 @@ of the wrong type is a usage error naming the file and the dotted key.
 
 from __future__ import annotations
 
+import copy
+import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path, PurePath
@@ -15,6 +17,7 @@ from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.git.repo import find_repo
 from orchestrator.safetext import printable
+from orchestrator.statmemo import StatMemo
 
 CONFIG_FILES = ("orchestrate.toml", "pyproject.toml")
 #: Seconds git may take to name the top level before the folder itself is the root.
@@ -83,13 +86,24 @@ def parse_config(
     return _validate_settings(section, source_name, _SECTION)
 
 
+_LOADED = StatMemo()
+
+
 def load_config(project_root: Path) -> dict[str, Any]:
     """The project's validated orchestrate settings as a dict ({} when none).
 
     `orchestrate.toml` (top-level keys, or a `[tool.orchestrate]` table) wins over
     pyproject.toml's `[tool.orchestrate]`. A file that cannot be read or does not parse,
-    an unknown key and a wrong type are usage errors (see parse_config).
+    an unknown key and a wrong type are usage errors (see parse_config). A warm engine
+    keeps the settings while both files keep their stat (a copy each time: callers own
+    it); an error is never kept.
     """
+    root = Path(os.path.abspath(project_root))
+    files = [str(root / name) for name in CONFIG_FILES]
+    return copy.deepcopy(_LOADED.get(str(root), files, lambda: _load_config(project_root)))
+
+
+def _load_config(project_root: Path) -> dict[str, Any]:
     for name in CONFIG_FILES:
         path = project_root / name
         if not path.is_file():

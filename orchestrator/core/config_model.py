@@ -69,6 +69,8 @@ class ProjectConfig(BaseModel):
     required: dict[str, Level] = Field(default_factory=dict)
     #: The hygiene rulebook table; its fields are validated by hygiene/rulebook.py.
     hygiene: dict[str, Any] = Field(default_factory=dict)
+    #: Show a progress count on a terminal during a long `lint` (cli/progress.py).
+    progress: bool = True
     #: The warm engine.
     server: ServerConfig = Field(default_factory=ServerConfig)
 

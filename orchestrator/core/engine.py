@@ -9,18 +9,21 @@ a hang becomes a scope outcome.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core import plugin_host, reuse
-from orchestrator.core.assemble import Assembly, assemble, scopes_of
+from orchestrator.core import assemble as stages
+from orchestrator.core import plugin_host, reuse, run_memo
+from orchestrator.core.assemble import Assembly, Streamed, assemble, scopes_of
 from orchestrator.core.config import load_config, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
-from orchestrator.core.run import late_fallback, run_batches
+from orchestrator.core.run import Sink, late_fallback, run_batches
 from orchestrator.core.selection import (
     EXCLUDED_DIRS,
     Shard,
@@ -31,9 +34,11 @@ from orchestrator.core.selection import (
 )
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
-from orchestrator.model.checker import Checker, FileTarget, RunContext
+from orchestrator.model.checker import Checker, FileOutcome, FileTarget, RunContext
 from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
+from orchestrator.model.rows import Spool
 from orchestrator.vocab import Purpose, Tier
+from orchestrator.workspace import user_cache_dir
 
 __all__ = ["LintRequest", "default_jobs", "excluded_dirs", "run_lint"]
 
@@ -69,6 +74,17 @@ class LintRequest:
     include_generated: bool = False
     #: Check only this share of the selection (`--shard I/N`); the report records it.
     shard: Shard | None = None
+    #: The presenter's progress count (RunContext.on_progress); None shows none.
+    on_progress: Callable[[int, int], None] | None = None
+    #: Over this many files, stream the rows to a spool on disk instead of holding them
+    #: (model/rows.py: the report's two lists are then read-only sequences); None: never.
+    spool_over: int | None = None
+
+
+#: The files past which `orchestrate lint` streams its report rows (`spool_over`).
+SPOOL_OVER = 2000
+#: Where a streamed run's spool lives: the user's cache folder for the repository.
+SPOOL_DIR = "spool"
 
 
 def default_jobs() -> int:
@@ -88,6 +104,7 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
         tool_overrides=tool_overrides(config),
         env=req.env,
         surface_files=req.surface_files,
+        on_progress=req.on_progress,
         **({"output_budget": req.output_budget} if req.output_budget else {}),
     )
 
@@ -130,6 +147,10 @@ def run_lint(req: LintRequest) -> Report:
     root = req.project_root.resolve()
     config = dict(req.config) if req.config is not None else load_config(root)
     ctx = _context(req, root, config)
+    # A long-lived process answers an unchanged tree's run again (core/run_memo.py).
+    memo_key = run_memo.request_key(req, root, config)
+    if (replayed := run_memo.replay(memo_key)) is not None:
+        return replayed
     plugins = req.plugins or plugin_host.load(
         block=tuple(config.get("disable_plugins", []) or ()), extra_modules=req.extra_plugins
     )
@@ -155,14 +176,8 @@ def run_lint(req: LintRequest) -> Report:
 
     # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
     reuse_plan = reuse.consult(root, planned.work, ctx)
-    ran = run_batches(reuse_plan.work, ctx, ctx.jobs)
-    reuse.record(root, reuse_plan, ctx, ran)
     fallbacks = [c for c in checkers if c.tier == Tier.FALLBACK]
-    ran += late_fallback(ran, targets, fallbacks, planned, ctx, ctx.jobs)
-
-    outcomes = planned.settled + reuse_plan.reused + ran
     tiers = {c.name: c.tier for c in checkers}
-    scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON, targets)
     scan = ScanInfo(
         project_root=str(root),
         scope_globs=[escaped_name(p) for p in req.paths] or (["."] if req.targets is None else []),
@@ -170,7 +185,55 @@ def run_lint(req: LintRequest) -> Report:
         files_scanned=len(targets),
     )
     parts = Assembly(scan=scan, request=_request_info(req, ctx.jobs), plugins=plugins)
-    report = assemble(parts, scopes + list(refused) + gaps, outcomes)
+    if req.spool_over is not None and len(targets) > req.spool_over:
+        rows = Streamed(
+            Spool(user_cache_dir(root, SPOOL_DIR)),
+            tiers,
+            reuse_plan.reused_keys,
+            reuse.REUSE_REASON,
+            targets,
+        )
+        _stream(rows, reuse_plan, ctx, planned.settled)
+        late: Sink = functools.partial(rows.add, stages.LATE)
+        late_fallback(rows.declined, targets, fallbacks, planned, ctx, ctx.jobs, late)
+        rows.add_scopes(stages.REFUSED, refused)
+        rows.add_scopes(stages.GAPS, gaps)
+        report = rows.report(parts)
+    else:
+        ran = run_batches(reuse_plan.work, ctx, ctx.jobs)
+        reuse.record(root, reuse_plan, ctx, ran)
+        declined = {o.path for o in ran if o.falls_back}
+        ran += late_fallback(declined, targets, fallbacks, planned, ctx, ctx.jobs)
+        outcomes = planned.settled + reuse_plan.reused + ran
+        scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON, targets)
+        report = assemble(parts, scopes + list(refused) + gaps, outcomes)
     if shard_id is not None:
         report.shards = [shard_id]
+    names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]
+    run_memo.keep(memo_key, root, req, targets, report, names, excluded, ctx.deadline)
     return report
+
+
+def _stream(
+    rows: Streamed, plan: reuse.ReusePlan, ctx: RunContext, settled: list[FileOutcome]
+) -> None:
+    """Write the `settled` and reused outcomes to `rows` (and let go of them), then run
+    the batches `plan` leaves, each batch's outcomes written to `rows` as it finishes; what reuse may keep of a batch is handed to its index then, and the index
+    is written once at the end (as `reuse.record` does for a run held in memory)."""
+    rows.add(stages.SETTLED, -1, settled)
+    rows.add(stages.REUSED, -1, plan.reused)
+    settled.clear()  # on disk now: not held through the run
+    plan.reused.clear()
+    index = plan.index
+
+    def sink(i: int, outcomes: list[FileOutcome]) -> None:
+        rows.add(stages.RAN, i, outcomes)
+        if index is not None and plan.digests[i]:
+            checker, batch = plan.work[i]
+            with contextlib.suppress(Exception):  # the cache must never stop a check
+                reuse.remember(index, checker, batch, ctx, outcomes, plan.digests[i])
+
+    run_batches(plan.work, ctx, ctx.jobs, sink)
+    if index is not None:
+        with contextlib.suppress(Exception):
+            index.save()

@@ -18,6 +18,7 @@ import pluggy
 from orchestrator.core import entry_points, hookspecs
 from orchestrator.core.hookspecs import ReportFormat
 from orchestrator.model.checker import Checker, is_essential, native_languages
+from orchestrator.statmemo import StatMemo
 
 GROUP = "orchestrate"
 DISABLE_ENV = "ORCHESTRATE_DISABLE_PLUGINS"
@@ -187,6 +188,32 @@ def _is_checker(obj: object) -> bool:
     )
 
 
+_REGISTERED = StatMemo(max_entries=4)
+
+Registered = tuple[
+    pluggy.PluginManager, tuple[tuple[FoundPlugin, Any], ...], tuple[FailedPlugin, ...]
+]
+
+
+def _register(candidates: list[tuple[FoundPlugin, Any]]) -> Registered:
+    """A plugin manager with every candidate that registers, those, and the others."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    registered: list[tuple[FoundPlugin, Any]] = []
+    failed: list[FailedPlugin] = []
+    for fp, module in candidates:
+        try:
+            pm.register(module, name=fp.name)
+            pm.check_pending()
+        except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
+            if pm.is_registered(module):
+                pm.unregister(module)
+            failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+            continue
+        registered.append((fp, module))
+    return pm, tuple(registered), tuple(failed)
+
+
 def load(
     block: Sequence[str] = (),
     extra_modules: Sequence[tuple[str, object]] = (),
@@ -200,9 +227,8 @@ def load(
     distributions are searched whatever was remembered (`discover`), and only `block`
     (the policy) blocks a plugin, never `ORCHESTRATE_DISABLE_PLUGINS`.
     """
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    ps = PluginSet(pm=pm)
+    failed: list[FailedPlugin] = []
+    blocked: list[str] = []
     skip = blocked_names(block, environment=not strict)
     candidates: list[tuple[FoundPlugin, Any]] = []
     for fp, ep in discover(fresh=strict):
@@ -212,26 +238,24 @@ def load(
             if isinstance(exc, KeyboardInterrupt):
                 raise
             if fp.name in skip:
-                ps.blocked.append(fp.name)
+                blocked.append(fp.name)
             else:
-                ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+                failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
             continue
         if fp.name in skip and not _provides_essential(module):
-            ps.blocked.append(fp.name)
+            blocked.append(fp.name)
             continue
         candidates.append((fp, module))
     for name, module in extra_modules:
         candidates.append((FoundPlugin(name, repr(module), None, None), module))
 
-    for fp, module in candidates:
-        try:
-            pm.register(module, name=fp.name)
-            pm.check_pending()
-        except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
-            if pm.is_registered(module):
-                pm.unregister(module)
-            ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
-            continue
+    # The same modules register the same hooks: a warm engine keeps the manager (its
+    # registrations only; every run asks the plugins for fresh checkers below).
+    key = tuple((fp, id(module)) for fp, module in candidates)
+    pm, registered, refused = _REGISTERED.get(key, (), lambda: _register(candidates))
+    ps = PluginSet(pm=pm, failed=failed, blocked=blocked)
+    late: list[FailedPlugin] = [*refused]
+    for fp, module in registered:
         names: list[str] = []
         impl = getattr(module, "orchestrate_checkers", None)
         if impl is not None:
@@ -241,13 +265,16 @@ def load(
                 if bad:
                     raise TypeError(f"not a checker: {type(bad[0]).__name__}")
             except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
+                _REGISTERED.clear()  # the manager changes: the next run registers afresh
                 pm.unregister(module)
-                ps.failed.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
+                late.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
                 continue
             ps.checker_list.extend(provided)
             names = [c.name for c in provided]
         ps.loaded.append(LoadedPlugin(fp.name, fp.value, fp.dist, fp.version, tuple(names)))
 
+    order = {fp.name: i for i, (fp, _) in enumerate(candidates)}
+    ps.failed.extend(sorted(late, key=lambda f: order.get(f.name, len(order))))
     tier_order = {"policy": 0, "native": 1, "fallback": 2}
     ps.checker_list.sort(key=lambda c: (tier_order.get(str(c.tier), 9), c.name))
     return ps

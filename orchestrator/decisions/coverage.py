@@ -124,27 +124,51 @@ def unchecked(report: Report) -> list[Scope]:
     return [s for s in report.scopes if not is_checked(s)]
 
 
+_NATIVE, _FALLBACK, _OTHER = 1, 2, 4
+
+
+def _tier_bit(s: Scope) -> int:
+    """What a scope adds to its file's evidence: its tier when checked, else nothing."""
+    if not is_checked(s):
+        return 0
+    return _NATIVE if s.tier == Tier.NATIVE else _FALLBACK if s.tier == Tier.FALLBACK else _OTHER
+
+
 def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
-    """Counts per status and which files had native evidence, only syntax, or none."""
+    """Counts per status and which files had native evidence, only syntax, or none.
+
+    Each file's evidence is a set of tier bits; scopes that come sorted by path (rows
+    read back from disk, model/rows.py) are taken one file at a time, so 100,000 files
+    need no table of them."""
     by_status: dict[str, int] = defaultdict(int)
-    per_file: dict[str, set[str]] = defaultdict(set)
+    files = native = syntax = 0
+    ordered = getattr(scopes, "path_ordered", False)
+    per_file: dict[str, int] = {}
+    last: str | None = None
     for s in scopes:
         by_status[str(s.status)] += 1
         if s.tier == Tier.POLICY:
             continue
-        if is_checked(s):
-            per_file[s.path].add(str(s.tier))
-        else:
-            per_file.setdefault(s.path, set())
-    native = sum(1 for tiers in per_file.values() if "native" in tiers)
-    syntax = sum(1 for tiers in per_file.values() if tiers == {"fallback"})
+        if ordered and s.path != last:
+            if last is not None:
+                files, native, syntax = _count(per_file.pop(last), files, native, syntax)
+            last = s.path
+        per_file[s.path] = per_file.get(s.path, 0) | _tier_bit(s)
+    for bits in per_file.values():
+        files, native, syntax = _count(bits, files, native, syntax)
     return Coverage(
         by_status=dict(sorted(by_status.items())),
         native_files=native,
         syntax_only_files=syntax,
-        uncovered_files=len(per_file) - native - syntax,
+        uncovered_files=files - native - syntax,
         complete=complete_scopes(scopes, failures),
     )
+
+
+def _count(bits: int, files: int, native: int, syntax: int) -> tuple[int, int, int]:
+    """The file counts with one more file of evidence `bits`: native if a native
+    checker checked it, syntax-only if only the fallback did."""
+    return files + 1, native + bool(bits & _NATIVE), syntax + (bits == _FALLBACK)
 
 
 def missing_required(

@@ -3,7 +3,9 @@
 Open and save check at once; a change checks the unsaved text after a short pause
 (DEBOUNCE_S, a newer change restarts it). Each check runs in a worker thread so the
 server keeps answering; only the newest check of a buffer publishes. A check that
-fails (a crashing tool, an internal fault) is reported, never fatal.
+fails (a crashing tool, an internal fault) is reported, never fatal. A check goes to
+the project's warm engine when one runs (lsp/check.py); which way checks go, and why
+not warm, is one `window/logMessage` each time it changes.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class OrchestrateServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("orchestrate", __version__)
         self.buffers: dict[str, _Buffer] = {}
+        #: Per project root, the last word logged about the warm engine.
+        self.engine_notes: dict[Path, str] = {}
 
 
 def locate(server: LanguageServer, uri: str) -> tuple[Path, str] | None:
@@ -94,6 +98,19 @@ def _publish(server: OrchestrateServer, doc: TextDocument, result: BufferCheck) 
     state.shown = message
 
 
+def _log_engine(server: OrchestrateServer, root: Path, result: BufferCheck) -> None:
+    """Log which way buffers of `root` are checked when it changed (not per keystroke)."""
+    where = printable(str(root))
+    if result.warm:
+        note = f"orchestrate: buffers of {where} are checked by its warm engine"
+    else:
+        note = f"orchestrate: {result.cold_reason}; checking buffers of {where} in-process"
+    if server.engine_notes.get(root) == note:
+        return
+    server.engine_notes[root] = note
+    server.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=note))
+
+
 async def check(server: OrchestrateServer, uri: str, delay: float = 0.0) -> None:
     """Check buffer `uri` (after `delay` seconds) and publish, unless a newer check of
     the same buffer started meanwhile."""
@@ -109,6 +126,8 @@ async def check(server: OrchestrateServer, uri: str, delay: float = 0.0) -> None
     doc = server.workspace.get_text_document(uri)
     text = doc.source
     result = await asyncio.to_thread(check_buffer, state.root, state.rel, text)
+    if result.warm or result.cold_reason:
+        _log_engine(server, state.root, result)
     if mine != state.generation:
         return
     state.report = result.report

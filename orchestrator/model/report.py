@@ -214,18 +214,23 @@ def rule_label(checker: str, rule: str) -> str:
     return rule if rule.startswith(f"{checker}/") else f"{checker}/{rule}"
 
 
-def _finding_key(f: Finding) -> tuple[Any, ...]:
+def finding_key(f: Finding) -> tuple[str, int, int, str, str, str]:
+    """The order of findings in a report: path, line, column, checker, rule, message."""
     return (f.path, f.line or 0, f.column or 0, f.checker, f.rule, f.message)
 
 
-def _scope_key(s: Scope) -> tuple[Any, ...]:
+def scope_key(s: Scope) -> tuple[str, str]:
+    """The order of scopes in a report: path, checker."""
     return (s.path, s.checker)
 
 
 def normalize(report: Report) -> Report:
-    """Sort scopes and findings deterministically (path, line, column, checker)."""
-    report.scopes.sort(key=_scope_key)
-    report.findings.sort(key=_finding_key)
+    """Sort scopes and findings deterministically (path, line, column, checker); rows
+    kept on disk (model/rows.py) already come out in this order."""
+    if isinstance(report.scopes, list):
+        report.scopes.sort(key=scope_key)
+    if isinstance(report.findings, list):
+        report.findings.sort(key=finding_key)
     report.plugin_failures.sort(key=lambda p: p.name)
     report.shards.sort(key=lambda s: (s.count, s.index, s.files_digest))
     return report

@@ -10,7 +10,6 @@ the reason is shown with the usage error). The JSON formats go through
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from io import StringIO
 from typing import TYPE_CHECKING
@@ -38,9 +37,9 @@ def _json_text(report: Report) -> str:
 
 
 def _sarif_text(report: Report) -> str:
-    from orchestrator.render.sarif import to_sarif
+    from orchestrator.render.sarif import sarif_chunks
 
-    return json_inert(json.dumps(to_sarif(report), indent=2, ensure_ascii=False))
+    return json_inert("".join(sarif_chunks(report)))
 
 
 def _line_format(name: str) -> Callable[[Report], str]:

@@ -4,14 +4,14 @@ A project with sixty JavaScript files and no ESLint config has sixty
 `configuration_required` scopes; people (and CI annotations) read that as one line,
 "eslint configuration_required: 60 files — ...", with the paths available in JSON.
 The grouping is presentation only: which scopes are gaps comes from
-`decisions.coverage.unchecked`.
+`decisions.coverage.is_checked`, read scope by scope.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from orchestrator.decisions.coverage import unchecked
+from orchestrator.decisions.coverage import is_checked
 from orchestrator.model.report import Report, Scope
 
 
@@ -57,7 +57,9 @@ def gap_groups(report: Report) -> list[GapGroup]:
     """The report's unchecked scopes grouped by (checker, status, reason, hint), largest
     group first, then by checker and status; paths keep report order within a group."""
     groups: dict[tuple[str, str, str, str], list[str]] = {}
-    for s in unchecked(report):
+    for s in report.scopes:
+        if is_checked(s):
+            continue
         groups.setdefault(_key(s), []).append(s.path)
     rows = [
         GapGroup(checker, status, reason or None, hint or None, tuple(paths))

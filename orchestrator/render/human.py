@@ -13,12 +13,13 @@ goes through `safetext.printable` and into a rich `Text`, never markup: a file n
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.decisions.coverage import unchecked
+from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.findings import is_confirmed_syntax
 from orchestrator.model.report import Finding, Report, rule_label
 from orchestrator.render.gaps import gap_groups
@@ -45,10 +46,27 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def _unchecked(report: Report) -> int:
+    """How many scopes are not evidence (decisions/coverage.unchecked), counted."""
+    return sum(1 for s in report.scopes if not is_checked(s))
+
+
+def _files(findings: Sequence[Finding]) -> int:
+    """How many files the findings are in (rows read back from disk come sorted by
+    path: counted without a set of them)."""
+    if not getattr(findings, "path_ordered", False):
+        return len({f.path for f in findings})
+    files, last = 0, None
+    for f in findings:
+        if f.path != last:
+            files, last = files + 1, f.path
+    return files
+
+
 def _finding_parts(report: Report) -> tuple[str, ...]:
     """The findings part of the verdict, longest form first: the count with the
     breakdown by severity word and the file count, without the file count, alone."""
-    checked = len(report.scopes) - len(unchecked(report))
+    checked = len(report.scopes) - _unchecked(report)
     if not report.findings and not report.scopes:
         return ("nothing was checked",)
     if not report.findings:
@@ -59,7 +77,7 @@ def _finding_parts(report: Report) -> tuple[str, ...]:
     breakdown = ", ".join(
         _n(kinds[k], k) for k in ("error", "warning", "info", "candidate") if kinds.get(k)
     )
-    files = len({f.path for f in report.findings})
+    files = _files(report.findings)
     count = _n(len(report.findings), "finding")
     return f"{count} ({breakdown}) in {_n(files, 'file')}", f"{count} ({breakdown})", count
 
@@ -69,7 +87,7 @@ def verdict(report: Report) -> str:
     findings, then what was NOT checked, syntax-only files, plugin failures, the gate.
     It never reads as a pass when any scope was not `checked`."""
     rest = []
-    if gaps := len(unchecked(report)):
+    if gaps := _unchecked(report):
         rest.append((f"{_n(gaps, 'scope')} NOT checked", f"{gaps} NOT checked"))
     elif not report.scopes:
         rest.append(("NOT checked: no file in scope", "NOT checked: no file"))
@@ -141,11 +159,19 @@ def finding_line(f: Finding) -> Text:
     return line
 
 
+def by_path(findings: Sequence[Finding]) -> Iterable[Finding]:
+    """The findings sorted by path, line order kept (a stable sort); rows read back from
+    disk (model/rows.py) already come in this order and are not held for a sort."""
+    if getattr(findings, "path_ordered", False):
+        return findings
+    return sorted(findings, key=lambda f: f.path)
+
+
 def render(report: Report, console: Console) -> None:
     """Print the report for a person."""
     _coverage_table(report, console)
     _gaps(report, console)
-    for f in sorted(report.findings, key=lambda f: f.path):  # stable: keeps line order
+    for f in by_path(report.findings):
         console.print(finding_line(f))
     for pf in report.plugin_failures:
         console.print(Text(f"plugin {p(pf.name)} failed to load: {p(pf.reason)}", style="red"))

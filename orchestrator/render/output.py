@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator.render.formats import BUILTIN, ReportFormat, resolve
-from orchestrator.safetext import printable
+from orchestrator.safetext import json_inert, printable
 from orchestrator.vocab import GateDecision
 from orchestrator.workspace import atomic_write
 
@@ -80,15 +80,16 @@ def emit_report(report: Report, fmt: str | ReportFormat, output: str | None) -> 
         render(report, Console(highlight=False, soft_wrap=True))
         return
     chosen = fmt if isinstance(fmt, ReportFormat) else resolve(fmt)
-    if chosen is BUILTIN["json"]:
+    chunks = _streamed(chosen, report)
+    if chunks is not None:
         buffer = getattr(sys.stdout, "buffer", None)
         if output:
-            atomic_write(Path(output), b"".join(json_chunks(report)))
+            atomic_write(Path(output), chunks)
         elif buffer is None:  # a text-only stream (a caller's StringIO)
-            sys.stdout.write(b"".join(json_chunks(report)).decode("utf-8"))
+            sys.stdout.write(b"".join(chunks).decode("utf-8"))
         else:
             sys.stdout.flush()
-            for chunk in json_chunks(report):
+            for chunk in chunks:
                 buffer.write(chunk)
             buffer.flush()
         return
@@ -97,6 +98,25 @@ def emit_report(report: Report, fmt: str | ReportFormat, output: str | None) -> 
         atomic_write(Path(output), (text.rstrip("\n") + "\n").encode("utf-8"))
     else:
         sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def _streamed(chosen: ReportFormat, report: Report) -> Iterator[bytes] | None:
+    """The bytes of a format written piece by piece (JSON, SARIF), or None."""
+    if chosen is BUILTIN["json"]:
+        return json_chunks(report)
+    if chosen is BUILTIN["sarif"]:
+        return sarif_bytes(report)
+    return None
+
+
+def sarif_bytes(report: Report) -> Iterator[bytes]:
+    """The SARIF format's bytes (its text, made inert, and a newline) in pieces; a
+    `##[` lies inside one string, so inside one piece."""
+    from orchestrator.render.sarif import sarif_chunks
+
+    for chunk in sarif_chunks(report):
+        yield json_inert(chunk).encode("utf-8")
+    yield b"\n"
 
 
 #: Longest tool message shown in a gate's text (one line, escaped, then clipped).

@@ -10,6 +10,8 @@ punctuation character of it is literal, so a plugin's metadata cannot add a link
 image or a tag to the code scanning page. Levels come from `render.levels` (a syntax candidate is a `note`).
 Locations are relative to `%SRCROOT%` (`originalUriBaseIds`), regions are as complete
 as the tool gave them, and each result has `partialFingerprints.primaryLocationLineHash`.
+Columns count UTF-16 code units, as the run says (`columnKind`, SARIF's default and what
+code scanning reads), whatever unit the tool counted in (`render.columns`).
 
 Every scope that is not `checked` becomes one toolExecutionNotification, and the
 invocation is `executionSuccessful: false` whenever coverage is incomplete. GitHub
@@ -23,16 +25,20 @@ notification.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from orchestrator import __version__
-from orchestrator.decisions.coverage import shard_gaps, unchecked
+from orchestrator.decisions.coverage import is_checked, shard_gaps
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.model.report import Finding, Report, Scope, rule_label
+from orchestrator.render.columns import Utf16Columns
 from orchestrator.render.levels import level
 from orchestrator.safetext import printable
 from orchestrator.vocab import ScopeStatus
@@ -61,16 +67,18 @@ def _location(path: str) -> dict[str, Any]:
     return {"uri": uri(path), "uriBaseId": SRCROOT}
 
 
-def _region(f: Finding) -> dict[str, int]:
+def _region(f: Finding, columns: Utf16Columns) -> dict[str, int]:
+    """The finding's region, its columns in UTF-16 code units (render/columns.py)."""
     region: dict[str, int] = {}
     if f.line:
+        column, end_column = columns.region(f)
         region["startLine"] = f.line
-        if f.column:
-            region["startColumn"] = f.column
+        if column:
+            region["startColumn"] = column
         if f.end_line:
             region["endLine"] = f.end_line
-        if f.end_column and f.end_line:
-            region["endColumn"] = f.end_column
+        if end_column and f.end_line:
+            region["endColumn"] = end_column
     return region
 
 
@@ -126,9 +134,9 @@ def _rule(f: Finding, rule_id: str) -> dict[str, Any]:
     return rule
 
 
-def _result(f: Finding, rule_id: str, fp: str) -> dict[str, Any]:
+def _result(f: Finding, rule_id: str, fp: str, columns: Utf16Columns) -> dict[str, Any]:
     loc: dict[str, Any] = {"artifactLocation": _location(f.path)}
-    if region := _region(f):
+    if region := _region(f, columns):
         loc["region"] = region
     props: dict[str, Any] = {"candidate": f.candidate, "blocking": is_blocking(f)}
     if f.safety_tier:
@@ -157,43 +165,71 @@ def _scope_note(s: Scope) -> dict[str, Any]:
     }
 
 
-def _artifacts(report: Report) -> list[dict[str, Any]]:
+def _artifacts(report: Report) -> Iterator[dict[str, Any]]:
     """One artifact per file whose language was detected: SARIF's `sourceLanguage`,
-    with how it was decided (`detected_by`) as a property."""
-    seen: dict[str, dict[str, Any]] = {}
+    with how it was decided (`detected_by`) as a property; in path order, from the
+    first scope of the file that names a language."""
+    if not getattr(report.scopes, "path_ordered", False):
+        seen: dict[str, Scope] = {}
+        for s in report.scopes:
+            if s.language and s.path not in seen:
+                seen[s.path] = s
+        yield from (_artifact(seen[p]) for p in sorted(seen))
+        return
+    last = None
+    for s in report.scopes:  # rows read back from disk come sorted by path
+        if s.language and s.path != last:
+            last = s.path
+            yield _artifact(s)
+
+
+def _artifact(s: Scope) -> dict[str, Any]:
+    return {
+        "location": _location(s.path),
+        "sourceLanguage": s.language,
+        "properties": {"detected_by": str(s.detected_by) if s.detected_by else None},
+    }
+
+
+def _notes(report: Report, truncation: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for gap in shard_gaps(report):
+        yield {"level": "error", "message": {"text": gap}, "descriptor": {"id": "shard_missing"}}
     for s in report.scopes:
-        if s.language and s.path not in seen:
-            seen[s.path] = {
-                "location": _location(s.path),
-                "sourceLanguage": s.language,
-                "properties": {"detected_by": str(s.detected_by) if s.detected_by else None},
-            }
-    return [seen[p] for p in sorted(seen)]
-
-
-def _notes(report: Report) -> list[dict[str, Any]]:
-    notes = [
-        {"level": "error", "message": {"text": gap}, "descriptor": {"id": "shard_missing"}}
-        for gap in shard_gaps(report)
-    ]
-    notes += [_scope_note(s) for s in unchecked(report)]
+        if not is_checked(s):
+            yield _scope_note(s)
     for pf in report.plugin_failures:
-        notes.append(
-            {
-                "level": "error",
-                "message": {"text": f"plugin {pf.name} failed to load: {pf.reason}"},
-                "descriptor": {"id": "plugin_failure"},
-            }
-        )
-    return notes
+        yield {
+            "level": "error",
+            "message": {"text": f"plugin {pf.name} failed to load: {pf.reason}"},
+            "descriptor": {"id": "plugin_failure"},
+        }
+    yield from truncation
 
 
-def _kept(findings: list[Finding]) -> list[Finding]:
-    """At most MAX_RESULTS findings, the loudest first, in report order within a level."""
+def _note_count(report: Report, truncation: list[dict[str, Any]]) -> int:
+    unchecked_scopes = sum(1 for s in report.scopes if not is_checked(s))
+    return (
+        len(shard_gaps(report)) + unchecked_scopes + len(report.plugin_failures) + len(truncation)
+    )
+
+
+def _kept(findings: Sequence[Finding]) -> Iterator[Finding]:
+    """At most MAX_RESULTS findings, the loudest first, in report order within a level:
+    every finding of the levels that fit, the first ones of the level that does not."""
     if len(findings) <= MAX_RESULTS:
-        return findings
-    ranked = sorted(range(len(findings)), key=lambda i: _LEVEL_ORDER[level(findings[i])])
-    return [findings[i] for i in sorted(ranked[:MAX_RESULTS])]
+        yield from findings
+        return
+    per_level = Counter(_LEVEL_ORDER[level(f)] for f in findings)
+    room: dict[int, int] = {}
+    left = MAX_RESULTS
+    for rank in sorted(_LEVEL_ORDER.values()):
+        room[rank] = min(left, per_level[rank])
+        left -= room[rank]
+    for f in findings:
+        rank = _LEVEL_ORDER[level(f)]
+        if room[rank] > 0:
+            room[rank] -= 1
+            yield f
 
 
 def _components(report: Report, checkers: list[str]) -> list[dict[str, Any]]:
@@ -239,34 +275,73 @@ def _truncation_notes(results: int, kept: int, rules: int) -> list[dict[str, Any
     return notes
 
 
-def to_sarif(report: Report) -> dict[str, Any]:
-    """The report as one SARIF 2.1.0 log with a single run (see the module docstring)."""
-    findings = _kept(report.findings)
-    labels = [rule_label(f.checker, f.rule) for f in findings]
-    uses = Counter(labels)
+@dataclass
+class _Plan:
+    """What the results need before the first is written: the rule descriptors (with
+    their component) and how many findings are kept."""
+
+    components: list[dict[str, Any]]
+    comp_index: dict[str, int]
+    rule_index: dict[str, int]
+    kept: int
+    rules: int
+
+
+def _plan(report: Report) -> _Plan:
+    """One pass over the kept findings: how often each rule is used and the first
+    finding of each, in order; the components and their rule descriptors from those."""
+    uses: Counter[str] = Counter()
+    first: dict[str, Finding] = {}
+    kept = 0
+    for f in _kept(report.findings):
+        kept += 1
+        label = rule_label(f.checker, f.rule)
+        uses[label] += 1
+        first.setdefault(label, f)
     described = {label for label, _ in uses.most_common(MAX_RULES)}
-    checkers = sorted({f.checker for f in findings})
+    checkers = sorted({f.checker for f in first.values()})
     components = _components(report, checkers)
     comp_index = {c["name"]: i for i, c in enumerate(components)}
     rule_index: dict[str, int] = {}
-    occurrences: Counter[tuple[str, str]] = Counter()
-    results: list[dict[str, Any]] = []
-    for f, label in zip(findings, labels, strict=True):
-        comp = components[comp_index[f.checker]]
-        if label in described and label not in rule_index:
+    for label, f in first.items():
+        if label in described:
+            comp = components[comp_index[f.checker]]
             rule_index[label] = len(comp["rules"])
             comp["rules"].append(_rule(f, label))
+    return _Plan(components, comp_index, rule_index, kept, len(uses))
+
+
+def _results(report: Report, plan: _Plan) -> Iterator[dict[str, Any]]:
+    """One result per kept finding; the n-th identical line hash in a file gets `:n`."""
+    occurrences: Counter[tuple[str, str]] = Counter()
+    ordered = getattr(report.findings, "path_ordered", False)
+    last = None
+    columns = Utf16Columns(report.scan.project_root)
+    for f in _kept(report.findings):
+        if ordered and f.path != last:
+            occurrences.clear()  # sorted by path: no later finding shares this one's file
+            last = f.path
+        label = rule_label(f.checker, f.rule)
         base = line_hash(f)
         occurrences[(f.path, base)] += 1
-        result = _result(f, label, f"{base}:{occurrences[(f.path, base)]}")
-        if label in rule_index:
+        result = _result(f, label, f"{base}:{occurrences[(f.path, base)]}", columns)
+        if label in plan.rule_index:
             result["rule"] = {
                 "id": label,
-                "index": rule_index[label],
-                "toolComponent": {"index": comp_index[f.checker]},
+                "index": plan.rule_index[label],
+                "toolComponent": {"index": plan.comp_index[f.checker]},
             }
-        results.append(result)
-    notes = _notes(report) + _truncation_notes(len(report.findings), len(findings), len(uses))
+        yield result
+
+
+#: The run's lists that are written item by item (`sarif_chunks`), in document order.
+_STREAMED = ("toolExecutionNotifications", "artifacts", "results")
+
+
+def _log(report: Report) -> tuple[dict[str, Any], dict[str, Iterator[dict[str, Any]]]]:
+    """The SARIF log with its long lists empty, and those lists' items, to come."""
+    plan = _plan(report)
+    truncation = _truncation_notes(len(report.findings), plan.kept, plan.rules)
     root_uri = Path(report.scan.project_root).as_uri().rstrip("/") + "/"
     driver = {
         "name": "orchestrate",
@@ -275,28 +350,69 @@ def to_sarif(report: Report) -> dict[str, Any]:
         "rules": [],
     }
     invocation = {
-        "executionSuccessful": bool(report.coverage.complete) and not notes,
-        "toolExecutionNotifications": notes,
+        "executionSuccessful": bool(report.coverage.complete)
+        and not _note_count(report, truncation),
+        "toolExecutionNotifications": [],
         "properties": {
             "gate": str(report.gate.decision),
             "coverage": report.coverage.model_dump(mode="json"),
         }
         | ({"shards": [s.model_dump(mode="json") for s in report.shards]} if report.shards else {}),
     }
-    return {
+    log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": driver, "extensions": components},
+                "tool": {"driver": driver, "extensions": plan.components},
                 # The category (before the last `/`) is stable per entry; the rest names the run.
                 "automationDetails": {
                     "id": f"orchestrate/{report.request.entry}/{report.generated_at}"
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": root_uri}},
+                "columnKind": "utf16CodeUnits",
                 "invocations": [invocation],
-                "artifacts": _artifacts(report),
-                "results": results,
+                "artifacts": [],
+                "results": [],
             }
         ],
     }
+    items = {
+        "toolExecutionNotifications": _notes(report, truncation),
+        "artifacts": _artifacts(report),
+        "results": _results(report, plan),
+    }
+    return log, items
+
+
+def to_sarif(report: Report) -> dict[str, Any]:
+    """The report as one SARIF 2.1.0 log with a single run (see the module docstring)."""
+    log, items = _log(report)
+    run = log["runs"][0]
+    run["invocations"][0]["toolExecutionNotifications"] = list(items["toolExecutionNotifications"])
+    run["artifacts"] = list(items["artifacts"])
+    run["results"] = list(items["results"])
+    return log
+
+
+def sarif_chunks(report: Report) -> Iterator[str]:
+    """The text of `json.dumps(to_sarif(report), indent=2, ensure_ascii=False)`, in
+    pieces: the notifications, artifacts and results one at a time, so none of the long
+    lists is held. Each item is dumped alone and indented by its depth (JSON strings
+    hold no raw newline, so re-indenting by line is exact)."""
+    log, items = _log(report)
+    text = json.dumps(log, indent=2, ensure_ascii=False)
+    for name in _STREAMED:
+        found = re.search(f'\n( *)"{name}": \\[\\]', text)
+        if found is None:  # pragma: no cover - the log always has the three lists
+            raise AssertionError(f"SARIF log without {name}")
+        yield text[: found.start()]
+        text = text[found.end() :]
+        pad = "\n" + found[1] + "  "
+        opened = False
+        for item in items[name]:
+            yield ("," if opened else found[0][:-1]) + pad
+            yield json.dumps(item, indent=2, ensure_ascii=False).replace("\n", pad)
+            opened = True
+        yield "\n" + found[1] + "]" if opened else found[0]
+    yield text

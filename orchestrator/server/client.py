@@ -18,11 +18,12 @@ import os
 import socket
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from orchestrator.server.protocol import (
+    MAX_BUFFER,
     MAX_REPLY,
     PROTO,
     NoAnswer,
@@ -30,6 +31,7 @@ from orchestrator.server.protocol import (
     Reply,
     RuntimePaths,
     UnsafeRuntime,
+    buffer_request,
     client_identity,
     parse_json,
     parse_reply,
@@ -42,6 +44,8 @@ from orchestrator.server.protocol import (
 
 #: True inside the engine: a request it runs must never ask an engine again.
 SERVING = False
+#: True once the console script (cli/entry.py) asked the engine for this process.
+ASKED = False
 #: `ORCHESTRATE_SERVER=0` keeps a process off the warm engine.
 OFF_SWITCH = "ORCHESTRATE_SERVER"
 CONNECT_SECONDS = 2.0
@@ -62,8 +66,7 @@ def say(message: str) -> None:
     print(f"orchestrate: {printable(message)}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class LintArgs:
+class LintArgs(NamedTuple):
     """The few `lint` options the client needs, read without argparse."""
 
     root: str | None
@@ -327,11 +330,14 @@ def _engine_of(root: Path) -> RuntimePaths | None:
     return paths
 
 
-def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool) -> Reply | None:
+def _ask(
+    root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: Callable[[], bool]
+) -> Reply | None:
     """The engine's `ok` reply to `request`, or None after saying why the check runs
-    in-process (starting an engine when `wanted`, or when the one running was stale)."""
+    in-process (starting an engine when `wanted()`, or when the one running was stale).
+    `wanted` is asked only when no engine answered: a served request reads no config."""
     if not os.path.lexists(paths.socket):
-        if wanted:
+        if wanted():
             _start_later(root, "warm engine starting for the next check; checking in-process")
         return None
     try:
@@ -339,7 +345,7 @@ def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool)
     except (ConnectionRefusedError, FileNotFoundError):
         if clean_dead(paths):
             msg = "removed the socket of a dead warm engine; checking in-process"
-            if wanted:
+            if wanted():
                 _start_later(root, msg)
             else:
                 say(msg)
@@ -373,7 +379,7 @@ def _ask(root: Path, paths: RuntimePaths, request: dict[str, Any], wanted: bool)
 def try_warm(argv: list[str]) -> int | None:
     """Answer `argv` from the warm engine: its exit code after writing its output, or
     None when the caller must check in-process (see the module docs)."""
-    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+    if SERVING or ASKED or os.environ.get(OFF_SWITCH) == "0":
         return None
     args = lint_args(argv)
     if args is None:
@@ -382,7 +388,10 @@ def try_warm(argv: list[str]) -> int | None:
     paths = _engine_of(root)
     if paths is None:
         return None
-    wanted = args.feedback and auto_enabled(root)
+
+    def wanted() -> bool:
+        return args.feedback and auto_enabled(root)
+
     wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
         WAIT_MARGIN_SECONDS
     )
@@ -421,7 +430,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
         "client": client_identity(),
         "wait_s": wait,
     }
-    reply = _ask(root, engine, request, auto_enabled(root))
+    reply = _ask(root, engine, request, lambda: auto_enabled(root))
     if reply is None:
         return None
     try:
@@ -437,6 +446,61 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | 
     return data
 
 
+class BufferAnswer(NamedTuple):
+    """The engine's check of an editor buffer (`data`, JSON), or why there is none."""
+
+    data: dict[str, Any] | None
+    #: Why the buffer is checked in-process ("" when `data` is the engine's answer).
+    reason: str = ""
+
+
+def buffer_lint(root: Path, rel: str, content: bytes, timeout: float) -> BufferAnswer:
+    """An editor buffer checked by the running engine of `root` as file `rel` (the
+    language server's warm path), or why not: no engine, the off switch, a buffer over
+    MAX_BUFFER, a socket left by a dead engine (removed), a stale engine (it exits by
+    itself), no answer in time, anything malformed. It never starts an engine and
+    prints nothing: the caller says why it checks in-process."""
+    if SERVING or os.environ.get(OFF_SWITCH) == "0":
+        return BufferAnswer(None, f"{OFF_SWITCH}=0")
+    if len(content) > MAX_BUFFER:
+        return BufferAnswer(None, "the buffer is over the engine's size cap")
+    if not 0 < timeout <= MAX_WAIT_SECONDS:
+        return BufferAnswer(None, "no deadline the engine accepts")
+    try:
+        paths = runtime_paths(root)
+        private_folder(paths.folder, create=False)
+    except (UnsafeRuntime, OSError) as exc:
+        return BufferAnswer(None, f"runtime folder not used: {exc}")
+    if not os.path.lexists(paths.socket):
+        return BufferAnswer(None, "no warm engine running")
+    wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
+    request = buffer_request(str(root), rel, content, timeout, dict(os.environ), wait)
+    try:
+        reply = exchange(paths, request, wait)
+    except (ConnectionRefusedError, FileNotFoundError):
+        if clean_dead(paths):
+            return BufferAnswer(None, "removed the socket of a dead warm engine")
+        return BufferAnswer(None, "warm engine not answering")
+    except TimeoutError:
+        return BufferAnswer(None, "warm engine busy past the deadline")
+    except NoAnswer:
+        return BufferAnswer(None, "warm engine went away mid-request")
+    except ProtocolError as exc:
+        return BufferAnswer(None, f"warm engine answered something malformed ({exc})")
+    except OSError as exc:
+        err = errno.errorcode.get(exc.errno or 0, type(exc).__name__)
+        return BufferAnswer(None, f"warm engine unreachable ({err})")
+    if reply.status != "ok":
+        return BufferAnswer(None, f"warm engine did not serve ({reply.status}: {reply.reason})")
+    try:
+        data = parse_json(reply.stdout, "buffer check")
+    except ProtocolError:
+        data = None
+    if not isinstance(data, dict):
+        return BufferAnswer(None, "warm engine answered something malformed (buffer check)")
+    return BufferAnswer(data)
+
+
 def _start_later(root: Path, message: str) -> None:
     with contextlib.suppress(OSError, UnsafeRuntime):
         spawn(root)
@@ -445,8 +509,10 @@ def _start_later(root: Path, message: str) -> None:
 
 __all__ = [
     "OFF_SWITCH",
+    "BufferAnswer",
     "LintArgs",
     "auto_enabled",
+    "buffer_lint",
     "clean_dead",
     "engine_answers",
     "exchange",

@@ -26,6 +26,7 @@ import fcntl
 import io
 import os
 import queue
+import select
 import signal
 import socket
 import sys
@@ -36,11 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orchestrator import __version__
+from orchestrator import __version__, deadline
+from orchestrator.core import run_memo
+from orchestrator.resident import residency
 from orchestrator.server import client as client_mod
 from orchestrator.server.protocol import (
+    MAX_BUFFER_REQUEST,
     MAX_REPLY,
-    MAX_REQUEST,
     ProtocolError,
     RuntimePaths,
     client_identity,
@@ -54,6 +57,8 @@ from orchestrator.server.protocol import (
 
 #: Seconds a connection may take to send its request.
 READ_SECONDS = 5.0
+#: How often a waiting connection looks whether its client is still there.
+PEER_POLL_S = 0.05
 #: Connections served at once; more are closed unanswered.
 MAX_CONNECTIONS = 64
 #: Seconds a starting engine waits for the lock a stopping one still holds.
@@ -68,6 +73,9 @@ FAULT_DELAY = "ORCHESTRATE_FAULT_ENGINE_DELAY_S"
 RunMain = Callable[[list[str]], int]
 #: A host hook's edit-feedback lint: (root, paths, timeout) -> the result as JSON bytes.
 HookLint = Callable[[Path, list[str], float], bytes]
+#: An editor buffer's lint: (root, relative path, the buffer's bytes, timeout) -> the
+#: check as JSON bytes.
+BufferLint = Callable[[Path, str, bytes, float], bytes]
 
 
 def log(message: str) -> None:
@@ -145,12 +153,52 @@ class CodeStamp:
 
 @dataclass
 class Job:
-    """One request waiting for the main thread, and the reply it gets."""
+    """One request waiting for the main thread, and the reply it gets.
+
+    A request whose client went away is `abandoned`: never started when still queued,
+    cancelled (every deadline of the run expires: `deadline.cancel_all`) when running.
+    """
 
     request: dict[str, Any]
     expires: float
     done: threading.Event = field(default_factory=threading.Event)
     reply: dict[str, Any] | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    running: bool = False
+    abandoned: bool = False
+
+    def start(self) -> bool:
+        """Mark the job running; False when its client already went away."""
+        with self.lock:
+            self.running = not self.abandoned
+            return self.running
+
+    def finish(self) -> None:
+        """The run is over: deadlines run on their clocks again."""
+        with self.lock:
+            self.running = False
+            deadline.resume()
+
+    def abandon(self) -> None:
+        """The client went away: skip the job, or cancel the run in progress."""
+        with self.lock:
+            self.abandoned = True
+            if self.running:
+                deadline.cancel_all()
+
+
+def peer_gone(conn: socket.socket) -> bool:
+    """Whether the client closed its end (or sent more than its one request, which the
+    protocol does not allow: the request is abandoned as well)."""
+    poller = select.poll()  # not select(): a descriptor past FD_SETSIZE must work too
+    poller.register(conn, select.POLLIN | select.POLLHUP | select.POLLERR)
+    try:
+        if not poller.poll(0):
+            return False
+        conn.recv(1, socket.MSG_PEEK)  # readable: at its end (b"") or out of protocol
+    except OSError:
+        pass  # reset by the peer
+    return True
 
 
 class _Out(io.TextIOWrapper):
@@ -203,11 +251,13 @@ class Engine:
         run_main: RunMain,
         idle_timeout: float,
         hook_lint: HookLint | None = None,
+        buffer_lint: BufferLint | None = None,
     ) -> None:
         self.root = root
         self.paths = paths
         self.run_main = run_main
         self.hook_lint = hook_lint
+        self.buffer_lint = buffer_lint
         self.idle_timeout = idle_timeout
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.started = time.time()
@@ -218,6 +268,8 @@ class Engine:
         self.stamp: CodeStamp | None = None
         self.threads: set[threading.Thread] = set()
         self.delay = float(os.environ.get(FAULT_DELAY, "0") or 0)
+        #: A request runs in the main thread now (others wait in `jobs`).
+        self.busy = False
 
     # --- the connection threads ---------------------------------------------------
 
@@ -259,19 +311,22 @@ class Engine:
                 return
             try:
                 req = validate_request(
-                    recv_frame(conn, MAX_REQUEST, time.monotonic() + READ_SECONDS)
+                    # The cap of a request that carries an editor buffer (the largest).
+                    recv_frame(conn, MAX_BUFFER_REQUEST, time.monotonic() + READ_SECONDS)
                 )
             except (ProtocolError, TimeoutError, OSError) as exc:
                 with contextlib.suppress(OSError):
                     send_frame(conn, make_reply("error", f"bad request: {exc}"))
                 return
-            reply = self._answer(req)
+            reply = self._answer(req, conn)
             if reply is not None:
                 with contextlib.suppress(OSError):
                     conn.settimeout(READ_SECONDS)
                     send_frame(conn, reply)
 
-    def _answer(self, req: dict[str, Any]) -> dict[str, Any] | None:
+    def _answer(
+        self, req: dict[str, Any], conn: socket.socket | None = None
+    ) -> dict[str, Any] | None:
         self.last_active = time.monotonic()  # any request of the owner counts as use
         if req["kind"] == "ping":
             return make_reply("ok", info=self.info())
@@ -280,8 +335,18 @@ class Engine:
             self.jobs.put(None)
             return make_reply("ok", "stopping", info=self.info())
         job = Job(req, time.monotonic() + float(req["wait_s"]))
+        if self.busy:
+            log(f"{req['kind']} request queued behind a running one")
         self.jobs.put(job)
-        job.done.wait(float(req["wait_s"]) + 1.0)
+        end = time.monotonic() + float(req["wait_s"]) + 1.0
+        while not job.done.wait(min(PEER_POLL_S, max(0.0, end - time.monotonic()))):
+            if time.monotonic() >= end:
+                break
+            if conn is not None and peer_gone(conn):
+                log(f"client went away; {'cancelling' if job.running else 'dropping'} its request")
+                job.abandon()
+                job.done.wait(float(req["wait_s"]) + 1.0)
+                return None
         return job.reply
 
     def _accept(self, listener: socket.socket) -> None:
@@ -321,6 +386,14 @@ class Engine:
     def _run(self, job: Job) -> dict[str, Any] | None:
         if time.monotonic() > job.expires:
             return None  # the client gave up and checked in-process
+        if not job.start():
+            return None  # the client went away while it was queued
+        try:
+            return self._serve(job)
+        finally:
+            job.finish()
+
+    def _serve(self, job: Job) -> dict[str, Any] | None:
         reason = self._stale(job.request)
         if reason:
             log(f"stale: {reason}; exiting")
@@ -329,7 +402,9 @@ class Engine:
         req = job.request
         if req["kind"] == "hook_lint" and self.hook_lint is None:
             return make_reply("error", "hook lint not offered")
-        size = len(req["argv"] if req["kind"] == "run" else req["paths"])
+        if req["kind"] == "buffer_lint" and self.buffer_lint is None:
+            return make_reply("error", "buffer lint not offered")
+        size = len(req["argv"] if req["kind"] == "run" else req.get("paths", [req.get("path")]))
         log(f"serving {req['kind']} of {size} argument(s) in {req.get('cwd', req.get('root'))!r}")
         if self.delay:
             time.sleep(self.delay)  # fault injection (FAULT_DELAY)
@@ -338,17 +413,25 @@ class Engine:
             with _as_client(req) as (out, err):
                 if req["kind"] == "run":
                     code = int(self.run_main(list(req["argv"])))
+                elif req["kind"] == "buffer_lint":
+                    assert self.buffer_lint is not None
+                    data = self.buffer_lint(
+                        Path(req["root"]), req["path"], req["content"], req["timeout"]
+                    )
                 else:
                     assert self.hook_lint is not None
                     data = self.hook_lint(Path(req["root"]), list(req["paths"]), req["timeout"])
         except (OSError, LookupError, ValueError) as exc:
             return make_reply("error", f"cannot serve: {type(exc).__name__}: {exc}")
         self.served += 1
+        if job.abandoned:
+            log("the abandoned request ended early")
+            return None
         if code in (130, 143):  # a signal ended the run: the engine ends too
             self.stopping.set()
         if self.stamp is not None:
             self.stamp.extend()
-        body = data if req["kind"] == "hook_lint" else out.getvalue()
+        body = out.getvalue() if req["kind"] == "run" else data
         if (len(body) + len(err.getvalue())) * 4 // 3 > MAX_REPLY - 4096:
             return make_reply("error", "the output is over the reply size cap")
         return make_reply("ok", exit_code=code, stdout=body, stderr=err.getvalue())
@@ -366,12 +449,14 @@ class Engine:
             if job is None:
                 return
             try:
+                self.busy = True
                 job.reply = self._run(job)
             except BaseException as exc:  # noqa: BLE001 - one request must not end the engine
                 job.reply = make_reply("error", f"internal: {type(exc).__name__}")
                 if not isinstance(exc, Exception):
                     self.stopping.set()
             finally:
+                self.busy = False
                 job.done.set()
                 self.last_active = time.monotonic()
 
@@ -392,6 +477,7 @@ class Engine:
         """Serve until stopped, stale or idle. 0 after a clean stop; 1 when another
         engine already serves this root or the runtime folder is not private."""
         client_mod.SERVING = True  # a request run here must never call an engine
+        run_memo.hold()  # unchanged trees are answered from the kept run
         try:
             private_folder(self.paths.folder, create=True)
         except Exception as exc:  # noqa: BLE001 - UnsafeRuntime and OS errors alike
@@ -420,7 +506,8 @@ class Engine:
             signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
             log(f"serving {self.root} (idle timeout {self.idle_timeout:g} s)")
             threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
-            self._loop()
+            with residency():  # helpers plugins keep warm end with the engine
+                self._loop()
         finally:
             self.stopping.set()
             listener.close()
@@ -433,4 +520,13 @@ class Engine:
         return 0
 
 
-__all__ = ["FAULT_DELAY", "FAULT_VERSION_FILE", "CodeStamp", "Engine", "HookLint", "rss_kib"]
+__all__ = [
+    "FAULT_DELAY",
+    "FAULT_VERSION_FILE",
+    "BufferLint",
+    "CodeStamp",
+    "Engine",
+    "HookLint",
+    "peer_gone",
+    "rss_kib",
+]

@@ -8,7 +8,8 @@ client then checks in-process. The socket lives in the user's runtime folder
 resolved project root: one engine per project root.
 
 This module is on the client's start-up path: it imports the standard library only
-(platformdirs when a path is asked for).
+(platformdirs when a path is asked for), and not dataclasses (its import of inspect
+costs more than the rest of the client): its records are named tuples.
 """
 
 from __future__ import annotations
@@ -22,9 +23,8 @@ import stat
 import struct
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 PROTO = 1
 #: The most bytes a request frame may hold (argv, cwd and the environment).
@@ -34,8 +34,15 @@ MAX_REPLY = 64 << 20
 MAX_ARGV = 4096
 MAX_ENV = 4096
 MAX_REASON = 500
+#: The most bytes of an editor buffer a `buffer_lint` request may carry: the largest
+#: file any checker reads (model/checker.MAX_FILE_BYTES, the ceiling of
+#: `max_parse_bytes`; not imported, the client's start stays light).
+MAX_BUFFER = 16 << 20
+MAX_BUFFER_PATH = 4096
+#: The most bytes a request frame carrying a buffer may hold (base64 inside JSON).
+MAX_BUFFER_REQUEST = MAX_REQUEST + (MAX_BUFFER + 2) // 3 * 4
 _HEADER = struct.Struct(">I")
-KINDS = ("run", "hook_lint", "ping", "stop")
+KINDS = ("run", "hook_lint", "buffer_lint", "ping", "stop")
 STATUSES = ("ok", "stale", "refused", "error")
 
 
@@ -51,8 +58,7 @@ class UnsafeRuntime(Exception):
     """The runtime folder is not the user's own private folder: the engine is not used."""
 
 
-@dataclass(frozen=True)
-class RuntimePaths:
+class RuntimePaths(NamedTuple):
     """The files of one project's engine in the user's runtime folder."""
 
     folder: Path
@@ -206,11 +212,16 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
     if kind in ("ping", "stop"):
         _check(set(obj) == {"proto", "kind"}, "unexpected keys in request")
         return obj
-    if kind == "hook_lint":
+    if kind in ("hook_lint", "buffer_lint"):
         keys = {"proto", "kind", "root", "paths", "timeout", "env", "client", "wait_s"}
+        if kind == "buffer_lint":
+            keys = keys - {"paths"} | {"path", "content"}
         _check(set(obj) == keys, "unexpected keys in request")
         _check(isinstance(obj["root"], str) and os.path.isabs(obj["root"]), "root: want a path")
-        _check(_is_str_list(obj["paths"], MAX_ARGV), "paths: want strings")
+        if kind == "hook_lint":
+            _check(_is_str_list(obj["paths"], MAX_ARGV), "paths: want strings")
+        else:
+            _validate_buffer(obj)
         t = obj["timeout"]
         _check(isinstance(t, float) and 0 < t <= 3600, "timeout: want seconds")
     else:
@@ -237,6 +248,41 @@ def validate_request(obj: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
+def _validate_buffer(obj: dict[str, Any]) -> None:
+    """A buffer request's `path` (relative, bounded) and `content` (base64 of at most
+    MAX_BUFFER bytes, decoded in place: the engine receives bytes)."""
+    rel = obj["path"]
+    _check(
+        isinstance(rel, str)
+        and 0 < len(rel) <= MAX_BUFFER_PATH
+        and not os.path.isabs(rel)
+        and "\0" not in rel,
+        "path: want a relative path",
+    )
+    content = obj["content"]
+    _check(isinstance(content, str) and len(content) <= (MAX_BUFFER + 2) // 3 * 4, "content")
+    obj["content"] = _b64(content, "content")
+    _check(len(obj["content"]) <= MAX_BUFFER, "content: over the size cap")
+
+
+def buffer_request(
+    root: str, rel: str, content: bytes, timeout: float, env: dict[str, str], wait: float
+) -> dict[str, Any]:
+    """The request asking the engine to lint the editor buffer `content` as file `rel`
+    of project `root` (the other side of `validate_request`)."""
+    return {
+        "proto": PROTO,
+        "kind": "buffer_lint",
+        "root": root,
+        "path": rel,
+        "content": base64.b64encode(content).decode("ascii"),
+        "timeout": float(timeout),
+        "env": env,
+        "client": client_identity(),
+        "wait_s": wait,
+    }
+
+
 def _validate_stdout(out: Any) -> None:
     _check(
         isinstance(out, dict)
@@ -258,8 +304,7 @@ def _b64(value: Any, what: str) -> bytes:
         raise ProtocolError(f"{what}: not base64") from None
 
 
-@dataclass(frozen=True)
-class Reply:
+class Reply(NamedTuple):
     """A validated reply: its status, and for a run its exit code and output bytes."""
 
     status: str
@@ -311,6 +356,8 @@ def parse_reply(obj: dict[str, Any]) -> Reply:
 
 __all__ = [
     "KINDS",
+    "MAX_BUFFER",
+    "MAX_BUFFER_REQUEST",
     "MAX_REPLY",
     "MAX_REQUEST",
     "PROTO",
@@ -319,6 +366,7 @@ __all__ = [
     "Reply",
     "RuntimePaths",
     "UnsafeRuntime",
+    "buffer_request",
     "client_identity",
     "make_reply",
     "parse_json",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.model.report import Finding, Report
+from orchestrator.model.rows import without
 from orchestrator.tasks.store import anchored, compute_task_id
 from orchestrator.vocab import BASELINE_FILE, Tier
 from orchestrator.workspace import atomic_write
@@ -94,18 +95,19 @@ def hide_baselined(
     if not ids or not report.findings:
         return 0
     policy = _policy_pairs(report)
-    hidden = {
-        id(f)
-        for f, fp in fingerprints(report.findings, root, contents)
-        if fp in ids and (f.path, f.checker) not in policy
-    }
-    if hidden:
-        report.findings = [f for f in report.findings if id(f) not in hidden]
+    pairs = fingerprints(report.findings, root, contents)
+    drop = [(f.path, f.checker) not in policy and fp in ids for f, fp in pairs]
+    if any(drop):
+        if isinstance(report.findings, list):  # the same objects as in `pairs`
+            hidden = {id(f) for (f, _fp), d in zip(pairs, drop, strict=True) if d}
+            report.findings = [f for f in report.findings if id(f) not in hidden]
+        else:  # rows read back from disk: in report order, which `anchored` keeps
+            report.findings = without(report.findings, (i for i, d in enumerate(drop) if d))  # type: ignore[assignment]
         report.notes.append(
-            f"baseline: {len(hidden)} finding(s) recorded in {where} hidden; "
+            f"baseline: {sum(drop)} finding(s) recorded in {where} hidden; "
             "`lint --no-baseline` shows them"
         )
-    return len(hidden)
+    return sum(drop)
 
 
 def apply_local_baseline(report: Report, root: Path) -> int:

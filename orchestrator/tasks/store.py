@@ -498,7 +498,9 @@ def sync_tasks(
         return SyncResult()
     seen: dict[str, list[str]] = {"created": [], "updated": [], "reopened": [], "unchanged": []}
     now = utc_now()
-    scopes = {(s.path, s.checker): s for s in report.scopes}
+    # Only the scopes of these findings: a big run's scopes are read back from disk.
+    wanted = {(f.path, f.checker) for f, _basis, _tid in assigned}
+    scopes = {(s.path, s.checker): s for s in report.scopes if (s.path, s.checker) in wanted}
     writes: list[tuple[Path, bytes, int | None]] = []
     with locked(project_root, LOCK_NAME):
         folder = tasks_dir(project_root)
