@@ -24,8 +24,17 @@ _OLD_GITIGNORE_HEAD = b"# runtime state of orchestrate\n"
 
 
 def workspace_dir(project_root: Path, create: bool = True) -> Path:
-    """`.orchestrate/` under the project root, created (with its .gitignore) on first use."""
+    """`.orchestrate/` under the project root, created (with its .gitignore) on first use.
+    A `.orchestrate` that is a symbolic link (a cloned repository may carry one pointing
+    anywhere) is a UsageError: nothing is read or written through it."""
     ws = project_root / DIRNAME
+    if ws.is_symlink():
+        from orchestrator.errors import UsageError
+
+        raise UsageError(
+            f"{DIRNAME} is a symbolic link: orchestrate keeps its workspace only in a "
+            "folder of its own; remove the link and re-run"
+        )
     if create and not ws.is_dir():
         ws.mkdir(parents=True, exist_ok=True)
     gi = ws / ".gitignore"
@@ -170,7 +179,8 @@ def locked(project_root: Path, name: str = "workspace", timeout: float = 30.0) -
     On POSIX the lock is `flock` on `.orchestrate/<name>.lock`, taken here directly: it
     is the lock filelock takes there (so processes of either kind exclude each other),
     without the 10 to 40 ms filelock's import adds to every lint that records a task.
-    Elsewhere filelock takes it.
+    Elsewhere filelock takes it. A lock file that is a symbolic link is never followed:
+    a UsageError says so.
     """
     ws = workspace_dir(project_root)
     path = ws / f"{name}.lock"
@@ -182,7 +192,19 @@ def locked(project_root: Path, name: str = "workspace", timeout: float = 30.0) -
         with FileLock(str(path), timeout=timeout):
             yield ws
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        # Never through a link: a cloned repository may carry `.orchestrate/x.lock`
+        # pointing anywhere, where opening it would create (or open) that file.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if path.is_symlink():
+            from orchestrator.errors import UsageError
+
+            raise UsageError(
+                f"{DIRNAME}/{name}.lock is a symbolic link: orchestrate locks only a file of "
+                "its own there; remove the link and re-run"
+            ) from exc
+        raise
     try:
         give_up = time.monotonic() + max(0.0, timeout)
         while True:

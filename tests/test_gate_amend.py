@@ -61,6 +61,40 @@ def test_amend_through_the_hook_judges_what_head_changed(
     assert git(leaked, "rev-parse", "HEAD").strip() == head  # nothing was amended
 
 
+def test_an_amend_by_the_dashed_command_judges_what_head_changed(leaked: Path) -> None:
+    """git still installs its builtins under their dashed names (`git-core/git-commit`)."""
+    dashed = Path(git(leaked, "--exec-path").strip()) / "git-commit"
+    assert dashed.exists(), dashed
+    head = git(leaked, "rev-parse", "HEAD").strip()
+    _blocked(_run(leaked, str(dashed), "-q", "--amend", "--no-edit", env=_env()))
+    assert git(leaked, "rev-parse", "HEAD").strip() == head
+
+
+#: A hook that reaches the gate through many processes, as hook managers do (husky:
+#: git -> sh -> sh -> npx -> node -> sh -> ...): each level is a process of its own.
+DEEP_HOOK = """#!{python}
+import os, subprocess, sys
+depth = int(os.environ.get("DEPTH", "12"))
+if depth:
+    env = dict(os.environ, DEPTH=str(depth - 1))
+    sys.exit(subprocess.run([sys.executable, __file__], env=env).returncode)
+sys.exit(subprocess.run([{orchestrate!r}, "gate", "commit"]).returncode)
+"""
+
+
+def test_an_amend_seen_through_a_deep_hook_manager(leaked: Path) -> None:
+    import sys
+
+    from helpers import VENV_BIN
+
+    hook = leaked / ".git" / "hooks" / "pre-commit"
+    orchestrate = str(Path(VENV_BIN) / "orchestrate")
+    hook.write_text(DEEP_HOOK.format(python=sys.executable, orchestrate=orchestrate))
+    head = git(leaked, "rev-parse", "HEAD").strip()
+    _blocked(_git(leaked, "commit", "-q", "--amend", "--no-edit"))
+    assert git(leaked, "rev-parse", "HEAD").strip() == head
+
+
 def test_a_plain_commit_still_judges_the_index_against_head(leaked: Path) -> None:
     # "--amend" here is the message of a new commit, not an option.
     res = _git(leaked, "commit", "-q", "-m", "--amend")

@@ -6,6 +6,7 @@ Real git, the installed hooks and the real `orchestrate` console script.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from gate_support import run as _run
@@ -47,33 +48,70 @@ def test_clean_message_commits(git_repo: Path) -> None:
     assert _count(repo) == before + 1
 
 
+SCISSORS = "# ------------------------ >8 ------------------------\n"
+#: An editor for `git commit -v`: writes a message above what git put in the file.
+EDITOR = """#!/bin/sh
+{ printf 'remove the key\\n'; cat "$1"; } > "$1.new" && mv "$1.new" "$1"
+"""
+
+
+def test_what_git_cuts_below_the_scissors_is_not_judged(git_repo: Path) -> None:
+    """`git commit -v` shows the staged diff below the scissors line and drops it: a
+    commit removing a key (the diff's `-` line) passes the commit-msg hook."""
+    from gate_support import clean_env, commit_files
+
+    repo = _hooked(git_repo)
+    commit_files(repo, {"keys.txt": f"{AWS_KEY}\n"}, "keys")
+    git(repo, "rm", "-q", "keys.txt")
+    editor = repo.parent / "editor.sh"
+    editor.write_text(EDITOR)
+    editor.chmod(0o755)
+    res = _run(repo, "git", "commit", "-q", "-v", env=clean_env(GIT_EDITOR=str(editor)))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert git(repo, "log", "-1", "--format=%B").strip() == "remove the key"
+
+
+def test_a_scissors_line_git_keeps_hides_nothing(git_repo: Path) -> None:
+    """Without `-v` (or the scissors cleanup) git records the lines below a scissors
+    line: a key there is judged and refused, as is one after a scissors text that does
+    not start its line."""
+    repo = _hooked(git_repo)
+    before = _count(repo)
+    msg = repo.parent / "msg.txt"
+    for text in (f"fine\n{SCISSORS}key {AWS_KEY}\n", f"fine x {SCISSORS}key {AWS_KEY}\n"):
+        msg.write_text(text)
+        res = _run(repo, "git", "commit", "-q", "--allow-empty", "-F", str(msg))
+        out = res.stdout + res.stderr
+        assert res.returncode != 0, out
+        assert "secret-aws-access-key-id" in out and AWS_KEY not in out
+    assert _count(repo) == before
+
+
 def test_gate_commit_msg_reads_the_file_it_is_given(git_repo: Path) -> None:
     msg = git_repo / ".git" / "COMMIT_EDITMSG"
-    scissors = "# ------------------------ >8 ------------------------\n"
-    msg.write_text(f"fine\n{scissors}+KEY = '{AWS_KEY}'\n")
-    res = run_cli(["gate", "commit-msg", str(msg)], cwd=git_repo)
-    assert res.returncode == 0, res.stdout + res.stderr  # `commit -v` diff: not recorded
-    msg.write_text(f"leak {AWS_KEY}\n{scissors}")
+    msg.write_text(f"leak {AWS_KEY}\n{SCISSORS}")
     res = run_cli(["gate", "commit-msg", str(msg), "--format", "json"], cwd=git_repo)
     assert res.returncode == 1, res.stdout + res.stderr
     assert AWS_KEY not in res.stdout + res.stderr
+    # Run by hand, no `git commit` above it: nothing says git drops the lines below.
+    msg.write_text(f"fine\n{SCISSORS}+KEY = '{AWS_KEY}'\n")
+    res = run_cli(["gate", "commit-msg", str(msg)], cwd=git_repo)
+    assert res.returncode == 1, res.stdout + res.stderr
 
 
-def test_legacy_protocol_still_scans_the_message(git_repo: Path) -> None:
-    res = run_cli(["install-hooks", "--protocol", "legacy-v1"], cwd=git_repo)
-    assert res.returncode == 0, res.stderr
-    before = _count(git_repo)
-    res = _run(
-        git_repo,
-        "git",
-        "-c",
-        "codeguard.skipGate=true",
-        "commit",
-        "-q",
-        "--allow-empty",
-        "-m",
-        f"x {AWS_KEY}",
-    )
-    out = res.stdout + res.stderr
-    assert res.returncode != 0 and "secret-aws-access-key-id" in out and AWS_KEY not in out
-    assert _count(git_repo) == before
+def test_a_message_longer_than_the_scan_limit_is_not_allowed(git_repo: Path) -> None:
+    """Only the first 16 MiB of a message are scanned: a longer one is refused as
+    unsafe (a key past the limit would otherwise be committed unjudged)."""
+    from orchestrator.model.checker import MAX_FILE_BYTES
+
+    msg = git_repo.parent / "long-msg.txt"
+    filler = ("notes " * 15 + "\n").encode()
+    body = filler * (MAX_FILE_BYTES // len(filler) + 1)
+    msg.write_bytes(body + f"key {AWS_KEY}\n".encode())
+    res = run_cli(["gate", "commit-msg", str(msg), "--format", "json"], cwd=git_repo)
+    assert res.returncode == 3, res.stderr
+    assert AWS_KEY not in res.stdout + res.stderr
+    [scope] = [s for s in json.loads(res.stdout)["scopes"] if s["status"] == "unsafe"]
+    assert scope["path"] == "<commit message>" and "longer than" in scope["reason"]
+    msg.write_bytes(b"short and clean\n")
+    assert run_cli(["gate", "commit-msg", str(msg)], cwd=git_repo).returncode == 0

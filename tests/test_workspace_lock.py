@@ -84,3 +84,36 @@ def test_two_locks_of_one_name_in_turn_and_other_names_at_once(tmp_path: Path) -
         pass
     with locked(tmp_path, "tasks", timeout=0.2):
         pass
+
+
+def test_a_lock_file_that_is_a_link_is_never_followed(git_repo: Path, tmp_path: Path) -> None:
+    """A cloned repository carrying `.orchestrate/hygiene.lock` as a link to a path
+    outside it: `lint --fix` neither creates nor opens the link's target, and says why."""
+    from gate_support import clean_env, commit_files, orchestrate
+
+    outside = tmp_path / "outside" / "created-by-the-lock"
+    outside.parent.mkdir()
+    (git_repo / ".orchestrate").mkdir()
+    (git_repo / ".orchestrate" / "hygiene.lock").symlink_to(outside)
+    commit_files(git_repo, {"a.py": "import os\n"})
+    res = orchestrate(git_repo, "lint", "--fix", "a.py", env=clean_env())
+    assert not outside.exists() and not outside.is_symlink()
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert ".orchestrate/hygiene.lock is a symbolic link" in res.stderr
+
+
+def test_a_workspace_that_is_a_link_is_never_written_through(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    """A cloned repository whose `.orchestrate` links outside it: `lint` writes nothing
+    there (no .gitignore, task or lock) and says why."""
+    from gate_support import clean_env, commit_files, orchestrate
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (git_repo / ".orchestrate").symlink_to(outside)
+    commit_files(git_repo, {"a.py": "import os\n"})
+    res = orchestrate(git_repo, "lint", "a.py", env=clean_env())
+    assert list(outside.iterdir()) == []
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert ".orchestrate is a symbolic link" in res.stderr

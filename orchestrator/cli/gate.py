@@ -64,7 +64,7 @@ def _message(args: argparse.Namespace) -> GateResult:
     """The commit-msg gate over the message file git names (read bounded)."""
     try:
         with open(args.file, "rb") as fh:
-            data = fh.read(MESSAGE_LIMIT)
+            data = fh.read(MESSAGE_LIMIT + 1)  # one byte more: a longer message is refused
     except OSError as exc:
         raise UsageError(
             f"gate commit-msg: cannot read the message file ({type(exc).__name__})"

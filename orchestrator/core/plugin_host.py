@@ -136,13 +136,15 @@ def _search() -> list[FoundPlugin]:
     return [found[k] for k in sorted(found)]
 
 
-def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
+def discover(fresh: bool = False) -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
     """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped.
 
     The list is remembered while the installed distributions stay the same
-    (core/entry_points.py), so a start does not read every distribution's metadata."""
+    (core/entry_points.py), so a start does not read every distribution's metadata.
+    With `fresh` (a strict gate) the remembered list is never read: it is a file in
+    the user's cache folder, which anything running as the user can write."""
     key = entry_points.installed_key()
-    rows = entry_points.cached(GROUP, key) if key is not None else None
+    rows = entry_points.cached(GROUP, key) if key is not None and not fresh else None
     if rows is not None:
         found = [FoundPlugin(*row) for row in rows]
     else:
@@ -152,9 +154,15 @@ def discover() -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
     return [(f, metadata.EntryPoint(f.name, f.value, GROUP)) for f in found]
 
 
-def blocked_names(config_block: Iterable[str] = ()) -> set[str]:
-    """Plugin names the environment and the config ask to block (before essentials)."""
-    names = {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+def environment_blocked() -> set[str]:
+    """Plugin names `ORCHESTRATE_DISABLE_PLUGINS` asks to block."""
+    return {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+
+
+def blocked_names(config_block: Iterable[str] = (), environment: bool = True) -> set[str]:
+    """Plugin names the environment (unless not `environment`) and the config ask to
+    block (before essentials)."""
+    names = environment_blocked() if environment else set()
     names |= {n for n in config_block if n}
     return names
 
@@ -209,17 +217,21 @@ def _register(candidates: list[tuple[FoundPlugin, Any]]) -> Registered:
 def load(
     block: Sequence[str] = (),
     extra_modules: Sequence[tuple[str, object]] = (),
+    strict: bool = False,
 ) -> PluginSet:
     """Load every discovered plugin; a plugin that fails is recorded, never raised.
 
     `extra_modules` registers in-process plugins (name, module-or-object), for tests
-    and embedders; they go through the same classification as entry points.
+    and embedders; they go through the same classification as entry points. `strict`
+    (a strict gate, whose caller's environment is untrusted): the installed
+    distributions are searched whatever was remembered (`discover`), and only `block`
+    (the policy) blocks a plugin, never `ORCHESTRATE_DISABLE_PLUGINS`.
     """
     failed: list[FailedPlugin] = []
     blocked: list[str] = []
-    skip = blocked_names(block)
+    skip = blocked_names(block, environment=not strict)
     candidates: list[tuple[FoundPlugin, Any]] = []
-    for fp, ep in discover():
+    for fp, ep in discover(fresh=strict):
         try:
             module = ep.load()
         except BaseException as exc:

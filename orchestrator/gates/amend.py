@@ -11,7 +11,8 @@ prefixes of long options (`--amen`), bundled short options and option values (so
 `-m --amend` is a message, not an amend), `--no-amend`, and `--` ending the options.
 
 A shell alias (`!git commit --amend`) is seen through the `git commit` it starts, the
-nearest git above the hook. Where no `git commit` parent can be seen (another system,
+nearest git above the hook; git run under its dashed name (`git-commit`) is read as
+`git commit`. Where no `git commit` parent can be seen (another system,
 `gate commit` run by hand or before git runs, as an agent host's pre-tool gate does)
 the commit gate judges the index against HEAD as for any commit; the installed hook
 judges the amend when git makes it, and the push gate judges every pushed commit.
@@ -22,13 +23,15 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
 
 PROC = "/proc"
 #: Processes looked at above the gate: git -> hook script (or exec'd) -> pre-commit ...
-MAX_ANCESTORS = 8
+#: (a hook manager such as husky or lefthook puts shells, node and npx in between).
+MAX_ANCESTORS = 32
 #: Alias expansions followed (git itself refuses a loop).
 MAX_ALIASES = 8
 
@@ -73,31 +76,50 @@ def commit_amends(argv: Sequence[str], alias: Callable[[str], str | None]) -> bo
     `git commit` that amends, reading options as git does; `alias(name)` gives the
     value of `alias.NAME` or None. A shell alias (`!...`) or a command line that does
     not parse is no amend."""
+    args = commit_arguments(argv, alias)
+    return args is not None and _read_options(args).amend
+
+
+def commit_arguments(argv: Sequence[str], alias: Callable[[str], str | None]) -> list[str] | None:
+    """The arguments of the `git commit` the git command line `argv` runs, aliases
+    expanded (`alias` as for `commit_amends`); None when it runs no `git commit` (another
+    command, a shell alias, a command line that does not parse)."""
     i = 1
     while i < len(argv) and argv[i].startswith("-"):
         i += 2 if argv[i] in GLOBAL_WITH_VALUE else 1
     if i >= len(argv):
-        return False
+        return None
     name, rest = argv[i], list(argv[i + 1 :])
     for _ in range(MAX_ALIASES):
         if name == "commit":
-            return _amends(rest)
+            return rest
         value = alias(name)
         if not value or value.startswith("!"):
-            return False
+            return None
         try:
             words = shlex.split(value)
         except ValueError:
-            return False
+            return None
         if not words:
-            return False
+            return None
         name, rest = words[0], words[1:] + rest
-    return False
+    return None
 
 
-def _amends(args: Sequence[str]) -> bool:
-    """`git commit` arguments: whether the last word about amending says `--amend`."""
-    amend = False
+@dataclass
+class CommitOptions:
+    """What a `git commit` command line says about amending and the message's cut."""
+
+    amend: bool = False
+    #: `--verbose` / `--no-verbose` (the last wins); None when neither is given.
+    verbose: bool | None = None
+    #: The `--cleanup` mode, when given.
+    cleanup: str | None = None
+
+
+def _read_options(args: Sequence[str]) -> CommitOptions:
+    """`git commit` arguments read as git reads them; the last word of each kind wins."""
+    out = CommitOptions()
     i = 0
     while i < len(args):
         word = args[i]
@@ -105,20 +127,59 @@ def _amends(args: Sequence[str]) -> bool:
         if word == "--":
             break
         if word.startswith("--"):
-            key, has_value, _ = word[2:].partition("=")
+            key, has_value, value = word[2:].partition("=")
             full = _long_name(key)
             if full in ("amend", "no-amend"):
-                amend = full == "amend"
+                out.amend = full == "amend"
+            elif full in ("verbose", "no-verbose"):
+                out.verbose = full == "verbose"
             elif full in LONG_WITH_VALUE and not has_value:
+                if full == "cleanup" and i < len(args):
+                    out.cleanup = args[i]
                 i += 1
+            elif full == "cleanup":
+                out.cleanup = value
         elif word.startswith("-") and len(word) > 1:
             for j, ch in enumerate(word[1:], start=1):
+                if ch == "v":
+                    out.verbose = True
                 if ch in SHORT_OPTIONAL:
                     break
                 if ch in SHORT_WITH_VALUE:
                     i += 0 if word[j + 1 :] else 1
                     break
-    return amend
+    return out
+
+
+def cuts_at_scissors(git: Git) -> bool:
+    """Whether the `git commit` whose commit-msg hook runs this process drops what
+    follows git's scissors line from the message: with `--verbose` (or `commit.verbose`)
+    or the `scissors` cleanup (`--cleanup`, `commit.cleanup`), and `#` as the comment
+    character, as git does. False when that `git commit` cannot be seen: then every
+    line of the message file is judged (what git keeps of it is not known)."""
+    if "GIT_INDEX_FILE" not in git.env:
+        return False
+    argv = _git_parent_argv()
+    args = commit_arguments(argv, lambda n: config_get(git, f"alias.{n}")) if argv else None
+    if args is None:
+        return False
+    if config_get(git, "core.commentChar") not in (None, "#"):
+        return False
+    opts = _read_options(args)
+    verbose = opts.verbose
+    if verbose is None:
+        value = config_get(git, "commit.verbose")
+        verbose = value is not None and _verbose_value(value)
+    cleanup = opts.cleanup if opts.cleanup is not None else config_get(git, "commit.cleanup")
+    return verbose or cleanup == "scissors"
+
+
+def _verbose_value(value: str) -> bool:
+    """`commit.verbose` as git reads it: a boolean or a count (an empty value is true)."""
+    text = value.strip().lower()
+    if text in ("", "true", "yes", "on"):
+        return True
+    return text.lstrip("-").isdigit() and int(text) > 0
 
 
 def _long_name(key: str) -> str | None:
@@ -132,9 +193,16 @@ def _long_name(key: str) -> str | None:
 
 
 def _git_parent_argv() -> list[str] | None:
-    """The command line of the nearest git process above this one, or None."""
+    """The command line of the nearest git process above this one, or None. A git
+    started under its dashed name (`git-core/git-commit --amend`, which git still
+    installs) is read as `git commit --amend`."""
     for argv, exe in _ancestors():
-        if argv and (os.path.basename(argv[0]) == "git" or os.path.basename(exe) == "git"):
+        if not argv:
+            continue
+        name = os.path.basename(argv[0])
+        if name.startswith("git-") and len(name) > 4:
+            return ["git", name[4:], *argv[1:]]
+        if name == "git" or os.path.basename(exe) == "git":
             return argv
     return None
 

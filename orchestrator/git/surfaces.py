@@ -214,15 +214,40 @@ PENDING_MESSAGE = "<commit message>"
 SCISSORS = b"# ------------------------ >8 ------------------------"
 
 
-def message_surface(git: Git, data: bytes) -> Surface:
+def scissors_at(text: bytes) -> int:
+    """Where git's scissors line starts in `text` (a whole line, at the start or after a
+    newline, as git looks for it), or -1."""
+    line = SCISSORS + b"\n"
+    if text.startswith(line):
+        return 0
+    at = text.find(b"\n" + line)
+    return at + 1 if at >= 0 else -1
+
+
+def message_surface(git: Git, data: bytes, cut: bool = False) -> Surface:
     """The message git is about to record (the commit-msg hook's file bytes `data`), as
-    one secret-scan-only target; the policy files come from the index. What follows
-    git's scissors line (the diff `git commit -v` shows) is cut: git drops it."""
+    one secret-scan-only target; the policy files come from the index. With `cut` (git
+    drops what follows its scissors line: `git commit -v`, gates/amend.cuts_at_scissors)
+    the text below that line is not judged; without, every line is. A message longer
+    than the file limit (before any scissors line) is refused as unsafe: its first part
+    is still scanned, the rest was not judged."""
     text = data[:MAX_FILE_BYTES]
-    cut = text.find(SCISSORS)
-    if cut >= 0:
-        text = text[:cut]
+    at = scissors_at(text) if cut else -1
     surface = Surface(root=git.root, source="index")
+    if at >= 0:
+        text = text[:at]
+    elif len(data) > MAX_FILE_BYTES:
+        surface.refused.append(
+            Scope(
+                path=PENDING_MESSAGE,
+                checker="selection",
+                status=ScopeStatus.UNSAFE,
+                reason=(
+                    f"the message is longer than {MAX_FILE_BYTES} bytes: only its first "
+                    f"{MAX_FILE_BYTES} were scanned, and git records all of it"
+                ),
+            )
+        )
     target = _target(git, PENDING_MESSAGE, text, None)
     surface.scan_only.append(
         ScanTarget(

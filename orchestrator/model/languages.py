@@ -63,33 +63,86 @@ def _manifest_file() -> Path | None:
 
 def _parsed_copy(path: Path) -> tuple[Path, list[Any]] | None:
     """Where the parsed manifest is kept (the user's cache folder) and the stamp of the
-    manifest it holds: path, change time, size, inode (a new install changes one)."""
+    manifest it holds: path, change time, size, inode and the digest of its bytes (an
+    edit that keeps the change time and size still changes the digest)."""
     import hashlib
 
     from orchestrator.workspace import user_cache_root
 
     try:
         st = path.stat()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
-    stamp = [str(path), st.st_mtime_ns, st.st_size, st.st_ino]
+    stamp = [str(path), st.st_mtime_ns, st.st_size, st.st_ino, digest]
     key = hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return user_cache_root() / f"grammar-manifest-{key}.json", stamp
+
+
+#: Whether the parsed copy in the user's cache folder may stand in for the manifest
+#: in this process, and whether it did (`manifest_from_its_file`).
+_COPY = {"trusted": True, "used": False}
+
+
+def manifest_from_its_file() -> None:
+    """From now on this process reads the manifest from its own file, never from the
+    parsed copy in the user's cache folder, and drops what it derived from that copy.
+
+    The copy is data anything running as the user can write (an agent, a planted file
+    with the right stamp): it decides languages and which of them a gate requires, so
+    a strict gate calls this before it detects a file's language."""
+    _COPY["trusted"] = False
+    if _COPY["used"]:
+        _COPY["used"] = False
+        for derived in (_manifest_data, manifest, shared_defaults, shared_extensions):
+            derived.cache_clear()
+        _by_extension.cache_clear()
+        _by_filename.cache_clear()
+
+
+def _strs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _well_formed(data: Any) -> bool:
+    """Whether `data` has the shape this module reads of the manifest (a copy in the
+    user's cache folder of another shape is a miss, never a crash)."""
+    if not isinstance(data, dict):
+        return False
+    rows, shared, names = data.get("language", []), data.get("shared", []), data.get("names", {})
+    if not (isinstance(rows, list) and isinstance(shared, list) and isinstance(names, dict)):
+        return False
+    texts = ("grammar", "confirm", "note")
+    for row in rows:
+        if not (isinstance(row, dict) and isinstance(row.get("language"), str)):
+            return False
+        if not all(isinstance(row.get(k, ""), str) for k in texts):
+            return False
+        if not (_strs(row.get("extensions", [])) and _strs(row.get("filenames", []))):
+            return False
+    for row in shared:
+        if not (isinstance(row, dict) and isinstance(row.get("extension"), str)):
+            return False
+        if not (_strs(row.get("languages")) and isinstance(row.get("default", ""), str)):
+            return False
+    return all(isinstance(v, str) for v in names.values())
 
 
 @cache
 def _manifest_data() -> Mapping[str, Any]:
     """The manifest's tables, parsed once per process and, across processes, once per
     manifest file: the TOML parse is kept as JSON (about 20 times faster to read) in the
-    user's cache folder under the manifest's stamp; any other stamp or shape re-parses."""
+    user's cache folder under the manifest's stamp; any other stamp or shape re-parses.
+    A strict gate never reads the copy (`manifest_from_its_file`)."""
     path = _manifest_file()
     copy = _parsed_copy(path) if path is not None else None
-    if copy is not None:
+    if copy is not None and _COPY["trusted"]:
         try:
             kept = json.loads(copy[0].read_bytes())
             if isinstance(kept, dict) and kept.get("stamp") == copy[1]:
                 data = kept.get("manifest")
-                if isinstance(data, dict):
+                if _well_formed(data):
+                    _COPY["used"] = True
                     return data
         except (OSError, ValueError, RecursionError):
             pass

@@ -24,7 +24,7 @@ from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
 from orchestrator.decisions.policy import effective_config
 from orchestrator.errors import UsageError
-from orchestrator.gates.amend import amending
+from orchestrator.gates.amend import amending, cuts_at_scissors
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
 from orchestrator.gates.materialise import governing_paths, materialised, read_governing
 from orchestrator.gates.strict_policy import (
@@ -49,6 +49,7 @@ from orchestrator.git.surfaces import (
     read_files_at,
     split_rounds,
 )
+from orchestrator.model import languages
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Finding, Gate, Report
 from orchestrator.safetext import printable
@@ -79,6 +80,15 @@ class LegacyResult:
     secrets: list[Finding] = field(default_factory=list)
     #: How many skips the audit log holds after this one (0 when none was taken).
     skip_count: int = 0
+
+
+def _open_strict(timeout: float, cwd: Path | None, env: Mapping[str, str] | None = None) -> Git:
+    """The repository a gate judges. From here on this process detects languages from
+    the grammar manifest's own file, never from its parsed copy in the user's cache
+    folder (a gate trusts no cache anything running as the user can write; the plugin
+    list is searched afresh likewise, `strict_policy`)."""
+    languages.manifest_from_its_file()
+    return open_repo(Deadline.after(timeout), cwd, env)
 
 
 def read_surface(
@@ -126,12 +136,18 @@ class StrictPolicy:
 
 def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
     """The stricter of the base's and the surface's policy (decisions/policy.py), with
-    the machine's tool paths; usage error when either side's config is malformed."""
+    the machine's tool paths; usage error when either side's config is malformed. The
+    environment disables no plugin here (`plugin_host.load` strict)."""
     inputs = policy_inputs(git, event, surface)
-    plugins = plugin_host.load(block=tuple(inputs.disabled))
+    plugins = plugin_host.load(block=tuple(inputs.disabled), strict=True)
     native = plugins.native_languages()
     config = effective_config(inputs.base_config, inputs.surface_config, native)
     config["tools"], notes = machine_tools(inputs.base_config)
+    if plugin_host.environment_blocked():
+        notes.append(
+            f"{plugin_host.DISABLE_ENV} is ignored by strict gates: a plugin stays off only "
+            "when both the base and the judged surface disable it"
+        )
     return StrictPolicy(plugins, config, config["required"], inputs, inputs.notes + notes)
 
 
@@ -325,7 +341,7 @@ def gate(
     """
     from orchestrator.gates.legacy import legacy_skip_sources
 
-    git = open_repo(Deadline.after(timeout), cwd, env)
+    git = _open_strict(timeout, cwd, env)
     surface = read_surface(git, event, rev, remote, stdin)
     policy = strict_policy(git, event, surface)
     report = check_surface(git, event, surface, timeout, policy=policy)
@@ -344,8 +360,8 @@ def message_gate(
     """The commit-msg gate: the message bytes `data` git is about to record, judged by
     the secret scan alone under the commit gate's policy (base HEAD, the index's
     allowlist, reviewed); any finding denies. Raises NoRepository outside a work tree."""
-    git = open_repo(Deadline.after(timeout), cwd, env)
-    surface = message_surface(git, data)
+    git = _open_strict(timeout, cwd, env)
+    surface = message_surface(git, data, cut=cuts_at_scissors(git))
     policy = strict_policy(git, "commit", surface)
     only = _policy_checkers(policy.plugins)
     report = check_surface(git, "commit", surface, timeout, only, policy)
@@ -412,7 +428,7 @@ def legacy_gate(
 
     `audit_as` names the event in the skip audit (default: `event`).
     """
-    git = open_repo(Deadline.after(timeout), cwd)
+    git = _open_strict(timeout, cwd)
     skip = legacy_skip(git)
     surface = read_surface(git, event, rev, remote, stdin)
     policy = strict_policy(git, event, surface)
