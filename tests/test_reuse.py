@@ -406,3 +406,32 @@ def test_a_malformed_line_is_a_miss_for_that_entry_only(tmp_path: Path) -> None:
     assert index.dirty  # rewritten by the next save
     assert reuse.lookup(index, _parts(path="b.py")) is not None
     assert reuse.lookup(index, _parts(path="a.py")) is None
+
+
+def test_reused_findings_are_held_as_compactly_as_fresh_ones(tmp_path: Path) -> None:
+    # A reused run holds every reused finding at once: each model shares one fields
+    # set with its class (as a fresh run's findings do) instead of a set of its own.
+    from orchestrator.model.edits import Anchor, ReplaceText
+
+    edit = ReplaceText(
+        kind="replace-text", anchor=Anchor(start_line=1, end_line=1), match="a", replacement="b"
+    )
+    findings = tuple(
+        Finding(
+            checker="ruff", rule=f"X{i}", severity="error", path="a.py", line=i, exact_edit=edit
+        )
+        for i in (1, 2)
+    )
+    outcome = FileOutcome(
+        path="a.py", checker="ruff", status=ScopeStatus.CHECKED, findings=findings
+    )
+    assert reuse.store(tmp_path, _parts(), outcome)
+    hit = reuse.lookup(tmp_path, _parts())
+    assert hit is not None
+    a, b = hit.outcome.findings
+    assert [f.model_dump() for f in (a, b)] == [f.model_dump() for f in findings]
+    assert a.__pydantic_fields_set__ is b.__pydantic_fields_set__
+    assert a.exact_edit is not None and b.exact_edit is not None
+    assert a.exact_edit.__pydantic_fields_set__ is b.exact_edit.__pydantic_fields_set__
+    anchors = [f.exact_edit.anchor for f in (a, b)]  # type: ignore[union-attr]
+    assert anchors[0].__pydantic_fields_set__ is anchors[1].__pydantic_fields_set__

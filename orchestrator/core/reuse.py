@@ -47,10 +47,10 @@ from pathlib import Path
 from typing import Any
 
 import pydantic_core
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
-from orchestrator.model.report import Finding, Scope, ToolIdentity
+from orchestrator.model.report import Finding, Scope, ToolIdentity, compact
 from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import atomic_write, user_cache_dir
 
@@ -409,13 +409,23 @@ def _findings_adapter() -> TypeAdapter[list[Finding]]:
 
 
 def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
+    """The outcome an entry stores, its findings as compact as a fresh run's (one
+    shared fields set per model, as `core/run.py` keeps them: a reused run holds every
+    reused finding at once); ValueError when the entry is malformed."""
     scope = Scope.model_validate({**data["scope"], "path": path, "checker": checker})
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         raise ValueError("malformed notes")
+    findings = _findings_adapter().validate_python(data.get("findings", []))
+    for f in findings:
+        compact(f)
+        if f.exact_edit is not None:
+            compact(f.exact_edit)
+            if isinstance(anchor := getattr(f.exact_edit, "anchor", None), BaseModel):
+                compact(anchor)
     return FileOutcome.from_scope(
         scope,
-        findings=tuple(_findings_adapter().validate_python(data.get("findings", []))),
+        findings=tuple(findings),
         coherent=bool(data.get("coherent")),
         duration_ms=0,
         notes=tuple(notes),
