@@ -9,7 +9,9 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import VENV_BIN, require_tool
@@ -112,7 +114,8 @@ def test_cache_is_safe_to_delete_and_corrupt_entries_are_misses(project: Path) -
     report = _lint(project)
     assert _ruff_scope(report).reused is None
     assert _ruff_scope(report).status == ScopeStatus.CHECKED
-    assert json.loads(index.read_text())["schema"] == reuse.INDEX_SCHEMA  # rewritten whole
+    header = index.read_text().splitlines()[0]
+    assert json.loads(header)["schema"] == reuse.INDEX_SCHEMA  # rewritten whole
     assert _ruff_scope(_lint(project)).reused == reuse.REUSE_REASON
 
 
@@ -264,6 +267,21 @@ def test_a_recently_written_file_is_digested_every_time(
     assert entry is not None and entry["stat"] == reuse.stat_key((tmp_path / "a.py").stat())
 
 
+def _rewrite_entry(path: Path, key: str, damage: Callable[[dict[str, Any]], None]) -> None:
+    """Rewrite the index line of `key` with `damage` applied to its fields (`at`,
+    `stat`, `parts`, `outcome`), the way a tampering writer would."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    for i, line in enumerate(lines[1:], start=1):  # after the header
+        head, _tab, body = line.rstrip(b"\n").partition(b"\t")
+        k, at, stat, digest = json.loads(head)
+        if k == key:
+            entry = {**json.loads(body), "at": at, "stat": stat}
+            damage(entry)
+            new_head = json.dumps([k, entry.pop("at"), entry.pop("stat"), digest])
+            lines[i] = new_head.encode() + b"\t" + json.dumps(entry).encode() + b"\n"
+    path.write_bytes(b"".join(lines))
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -279,10 +297,7 @@ def test_a_tampered_entry_is_a_miss_and_is_replaced(tmp_path: Path, damage: obje
     (tmp_path / "a.py").write_text(SRC)
     _aged(tmp_path)
     first = _lint(tmp_path)
-    path = reuse.index_path(tmp_path)
-    data = json.loads(path.read_text())
-    damage(data["entries"]["ruff\x00a.py"])  # type: ignore[operator]
-    path.write_text(json.dumps(data))
+    _rewrite_entry(reuse.index_path(tmp_path), "ruff\x00a.py", damage)  # type: ignore[arg-type]
     report = _lint(tmp_path)
     assert _ruff_scope(report).reused is None
     assert [f.model_dump() for f in report.findings] == [f.model_dump() for f in first.findings]
@@ -305,8 +320,8 @@ def test_an_index_over_its_size_keeps_the_newest_results(
     for i in range(40):
         path = f"m{i:02}.py"
         reuse.store(index, _parts(path=path), outcome.with_(path=path))
-        index.entries[f"ruff\x00{path}"]["at"] = time.time() - 1000 + i  # m39 is the newest
-    one = len(json.dumps(index.entries["ruff\x00m00.py"]))
+        index.entries[f"ruff\x00{path}"].at = time.time() - 1000 + i  # m39 is the newest
+    one = len(index.entries["ruff\x00m00.py"].body)
     monkeypatch.setattr(reuse, "MAX_INDEX_BYTES", one * 12)
     assert index.save()
     kept = sorted(reuse.ReuseIndex.load(tmp_path).entries)
@@ -340,3 +355,83 @@ def test_a_message_json_escapes_is_stored_and_read_back(tmp_path: Path) -> None:
     assert reuse.store(tmp_path, _parts(), outcome)
     hit = reuse.lookup(tmp_path, _parts())
     assert hit is not None and hit.outcome.findings[0].message == "\udc80!"
+
+
+def test_a_loaded_index_keeps_entries_undecoded_until_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At 10,000 files a dict per entry cost about 40 MB: the index holds each result
+    # as its raw bytes and decodes only the entries of the files looked up.
+    outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED, notes=("n",))
+    index = reuse.ReuseIndex.load(tmp_path)
+    for i in range(50):
+        path = f"m{i:02}.py"
+        reuse.store(index, _parts(path=path), outcome.with_(path=path))
+    assert index.save()
+    decoded: list[bytes] = []
+    real = reuse._parse
+
+    def spy(blob: bytes) -> object:
+        decoded.append(blob)
+        return real(blob)
+
+    monkeypatch.setattr(reuse, "_parse", spy)
+    loaded = reuse.ReuseIndex.load(tmp_path)
+    assert len(loaded.entries) == 50 and decoded == []
+    assert all(isinstance(e.body, bytes) for e in loaded.entries.values())
+    hit = reuse.lookup(loaded, _parts(path="m07.py"))
+    assert hit is not None and hit.outcome.path == "m07.py" and hit.outcome.notes == ("n",)
+    assert decoded == [loaded.entries["ruff\x00m07.py"].body]  # that one entry only
+    # A miss on another identity of a changed file decodes nothing either.
+    assert reuse.lookup(loaded, _parts(path="m08.py", source_digest="other")) is None
+    assert len(decoded) == 1
+    # Written back from the raw pieces, the untouched entries read back the same.
+    loaded.dirty = True
+    assert loaded.save()
+    again = reuse.ReuseIndex.load(tmp_path)
+    assert {k: e.body for k, e in again.entries.items()} == {
+        k: e.body for k, e in loaded.entries.items()
+    }
+
+
+def test_a_malformed_line_is_a_miss_for_that_entry_only(tmp_path: Path) -> None:
+    outcome = FileOutcome(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
+    assert reuse.store(tmp_path, _parts(path="a.py"), outcome)
+    assert reuse.store(tmp_path, _parts(path="b.py"), outcome.with_(path="b.py"))
+    path = reuse.index_path(tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3  # the header and one line per entry
+    path.write_bytes(lines[0] + b"[not json\t{}\n" + lines[2] + lines[1][:20])
+    index = reuse.ReuseIndex.load(tmp_path)
+    assert index.dirty  # rewritten by the next save
+    assert reuse.lookup(index, _parts(path="b.py")) is not None
+    assert reuse.lookup(index, _parts(path="a.py")) is None
+
+
+def test_reused_findings_are_held_as_compactly_as_fresh_ones(tmp_path: Path) -> None:
+    # A reused run holds every reused finding at once: each model shares one fields
+    # set with its class (as a fresh run's findings do) instead of a set of its own.
+    from orchestrator.model.edits import Anchor, ReplaceText
+
+    edit = ReplaceText(
+        kind="replace-text", anchor=Anchor(start_line=1, end_line=1), match="a", replacement="b"
+    )
+    findings = tuple(
+        Finding(
+            checker="ruff", rule=f"X{i}", severity="error", path="a.py", line=i, exact_edit=edit
+        )
+        for i in (1, 2)
+    )
+    outcome = FileOutcome(
+        path="a.py", checker="ruff", status=ScopeStatus.CHECKED, findings=findings
+    )
+    assert reuse.store(tmp_path, _parts(), outcome)
+    hit = reuse.lookup(tmp_path, _parts())
+    assert hit is not None
+    a, b = hit.outcome.findings
+    assert [f.model_dump() for f in (a, b)] == [f.model_dump() for f in findings]
+    assert a.__pydantic_fields_set__ is b.__pydantic_fields_set__
+    assert a.exact_edit is not None and b.exact_edit is not None
+    assert a.exact_edit.__pydantic_fields_set__ is b.exact_edit.__pydantic_fields_set__
+    anchors = [f.exact_edit.anchor for f in (a, b)]  # type: ignore[union-attr]
+    assert anchors[0].__pydantic_fields_set__ is anchors[1].__pydantic_fields_set__

@@ -7,8 +7,14 @@ version), rule set, scope (path, checker, purpose) and completeness. Only comple
 incomplete results never are, and delivery (commit, push, CI) never reuses.
 
 The results live in one index file per repository in the user's cache folder
-(`index_path`), never in the project: a cold process reads it once, in one
-JSON parse. Each entry also keeps the file's stat (size, mtime_ns, ctime_ns, inode,
+(`index_path`), never in the project: a cold process reads it once. The file is JSON
+lines: a header `{"schema": INDEX_SCHEMA}`, then one line per entry, `HEAD<TAB>BODY`,
+where HEAD is the small JSON array `[key, stored_at, stat | null, source_digest]` and
+BODY the compact JSON object `{"parts": ..., "outcome": ...}`. Reading parses only the
+heads; each body stays its raw bytes in memory (`RawEntry`) and is decoded only when
+its file is looked up, and saving writes the raw pieces back as they are, so holding
+and rewriting an index of 10,000 results costs about its size on disk, not a dict per
+field. Each entry also keeps the file's stat (size, mtime_ns, ctime_ns, inode,
 device) from when its digest was taken, so an unchanged file is not digested again: a file
 whose stat is equal has the stored digest; any other file is read and digested, and
 its identity compared as before. A stat is kept only when the file's mtime is older
@@ -35,16 +41,16 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import pydantic_core
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
-from orchestrator.model.report import Finding, Scope, ToolIdentity
+from orchestrator.model.report import Finding, Scope, ToolIdentity, compact
 from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import atomic_write, user_cache_dir
 
@@ -63,7 +69,8 @@ MAX_ENTRY_FINDINGS = 2000
 RACY_NS = 2_000_000_000
 #: Version 3: one index per repository; entries of the slot files of version 2 are gone.
 #: Version 4: findings carry the tool's rule link and description; older indexes miss.
-INDEX_SCHEMA = "orchestrate.reuse/4"
+#: Version 5: JSON lines of `HEAD<TAB>BODY`, bodies kept undecoded; older indexes miss.
+INDEX_SCHEMA = "orchestrate.reuse/5"
 #: Kept for callers that name the schema of what is stored.
 ENTRY_SCHEMA = INDEX_SCHEMA
 
@@ -122,12 +129,12 @@ def index_path(project_root: Path) -> Path:
     return cache_dir(project_root) / INDEX_NAME
 
 
-StatKey = list[int]
+StatKey = tuple[int, ...]
 
 
 def stat_key(st: os.stat_result) -> StatKey:
     """The stat facts an entry is keyed by: size, mtime_ns, ctime_ns, inode, device."""
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
 def _trusted_stat(st: os.stat_result, digest_ns: int) -> StatKey | None:
@@ -140,17 +147,74 @@ def _entry_key(path: str, checker: str) -> str:
     return f"{checker}\x00{path}"
 
 
+@dataclass(slots=True)
+class RawEntry:
+    """One stored result as held in memory: the few facts every lookup reads (when it
+    was stored, the file's trusted stat, its source digest) and the rest, identity and
+    outcome, as the raw JSON bytes of the index line, decoded only by `decode`."""
+
+    at: float
+    stat: StatKey | None
+    digest: str
+    body: bytes
+
+    def decode(self) -> dict[str, Any]:
+        """The body's JSON object (`parts`, `outcome`) with `at` and `stat`; raises
+        ValueError when the body is malformed."""
+        data = _parse(self.body)
+        if not isinstance(data, dict):
+            raise ValueError("malformed entry")
+        return {**data, "at": self.at, "stat": self.stat}
+
+
+def _head(key: str, entry: RawEntry) -> bytes:
+    """The HEAD of an index line (ASCII JSON: no tab or newline can occur in it)."""
+    stat = list(entry.stat) if entry.stat is not None else None
+    return json.dumps([key, entry.at, stat, entry.digest], separators=(",", ":")).encode()
+
+
+def _parse_line(line: bytes) -> tuple[str, RawEntry] | None:
+    """(key, entry) of one index line, or None when it is malformed (a miss)."""
+    head, sep, body = line.rstrip(b"\n").partition(b"\t")
+    if not sep or not line.endswith(b"\n") or not body.startswith(b"{"):
+        return None
+    try:
+        key, at, stat, digest = json.loads(head)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(key, str) or not isinstance(digest, str):
+        return None
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        return None
+    if stat is not None:
+        if not isinstance(stat, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in stat
+        ):
+            return None
+        stat = tuple(stat)
+    return key, RawEntry(at=float(at), stat=stat, digest=digest, body=body)
+
+
+def _encode_body(parts: KeyParts, outcome: dict[str, Any]) -> bytes:
+    """The BODY of an index line: compact JSON, with no raw tab or newline."""
+    whole = {"parts": parts.as_dict(), "outcome": outcome}
+    try:
+        return pydantic_core.to_json(whole)
+    except ValueError:  # a lone surrogate: json escapes it, pydantic-core refuses
+        return json.dumps(whole, separators=(",", ":")).encode()
+
+
 @dataclass
 class ReuseIndex:
     """The reuse index of one repository, read once per run and written back once.
 
-    `entries` maps checker + path to the last complete result stored for it (its
-    identity, its stat, when it was stored, the outcome). Entries are checked when
-    used, not when read: a malformed one is a miss and is dropped.
+    `entries` maps checker + path to the last complete result stored for it, as a
+    `RawEntry` (its body undecoded). Entries are checked when used, not when read: a
+    malformed one is a miss and is dropped.
     """
 
     path: Path
-    entries: dict[str, Any] = field(default_factory=dict)
+    entries: dict[str, RawEntry] = field(default_factory=dict)
     dirty: bool = False
     #: Keys this run wrote or dropped: they win over a concurrent writer's on save.
     touched: set[str] = field(default_factory=set)
@@ -159,24 +223,38 @@ class ReuseIndex:
     @classmethod
     def load(cls, project_root: Path) -> ReuseIndex:
         """This repository's index; an empty one when absent, unreadable or corrupt
-        (then marked to be rewritten whole by the next store)."""
+        (then marked to be rewritten whole by the next store). A malformed line is
+        left out (a miss) and the index is marked to be rewritten."""
         path = index_path(project_root)
         index = cls(path=path)
         index.entries, index.loaded_stat, ok = _read(path)
         index.dirty = not ok
         return index
 
-    def get(self, path: str, checker: str) -> Mapping[str, Any] | None:
-        raw = self.entries.get(_entry_key(path, checker))
-        return raw if isinstance(raw, dict) else None
+    def raw(self, path: str, checker: str) -> RawEntry | None:
+        """The entry stored for `path` x `checker`, undecoded, or None."""
+        return self.entries.get(_entry_key(path, checker))
 
-    def put(self, path: str, checker: str, entry: dict[str, Any]) -> None:
+    def get(self, path: str, checker: str) -> Mapping[str, Any] | None:
+        """The entry for `path` x `checker` decoded (`parts`, `outcome`, `at`, `stat`),
+        or None when there is none or its body is malformed."""
+        entry = self.raw(path, checker)
+        if entry is None:
+            return None
+        try:
+            return entry.decode()
+        except ValueError:
+            return None
+
+    def put(self, path: str, checker: str, entry: RawEntry) -> None:
+        """Keep `entry` for `path` x `checker` (written by the next `save`)."""
         key = _entry_key(path, checker)
         self.entries[key] = entry
         self.touched.add(key)
         self.dirty = True
 
     def drop(self, path: str, checker: str) -> None:
+        """Forget the entry for `path` x `checker`, if any."""
         key = _entry_key(path, checker)
         if self.entries.pop(key, None) is not None:
             self.touched.add(key)
@@ -187,7 +265,8 @@ class ReuseIndex:
 
         An index another process wrote since this one was read is merged: its entries
         stand unless this run stored or dropped the same key. The oldest entries go
-        past `MAX_ENTRIES`; results past the age limit are not written.
+        past `MAX_ENTRIES`; results past the age limit are not written. The file is
+        written from the entries' raw pieces, never built as one string.
         """
         if not self.dirty:
             return True
@@ -198,35 +277,41 @@ class ReuseIndex:
                 for key, raw in theirs.items():
                     if key not in self.touched:
                         entries.setdefault(key, raw)
+                del theirs
         now = time.time()
-        fresh = [
-            (at, key)
-            for key, raw in entries.items()
-            if isinstance(raw, dict)
-            and isinstance(at := raw.get("at"), int | float)
-            and now - at <= MAX_AGE_S
-        ]
+        fresh = [(e.at, key) for key, e in entries.items() if now - e.at <= MAX_AGE_S]
         fresh.sort(reverse=True)
+        header = json.dumps({"schema": INDEX_SCHEMA}).encode() + b"\n"
+        heads = {key: _head(key, entries[key]) for _at, key in fresh[:MAX_ENTRIES]}
         limit = MAX_ENTRIES
         while True:
-            kept = {key: entries[key] for _at, key in sorted(fresh[:limit], key=lambda x: x[1])}
-            whole = {"schema": INDEX_SCHEMA, "entries": kept}
-            try:
-                blob = pydantic_core.to_json(whole)
-            except ValueError:  # a lone surrogate: json escapes it, pydantic-core refuses
-                blob = json.dumps(whole, separators=(",", ":")).encode()
-            if len(blob) <= MAX_INDEX_BYTES:
+            keys = sorted(key for _at, key in fresh[:limit])
+            size = len(header) + sum(len(heads[k]) + len(entries[k].body) + 2 for k in keys)
+            if size <= MAX_INDEX_BYTES:
                 break
-            if not kept:
+            if not keys:
                 return False
-            limit = len(kept) // 2  # too large: keep the newer half
+            limit = len(keys) // 2  # too large: keep the newer half
         try:
-            atomic_write(self.path, blob, durable=False)  # a damaged index reads as empty
+            atomic_write(self.path, _lines(header, keys, heads, entries), durable=False)
             self.loaded_stat = stat_key(self.path.stat())
         except OSError:
             return False
-        self.entries, self.dirty, self.touched = kept, False, set()
+        self.entries = {key: entries[key] for key in keys}
+        self.dirty, self.touched = False, set()
         return True
+
+
+def _lines(
+    header: bytes, keys: Sequence[str], heads: Mapping[str, bytes], entries: Mapping[str, RawEntry]
+) -> Iterator[bytes]:
+    """The index file's bytes, piece by piece: the header, then HEAD, TAB, BODY, newline."""
+    yield header
+    for key in keys:
+        yield heads[key]
+        yield b"\t"
+        yield entries[key].body
+        yield b"\n"
 
 
 def _parse(blob: bytes) -> Any:
@@ -238,26 +323,34 @@ def _parse(blob: bytes) -> Any:
         return json.loads(blob)
 
 
-def _read(path: Path) -> tuple[dict[str, Any], StatKey | None, bool]:
+def _read(path: Path) -> tuple[dict[str, RawEntry], StatKey | None, bool]:
     """(entries, the file's stat, whether it was sound): an absent file is sound and
-    empty; an oversized, unreadable or malformed one is empty and unsound."""
+    empty; an oversized, unreadable or foreign one is empty and unsound; a malformed
+    line is left out and makes the index unsound (it is rewritten)."""
+    entries: dict[str, RawEntry] = {}
+    ok = True
     try:
         with open(path, "rb") as fh:
             st = os.fstat(fh.fileno())
             if st.st_size > MAX_INDEX_BYTES:
                 return {}, stat_key(st), False
-            data = _parse(fh.read())
+            try:
+                header = json.loads(fh.readline())
+            except (ValueError, RecursionError):
+                return {}, stat_key(st), False
+            if not isinstance(header, dict) or header.get("schema") != INDEX_SCHEMA:
+                return {}, stat_key(st), False
+            for line in fh:
+                parsed = _parse_line(line)
+                if parsed is None:
+                    ok = False
+                    continue
+                entries[parsed[0]] = parsed[1]
     except FileNotFoundError:
         return {}, None, True
-    except (OSError, ValueError, RecursionError):
+    except OSError:
         return {}, None, False
-    if (
-        not isinstance(data, dict)
-        or data.get("schema") != INDEX_SCHEMA
-        or not isinstance(data.get("entries"), dict)
-    ):
-        return {}, stat_key(st), False
-    return data["entries"], stat_key(st), True
+    return entries, stat_key(st), ok
 
 
 def _settings_digest(config: Mapping[str, Any]) -> str:
@@ -316,13 +409,23 @@ def _findings_adapter() -> TypeAdapter[list[Finding]]:
 
 
 def _decode(path: str, checker: str, data: Mapping[str, Any]) -> FileOutcome:
+    """The outcome an entry stores, its findings as compact as a fresh run's (one
+    shared fields set per model, as `core/run.py` keeps them: a reused run holds every
+    reused finding at once); ValueError when the entry is malformed."""
     scope = Scope.model_validate({**data["scope"], "path": path, "checker": checker})
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         raise ValueError("malformed notes")
+    findings = _findings_adapter().validate_python(data.get("findings", []))
+    for f in findings:
+        compact(f)
+        if f.exact_edit is not None:
+            compact(f.exact_edit)
+            if isinstance(anchor := getattr(f.exact_edit, "anchor", None), BaseModel):
+                compact(anchor)
     return FileOutcome.from_scope(
         scope,
-        findings=tuple(_findings_adapter().validate_python(data.get("findings", []))),
+        findings=tuple(findings),
         coherent=bool(data.get("coherent")),
         duration_ms=0,
         notes=tuple(notes),
@@ -336,13 +439,12 @@ def _open(where: Path | ReuseIndex) -> tuple[ReuseIndex, bool]:
 
 def stored_digest(index: ReuseIndex, path: str, checker: str, st: os.stat_result) -> str | None:
     """The digest stored for `path` x `checker` when the file's stat is the one kept
-    with it (the file is unchanged since), else None (read and digest it)."""
-    entry = index.get(path, checker)
-    if entry is None or entry.get("stat") is None or entry.get("stat") != stat_key(st):
+    with it (the file is unchanged since), else None (read and digest it). Reads only
+    the entry's head, never its body."""
+    entry = index.raw(path, checker)
+    if entry is None or entry.stat is None or entry.stat != stat_key(st):
         return None
-    parts = entry.get("parts")
-    digest = parts.get("source_digest") if isinstance(parts, dict) else None
-    return digest if isinstance(digest, str) and digest else None
+    return entry.digest or None
 
 
 def lookup(
@@ -356,21 +458,24 @@ def lookup(
     `where` is the project root (the index is read for this call) or an index already
     read. Delivery purposes never reuse. A corrupt, stale or mismatching entry is a miss
     (a corrupt or stale one is dropped). `stat`, when given, is kept with a hit whose
-    stored stat differs (the file was touched, its bytes are the same).
+    stored stat differs (the file was touched, its bytes are the same). Only this
+    entry's body is decoded.
     """
     if parts.purpose != str(Purpose.FEEDBACK) or parts.completeness != str(ScopeStatus.CHECKED):
         return None
     index, owned = _open(where)
-    entry = index.get(parts.path, parts.checker)
+    entry = index.raw(parts.path, parts.checker)
     if entry is None:
         return None
     try:
-        at = entry["at"]
-        if not isinstance(at, int | float) or time.time() - at > max_age_s:
+        if time.time() - entry.at > max_age_s:
             raise ValueError("stale")
-        if entry.get("parts") != parts.as_dict():
-            return None  # another identity (the file or its config changed): a plain miss
-        outcome = _decode(parts.path, parts.checker, entry["outcome"])
+        if entry.digest != parts.source_digest:
+            return None  # the file changed: a plain miss, its body not even decoded
+        data = entry.decode()
+        if data.get("parts") != parts.as_dict():
+            return None  # another identity (its config or tool changed): a plain miss
+        outcome = _decode(parts.path, parts.checker, data["outcome"])
         if outcome.status != ScopeStatus.CHECKED:
             raise ValueError("incomplete result in cache")
     except (ValueError, KeyError, TypeError, AttributeError):
@@ -378,8 +483,8 @@ def lookup(
         if owned:
             index.save()
         return None
-    if stat is not None and entry.get("stat") != stat:
-        index.put(parts.path, parts.checker, {**entry, "stat": stat})
+    if stat is not None and entry.stat != stat:
+        index.put(parts.path, parts.checker, replace(entry, stat=stat))
         if owned:
             index.save()
     return Cached(outcome=outcome)
@@ -405,9 +510,9 @@ def store(
         return False
     if len(outcome.findings) > MAX_ENTRY_FINDINGS:
         return False
-    encoded = _encode(outcome)
+    body = _encode_body(parts, _encode(outcome))
     index, owned = _open(where)
-    entry = {"parts": parts.as_dict(), "stat": stat, "at": time.time(), "outcome": encoded}
+    entry = RawEntry(at=time.time(), stat=stat, digest=parts.source_digest, body=body)
     index.put(parts.path, parts.checker, entry)
     return index.save() if owned else True
 
