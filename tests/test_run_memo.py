@@ -197,16 +197,16 @@ def test_a_tool_behind_a_wrapper_that_changed_checks_again(project: Path, tmp_pa
 def test_a_change_in_an_extended_config_outside_the_walked_folder_checks_again(
     project: Path,
 ) -> None:
-    """`app/ruff.toml` extends `../shared/base.toml`; a lint of `app` walks `app` only,
+    """`app/ruff.toml` extends `../common/base.toml`; a lint of `app` walks `app` only,
     yet the base config decides its findings."""
-    (project / "shared").mkdir()
-    (project / "shared/base.toml").write_text('lint.select = ["E"]\n')
-    (project / "app/ruff.toml").write_text('extend = "../shared/base.toml"\n')
+    (project / "common").mkdir()
+    (project / "common/base.toml").write_text('lint.select = ["E"]\n')
+    (project / "app/ruff.toml").write_text('extend = "../common/base.toml"\n')
     first = run_lint(LintRequest(project_root=project, paths=["app"], cwd=project))
     assert not any(f.rule == "F401" for f in first.findings)
     again = run_lint(LintRequest(project_root=project, paths=["app"], cwd=project))
     assert _replayed(again)
-    (project / "shared/base.toml").write_text('lint.select = ["F"]\n')
+    (project / "common/base.toml").write_text('lint.select = ["F"]\n')
     report = run_lint(LintRequest(project_root=project, paths=["app"], cwd=project))
     assert not _replayed(report)
     assert any(f.rule == "F401" and f.path == "app/a.py" for f in report.findings)
