@@ -198,3 +198,35 @@ def test_a_spooled_run_records_the_same_tasks_with_their_tool(tmp_path: Path) ->
         records = [load_task(root, tid) for tid in result.task_ids]
         got.append([(r.id, r.identity.tool) for r in records if r is not None])
     assert got[0] == got[1] and all(tool is not None for _id, tool in got[1])
+
+
+def test_a_spooled_run_over_a_warm_reuse_cache_holds_no_decoded_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second run over an unchanged tree reuses every Ruff result; streamed, each
+    batch's hits go to the spool as they are decoded (a warm cache of 100,000 files
+    held them all at once: 430 MiB), and the report is the in-memory run's."""
+    _ruff()
+    monkeypatch.setenv("ORCHESTRATE_REUSE", "1")
+    root = _tree(tmp_path / "repo", 40)
+    plans: list[object] = []
+    consult = engine.reuse.consult
+
+    def watched(*args: object, **kwargs: object) -> object:
+        plan = consult(*args, **kwargs)  # type: ignore[arg-type]
+        plans.append(plan)
+        return plan
+
+    monkeypatch.setattr(engine.reuse, "consult", watched)
+    req = LintRequest(project_root=root, paths=(".",), cwd=root)
+    run_lint(req)  # fills the reuse cache
+    held = run_lint(req)
+    spooled = run_lint(LintRequest(project_root=root, paths=(".",), cwd=root, spool_over=0))
+    assert isinstance(spooled.scopes, SpooledRows)
+    assert plans[-1].reused == [] and plans[-1].reused_keys  # type: ignore[attr-defined]
+    reused = [s for s in spooled.scopes if s.checker == "ruff" and s.reused]
+    assert len(reused) == 42  # every Python file, the syntax error's included
+    out = tmp_path / "out"
+    (out / "held").mkdir(parents=True)
+    (out / "spooled").mkdir()
+    assert _rendered(spooled, out / "spooled") == _rendered(held, out / "held")

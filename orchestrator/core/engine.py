@@ -174,8 +174,6 @@ def run_lint(req: LintRequest) -> Report:
     gaps = unsupported(targets, planned) if req.only_checkers is None else []
     gaps += planned.generated
 
-    # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
-    reuse_plan = reuse.consult(root, planned.work, ctx)
     fallbacks = [c for c in checkers if c.tier == Tier.FALLBACK]
     tiers = {c.name: c.tier for c in checkers}
     scan = ScanInfo(
@@ -185,21 +183,25 @@ def run_lint(req: LintRequest) -> Report:
         files_scanned=len(targets),
     )
     parts = Assembly(scan=scan, request=_request_info(req, ctx.jobs), plugins=plugins)
+    # Identity-keyed reuse of complete feedback results (CG-17); delivery never reuses.
     if req.spool_over is not None and len(targets) > req.spool_over:
+        keys: set[tuple[str, str]] = set()
         rows = Streamed(
-            Spool(user_cache_dir(root, SPOOL_DIR)),
-            tiers,
-            reuse_plan.reused_keys,
-            reuse.REUSE_REASON,
-            targets,
+            Spool(user_cache_dir(root, SPOOL_DIR)), tiers, keys, reuse.REUSE_REASON, targets
         )
-        _stream(rows, reuse_plan, ctx, planned.settled)
+        rows.add(stages.SETTLED, -1, planned.settled)
+        planned.settled.clear()  # on disk now: not held through the run
+        # Each batch's reused outcomes go to disk as they are decoded, never all at once.
+        hits = functools.partial(rows.add, stages.REUSED, -1)
+        reuse_plan = reuse.consult(root, planned.work, ctx, keys=keys, on_hits=hits)
+        _stream(rows, reuse_plan, ctx)
         late: Sink = functools.partial(rows.add, stages.LATE)
         late_fallback(rows.declined, targets, fallbacks, planned, ctx, ctx.jobs, late)
         rows.add_scopes(stages.REFUSED, refused)
         rows.add_scopes(stages.GAPS, gaps)
         report = rows.report(parts)
     else:
+        reuse_plan = reuse.consult(root, planned.work, ctx)
         ran = run_batches(reuse_plan.work, ctx, ctx.jobs)
         reuse.record(root, reuse_plan, ctx, ran)
         declined = {o.path for o in ran if o.falls_back}
@@ -214,16 +216,11 @@ def run_lint(req: LintRequest) -> Report:
     return report
 
 
-def _stream(
-    rows: Streamed, plan: reuse.ReusePlan, ctx: RunContext, settled: list[FileOutcome]
-) -> None:
-    """Write the `settled` and reused outcomes to `rows` (and let go of them), then run
-    the batches `plan` leaves, each batch's outcomes written to `rows` as it finishes; what reuse may keep of a batch is handed to its index then, and the index
-    is written once at the end (as `reuse.record` does for a run held in memory)."""
-    rows.add(stages.SETTLED, -1, settled)
-    rows.add(stages.REUSED, -1, plan.reused)
-    settled.clear()  # on disk now: not held through the run
-    plan.reused.clear()
+def _stream(rows: Streamed, plan: reuse.ReusePlan, ctx: RunContext) -> None:
+    """Run the batches `plan` leaves, each batch's outcomes written to `rows` as it
+    finishes (the settled and reused ones are there already); what reuse may keep of a
+    batch is handed to its index then, and the index is written once at the end (as
+    `reuse.record` does for a run held in memory)."""
     index = plan.index
 
     def sink(i: int, outcomes: list[FileOutcome]) -> None:

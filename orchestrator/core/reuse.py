@@ -41,7 +41,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -685,11 +685,21 @@ def _fresh(work: Sequence[tuple[Any, Batch]]) -> ReusePlan:
     return ReusePlan([], list(work), set(), [{} for _ in work])
 
 
-def consult(project_root: Path, work: Sequence[tuple[Any, Batch]], ctx: RunContext) -> ReusePlan:
+def consult(
+    project_root: Path,
+    work: Sequence[tuple[Any, Batch]],
+    ctx: RunContext,
+    keys: set[tuple[str, str]] | None = None,
+    on_hits: Callable[[list[FileOutcome]], None] | None = None,
+) -> ReusePlan:
     """For every (checker, batch) about to run: take what the index holds, keep the rest.
 
     Delivery and a switched-off reuse never read the index. A run with more files than
     the index holds checks fresh. Never raises: a cache fault means the batch simply runs.
+    With `on_hits` (a streamed run), each batch's reused outcomes are handed to it as
+    they are decoded and not kept in the plan (a warm cache of 100,000 files would
+    otherwise hold every decoded hit at once); `keys`, when given, is the set the
+    reused (path, checker) keys go into (before `on_hits` sees their outcomes).
     """
     if ctx.purpose != Purpose.FEEDBACK or not enabled():
         return _fresh(work)
@@ -699,15 +709,19 @@ def consult(project_root: Path, work: Sequence[tuple[Any, Batch]], ctx: RunConte
         index = ReuseIndex.load(project_root)
     except Exception:  # noqa: BLE001 - the cache must never stop a check
         return _fresh(work)
-    plan = ReusePlan(reused=[], work=[], reused_keys=set(), digests=[], index=index)
+    reused_keys = keys if keys is not None else set()
+    plan = ReusePlan(reused=[], work=[], reused_keys=reused_keys, digests=[], index=index)
     for checker, batch in work:
         try:
             hits, rest, digests = partition(index, checker, batch, ctx)
         except Exception:  # noqa: BLE001 - the cache must never stop a check
             hits, rest, digests = [], batch, {}
         for h in hits:
-            plan.reused.append(h.outcome)
             plan.reused_keys.add((h.outcome.path, h.outcome.checker))
+        if on_hits is not None:
+            on_hits([h.outcome for h in hits])
+        else:
+            plan.reused.extend(h.outcome for h in hits)
         if rest is not None:
             plan.work.append((checker, rest))
             plan.digests.append(digests)
