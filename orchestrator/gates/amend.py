@@ -195,13 +195,13 @@ def _long_name(key: str) -> str | None:
 def _git_parent_argv() -> list[str] | None:
     """The command line of the nearest git process above this one, or None. A git
     started under its dashed name (`git-core/git-commit --amend`, which git still
-    installs) is read as `git commit --amend`."""
+    installs) is read as `git commit --amend`: its program, then the command's name."""
     for argv, exe in _ancestors():
         if not argv:
             continue
         name = os.path.basename(argv[0])
         if name.startswith("git-") and len(name) > 4:
-            return ["git", name[4:], *argv[1:]]
+            return [argv[0], name[4:], *argv[1:]]
         if name == "git" or os.path.basename(exe) == "git":
             return argv
     return None
