@@ -2,7 +2,9 @@
 
 Only here are the old escape hatches honoured: ``git config codeguard.skipGate``
 (``git -c`` and included/chained config files count, because git resolves them)
-and ``CODEGUARD_SKIP_GATE`` (only ``1``, ``true``, ``yes`` in any case). A skip is
+and ``CODEGUARD_SKIP_GATE``. Both take one value rule, `is_accepted_skip_value`:
+exactly ``1``, ``true`` or ``yes`` in any (ASCII) case; nothing is trimmed, and no
+other boolean spelling (``on``, ``2``, a key without a value) skips. A skip is
 audited in ``.orchestrate/audit/`` and reported as "skipped, not certified". The
 secret scan is never skipped. Strict entries call `legacy_skip_sources` only to say
 that a skip was present and ignored.
@@ -38,24 +40,31 @@ class Skip:
     value: str
 
 
+def is_accepted_skip_value(raw: str) -> bool:
+    """Whether `raw` is a legacy skip value: exactly 1, true or yes, in any ASCII case.
+
+    The whole value decides: no blank, tab or newline around it is trimmed, and no
+    look-alike character folds into an accepted word (seed 004: "only 1/true/yes").
+    """
+    return raw.isascii() and raw.lower() in ACCEPTED_ENV_VALUES
+
+
 def env_skip(env: Mapping[str, str]) -> Skip | None:
-    """The environment skip, accepted only for 1/true/yes (any case, surrounding blanks ignored)."""
+    """The environment skip (`is_accepted_skip_value`), or None."""
     raw = env.get(ENV_VAR)
-    if raw is None:
+    if raw is None or not is_accepted_skip_value(raw):
         return None
-    if raw.strip().lower() in ACCEPTED_ENV_VALUES:
-        return Skip(ENV_VAR, raw.strip()[:16])
-    return None
+    return Skip(ENV_VAR, raw)
 
 
 def config_skip(git: Git) -> Skip | None:
-    """The git-config skip as git resolves it (``-c``, includes, every config level).
-
-    Git's own boolean parsing decides; a value git cannot parse as a boolean skips nothing.
-    """
-    if config_get(git, CONFIG_KEY, as_bool=True) == "true":
-        return Skip(f"git config {CONFIG_KEY}", "true")
-    return None
+    """The git-config skip as git resolves it (``-c``, includes, every config level, the
+    last setting winning), under the same value rule as the environment: git decides
+    which value applies, `is_accepted_skip_value` whether that value skips."""
+    raw = config_get(git, CONFIG_KEY, exact=True)
+    if raw is None or not is_accepted_skip_value(raw):
+        return None
+    return Skip(f"git config {CONFIG_KEY}", raw)
 
 
 def legacy_skip(git: Git, env: Mapping[str, str] | None = None) -> Skip | None:

@@ -100,18 +100,27 @@ def in_work_tree(cwd: Path, deadline: Deadline | None = None) -> bool:
     return git.answer("rev-parse", "--is-inside-work-tree") == "true"
 
 
-def config_get(git: Git, key: str, *, as_bool: bool = False) -> str | None:
+def config_get(git: Git, key: str, *, as_bool: bool = False, exact: bool = False) -> str | None:
     """The value of `key` as git resolves it (``-c``, includes, every config level), or
     None when it is unset or git fails. With `as_bool`, git's own boolean parsing
-    normalises it to "true"/"false" and a value git cannot parse counts as unset.
+    normalises it to "true"/"false" and a value git cannot parse counts as unset. With
+    `exact`, the value comes back byte for byte (read NUL-terminated: a newline or blank
+    the value itself ends with is kept).
 
     A key set to the empty string returns "" (it is present), unlike None (absent).
     """
-    args = ["config", *(["--type=bool"] if as_bool else []), "--get", key]
+    args = [
+        "config",
+        *(["--type=bool"] if as_bool else []),
+        *(["--null"] if exact else []),
+        "--get",
+        key,
+    ]
     res = git.run(*args, check=False, budget=64 * 1024)
     if not succeeded(res):
         return None
-    return res.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+    text = res.stdout.decode("utf-8", "surrogateescape")
+    return text.removesuffix("\0") if exact else text.rstrip("\n")
 
 
 def hooks_path(git: Git) -> Path:
