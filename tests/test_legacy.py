@@ -1,18 +1,24 @@
-"""legacy-v1: strict skip-value parsing, git-config skips as git resolves them, the audit log."""
+"""legacy-v1: strict skip-value parsing, git-config skips as git resolves them, the audit
+log, and the gate's text matching its exit code for every legacy outcome."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gate_support import (
     BAD_PY,
+    GOOD_PY,
+    SECRET_VALUE,
     audit_records,
+    broken_index,
     clean_env,
     orchestrate,
+    ruff_unavailable,
     run,
     stage,
 )
@@ -27,6 +33,8 @@ from orchestrator.gates.legacy import (
     legacy_skip_sources,
 )
 from orchestrator.git.runner import Git
+from orchestrator.render.output import legacy_headline
+from orchestrator.vocab import GateDecision
 
 ACCEPTED = ["1", "true", "TRUE", "True", "tRuE", "yes", "YES", "Yes"]
 #: Spellings the old protocol never accepted: blanks around an accepted word, other
@@ -155,3 +163,127 @@ def test_audit_log_counts_and_stays_ignored(git_repo: Path) -> None:
     assert last["event"] == "push" and last["secret_findings"] == 2 and last["certified"] is False
     status = git(git_repo, "status", "--porcelain", "--untracked-files=all")
     assert "audit" not in status  # runtime state stays git-ignored
+
+
+# --- the legacy gate's text matches its exit code, outcome by outcome --------------------
+
+#: How the legacy texts deny a certification; every other "certif..." would claim one.
+NEGATIONS = (
+    "not certified",
+    "nothing was certified",
+    "not a certified pass",
+    "not a certification",
+    "no certification",
+)
+
+
+def _claims_certified(text: str) -> bool:
+    low = text.lower()
+    for phrase in NEGATIONS:
+        low = low.replace(phrase, "")
+    return "certif" in low
+
+
+def _missing_tool(repo: Path) -> dict[str, str]:
+    ruff_unavailable(repo)
+    stage(repo, {"a.py": GOOD_PY})
+    return clean_env()
+
+
+def _missing_tool_and_secret(repo: Path) -> dict[str, str]:
+    ruff_unavailable(repo)
+    stage(repo, {"a.py": GOOD_PY, "config/.env": f"TOKEN={SECRET_VALUE}\n"})
+    return clean_env()
+
+
+def _finding(repo: Path) -> dict[str, str]:
+    stage(repo, {"a.py": BAD_PY})
+    return clean_env()
+
+
+def _clean(repo: Path) -> dict[str, str]:
+    stage(repo, {"a.py": GOOD_PY})
+    return clean_env()
+
+
+def _nothing_staged(repo: Path) -> dict[str, str]:
+    return clean_env()
+
+
+def _skip(repo: Path) -> dict[str, str]:
+    stage(repo, {"a.py": BAD_PY})
+    return clean_env(CODEGUARD_SKIP_GATE="1")
+
+
+def _skip_with_secret(repo: Path) -> dict[str, str]:
+    stage(repo, {"a.py": BAD_PY, "config/.env": f"TOKEN={SECRET_VALUE}\n"})
+    return clean_env(CODEGUARD_SKIP_GATE="1")
+
+
+def _fault(repo: Path) -> dict[str, str]:
+    stage(repo, {"a.py": GOOD_PY})
+    return broken_index(repo)
+
+
+#: (set-up, exit code, a word the headline must carry). Exit 2 blocks; exit 0 passes or
+#: fails open, and then says why nothing was certified.
+OUTCOMES: dict[str, tuple[Callable[[Path], dict[str, str]], int, str]] = {
+    "missing tool": (_missing_tool, 0, "unverified"),
+    "missing tool and a secret": (_missing_tool_and_secret, 2, "blocked"),
+    "blocking finding": (_finding, 2, "blocked"),
+    "clean": (_clean, 0, "pass"),
+    "nothing staged": (_nothing_staged, 0, "not applicable"),
+    "skip": (_skip, 0, "skipped, not certified"),
+    "skip with a secret": (_skip_with_secret, 2, "blocked"),
+    "internal fault": (_fault, 0, "unverified"),
+}
+
+
+@pytest.mark.parametrize("outcome", list(OUTCOMES))
+def test_legacy_text_matches_the_exit_code(git_repo: Path, outcome: str) -> None:
+    setup, code, word = OUTCOMES[outcome]
+    env = setup(git_repo)
+    res = orchestrate(git_repo, "compat", "legacy-v1", "gate", "commit", env=env)
+    out = res.stdout + res.stderr
+    assert res.returncode == code, out
+    headline = res.stdout.splitlines()[0].lower()
+    assert word in headline, headline
+    assert not _claims_certified(out), out
+    if code == 0:
+        assert "blocked" not in out.lower(), out
+    else:
+        assert "blocked (exit 2)" in headline, headline
+
+
+@pytest.mark.parametrize(
+    ("outcome", "word"),
+    [("missing tool", "unverified (exit 0)"), ("blocking finding", "blocked (exit 2)")],
+)
+def test_soft_prompt_names_the_legacy_outcome(git_repo: Path, outcome: str, word: str) -> None:
+    """The prompt's advice says what the legacy commit gate does with the staged files."""
+    env = OUTCOMES[outcome][0](git_repo)
+    event = json.dumps({"prompt": "commit this", "cwd": str(git_repo)})
+    res = orchestrate(git_repo, "compat", "legacy-v1", "prompt", env=env, stdin=event)
+    assert res.returncode == 0, res.stderr
+    context = json.loads(res.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "advice only" in context and word in context.lower(), context
+    assert not _claims_certified(context)
+    if "exit 0" in word:
+        assert "blocked" not in context.lower()
+
+
+def test_every_legacy_headline_matches_its_exit() -> None:
+    """Every gate decision, blocking or not: "blocked" only with exit 2; with exit 0 a
+    pass, nothing to check, a skip or UNVERIFIED, and never a certification."""
+    open_words = {
+        GateDecision.ALLOW: "pass (exit 0)",
+        GateDecision.NOT_APPLICABLE: "not applicable (exit 0)",
+        GateDecision.NOT_EVALUATED: "skipped, not certified (exit 0)",
+    }
+    for decision in GateDecision:
+        blocked = legacy_headline(decision, block=True)
+        assert blocked.startswith("blocked (exit 2): ") and not _claims_certified(blocked)
+        passed = legacy_headline(decision, block=False)
+        assert "block" not in passed.replace("no blocking finding", "")
+        assert not _claims_certified(passed)
+        assert passed.startswith(open_words.get(decision, "UNVERIFIED (exit 0): ")), passed

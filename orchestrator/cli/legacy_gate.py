@@ -20,7 +20,7 @@ from orchestrator.cli.stdin import read_stdin_bounded
 from orchestrator.decisions.exits import Protocol, gate_fault_exit, legacy_exit
 from orchestrator.gates.legacy import NOT_CERTIFIED
 from orchestrator.model.report import Finding, Report
-from orchestrator.render.output import emit_gate
+from orchestrator.render.output import emit_gate, legacy_headline
 from orchestrator.safetext import printable
 from orchestrator.usecases.gate import DEFAULT_TIMEOUT, NoRepository, legacy_gate
 
@@ -59,7 +59,8 @@ def _legacy_gate(args: argparse.Namespace, label: str) -> int:
         extra = [f"skip #{res.skip_count} recorded in .orchestrate/audit/"]
     else:
         extra = []
-    emit_gate(res.gate.report, args.format, args.output, label, extra)
+    headline = legacy_headline(res.gate.report.gate.decision, block=res.block)
+    emit_gate(res.gate.report, args.format, args.output, label, extra, headline=headline)
     return legacy_exit(block=res.block)
 
 
@@ -120,7 +121,7 @@ def soft_report(event: dict[str, object], timeout: float = 60.0) -> str | None:
             "delivery was not evaluated."
         )
     if res.skip is None:
-        return _summary(res.gate.report)
+        return _summary(res.gate.report, res.block)
     head = (
         f"orchestrate (legacy-v1) commit security report, advice only: language gate {NOT_CERTIFIED} "
         f"({res.skip.source}, audited as skip #{res.skip_count})."
@@ -134,13 +135,15 @@ def soft_report(event: dict[str, object], timeout: float = 60.0) -> str | None:
     return f"{head} Secret scan of the staged files: nothing sensitive found."
 
 
-def _summary(report: Report) -> str:
+def _summary(report: Report, block: bool) -> str:
+    """The soft gate's advice: what the legacy-v1 commit gate answers on these staged
+    files (its own headline, never the strict one), and the first reasons."""
     gate = report.gate
-    text = (
-        f"orchestrate (legacy-v1) check of the staged files, advice only (not a certification): "
-        f"{gate.decision}. " + " ".join(r for r in gate.reasons[:4])
+    return (
+        "orchestrate (legacy-v1) check of the staged files, advice only (not a "
+        f"certification): the commit gate answers {legacy_headline(gate.decision, block=block)}. "
+        + " ".join(r for r in gate.reasons[:4])
     )
-    return text
 
 
 def cmd_legacy_prompt(args: argparse.Namespace) -> int:

@@ -28,6 +28,40 @@ HEADLINE = {
     GateDecision.NOT_APPLICABLE: "not applicable: nothing to check",
     GateDecision.NOT_EVALUATED: "not evaluated: no certification issued",
 }
+#: The legacy-v1 headline of each outcome, by what the old protocol does with it: exit 2
+#: blocks; exit 0 passes or fails open, and then says why nothing was certified. A strict
+#: headline ("incomplete ... (delivery blocked)") never stands over a legacy exit 0.
+LEGACY_BLOCKED = {
+    GateDecision.DENY: "blocked (exit 2): blocking findings",
+    GateDecision.INCOMPLETE: (
+        "blocked (exit 2): blocking findings, and required evidence is missing too "
+        "(nothing was certified)"
+    ),
+    GateDecision.NOT_EVALUATED: (
+        "blocked (exit 2): the secret scan found sensitive content (it is never skipped); "
+        "the language gate was skipped, not certified"
+    ),
+}
+LEGACY_OPEN = {
+    GateDecision.ALLOW: "pass (exit 0): required coverage complete, no blocking finding",
+    GateDecision.NOT_APPLICABLE: "not applicable (exit 0): nothing to check",
+    GateDecision.INCOMPLETE: (
+        "UNVERIFIED (exit 0): required evidence is missing; legacy-v1 fails open, "
+        "nothing was certified"
+    ),
+    GateDecision.NOT_EVALUATED: "skipped, not certified (exit 0): the language gate was skipped",
+}
+_LEGACY_BLOCKED_OTHER = "blocked (exit 2): blocking findings"
+_LEGACY_OPEN_OTHER = "UNVERIFIED (exit 0): legacy-v1 fails open, nothing was certified"
+
+
+def legacy_headline(decision: GateDecision | str, *, block: bool) -> str:
+    """The legacy-v1 headline of a gate `decision` whose outcome `block`s (exit 2) or not
+    (exit 0): "blocked" only with exit 2; with exit 0 "pass", "not applicable",
+    "skipped, not certified" or "UNVERIFIED", never a certification."""
+    if block:
+        return LEGACY_BLOCKED.get(GateDecision(decision), _LEGACY_BLOCKED_OTHER)
+    return LEGACY_OPEN.get(GateDecision(decision), _LEGACY_OPEN_OTHER)
 
 
 #: The report's long lists, written row by row.
@@ -148,12 +182,17 @@ def _finding_lines(report: Report) -> list[str]:
     return lines
 
 
-def gate_text(report: Report, label: str, messages: bool = False) -> str:
+def gate_text(
+    report: Report, label: str, messages: bool = False, headline: str | None = None
+) -> str:
     """A short human summary of a gate: decision, reasons, recovery, notes. Each reason,
     step and note is one line: the paths in them are escaped. With `messages`, the
     blocking findings are listed with their tool message (escaped, clipped to
-    GATE_MESSAGE_CHARS) instead of by id only; without, no tool free text is shown."""
-    lines = [f"orchestrate {label}: {HEADLINE.get(report.gate.decision, report.gate.decision)}"]
+    GATE_MESSAGE_CHARS) instead of by id only; without, no tool free text is shown.
+    `headline` replaces the strict gate's headline of the decision (legacy-v1 has its
+    own, `legacy_headline`)."""
+    head = headline or HEADLINE.get(report.gate.decision, report.gate.decision)
+    lines = [f"orchestrate {label}: {head}"]
     lines.append(
         f"  surface: {printable(report.request.surface)}"
         + (f" at {printable(report.request.revision[:12])}" if report.request.revision else "")
@@ -179,15 +218,27 @@ def emit_gate(
     label: str,
     extra: Sequence[str] = (),
     messages: bool = False,
+    headline: str | None = None,
 ) -> None:
     """Print a gate in `fmt` (human summary, or the report in any other format); each of
-    the `extra` lines is escaped like the summary; `messages` as in `gate_text`."""
+    the `extra` lines is escaped like the summary; `messages` and `headline` as in
+    `gate_text`."""
     if fmt == "human" and output is None:
-        text = gate_text(report, label, messages) + "".join(f"  {printable(x)}\n" for x in extra)
+        text = gate_text(report, label, messages, headline)
+        text += "".join(f"  {printable(x)}\n" for x in extra)
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     emit_report(report, fmt, output)
 
 
-__all__ = ["FORMATS", "HEADLINE", "emit_gate", "emit_report", "gate_text"]
+__all__ = [
+    "FORMATS",
+    "HEADLINE",
+    "LEGACY_BLOCKED",
+    "LEGACY_OPEN",
+    "emit_gate",
+    "emit_report",
+    "gate_text",
+    "legacy_headline",
+]
