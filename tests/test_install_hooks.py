@@ -6,9 +6,12 @@ import os
 import sys
 from pathlib import Path
 
-from helpers import git, run_cli
+import pytest
+from gate_support import run
+from helpers import add_remote, git, run_cli
+from secrets_support import AWS_KEY
 
-from orchestrator.gates.install_hooks import MARKER, hook_script
+from orchestrator.gates.install_hooks import MARKER, hook_script, is_ours
 
 
 def test_hook_script_calls_this_interpreter() -> None:
@@ -48,3 +51,62 @@ def test_foreign_hook_is_kept_unless_forced(git_repo: Path) -> None:
 def test_install_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
     res = run_cli(["install-hooks"], cwd=tmp_path)
     assert res.returncode == 2 and "no target repository" in res.stderr
+
+
+LEGACY_HOOKS = {"pre-commit", "pre-merge-commit", "pre-push"}
+
+
+def _ours(hooks: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in hooks.iterdir() if p.is_file() and is_ours(p)}
+
+
+def test_legacy_install_writes_legacy_hooks_only(git_repo: Path) -> None:
+    """legacy-v1 has no commit-msg event: no strict hook rides along with a legacy install."""
+    res = run_cli(["install-hooks", "--protocol", "legacy-v1"], cwd=git_repo)
+    assert res.returncode == 0, res.stderr
+    ours = _ours(git_repo / ".git/hooks")
+    assert set(ours) == LEGACY_HOOKS
+    for name, text in ours.items():
+        assert "# protocol: legacy-v1." in text, name
+        assert " compat legacy-v1 gate " in text, name
+        assert " gate commit-msg" not in text, name
+    with pytest.raises(ValueError, match="legacy-v1"):
+        hook_script("commit-msg", "legacy-v1")
+
+
+def test_switching_protocols_replaces_our_commit_msg_hook_only(git_repo: Path) -> None:
+    hooks = git_repo / ".git/hooks"
+    assert run_cli(["install-hooks"], cwd=git_repo).returncode == 0
+    assert "commit-msg" in _ours(hooks)  # strict: the message is scanned at commit time
+    res = run_cli(["install-hooks", "--protocol", "legacy-v1"], cwd=git_repo)
+    assert res.returncode == 0, res.stderr
+    assert set(_ours(hooks)) == LEGACY_HOOKS  # our strict commit-msg hook is gone
+    assert "removed" in res.stdout and "commit-msg" in res.stdout
+    assert run_cli(["install-hooks"], cwd=git_repo).returncode == 0
+    assert set(_ours(hooks)) == {*LEGACY_HOOKS, "commit-msg"}
+    # A foreign commit-msg hook is none of a legacy install's business, even with --force.
+    assert run_cli(["uninstall-hooks"], cwd=git_repo).returncode == 0
+    foreign = hooks / "commit-msg"
+    foreign.write_text("#!/bin/sh\nexit 0\n")
+    foreign.chmod(0o755)
+    for extra in ([], ["--force"]):
+        res = run_cli(["install-hooks", "--protocol", "legacy-v1", *extra], cwd=git_repo)
+        assert res.returncode == 0, res.stderr
+        assert foreign.read_text() == "#!/bin/sh\nexit 0\n"
+    assert set(_ours(hooks)) == LEGACY_HOOKS
+
+
+def test_legacy_install_judges_messages_where_legacy_does(git_repo: Path, tmp_path: Path) -> None:
+    """Under legacy-v1 a message is delivered content at pre-push (exit 2), as the old
+    protocol's push gate judges it; no strict commit-time gate blocks the commit."""
+    add_remote(git_repo, tmp_path / "remote.git")
+    assert run_cli(["install-hooks", "--protocol", "legacy-v1"], cwd=git_repo).returncode == 0
+    message = tmp_path / "msg.txt"
+    message.write_text(f"deploy\n\naws key {AWS_KEY}\n")
+    res = run(git_repo, "git", "commit", "-q", "--allow-empty", "-F", str(message))
+    assert res.returncode == 0, res.stdout + res.stderr
+    res = run(git_repo, "git", "push", "-q", "origin", "main")
+    out = res.stdout + res.stderr
+    assert res.returncode != 0, out
+    assert "secret-aws-access-key-id" in out and AWS_KEY not in out
+    assert "legacy-v1 gate push" in out and "blocked (exit 2)" in out

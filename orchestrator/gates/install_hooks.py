@@ -1,7 +1,12 @@
 """`orchestrate install-hooks` / `uninstall-hooks`: git pre-commit, pre-merge-commit,
 commit-msg and pre-push hooks (a clean `git merge` runs pre-merge-commit, not
-pre-commit: both run the commit gate; commit-msg scans the message for secrets, under
-either protocol, since the secret scan is never skipped).
+pre-commit: both run the commit gate; commit-msg scans the message for secrets).
+
+Each protocol installs its own hooks only. legacy-v1 installs pre-commit,
+pre-merge-commit and pre-push, each running the fail-open legacy gate; it has no
+commit-msg event (the old protocol judges a message as delivered content at its
+pre-push gate), so it installs no commit-msg hook and removes a strict one of ours
+left by an earlier install: no strict gate rides along with a legacy install.
 
 The hooks go where git looks for them (`git rev-parse --git-path hooks`, which
 honours ``core.hooksPath``). A marker line identifies our hooks: a foreign hook is
@@ -23,18 +28,30 @@ from orchestrator.git.repo import hooks_path, open_repo
 from orchestrator.workspace import atomic_write
 
 MARKER = "# orchestrate-managed-hook v1"
+#: Every hook orchestrate may install (hook name -> gate event): what uninstall removes.
 HOOKS = {
     "pre-commit": "commit",
     "pre-merge-commit": "commit",
     "commit-msg": "commit-msg",
     "pre-push": "push",
 }
+LEGACY = "legacy-v1"
+#: The hooks each protocol installs. legacy-v1 has no commit-msg event.
+PROTOCOL_HOOKS = {
+    "strict": HOOKS,
+    LEGACY: {name: event for name, event in HOOKS.items() if event != "commit-msg"},
+}
 
 
 def hook_script(event: str, protocol: str, python: str | None = None) -> str:
-    """The text of a hook that runs the `event` gate with this interpreter."""
+    """The text of a hook that runs the `event` gate of `protocol` with this interpreter.
+
+    ValueError for an event the protocol has no gate for (legacy-v1 and commit-msg).
+    """
     py = shlex.quote(python or sys.executable)
-    if protocol == "legacy-v1" and event != "commit-msg":
+    if event not in PROTOCOL_HOOKS[protocol].values():
+        raise ValueError(f"the {protocol} protocol has no {event} gate")
+    if protocol == LEGACY:
         cmd = f"{py} -m orchestrator.cli.main compat legacy-v1 gate {event}"
     else:
         cmd = f"{py} -m orchestrator.cli.main gate {event}"
@@ -63,17 +80,25 @@ def is_ours(path: Path) -> bool:
 
 
 def install(hooks: Path, protocol: str, force: bool) -> list[str]:
-    """Write our hooks into `hooks`; refuse a foreign hook unless `force`. Returns messages."""
-    foreign = [n for n in HOOKS if (hooks / n).exists() and not is_ours(hooks / n)]
+    """Write the hooks of `protocol` into `hooks`; refuse a foreign hook among them unless
+    `force`. A hook of ours the protocol does not install (a strict commit-msg under
+    legacy-v1) is removed; a foreign one is never touched. Returns messages."""
+    wanted = PROTOCOL_HOOKS[protocol]
+    foreign = [n for n in wanted if (hooks / n).exists() and not is_ours(hooks / n)]
     if foreign and not force:
         raise UsageError(
             f"refusing to overwrite existing hook(s) not installed by orchestrate: "
             f"{', '.join(str(hooks / n) for n in foreign)} (use --force to replace them)"
         )
     done = []
-    for name, event in HOOKS.items():
+    for name, event in wanted.items():
         atomic_write(hooks / name, hook_script(event, protocol).encode(), mode=0o755)
         done.append(f"installed {hooks / name} ({protocol})")
+    for name in HOOKS.keys() - wanted.keys():
+        path = hooks / name
+        if path.exists() and is_ours(path):
+            path.unlink()
+            done.append(f"removed {path}: the {protocol} protocol has no {HOOKS[name]} gate")
     return done
 
 
@@ -116,7 +141,12 @@ def add_install_parsers(subparsers: argparse._SubParsersAction) -> None:  # type
     p.add_argument(
         "--force", action="store_true", help="replace hooks not installed by orchestrate"
     )
-    p.add_argument("--protocol", choices=("strict", "legacy-v1"), default="strict")
+    p.add_argument(
+        "--protocol",
+        choices=tuple(PROTOCOL_HOOKS),
+        default="strict",
+        help="strict (default) or the fail-open legacy-v1 (no commit-msg hook)",
+    )
     p.set_defaults(func=cmd_install)
     u = subparsers.add_parser("uninstall-hooks", help="remove the hooks orchestrate installed")
     u.set_defaults(func=cmd_uninstall)
