@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pathlib import Path
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
 from orchestrator.model.report import utc_now
-from orchestrator.workspace import atomic_write, locked, workspace_dir
+from orchestrator.workspace import DIRNAME, atomic_write, locked, workspace_dir
 
 ENV_VAR = "CODEGUARD_SKIP_GATE"
 CONFIG_KEY = "codeguard.skipGate"
@@ -30,6 +31,14 @@ AUDIT_FILE = "audit/skips.jsonl"
 #: Audit log size past which the oldest records are dropped (the count is kept).
 AUDIT_MAX_BYTES = 1024 * 1024
 NOT_CERTIFIED = "skipped, not certified"
+#: Bytes a summary reads from the end of the audit log for the running count.
+COUNT_TAIL_BYTES = 4096
+#: The largest running count a summary shows; past it the count is unreadable.
+MAX_SHOWN_COUNT = 10**9
+#: `SkipCount.audit`: no skip record / a running count read / records, count unreadable.
+AUDIT_NONE = "none"
+AUDIT_RECORDED = "recorded"
+AUDIT_UNREADABLE = "unreadable"
 
 
 @dataclass(frozen=True)
@@ -120,3 +129,77 @@ def audit_skip(root: Path, event: str, skip: Skip, secrets_found: int) -> int:
             data = b"\n".join(lines) + b"\n"
         atomic_write(path, data)
         return count
+
+
+@dataclass(frozen=True)
+class SkipCount:
+    """What a summary may say about the skip audit: a number, never record text."""
+
+    audit: str = AUDIT_NONE  # AUDIT_NONE | AUDIT_RECORDED | AUDIT_UNREADABLE
+    #: The running count of the last record (AUDIT_RECORDED only), 1..MAX_SHOWN_COUNT.
+    count: int | None = None
+
+
+def _tail(path: Path, limit: int) -> bytes | None:
+    """The last `limit` bytes of the regular file `path` (not followed when a link); b""
+    when there is no such file; None when it cannot be read as one."""
+    try:
+        fd = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
+    except FileNotFoundError:
+        return b""
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        start = max(0, info.st_size - limit)
+        os.lseek(fd, start, os.SEEK_SET)
+        data = os.read(fd, limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if start > 0:  # the first line read may be cut: only whole lines count
+        cut = data.find(b"\n")
+        data = data[cut + 1 :] if cut >= 0 else b""
+        if not data.strip():
+            return None  # a last record longer than the budget is not scanned for
+    return data
+
+
+def recorded_skip_count(root: Path, tail_bytes: int = COUNT_TAIL_BYTES) -> SkipCount:
+    """The legacy skip count the audit log holds (the old protocol's running counter),
+    for `orchestrate next` and the Stop summary.
+
+    Bounded and read-only: at most `tail_bytes` from the end of
+    `.orchestrate/audit/skips.jsonl`, never through a symbolic link, nothing created.
+    Only the integer `count` of the last record leaves here; a record of any other
+    shape, or a count out of 1..MAX_SHOWN_COUNT, makes the count unreadable. Never
+    raises.
+    """
+    ws = root / DIRNAME
+    audit_dir = (ws / AUDIT_FILE).parent
+    try:
+        if not ws.exists() and not ws.is_symlink():
+            return SkipCount()
+        if ws.is_symlink() or audit_dir.is_symlink():
+            return SkipCount(AUDIT_UNREADABLE)
+    except OSError:
+        return SkipCount(AUDIT_UNREADABLE)
+    data = _tail(ws / AUDIT_FILE, tail_bytes)
+    if data is None:
+        return SkipCount(AUDIT_UNREADABLE)
+    lines = [line for line in data.splitlines() if line.strip()]
+    if not lines:
+        return SkipCount()
+    try:
+        record = json.loads(lines[-1])
+    except (ValueError, RecursionError):  # RecursionError: a deeply nested last line
+        return SkipCount(AUDIT_UNREADABLE)
+    count = record.get("count") if isinstance(record, dict) else None
+    if type(count) is not int or not 1 <= count <= MAX_SHOWN_COUNT:
+        return SkipCount(AUDIT_UNREADABLE)
+    return SkipCount(AUDIT_RECORDED, count)

@@ -781,51 +781,66 @@ def _word(value: object) -> str | None:
 
 
 def _stop(ev: RouterEvent) -> RouteResult:
-    from orchestrator.tasks.nextstep import OVER_BUDGET
+    from orchestrator.tasks.nextstep import OVER_BUDGET, legacy_skip_line
     from orchestrator.usecases.tasks import next_summary
 
     root = ev.project_root
+    skips: str | None = None
     if root is None:
         ids, why = None, "project_root_undetermined"
     else:
         summary = next_summary(root)
+        skips = legacy_skip_line(summary)
         if summary.state == OVER_BUDGET:
             ids, why = None, _word(summary.reason) or "stop_summary_over_budget"
         else:
             pending = summary.open_task_ids + summary.verification_required_ids
             ids, why = [t for t in pending if B.safe_task_id(t)], None
+
+    def note(text: str) -> str:
+        """`text`, then the legacy-v1 skip count when skips are recorded (seed 004)."""
+        return f"{text.removesuffix('.')}. {skips}." if skips else text
+
     if ids is None:
         return RouteResult(
             "summary",
-            context=f"orchestrate: task facts not read ({why}); the summary was not produced "
-            "(native checks not run, delivery not_evaluated). Run: orchestrate next",
-            message="orchestrate: stop summary not available",
+            context=note(
+                f"orchestrate: task facts not read ({why}); the summary was not produced "
+                "(native checks not run, delivery not_evaluated). Run: orchestrate next"
+            ),
+            message=note("orchestrate: stop summary not available"),
             reasons=(why or "unavailable",),
         )
     if not ids:
         return RouteResult(
             "summary",
-            context="orchestrate: no open tasks recorded. That is not a pass: native checks did "
-            "not run here and delivery is not_evaluated. Recommended: a fresh full check, "
-            "orchestrate lint",
-            message="orchestrate: no open tasks; run a full check before delivery",
+            context=note(
+                "orchestrate: no open tasks recorded. That is not a pass: native checks did "
+                "not run here and delivery is not_evaluated. Recommended: a fresh full check, "
+                "orchestrate lint"
+            ),
+            message=note("orchestrate: no open tasks; run a full check before delivery"),
         )
     tasks = _tasks_line(ids)
     first = ids[0]
     if ev.stop_hook_active:
         return RouteResult(
             "summary",
-            context=f"orchestrate: {len(ids)} open task(s) remain ({tasks}). Status only; "
-            "delivery not_evaluated.",
-            message=f"orchestrate: {len(ids)} open task(s) remain",
+            context=note(
+                f"orchestrate: {len(ids)} open task(s) remain ({tasks}). Status only; "
+                "delivery not_evaluated."
+            ),
+            message=note(f"orchestrate: {len(ids)} open task(s) remain"),
             task_ids=tuple(ids),
         )
     return RouteResult(
         "summary",
-        context=f"orchestrate: {len(ids)} open task(s): {tasks}. Next: repair, then run "
-        f"orchestrate task verify {first} (list: orchestrate next). Native checks not run by "
-        "this hook; delivery not_evaluated.",
-        message=f"orchestrate: {len(ids)} open task(s); one continuation requested",
+        context=note(
+            f"orchestrate: {len(ids)} open task(s): {tasks}. Next: repair, then run "
+            f"orchestrate task verify {first} (list: orchestrate next). Native checks not run "
+            "by this hook; delivery not_evaluated."
+        ),
+        message=note(f"orchestrate: {len(ids)} open task(s); one continuation requested"),
         continue_once=True,
         task_ids=tuple(ids),
     )

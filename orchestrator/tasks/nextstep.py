@@ -7,6 +7,10 @@ leave this module. With no open task it recommends a fresh full check; it never
 says "all good". Over the entry or byte budget it says so and stops, pointing to
 `orchestrate next` / `orchestrate task list` instead of summarizing a part as if it
 were the whole.
+
+The legacy-v1 skip count (seed 004: the old counting and a Stop summary that shows it)
+is read by the use case (usecases/tasks.next_summary, from the skip audit) and carried
+here as a number only: `legacy_skip_line` is the one wording of it.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ __all__ = [
     "UNINITIALIZED",
     "UNREADABLE",
     "NextSummary",
+    "legacy_skip_line",
     "next_summary",
     "render_text",
 ]
@@ -69,6 +74,10 @@ class NextSummary:
     native_checks: str = "not_run"
     delivery: str = "not_evaluated"
     commands: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
+    #: The legacy-v1 skip audit: "none" (no record), "recorded" (`legacy_skip_count`
+    #: holds the running count) or "unreadable" (records, but no count to show).
+    legacy_skip_audit: str = "none"
+    legacy_skip_count: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -159,6 +168,23 @@ def next_summary(
     return _summarize(facts)
 
 
+#: Where the skip audit lives, for the summary's fixed wording.
+SKIP_AUDIT_PATH = ".orchestrate/audit/skips.jsonl"
+
+
+def legacy_skip_line(summary: NextSummary) -> str | None:
+    """The summary's line about legacy-v1 skips, or None when none is recorded: the
+    running count (a number) and fixed words, never text from the audit records."""
+    if summary.legacy_skip_audit == "recorded" and summary.legacy_skip_count is not None:
+        return (
+            f"legacy-v1 skips recorded: {int(summary.legacy_skip_count)} (language gate "
+            f"skipped, not certified; {SKIP_AUDIT_PATH})"
+        )
+    if summary.legacy_skip_audit == "unreadable":
+        return f"legacy-v1 skip audit present, count unreadable ({SKIP_AUDIT_PATH})"
+    return None
+
+
 def render_text(summary: NextSummary, limit_chars: int = 1200) -> str:
     """Plain text of the summary, at most `limit_chars` characters.
 
@@ -171,6 +197,9 @@ def render_text(summary: NextSummary, limit_chars: int = 1200) -> str:
     ]
     if summary.state == OVER_BUDGET:
         head.append(f"summary not produced: scope over budget ({summary.detail})")
+    skips = legacy_skip_line(summary)
+    if skips:
+        head.append(skips)
     tail = [f"next: {summary.recommendation}"]
     body: list[str] = []
     pending = [(t, "open") for t in summary.open_task_ids] + [

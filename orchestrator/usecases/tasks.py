@@ -7,12 +7,14 @@ the task store, the recheck child and the summary budgets stay in tasks/.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
+from orchestrator.gates.legacy import recorded_skip_count
 from orchestrator.tasks import events, facts, nextstep
 from orchestrator.tasks import verify as _verify
 from orchestrator.tasks.nextstep import NextSummary
@@ -34,8 +36,13 @@ def repair_ready(root: Path, task_id: str, timeout: float) -> VerifyResult:
 
 def next_summary(root: Path, **budgets: int) -> NextSummary:
     """Open tasks and the next step from local task facts only, within the budgets
-    (`max_entries`, `max_bytes`)."""
-    return nextstep.next_summary(root, **budgets)
+    (`max_entries`, `max_bytes`), with the legacy-v1 skip count of the skip audit (a
+    bounded tail read; a number only, never record text)."""
+    summary = nextstep.next_summary(root, **budgets)
+    skips = recorded_skip_count(root)
+    return dataclasses.replace(
+        summary, legacy_skip_audit=skips.audit, legacy_skip_count=skips.count
+    )
 
 
 @dataclass(frozen=True)
