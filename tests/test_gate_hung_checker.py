@@ -1,7 +1,7 @@
 """A checker that hangs at a strict gate is killed at its share of the gate's one
 deadline and recorded `timed_out`: the gate keeps the time for its own git reads and
-answers incomplete (exit 3) naming the checker and the toolchain, never an internal
-git fault. Real git repositories, the real CLI, fake
+answers incomplete (exit 3, or a host hook's deny) naming the checker and the
+toolchain, never an internal git fault. Real git repositories, the real CLI, fake
 Ruffs (scripts written here) for the fault.
 """
 
@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 from gate_support import clean_env, orchestrate
-from helpers import new_repo
+from helpers import new_repo, run_cli
+from host_contracts import check_claude, check_codex, check_gemini, payload
 
 from orchestrator.deadline import Deadline
+from orchestrator.hosts import budgets
 
 #: Generous slack on every wall-time bound below (start-up on a loaded machine).
 SLACK_S = 20.0
@@ -112,3 +114,61 @@ def test_a_hung_checker_is_named_timed_out_in_the_json_report(tmp_path: Path) ->
     assert secrets and all(s["status"] == "checked" for s in secrets), secrets
     assert report["gate"]["decision"] == "incomplete"
     assert report["request"]["timeout_s"] == 6  # the gate's deadline, not the checkers' share
+
+
+HOSTS = {
+    "claude-code": ("PreToolUse.Bash", check_claude),
+    "codex": ("PreToolUse.Bash", check_codex),
+    "gemini": ("BeforeTool.run_shell_command", check_gemini),
+}
+
+
+def _denial(host: str, obj: dict) -> str:  # type: ignore[type-arg]
+    """The refusal text of a host's answer ("" when it did not refuse)."""
+    if host == "gemini":
+        return obj["reason"] if obj.get("decision") == "deny" else ""
+    hso = obj.get("hookSpecificOutput") or {}
+    return (
+        hso.get("permissionDecisionReason", "") if hso.get("permissionDecision") == "deny" else ""
+    )
+
+
+@pytest.mark.parametrize("host", sorted(HOSTS))
+def test_the_pre_tool_hook_answers_a_hung_checker_before_its_deadline(
+    tmp_path: Path, host: str
+) -> None:
+    fake, pids = _fake_ruff(tmp_path, "fake-ruff-hangs-on-check", HANGS_ON_CHECK)
+    repo, env = _setup(tmp_path, fake)
+    deadline = 6.0
+    env[budgets.GATE_DEADLINE_ENV] = str(deadline)
+    name, check = HOSTS[host]
+    event = payload(host, name, cwd=str(repo), tool_input={"command": "git commit -m x"})
+    start = time.monotonic()
+    # The hook must answer within its deadline plus the margin the host timeout leaves;
+    # the runner's own timeout is only a backstop (the real deadline is 100 s).
+    res = run_cli(
+        ["hook", host],
+        repo,
+        env=env,
+        stdin=json.dumps(event),
+        timeout=deadline + budgets.ANSWER_MARGIN_S + SLACK_S,
+        inherit_env=False,
+    )
+    elapsed = time.monotonic() - start
+    obj = check(event["hook_event_name"], res.returncode, res.stdout.encode())
+    text = _denial(host, obj)
+    assert "strict commit gate: incomplete" in text, (obj, res.stderr)
+    assert "ruff: timed_out" in text and "restore the toolchain" in text, text
+    assert "internal fault" not in text, text
+    assert elapsed < deadline + budgets.ANSWER_MARGIN_S, elapsed  # an upper bound only
+    assert _alive(pids) == [], "the fake's process group outlived the hook"
+
+
+@pytest.mark.parametrize("value", [None, "0", "-1", "1e9", "inf", "nan", "soon", ""])
+def test_the_test_deadline_never_lengthens_the_gate(value: str | None) -> None:
+    env = {} if value is None else {budgets.GATE_DEADLINE_ENV: value}
+    assert budgets.gate_deadline_s(env) == budgets.GATE_DEADLINE_S
+
+
+def test_the_test_deadline_shortens_the_gate() -> None:
+    assert budgets.gate_deadline_s({budgets.GATE_DEADLINE_ENV: "5"}) == 5.0
