@@ -44,6 +44,17 @@ class Deadline:
         now = time.monotonic()
         return cls(at=now + max(0.0, seconds), started=now)
 
+    def within(self, seconds: float) -> Deadline:
+        """The earlier of this deadline and `seconds` from now: a step's own bound
+        that never outlasts the run it is part of."""
+        now = time.monotonic()
+        return Deadline(at=min(self.at, now + max(0.0, seconds)), started=now)
+
+    def short_of(self, seconds: float) -> Deadline:
+        """This deadline brought forward by `seconds` (never before it started): the
+        share a step may use while the work after it keeps `seconds` of the whole."""
+        return Deadline(at=max(self.started, self.at - max(0.0, seconds)), started=self.started)
+
     def remaining(self) -> float:
         """Seconds left, never negative (none once the process's runs are cancelled)."""
         if _CANCELLED.is_set():

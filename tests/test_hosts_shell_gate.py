@@ -433,3 +433,27 @@ def test_a_push_names_the_config_and_policy_files_it_changes(tmp_path: Path) -> 
     assert not res.block and res.gate == "allow", res.context
     assert "judged with a changed orchestrate.toml, ruff.toml" in res.context, res.context
     assert POLICY_TEXT not in res.context
+
+
+def test_the_pre_tool_gate_gets_what_is_left_of_the_events_one_deadline(clean: Path) -> None:
+    # The policy read and the gate share one deadline: time the policy read took is not
+    # given to the gate again (the hook must answer inside the host's timeout).
+    from orchestrator.hosts import budgets as B
+    from orchestrator.usecases.pretool import SurfaceChanges
+
+    seen: dict[str, float] = {}
+
+    def slow_surface_changes(_root: Path, _env: object, deadline: object, _kind: str) -> object:
+        seen["policy"] = deadline.remaining()  # type: ignore[attr-defined]
+        time.sleep(0.5)
+        return SurfaceChanges()
+
+    def gate(_kind: str, root: Path, timeout: float, env: object = None) -> Report:
+        seen["gate"] = timeout
+        return Report(scan=ScanInfo(project_root=str(root)))
+
+    svc = Services(surface_changes=slow_surface_changes, gate=gate)  # type: ignore[arg-type]
+    ev = RouterEvent(Kind.SHELL_COMMAND, clean, command="git commit -m x", shell_cwd=clean)
+    route(ev, svc)
+    assert 0 < seen["policy"] <= B.POLICY_DEADLINE_S
+    assert 0 < seen["gate"] <= B.GATE_DEADLINE_S - 0.5, seen

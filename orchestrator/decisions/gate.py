@@ -50,7 +50,11 @@ def _recovery(s: Scope, language: str | None) -> str:
     if s.status == ScopeStatus.TOOL_ERROR:
         return s.hint or f"repair the {tool} installation or its configuration, then re-run"
     if s.status == ScopeStatus.TIMED_OUT:
-        return "re-run with a longer --timeout (or fewer files at once)"
+        return (
+            f"{tool} did not finish in time: check that {tool} runs and returns (restore the "
+            "toolchain if it hangs), then re-run; a slow run needs a longer --timeout or "
+            "fewer files at once"
+        )
     if s.status == ScopeStatus.PARTIAL:
         return f"re-run; {tool} produced only part of its output"
     if s.status == ScopeStatus.UNSAFE:

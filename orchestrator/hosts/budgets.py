@@ -8,8 +8,9 @@ does not fit is dropped or replaced by a fixed marker, never partially echoed.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: Bytes of a host event read from stdin.
@@ -31,16 +32,42 @@ MAX_TASK_IDS = 5
 MESSAGE_MAX_CHARS = 300
 #: Seconds: the router's own deadlines, below the host timeouts in hooks/.
 FAST_DEADLINE_S = 20.0
+#: The whole pre-tool gate event (`git commit` / `git push` about to run): reading the
+#: command, replaying its staging, the policy read and the strict gate share this one
+#: deadline; the gate keeps a share of it for its own work after the checkers
+#: (usecases/gate.finish_reserve), so a hung checker is killed and the hook answers.
 GATE_DEADLINE_S = 100.0
 VERIFY_DEADLINE_S = 20.0
-#: Reading which governing files a prepared commit changes (a few git calls).
+#: Reading which governing files a prepared commit changes (a few git calls), at most.
 POLICY_DEADLINE_S = 10.0
+#: Seconds each host's hook timeout (hooks/) must leave beyond the router's deadline of
+#: that event: the interpreter's start-up and imports before the deadline starts, the
+#: last kill of a checker's process tree, the private tree's removal and the answer's
+#: rendering after it. tests/test_hook_budgets.py checks every shipped hook config.
+ANSWER_MARGIN_S = 10.0
+#: Test-only: seconds that replace GATE_DEADLINE_S for one `orchestrate hook` process
+#: when shorter (a longer or malformed value is ignored), so a test shows the hook
+#: answering at its deadline without waiting for the real one. It can only make the
+#: gate stricter (less time: more `timed_out`, which blocks), never let more through.
+GATE_DEADLINE_ENV = "ORCHESTRATE_TEST_GATE_DEADLINE_S"
 #: Changed config files named in a gate text.
 MAX_CONFIG_LABELS = 4
 #: A raw path field longer than this is refused before it is looked at.
 RAW_PATH_MAX_BYTES = 4096
 
 FAST_SCOPE_BUDGET_EXCEEDED = "fast_scope_budget_exceeded"
+
+
+def gate_deadline_s(env: Mapping[str, str] | None = None) -> float:
+    """The pre-tool gate event's deadline: GATE_DEADLINE_S, or the shorter positive
+    number of seconds GATE_DEADLINE_ENV names in `env` (default: the process's)."""
+    raw = (os.environ if env is None else env).get(GATE_DEADLINE_ENV)
+    try:
+        value = float(raw) if raw else GATE_DEADLINE_S
+    except ValueError:
+        return GATE_DEADLINE_S
+    return value if 0.0 < value < GATE_DEADLINE_S else GATE_DEADLINE_S
+
 
 # A rule id: words of letters and digits joined by "-" or "_", at most three of them
 # separated by "/" (`F401`, `no-unused-vars`, `@scope/rule`, `Style/StringLiterals`,

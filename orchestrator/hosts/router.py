@@ -609,10 +609,11 @@ def _policy_refused(kind: str, names: Sequence[str]) -> RouteResult:
     )
 
 
-def _analysis(ev: RouterEvent) -> Analysis:
+def _analysis(ev: RouterEvent, deadline: Deadline | None = None) -> Analysis:
     """The analyser's verdict; a git alias it does not know is looked up in the start
-    repository's config and the command read again, kept only when every git operation
-    runs in that repository (another one may define the name differently)."""
+    repository's config (within `deadline`, at most 5 s) and the command read again,
+    kept only when every git operation runs in that repository (another one may define
+    the name differently)."""
     command = ev.command if ev.command is not None else ""
     result = analyse(command)
     start = ev.shell_cwd or ev.project_root
@@ -620,7 +621,7 @@ def _analysis(ev: RouterEvent) -> Analysis:
         return result
     from orchestrator.usecases.pretool import git_aliases
 
-    aliases = git_aliases(start, Deadline.after(5.0))
+    aliases = git_aliases(start, (deadline or Deadline.after(5.0)).within(5.0))
     if not aliases:
         return result
     again = analyse(command, known_aliases=aliases)
@@ -630,7 +631,9 @@ def _analysis(ev: RouterEvent) -> Analysis:
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
     from orchestrator.usecases.pretool import GitError, NotJudgeable, ReplayFailed, prepared
 
-    result = _analysis(ev)
+    # One deadline for the whole event, well inside the host's hook timeout (budgets).
+    event = Deadline.after(B.gate_deadline_s())
+    result = _analysis(ev, event)
     if result.verdict == "no_delivery":
         return RouteResult("ignored")
     kind = delivery_kind(result)
@@ -648,9 +651,9 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         )
         return _refused(kind, why, delivery)
     try:
-        with prepared(delivery, Deadline.after(B.GATE_DEADLINE_S)) as (root, env):
+        with prepared(delivery, event) as (root, env):
             try:
-                deadline = Deadline.after(B.POLICY_DEADLINE_S)
+                deadline = event.within(B.POLICY_DEADLINE_S)
                 changes = svc.surface_changes(root, env, deadline, delivery.kind)
             except GitError:  # only this read: a fault of the gate itself stays a fault
                 why = f"cannot determine whether this {kind} changes the gate's own policy"
@@ -663,7 +666,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             configs = changes.configs + changes.policy
             extra = {"env": env} if env else {}
             try:
-                report = svc.gate(delivery.kind, root, B.GATE_DEADLINE_S, **extra)
+                report = svc.gate(delivery.kind, root, event.remaining(), **extra)
             except Exception:
                 if policy_refused:  # refused anyway; the policy it changes may not load
                     return _policy_refused(kind, changes.policy)

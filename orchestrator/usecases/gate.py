@@ -59,6 +59,13 @@ from orchestrator.vocab import BASELINE_FILE, GateDecision, Purpose, Tier
 EVENTS = ("commit", "push", "ci")
 SURFACE_NAMES = {"commit": "index", "push": "push-range", "ci": "revision"}
 DEFAULT_TIMEOUT = {"commit": 600.0, "push": 900.0, "ci": 1800.0}
+#: The share of a strict gate's one deadline the checkers may not use: it is kept for
+#: the gate's own work after them (comparing the governing files with the base, the
+#: legacy skip sources, the verdict) and for ending a checker that overran. A tenth of
+#: the whole, within these bounds, never more than half of it.
+FINISH_RESERVE_SHARE = 0.1
+FINISH_RESERVE_MIN_S = 1.0
+FINISH_RESERVE_MAX_S = 15.0
 
 
 @dataclass
@@ -80,6 +87,15 @@ class LegacyResult:
     secrets: list[Finding] = field(default_factory=list)
     #: How many skips the audit log holds after this one (0 when none was taken).
     skip_count: int = 0
+
+
+def finish_reserve(timeout: float) -> float:
+    """Seconds of a gate's `timeout` kept from the checkers for the gate's own work
+    after them, so a checker that hangs is killed and recorded `timed_out` while the
+    gate still has the time to finish and answer (its git reads run on the same
+    deadline: without the reserve they would time out and fault the gate)."""
+    share = min(FINISH_RESERVE_MAX_S, max(FINISH_RESERVE_MIN_S, FINISH_RESERVE_SHARE * timeout))
+    return min(share, max(0.0, timeout) / 2)
 
 
 def _open_strict(timeout: float, cwd: Path | None, env: Mapping[str, str] | None = None) -> Git:
@@ -188,6 +204,8 @@ def check_surface(
     if only_checkers is not None:
         policy_only &= only_checkers
     rounds += [(r, policy_only) for r in scans]
+    # Every round's checkers share the gate's one deadline, short of the reserve.
+    checks = git.deadline.short_of(finish_reserve(timeout))
     report: Report | None = None
     for i, (targets, only) in enumerate(rounds):
         with materialised(git.root, targets, reviewed.applied) as tree:
@@ -199,7 +217,7 @@ def check_surface(
                 purpose=Purpose.DELIVERY,
                 surface=SURFACE_NAMES[event],
                 revision=surface.revision,
-                timeout=max(0.0, git.deadline.remaining()) if i else timeout,
+                timeout=checks.remaining(),
                 only_checkers=only,
                 env=git.env,
                 config=policy.config,
@@ -220,6 +238,8 @@ def check_surface(
             report.scan.files_scanned += part.scan.files_scanned
             report.notes += [n for n in part.notes if n not in report.notes]
     assert report is not None
+    # The request is the gate's: its one deadline, not the checkers' share of it.
+    report.request.timeout_s = timeout
     if len(rounds) > 1:
         report.coverage = coverage_of(report.scopes, len(report.plugin_failures))
     if len(rounds) - len(scans) > 1:
