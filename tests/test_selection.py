@@ -257,3 +257,18 @@ def test_lint_json_with_a_name_that_is_not_utf8(tmp_path: Path) -> None:
         report = json.loads(out.stdout)
         rows = [s for s in report["scopes"] if s["path"] == "bad\\xff.py"]
         assert rows and all(s["status"] == "unsafe" for s in rows), report["scopes"]
+
+
+def test_entries_are_never_walked(tmp_path: Path) -> None:
+    # walk=False (a hook's paths, as git lists them): a folder is one entry, refused as
+    # not a regular file, like the whole-project walk judges a git-listed name.
+    root = tmp_path / "root"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "m.py").write_text("x = 1\n")
+    (root / "a.py").write_text("y = 1\n")
+    targets, refused = select(root, ["pkg", "a.py"], cwd=root, walk=False)
+    assert [t.path for t in targets] == ["a.py"]
+    s = _status(refused, "pkg")
+    assert (s.status, s.reason) == (ScopeStatus.UNSAFE, "not a regular file")
+    walked, _ = select(root, ["pkg", "a.py"], cwd=root)
+    assert [t.path for t in walked] == ["a.py", "pkg/m.py"]

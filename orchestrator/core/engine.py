@@ -70,6 +70,9 @@ class LintRequest:
     #: `paths` are the user's own (the command line): a generated file named there is
     #: linted. Paths a hook or an agent hands over are not (generated files skip lint).
     paths_named: bool = False
+    #: `paths` are file entries as git lists them (a hook's re-determined scope): a
+    #: folder among them is refused as not a regular file, never walked (select `walk`).
+    paths_are_entries: bool = False
     #: Lint generated files too (`--include-generated`); the secret scan always does.
     include_generated: bool = False
     #: Check only this share of the selection (`--shard I/N`); the report records it.
@@ -156,7 +159,8 @@ def run_lint(req: LintRequest) -> Report:
     )
     excluded = excluded_dirs(config)
     if req.targets is None:
-        targets, refused = select(root, req.paths, excluded, cwd=req.cwd)
+        walk = not req.paths_are_entries
+        targets, refused = select(root, req.paths, excluded, cwd=req.cwd, walk=walk)
     else:
         targets, refused = list(req.targets), list(req.refused)
     shard_id = None

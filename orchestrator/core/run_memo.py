@@ -146,6 +146,7 @@ def request_key(req: Any, root: Path, config: Mapping[str, Any]) -> RequestKey |
         "require": list(req.require),
         "budget": req.output_budget,
         "named": req.paths_named,
+        "entries": req.paths_are_entries,
         "generated": req.include_generated,
         "shard": repr(req.shard),
         "env": sorted(env.items()),

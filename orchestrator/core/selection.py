@@ -286,6 +286,7 @@ def select(
     paths: Iterable[str],
     excluded_dirs: Sequence[str] = EXCLUDED_DIRS,
     cwd: Path | None = None,
+    walk: bool = True,
 ) -> tuple[list[FileTarget], list[Scope]]:
     """Expand `paths` (files and directories) into targets and refused scopes.
 
@@ -293,6 +294,11 @@ def select(
     a work tree). Each file appears once; each entry that is not one (a FIFO, a socket,
     an unreadable folder) and each path that cannot be looked at is a refused scope,
     never an error. No paths means the whole project root.
+
+    With `walk` False each path names one entry as git lists it (a hook's scope
+    re-determined from `git status`): a folder there (in place of a tracked file, a
+    nested repository) is inspected like any entry, `unsafe` as not a regular file,
+    exactly as the whole-project walk judges a git-listed name; it is never walked.
     """
     root = project_root.resolve()
     base = (cwd or Path.cwd()).absolute()
@@ -303,7 +309,7 @@ def select(
     for raw in raw_paths:
         absolute = _absolute(raw, base)
         label = _label(root, absolute)
-        if _lstat_is_dir(absolute):
+        if walk and _lstat_is_dir(absolute):
             real_dir = absolute.resolve()
             if not real_dir.is_relative_to(root):
                 label = escaped_name(label)

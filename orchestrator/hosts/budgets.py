@@ -27,6 +27,8 @@ MAX_RULE_IDS = 3
 RULE_ID_MAX_CHARS = 32
 MAX_LANGUAGES = 8
 PATH_LABEL_MAX_CHARS = 128
+#: Unsafe paths named one by one in edit feedback; past it a count says how many more.
+MAX_UNSAFE_LABELS = 4
 MAX_TASK_IDS = 5
 #: The human line (systemMessage) is shorter still.
 MESSAGE_MAX_CHARS = 300

@@ -115,7 +115,12 @@ def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
 
 
 def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
-    """The edit-feedback lint of a hook, in this process (the warm engine runs this)."""
+    """The edit-feedback lint of a hook, in this process (the warm engine runs this).
+
+    `paths` name files (a confirmed edit's target, or what `git status` lists): lint's
+    selection judges each as the entry it is and never walks a folder among them, so
+    an unsafe one is the `unsafe` scope the whole-project lint gives it.
+    """
     from orchestrator.core.engine import LintRequest
     from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
 
@@ -126,6 +131,7 @@ def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
         purpose=Purpose.FEEDBACK,
         timeout=timeout,
         cwd=root,
+        paths_are_entries=True,
     )
     return lint(req, FEEDBACK_TASKS)
 
@@ -389,8 +395,27 @@ def _log_edit(
         reasons.append("event_log_unavailable")
 
 
+def _unsafe_paths(report: Report) -> list[str]:
+    """The paths `report` holds as `unsafe` scopes (sorted, each once).
+
+    Lint's selection made that decision (core/selection.py); the host only names what
+    it decided, so a hook and `orchestrate lint` on the same path never disagree.
+    """
+    return sorted({s.path for s in report.scopes if s.status == ScopeStatus.UNSAFE})
+
+
+def _unsafe_piece(report: Report) -> str:
+    """The unsafe paths named by bounded, escaped labels: a count and the first few."""
+    paths = _unsafe_paths(report)
+    if not paths:
+        return ""
+    labels = " ".join(B.path_label(p) for p in paths[: B.MAX_UNSAFE_LABELS])
+    more = len(paths) - B.MAX_UNSAFE_LABELS
+    return f"unsafe, not checked, {len(paths)}: {labels}" + (f" (+{more} more)" if more > 0 else "")
+
+
 def _report_pieces(report: Report, plan: B.FastPlan, paths: Sequence[str]) -> list[str]:
-    """The fast check's own lines: scope, scopes, findings, languages."""
+    """The fast check's own lines: scope, scopes, unsafe paths, findings, languages."""
     head = "orchestrate fast check" if plan.per_file else "orchestrate batch check"
     if plan.per_file:
         scope_text = f"files {len(paths)}: " + " ".join(B.path_label(p) for p in paths)
@@ -401,8 +426,12 @@ def _report_pieces(report: Report, plan: B.FastPlan, paths: Sequence[str]) -> li
         f"{head} ({FEEDBACK_ONLY})",
         scope_text,
         f"scopes: {describe_scopes(report)}",
-        _findings_line(report),
     ]
+    # Named even in a batch (where the file list is only a count): an unsafe path is
+    # the one a person must look at, since no checker read it.
+    if unsafe := _unsafe_piece(report):
+        pieces.append(unsafe)
+    pieces.append(_findings_line(report))
     if langs := _languages(report):
         pieces.append(f"languages {langs}")
     return pieces
@@ -443,6 +472,8 @@ def _edit_message(result: LintResult | None, repair: _Repair, incomplete: bool) 
         findings = result.report.findings
         rules = B.safe_rule_ids(f.rule for f in findings)
         parts.append(f"{len(findings)} finding(s)" + (f" [{', '.join(rules)}]" if rules else ""))
+        if unsafe := _unsafe_paths(result.report):
+            parts.append(f"unsafe {len(unsafe)}")
     if repair.observed:
         parts.append("task re-check " + ", ".join(f"{t} {o}" for t, o, _ in repair.observed))
     return (
@@ -469,6 +500,8 @@ def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
     result = svc.lint(root, fast_paths, deadline.remaining()) if fast_paths else None
     if result is not None and result.task_error:  # task ids are optional in feedback
         reasons.append("task_store_unavailable")
+    if result is not None and _unsafe_paths(result.report):
+        reasons.append("unsafe_path")
     repair = _recheck(root, targets, svc, deadline)
     if repair.paths:
         reasons.append("repair_recheck_only")
@@ -492,8 +525,8 @@ def _undetermined(ev: RouterEvent) -> RouteResult:
     reason = ev.scope_reason or "scope_undetermined"
     return RouteResult(
         "not_run",
-        context=f"orchestrate: scope undetermined ({reason}); source check not run. "
-        "Delivery not_evaluated. Run: orchestrate lint",
+        context=f"orchestrate: scope undetermined ({reason}); source check not run, coverage "
+        "incomplete. Delivery not_evaluated. Run: orchestrate lint",
         message="orchestrate: scope undetermined, check not run",
         reasons=(reason,),
     )

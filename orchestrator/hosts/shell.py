@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
@@ -16,11 +15,16 @@ from orchestrator.git.runner import Git, GitError
 
 
 def git_changed_paths(root: Path, deadline: Deadline) -> list[str] | None:
-    """Changed or untracked regular files under `root` (project-relative, sorted), from
-    `git status --porcelain -z`; None when git cannot tell (no repository, timeout).
+    """Every changed or untracked path git reports under `root` (project-relative
+    POSIX, sorted), from `git status --porcelain -z`; None when git cannot tell (no
+    repository, timeout).
 
-    Deleted paths, paths outside `root` (through a link) and orchestrate's own
-    workspace are left out: only files a checker could read now are listed.
+    Nothing here judges whether a path is safe to read: a symlink that escapes the
+    root, a FIFO or socket where a file was, a folder in place of a tracked file or a
+    nested repository, a name lint refuses are all listed, so that lint's own
+    selection (core/selection.py, through the router's `lint_here`) decides each one
+    and its `unsafe` scope reaches the report. Left out are only a deletion with
+    nothing at its path now (nothing to check) and orchestrate's own workspace.
     """
     git = Git(root, deadline)
     top = git.answer("rev-parse", "--show-toplevel")
@@ -31,18 +35,19 @@ def git_changed_paths(root: Path, deadline: Deadline) -> list[str] | None:
     if top is None or entries is None:
         return None
     toplevel = Path(top).resolve()
-    paths: list[str] = []
+    paths: set[str] = set()
     for entry in entries:
-        if entry.deleted:
+        # Lexical, never resolved: resolving is how an escaping link used to vanish.
+        where = Path(os.path.normpath(toplevel / entry.path))
+        # "D" is also how git shows a file turned into a folder: keep what exists.
+        if entry.deleted and not os.path.lexists(where):
             continue
         try:
-            real = (toplevel / entry.path).resolve()
-            rel = real.relative_to(root)
-            if not stat.S_ISREG(os.stat(real).st_mode):
-                continue
-        except (OSError, ValueError, RuntimeError):
-            continue
-        posix = rel.as_posix()
-        if not posix.startswith(".orchestrate/"):
-            paths.append(posix)
-    return sorted(set(paths))
+            posix = where.relative_to(root).as_posix()
+        except ValueError:
+            # Not under the root (git was asked for "." so this should not happen):
+            # the absolute path goes to lint, whose selection says "outside the root".
+            posix = str(where)
+        if posix != ".orchestrate" and not posix.startswith(".orchestrate/"):
+            paths.add(posix)
+    return sorted(paths)

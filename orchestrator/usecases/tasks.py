@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,10 +103,23 @@ SNAPSHOT_READ_MAX = 8 * 1024 * 1024
 
 
 def _digest(root: Path, rel: str) -> str:
+    """The content digest of one edited file, or a fixed marker for a path no checker
+    may read: an edit's paths may be ones lint refused (a re-determined scope keeps
+    every path git reports), and opening a FIFO would hang the hook, a device read
+    forever and a symlink leaving the root read a file outside the project."""
     try:
-        with open(root / rel, "rb") as fh:
+        real = os.path.realpath(root / rel)
+        if not real.startswith(os.path.realpath(root).rstrip(os.sep) + os.sep):
+            return "unsafe:outside_root"
+        if not stat.S_ISREG(os.stat(real).st_mode):
+            return "unsafe:not_a_regular_file"
+        # No follow, no wait: the path may have been swapped since the look above.
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return "unsafe:not_a_regular_file"
             return hashlib.sha256(fh.read(SNAPSHOT_READ_MAX)).hexdigest()
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         return f"unreadable:{type(exc).__name__}"
 
 
