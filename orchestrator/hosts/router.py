@@ -276,6 +276,7 @@ def _session_start(ev: RouterEvent) -> RouteResult:
         + (f". Advice: {'; '.join(advice)}" if advice else "")
         + ". Fast feedback runs after confirmed edits; strict gates run on real git "
         "commit / push. Source check not_run, delivery not_evaluated."
+        + (f" {ev.host_gap}." if ev.host_gap else "")
     )
     return RouteResult(
         "discovery",
