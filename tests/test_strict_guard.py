@@ -33,6 +33,17 @@ WRITE = {"claude-code": "Write", "codex": "Write", "gemini": "write_file"}
 BEFORE = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 
 
+@pytest.fixture(autouse=True)
+def _signal_mask() -> object:
+    """The guard holds SIGTERM / SIGINT off once it answers a fault (until its process
+    exits); in-process, the test process gets its mask back."""
+    import signal
+
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    yield
+    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
 @pytest.fixture
 def secret_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A repository with an AWS-shaped key pair and a Python file staged, a private
@@ -323,3 +334,45 @@ def test_a_fault_in_a_spawned_hook_refuses_in_the_hosts_shape(
     assert res.stdout.encode() == guard.REFUSALS[host]
     assert guard.FAULT_REASON in res.stderr
     assert "injected fault" not in res.stdout + res.stderr  # nothing of the fault is echoed
+
+
+@pytest.mark.parametrize("signals", [1, 2])
+def test_a_hook_stopped_by_sigterm_mid_gate_refuses(tmp_path: Path, signals: int) -> None:
+    """A host (or a person) ends the hook while its gate waits on a hung tool: one
+    SIGTERM, or a second one while the first unwinds, still ends in the refusal, exit 2,
+    and no tool process is left behind."""
+    import signal
+    import subprocess
+    import time
+
+    from helpers import VENV_BIN
+    from test_gate_hung_checker import HANGS_ON_CHECK, _alive, _fake_ruff, _setup
+
+    fake, pids = _fake_ruff(tmp_path, "fake-ruff-hangs", HANGS_ON_CHECK)
+    repo, env = _setup(tmp_path, fake)
+    data = _event("claude-code", repo, "commit")
+    proc = subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), "hook", "claude-code"],
+        cwd=repo,
+        env={**env, "CLAUDE_PROJECT_DIR": str(repo)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(data)
+    proc.stdin.close()
+    waited = time.monotonic() + 60
+    while not _alive(pids) and time.monotonic() < waited:  # the gate is checking now
+        time.sleep(0.05)
+    assert _alive(pids), "the fake ruff never started"
+    for _ in range(signals):
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.01)
+    proc.wait(timeout=60)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert proc.returncode == guard.REFUSAL_EXIT, (proc.returncode, out, err)
+    assert out.endswith(guard.REFUSALS["claude-code"]), out
+    assert guard.FAULT_REASON.encode() in err
+    time.sleep(0.2)
+    assert not _alive(pids)
