@@ -196,6 +196,11 @@ def _gate_case(repo: Path, event: str) -> tuple[list[str], bytes]:
     return ["gate", "push", "origin", str(remote), "--timeout", "20"], line
 
 
+#: `_run_gate`'s answer for an exception that left `main`: the interpreter exits 1 (a
+#: strict hook blocks on it; the legacy hook script turns it into its fail-open exit 0).
+UNCAUGHT = 1
+
+
 def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
     """One in-process strict CLI gate, as the installed git hook runs it."""
     import sys
@@ -207,8 +212,8 @@ def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) ->
         return main(argv)
     except SystemExit as exc:  # what the interpreter would exit with
         return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
-    except BaseException:  # noqa: BLE001 - an uncaught exception: the interpreter exits 1
-        return 1
+    except BaseException:  # noqa: BLE001 - uncaught: the interpreter's exit 1
+        return UNCAUGHT
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
@@ -240,12 +245,10 @@ def test_a_strict_gate_whose_answer_cannot_be_written_never_passes(
 ) -> None:
     """A closed stdout (BrokenPipeError) is exit 0 for lint and friends, never at a
     strict gate: there it is an internal fault."""
-    from orchestrator.render import output
-
     def closed(*args: object, **kwargs: object) -> None:  # fault injection: stdout closed
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(output, "emit_gate", closed)
+    # Only the strict gate's own name: a module imported meanwhile must not keep the fake.
     monkeypatch.setattr("orchestrator.cli.gate.emit_gate", closed)
     argv, stdin = _gate_case(secret_repo, "commit")
     assert _run_gate(argv, stdin, monkeypatch) == 4
@@ -376,3 +379,38 @@ def test_a_hook_stopped_by_sigterm_mid_gate_refuses(tmp_path: Path, signals: int
     assert guard.FAULT_REASON.encode() in err
     time.sleep(0.2)
     assert not _alive(pids)
+
+
+# --- legacy-v1 stays outside the guard: it fails open, never certifies ------------------
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_a_raise_anywhere_below_the_legacy_gate_never_certifies(
+    secret_repo: Path,
+    shard: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seed 004: a legacy-v1 gate that fails internally exits 0 with a diagnostic and
+    never a certified pass; with the key pair staged, every other outcome blocks (2)."""
+    argv = ["compat", "legacy-v1", "gate", "commit", "--timeout", "20"]
+    assert _run_gate(argv, b"", monkeypatch) == 2  # the secret blocks, no fault
+    capsys.readouterr()
+    codes = reachable(lambda: _run_gate(argv, b"", monkeypatch))
+    assert len(codes) > 60, len(codes)
+    short = [*argv[:-1], "4"]
+
+    def honest() -> str | None:
+        code = _run_gate(short, b"", monkeypatch)
+        said = capsys.readouterr()
+        text = said.out + said.err
+        if code in (2, UNCAUGHT):  # blocked; or the hook script's fail-open (install tests)
+            return None
+        # Fail-open says so: UNVERIFIED, or nothing evaluated (a git call the fault broke
+        # reads as no repository); never the pass headline.
+        said_open = "UNVERIFIED" in text or "delivery was not evaluated" in text
+        if code == 0 and said_open and "pass (exit 0)" not in text:
+            return None
+        return f"exit {code}: {text[-300:]!r}"
+
+    _sweep(honest, codes[shard::SHARDS])
