@@ -140,10 +140,11 @@ def test_rubocop_script_permission_sees_the_committed_mode(
     assert _findings(report, "rubocop") == expected, report["gate"]
 
 
-def _snapshot(root: Path) -> dict[str, tuple[str, str]]:
+def _snapshot(root: Path) -> dict[str, tuple[str, ...]]:
     """Every entry under `root` (the linked installs aside): path -> ("link", target)
-    or ("file", "100755" | "100644"), as a checker sees it (lstat, never followed)."""
-    out: dict[str, tuple[str, str]] = {}
+    or ("file", "100755" | "100644", bytes), as a checker sees it (lstat, never
+    followed)."""
+    out: dict[str, tuple[str, ...]] = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in LOCAL_INSTALLS]
         for name in files + [d for d in os.listdir(folder) if os.path.islink(Path(folder, d))]:
@@ -153,14 +154,15 @@ def _snapshot(root: Path) -> dict[str, tuple[str, str]]:
             if stat.S_ISLNK(st.st_mode):
                 out[rel] = ("link", os.readlink(path))
             else:
-                out[rel] = ("file", "100755" if st.st_mode & stat.S_IXUSR else "100644")
+                mode = "100755" if st.st_mode & stat.S_IXUSR else "100644"
+                out[rel] = ("file", mode, path.read_bytes().decode())
     return out
 
 
-def _surface(repo: Path, rev: str | None) -> dict[str, tuple[str, str]]:
+def _surface(repo: Path, rev: str | None) -> dict[str, tuple[str, ...]]:
     """The same view of the judged surface, from git: the index, or `rev`'s tree."""
     args = ["ls-files", "-s", "-z"] if rev is None else ["ls-tree", "-r", "-z", rev]
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, tuple[str, ...]] = {}
     for row in git(repo, *args).split("\0"):
         if not row:
             continue
@@ -171,7 +173,7 @@ def _surface(repo: Path, rev: str | None) -> dict[str, tuple[str, str]]:
         if mode == "120000":
             out[path] = ("link", git(repo, "cat-file", "blob", oid))
         else:
-            out[path] = ("file", mode)
+            out[path] = ("file", mode, git(repo, "cat-file", "blob", oid))
     return out
 
 
@@ -182,6 +184,7 @@ FIDELITY_TREE = {
     "scripts/plain.py": SCRIPT,
     "pkg/Deep/Nested/Mod_Name.PY.py": "x = 1\n",
     "pkg/Deep/.gitattributes": "*.py text eol=lf\n",
+    "pkg/deep/lower.py": "y = 2\n",  # a folder differing only in case
     ".gitattributes": "* text=auto\n",
     "outside.py": "x = 1\n",
 }
@@ -197,7 +200,9 @@ LINKS = {
 def test_every_property_a_checker_sees_matches_the_judged_surface(
     tmp_path: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch, event: str
 ) -> None:
-    """Failed before: modes were lost (all 0600) and links were left out of the tree."""
+    """Failed before: modes were lost (all 0600) and links were left out of the tree.
+    Each entry's kind, mode, bytes (the `.gitattributes` files among them), name and
+    depth in the tree are the judged surface's."""
     repo = new_repo(tmp_path / "r", FIDELITY_TREE)
     _executable(repo, "bin/tool.py")
     for rel, target in LINKS.items():
@@ -207,7 +212,7 @@ def test_every_property_a_checker_sees_matches_the_judged_surface(
     if event == "ci":
         git(repo, "commit", "-q", "-m", "tree")
         rev = git(repo, "rev-parse", "HEAD").strip()
-    seen: list[dict[str, tuple[str, str]]] = []
+    seen: list[dict[str, tuple[str, ...]]] = []
 
     from orchestrator.core import engine
 
@@ -225,7 +230,7 @@ def test_every_property_a_checker_sees_matches_the_judged_surface(
     for rel, what in tree.items():
         assert judged.get(rel) == what, (rel, what, judged.get(rel))
     # Every judged regular file of the round is there; inside links are links.
-    staged = {p for p, (kind, _) in judged.items() if kind == "file"}
+    staged = {p for p, what in judged.items() if what[0] == "file"}
     if event == "commit":
         staged -= {"README.md"}  # committed before: not in the commit's change
     assert staged <= set(tree), sorted(staged - set(tree))
