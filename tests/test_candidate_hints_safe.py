@@ -73,3 +73,14 @@ def test_the_fixed_hints_propose_nothing_that_runs_code() -> None:
         ts.HINT_CONFIRMED.format(parser="nagelfar"),
     ):
         assert violations(hint) == [], hint
+
+
+def test_the_exact_parsers_the_tier_runs_only_parse() -> None:
+    """The commands behind a `confirmed`/`refuted` verdict (its hint names the parser)."""
+    from plugins.exact_parsers import PARSERS
+
+    for parser in PARSERS:
+        if parser.command is None:
+            continue
+        line = " ".join([parser.command, *parser.argv]).replace("{file}", "<file>")
+        assert violations(line) == [], (parser.name, line)
