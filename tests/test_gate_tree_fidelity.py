@@ -193,6 +193,10 @@ LINKS = {
     "bin/tool_link.py": "tool.py",
     "pkg/escape.py": "../../outside.py",  # leaves the repository
     "pkg/absolute.py": "/etc/hostname",
+    # Never links in the tree: git does not follow a linked attributes file, and only
+    # the reviewed bytes of the secret allowlist count.
+    "pkg/.gitattributes": "../.gitattributes",
+    ".orchestrate-secrets-allow": "config/allow.txt",
 }
 
 
@@ -238,6 +242,7 @@ def test_every_property_a_checker_sees_matches_the_judged_surface(
     assert tree["bin/tool_link.py"] == ("link", "tool.py")
     # A link leaving the repository is never written: its target is not judged here.
     assert "pkg/escape.py" not in tree and "pkg/absolute.py" not in tree
+    assert "pkg/.gitattributes" not in tree and ".orchestrate-secrets-allow" not in tree
 
 
 def test_a_linked_config_governs_as_in_a_checkout(tmp_path: Path, homes: dict[str, str]) -> None:

@@ -201,8 +201,9 @@ def check_surface(
     # Modes and links as the source holds them: a checker sees more than bytes (EXE001,
     # Lint/ScriptPermission, a config linked to a shared one).
     # A policy file (the secret allowlist, the baseline) is never a link nor a link's
-    # target there: only its reviewed bytes count.
-    never = _allowlists(policy.plugins) | {BASELINE_FILE}
+    # target there: only its reviewed bytes count. Nor are git's own attribute and
+    # ignore files: git does not follow them when they are links.
+    never = _allowlists(policy.plugins) | {BASELINE_FILE, ".gitattributes", ".gitignore"}
     files = read_surface_files(git, surface.source, [*surface.links, *candidates], never)
     # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
     base = policy.inputs.base
