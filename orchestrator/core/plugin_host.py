@@ -115,6 +115,14 @@ class PluginSet:
             formats.update((f.name, f) for f in provided)
         return FormatSet(formats, tuple(refused))
 
+    def rule_docs(
+        self, checker: str, tool_path: str | None, tool_version: str | None
+    ) -> dict[str, Any] | None:
+        """What a plugin says about `checker`'s rules (hook `orchestrate_rule_docs`)."""
+        return self.pm.hook.orchestrate_rule_docs(  # type: ignore[no-any-return]
+            checker=checker, tool_path=tool_path, tool_version=tool_version
+        )
+
     def hygiene_rules(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for rules in self.pm.hook.orchestrate_hygiene_rules():
