@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 from helpers import VENV_BIN, new_repo, run_cli, sarif_schema
 
+from orchestrator.api import hookimpl
 from orchestrator.model.report import Finding, Report, ScanInfo, Scope, ToolIdentity
 from orchestrator.render.sarif import to_sarif
 from orchestrator.vocab import ScopeStatus, Severity
@@ -64,6 +65,9 @@ def _valid(log: dict) -> dict:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "xdg-cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    from orchestrator.core import plugin_host
+
+    plugin_host.load()  # SARIF asks the plugins the last run loaded: the installed ones
     return folder
 
 
@@ -118,3 +122,34 @@ def test_the_rule_table_is_read_only_when_sarif_is_rendered(tmp_path: Path) -> N
     assert ruff["informationUri"] == "https://docs.astral.sh/ruff/"
     assert ruff["rules"][0]["name"] == "unused-import"
     assert list((cache / "orchestrate" / "ruff-rules").glob("*.json"))
+
+
+class _DocsPlugin:
+    """A plugin answering `orchestrate_rule_docs` for its own checker only."""
+
+    @hookimpl
+    def orchestrate_rule_docs(
+        self, checker: str, tool_path: str | None, tool_version: str | None
+    ) -> dict | None:
+        if checker != "acme":
+            return None
+        return {
+            "information_uri": "https://acme.example/",
+            "rules": {"A1": {"name": "no-acme", "short_description": "Acme says no"}},
+        }
+
+
+def test_sarif_asks_the_plugins_the_run_loaded(tmp_path: Path) -> None:
+    """The hook is asked of the plugin set this process's run loaded (so a plugin the
+    run's policy blocked is never loaded for SARIF)."""
+    from orchestrator.core import plugin_host
+
+    plugin_host.load(extra_modules=[("acme-docs", _DocsPlugin())])
+    f = Finding(checker="acme", rule="A1", severity=Severity.ERROR, path="a.txt", line=1)
+    report = Report(scan=ScanInfo(project_root=str(tmp_path)), findings=[f])
+    (run,) = _valid(to_sarif(report))["runs"]
+    (comp,) = run["tool"]["extensions"]
+    assert comp["informationUri"] == "https://acme.example/"
+    assert comp["rules"][0]["name"] == "no-acme"
+    assert comp["rules"][0]["shortDescription"]["text"] == "Acme says no"
+    plugin_host.load()  # the next test's process state: the installed plugins only

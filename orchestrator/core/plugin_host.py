@@ -285,4 +285,16 @@ def load(
     ps.failed.extend(sorted(late, key=lambda f: order.get(f.name, len(order))))
     tier_order = {"policy": 0, "native": 1, "fallback": 2}
     ps.checker_list.sort(key=lambda c: (tier_order.get(str(c.tier), 9), c.name))
+    _LAST[:] = [ps]
     return ps
+
+
+#: The plugin set `load` gave last in this process (the run's, with its policy's blocks).
+_LAST: list[PluginSet] = []
+
+
+def last_loaded() -> PluginSet | None:
+    """The plugin set the last `load` in this process returned, or None. A presenter
+    that asks plugins after a run (SARIF's rule metadata) asks the run's own set, so a
+    plugin the run's policy blocked is not loaded behind its back."""
+    return _LAST[0] if _LAST else None

@@ -120,13 +120,25 @@ def md_link(url: str) -> str:
 RuleDocs = Callable[[str, ToolIdentity | None], Mapping[str, Any] | None]
 
 
-def plugin_rule_docs(checker: str, tool: ToolIdentity | None) -> Mapping[str, Any] | None:
-    """The loaded plugins' answer to `orchestrate_rule_docs`; None when there is none or
-    a plugin fails (a SARIF log is never lost to a plugin's rule metadata)."""
+def plugin_rule_docs(
+    checker: str, tool: ToolIdentity | None, project_root: str | None = None
+) -> Mapping[str, Any] | None:
+    """The plugins' answer to `orchestrate_rule_docs`; None when there is none or a
+    plugin fails (a SARIF log is never lost to a plugin's rule metadata).
+
+    The plugins asked are the ones this process's run loaded (with the blocks of its
+    policy); with no run in this process (`report merge`), the plugins of
+    `project_root`'s configuration, its `disable_plugins` honoured."""
     try:
         from orchestrator.core import plugin_host
 
-        docs = plugin_host.load().rule_docs(
+        plugins = plugin_host.last_loaded()
+        if plugins is None:
+            from orchestrator.core.config import load_config
+
+            config = load_config(Path(project_root)) if project_root else {}
+            plugins = plugin_host.load(block=tuple(config.get("disable_plugins", []) or ()))
+        docs = plugins.rule_docs(
             checker, tool.path if tool else None, tool.version if tool else None
         )
     except Exception:  # noqa: BLE001 - optional metadata: the finding's own words remain
@@ -354,7 +366,8 @@ def _plan(report: Report, rule_docs: RuleDocs | None = None) -> _Plan:
     described = {label for label, _ in uses.most_common(MAX_RULES)}
     checkers = sorted({f.checker for f in first.values()})
     tools = _tools(report)
-    ask = rule_docs or plugin_rule_docs
+    root = report.scan.project_root
+    ask = rule_docs or (lambda name, tool: plugin_rule_docs(name, tool, root))
     docs: dict[str, Mapping[str, Any]] = {}
     for name in checkers:
         found = ask(name, tools.get(name))
