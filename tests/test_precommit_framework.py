@@ -98,6 +98,22 @@ def test_many_handed_over_files_are_judged_each_and_exit_by_policy(tmp_path: Pat
     assert res.returncode == 1 and "F401" in res.stdout
 
 
+def test_each_batch_summary_names_its_own_files(tmp_path: Path) -> None:
+    """pre-commit runs the hook in parallel batches (`require_serial: false`) and prints
+    their output one after the other. Failed before (issue 32): a passing batch after a
+    failing one ended the hook's output with "no findings in 2 checked scopes", which
+    reads as the verdict on every file. Each batch's summary now names its own files."""
+    repo = new_repo(tmp_path / "repo", {"a.py": BAD_PY, "b.py": GOOD_PY, "c.py": GOOD_PY})
+    entry = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())[0]["entry"].split()
+    assert entry[:3] == ["orchestrate", "lint", "--from-hook"]
+    first = run_cli([*entry[1:], "a.py"], cwd=repo)
+    second = run_cli([*entry[1:], "b.py", "c.py"], cwd=repo)
+    assert (first.returncode, second.returncode) == (1, 0), first.stdout + second.stdout
+    last = (first.stdout + second.stdout).rstrip("\n").splitlines()[-1]
+    assert last.startswith("no findings in these 2 files"), last
+    assert first.stdout.rstrip("\n").splitlines()[-1].startswith("1 finding (1 error) in 1 file")
+
+
 def test_a_handed_over_file_name_is_never_an_option(tmp_path: Path) -> None:
     """pre-commit appends file names unquoted and without `--`: a committed file named
     like an option is linted as a file, never obeyed."""
