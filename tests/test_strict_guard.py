@@ -245,6 +245,7 @@ def test_a_strict_gate_whose_answer_cannot_be_written_never_passes(
 ) -> None:
     """A closed stdout (BrokenPipeError) is exit 0 for lint and friends, never at a
     strict gate: there it is an internal fault."""
+
     def closed(*args: object, **kwargs: object) -> None:  # fault injection: stdout closed
         raise BrokenPipeError(32, "Broken pipe")
 
