@@ -66,7 +66,14 @@ def _read_cache(path: Path) -> dict[str, dict[str, str]] | None:
         return None
     # Re-checked as the tool's own output is: anything in the user's cache folder may
     # have been written by something else running as the user.
-    return _table([{"code": k, **v} for k, v in data.items() if isinstance(v, dict)])
+    # The cache holds _table's rows: read back in the shape `ruff rule` gives.
+    return _table(
+        [
+            {"code": k, "name": v.get("name"), "summary": v.get("short_description")}
+            for k, v in data.items()
+            if isinstance(v, dict)
+        ]
+    )
 
 
 def _ask_ruff(tool: str) -> dict[str, dict[str, str]] | None:
