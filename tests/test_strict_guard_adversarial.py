@@ -131,3 +131,32 @@ def test_an_over_budget_event_plainly_naming_another_event_is_only_said(tmp_path
     )
     code, out = _answer("claude-code", repo, data)
     assert code == 0 and set(json.loads(out)) == {"systemMessage"}
+
+
+def test_the_gate_never_runs_the_repository_fsmonitor_hook(tmp_path: Path) -> None:
+    """Failed before: `git config core.fsmonitor ./x` (a shell command the agent may run)
+    made every git the commit gate ran start that program: it could kill the hook, and a
+    host reads a hook killed by a signal as "go on"."""
+    from helpers import git
+
+    repo = new_repo(tmp_path / "repo")
+    mark = tmp_path / "ran"
+    hook = tmp_path / "fsmonitor.sh"
+    hook.write_text(f"#!/bin/sh\necho ran >> '{mark}'\nexit 1\n")
+    hook.chmod(0o755)
+    git(repo, "config", "core.fsmonitor", str(hook))
+    (repo / "ok.py").write_text("VALUE = 1\n")
+    git(repo, "add", "ok.py")
+    mark.unlink(missing_ok=True)
+    data = json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(repo),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "git commit -a -q -m x"},
+        }
+    ).encode()
+    code, out = _answer("claude-code", repo, data)
+    assert code == 0 and out.strip(), (code, out[:300])
+    assert not mark.exists(), "the gate ran the repository's fsmonitor hook"
