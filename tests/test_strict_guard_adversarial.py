@@ -160,3 +160,14 @@ def test_the_gate_never_runs_the_repository_fsmonitor_hook(tmp_path: Path) -> No
     code, out = _answer("claude-code", repo, data)
     assert code == 0 and out.strip(), (code, out[:300])
     assert not mark.exists(), "the gate ran the repository's fsmonitor hook"
+
+
+@pytest.mark.parametrize("name", [".g\u200cit", ".git\ufeff", "\u200d.GIT", ".orchestrat\u206ae"])
+def test_a_protected_folder_spelled_with_hfs_ignored_code_points_is_refused(
+    tmp_path: Path, name: str
+) -> None:
+    """HFS+ drops these code points from names (git refuses them too, core.protectHFS)."""
+    from orchestrator.hosts.shell_delivery import protected_target
+
+    target = str(tmp_path / name / "hooks" / "pre-commit")
+    assert protected_target(target, tmp_path, {}) == "protected_path"

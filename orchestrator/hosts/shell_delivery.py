@@ -136,8 +136,15 @@ def delivery_kind(result: Analysis) -> str:
     return "push" if kinds and all(k == "push" for k in kinds) else "commit"
 
 
+#: The code points HFS+ ignores in a name (git's is_hfs_dotgit list): `.g\u200cit`
+#: names `.git` there.
+_HFS_IGNORED = dict.fromkeys(
+    [*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
+)
+
+
 def _protected_by_name(path: Path) -> bool:
-    parts = [p.casefold().rstrip(". ") for p in path.parts]
+    parts = [p.translate(_HFS_IGNORED).casefold().rstrip(". ") for p in path.parts]
     return bool(set(parts) & PROTECTED_DIRS) or (bool(parts) and parts[-1] in PROTECTED_NAMES)
 
 
