@@ -33,7 +33,7 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     gate may run git elsewhere, so the path is pinned here. Optional locks are off (a
     read must not rewrite the index under a running commit) and messages are in the C
     locale, so parsing never depends on the user's language. Replace refs and grafts are
-    off: what the gate reads is what git commits and pushes.
+    off: what the gate reads is what git commits and pushes. No fsmonitor hook runs.
     """
     out = dict(os.environ if env is None else env)
     index = out.get("GIT_INDEX_FILE")
@@ -47,6 +47,14 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     # `git replace <its blob> <a clean blob>` would be judged clean and pushed as is.
     out["GIT_NO_REPLACE_OBJECTS"] = "1"
     out["GIT_GRAFT_FILE"] = os.devnull
+    # An fsmonitor hook is a program the repository's config names, run by any git
+    # that refreshes the index: inside a gate it could kill the hook (a host reads a
+    # hook killed by a signal as "go on") or say no file changed. Git scans instead.
+    count = out.get("GIT_CONFIG_COUNT", "0")
+    if count.isdigit():
+        out[f"GIT_CONFIG_KEY_{count}"] = "core.fsmonitor"
+        out[f"GIT_CONFIG_VALUE_{count}"] = "false"
+        out["GIT_CONFIG_COUNT"] = str(int(count) + 1)
     return out
 
 

@@ -23,6 +23,7 @@ from orchestrator.hosts.events import (
     bool_field,
     decode_event,
     existing_dir,
+    names_another_event,
     project_root_for,
     resolve_target,
     str_field,
@@ -221,18 +222,26 @@ def handle(
     services: Services | None = None,
     *,
     skimmed: dict[str, Any] | None = None,
+    skim_failed: bool = False,
 ) -> tuple[int, bytes]:
     """Run one host event through the router. Returns (exit code, stdout bytes).
 
     Exit code is 0: each host reads its JSON on exit 0, and a block is expressed in
     the JSON (never by passing our CLI exit codes through). `skimmed` holds the kept
-    fields of an event over the budget (hosts/intake.py). A fault below the router
+    fields of an event over the budget (hosts/intake.py); `skim_failed` says one was
+    over the budget and could not be skimmed. A fault below the router
     (bounding, rendering) is raised to the outer guard (hosts/guard.py), which refuses.
     """
     env = env or {}
     obj = decode_event(data)
     if obj is None and skimmed is not None:
         return _over_budget(spec, skimmed, env, services)
+    if obj is None and skim_failed:
+        # Over the budget and the skim read nothing: the name may stand past the bytes
+        # read, so only an event whose first bytes plainly name another is said unread.
+        if not names_another_event(data, spec.before_tool_event):
+            return _refusal(spec, spec.before_tool_event)
+        return HOST_EXIT, dump({"systemMessage": UNREADABLE[:300]})
     if obj is None:
         if _names_before_tool(data, spec.before_tool_event):
             return _refusal(spec, spec.before_tool_event)

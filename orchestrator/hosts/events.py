@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from dataclasses import dataclass
 from enum import StrEnum
@@ -67,6 +68,27 @@ def decode_event(data: bytes) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return obj if isinstance(obj, dict) else None
+
+
+#: The event name where it stands plain (no escape, at most 64 bytes).
+_NAME = re.compile(rb'"hook_event_name"\s*:\s*"([^"\\]{0,64})"')
+#: Each place the event-name key stands (its value read or not by `_NAME`).
+_NAME_KEY = re.compile(rb'"hook_event_name"\s*:')
+#: A key spelled with a \u escape (its last one): it may be the event-name key.
+_ESCAPED_KEY = re.compile(rb'\\u[0-9A-Fa-f]{4}[^"\\]*"\s*:')
+
+
+def names_another_event(data: bytes, strict_name: str) -> bool:
+    """Whether `data` plainly names one event other than `strict_name`: the event-name
+    key stands only with plain values, all the same, and no key is spelled with an
+    escape (the decoder keeps the last of duplicate keys, escapes decoded, so a name
+    a byte scan cannot read could be the one it keeps)."""
+    plain = [m.group(1) for m in _NAME.finditer(data)]
+    if len(set(plain)) != 1 or plain[0] == strict_name.encode():
+        return False
+    if sum(1 for _ in _NAME_KEY.finditer(data)) != len(plain):
+        return False
+    return b"\\u" not in data or _ESCAPED_KEY.search(data) is None
 
 
 def read_stdin(stream: Any) -> bytes:

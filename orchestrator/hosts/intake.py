@@ -14,13 +14,13 @@ Every function here runs below the outer guard (hosts/guard.answer).
 from __future__ import annotations
 
 import importlib
-import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from orchestrator.hosts.budgets import MAX_EVENT_BYTES
+from orchestrator.hosts.events import names_another_event
 
 #: The adapter module of each host name `orchestrate hook` accepts.
 HOSTS = {
@@ -34,7 +34,6 @@ OVERSIZE_READ_S = 10.0
 #: The tool-input fields that name a file-edit tool's target, across hosts.
 TARGET_KEYS = frozenset({"file_path", "notebook_path"})
 _TOP_KEYS = frozenset({"hook_event_name", "tool_name", "cwd"})
-_NAME = re.compile(rb'"hook_event_name"\s*:\s*"([^"\\]{0,64})"')
 
 
 @dataclass(frozen=True)
@@ -150,8 +149,7 @@ def may_be_strict(host: str, event: EventInput) -> bool:
             return True
         name = event.skimmed.get("hook_event_name")
         return not isinstance(name, str) or name == strict_name
-    names = {m.group(1) for m in _NAME.finditer(event.data)}
-    return len(names) != 1 or strict_name.encode() in names
+    return not names_another_event(event.data, strict_name)
 
 
 def respond(host: str, event: EventInput, env: Mapping[str, str]) -> tuple[int, bytes]:
@@ -159,4 +157,6 @@ def respond(host: str, event: EventInput, env: Mapping[str, str]) -> tuple[int, 
     from orchestrator.hosts.common import handle
 
     spec = importlib.import_module(HOSTS[host]).SPEC
-    return handle(spec, event.data, env, skimmed=event.skimmed if event.over_budget else None)
+    skimmed = event.skimmed if event.over_budget else None
+    failed = event.over_budget and event.skimmed is None
+    return handle(spec, event.data, env, skimmed=skimmed, skim_failed=failed)

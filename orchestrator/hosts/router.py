@@ -772,14 +772,16 @@ def _edit_pending(ev: RouterEvent) -> RouteResult:
 
 
 def _nearest_dirs(ev: RouterEvent) -> list[Path]:
-    """The project root and the nearest existing folder of the edit target."""
+    """The project root and the nearest existing folder of the edit target, as spelled
+    and with its links followed."""
     out = [ev.project_root] if ev.project_root else []
     if isinstance(ev.target, str) and os.path.isabs(ev.target) and "\x00" not in ev.target:
-        here = Path(os.path.normpath(ev.target)).parent
-        while not here.is_dir() and here != here.parent:
-            here = here.parent
-        if here not in out:
-            out.append(here)
+        for spelled in (os.path.normpath(ev.target), os.path.realpath(ev.target)):
+            here = Path(spelled).parent
+            while not here.is_dir() and here != here.parent:
+                here = here.parent
+            if here not in out:
+                out.append(here)
     return out
 
 

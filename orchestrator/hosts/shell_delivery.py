@@ -136,8 +136,15 @@ def delivery_kind(result: Analysis) -> str:
     return "push" if kinds and all(k == "push" for k in kinds) else "commit"
 
 
+#: The code points HFS+ ignores in a name (git's is_hfs_dotgit list): `.g\u200cit`
+#: names `.git` there.
+_HFS_IGNORED = dict.fromkeys(
+    [*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
+)
+
+
 def _protected_by_name(path: Path) -> bool:
-    parts = [p.casefold().rstrip(". ") for p in path.parts]
+    parts = [p.translate(_HFS_IGNORED).casefold().rstrip(". ") for p in path.parts]
     return bool(set(parts) & PROTECTED_DIRS) or (bool(parts) and parts[-1] in PROTECTED_NAMES)
 
 
@@ -146,7 +153,7 @@ def protected_target(raw: object, root: Path | None, git_dirs: Mapping[str, Path
 
     Refused: a path that is not an absolute, bounded string; any path inside a `.git`
     or `.orchestrate` folder, `orchestrate.toml` or `.orchestrate-secrets-allow`, as
-    spelled or after resolving links; any path inside one of `git_dirs` (the
+    spelled or after resolving links (before or after `..`); any path inside one of `git_dirs` (the
     repository's git folder, common folder and hooks folder, absolute)."""
     if not isinstance(raw, str) or not raw or "\x00" in raw or len(raw) > 4096:
         return "edit_path_undeterminable"
@@ -157,10 +164,12 @@ def protected_target(raw: object, root: Path | None, git_dirs: Mapping[str, Path
         given = root / given
     lexical = Path(os.path.normpath(given))
     try:
+        # `lnk/../x` is x beside the link's target for the kernel, beside the link lexically.
         real = Path(os.path.realpath(lexical))
+        followed = Path(os.path.realpath(given))
     except (OSError, ValueError):
         return "edit_path_undeterminable"
-    for candidate in (lexical, real):
+    for candidate in (lexical, real, followed):
         if _protected_by_name(candidate):
             return "protected_path"
         for place in git_dirs.values():
