@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from orchestrator.core.walk import makedirs, rmtree
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import read_files_at
 from orchestrator.model.checker import FileTarget
@@ -103,7 +103,7 @@ def _inside(root: Path, rel: str) -> Path:
 def _write(root: Path, rel: str, data: bytes) -> None:
     """Create `rel` under `root` with `data`; never follows a link, never overwrites."""
     path = _inside(root, rel)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    makedirs(path.parent, mode=0o700)
     if path.parent.resolve() != path.parent or not path.parent.is_relative_to(root):
         raise UnsafePath(f"path leaves the gate tree: {rel!r}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -137,7 +137,7 @@ def _sweep(folder: Path) -> None:
         for old in folder.iterdir():
             with contextlib.suppress(OSError):
                 if old.is_dir() and not old.is_symlink() and old.stat().st_mtime < cutoff:
-                    shutil.rmtree(old, ignore_errors=True)
+                    rmtree(old)
 
 
 @contextlib.contextmanager
@@ -170,7 +170,7 @@ def materialised(
         tree.linked = _link_installs(project, root, folders, written)
         yield tree
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        rmtree(root)
 
 
 __all__ = [
