@@ -165,6 +165,11 @@ def _run_one(
     rc = res.returncode
     if rc is not None and rc in parser.ok_exits:
         return _Run(accepted=True)
+    hit = parser.limit(res.stdout.decode("utf-8", "replace"), res.stderr.decode("utf-8", "replace"))
+    if hit is not None:
+        # Stopped by its own limit, not by the file: valid XML 257 levels deep is not
+        # a syntax error, whatever the exit code. No verdict; the candidate stays.
+        return _Run(failure=f"{name} stopped at {hit}, not at an error in the file")
     if rc is None or rc not in parser.error_exits:
         return _Run(failure=f"{name} crashed or failed (exit {rc})")
     try:
@@ -245,6 +250,11 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
     )
     try:
         errors = exact_inprocess.errors(parser.name, src, target.path)
+    except exact_inprocess.TooDeep as exc:
+        # The parser's own limit (Python's recursion, libyaml's depth), not the file's.
+        return Verdict(
+            SyntaxEvidence.CANDIDATE, ident, reason=f"no verdict: {exc}, not an error in the file"
+        )
     except Exception as exc:  # noqa: BLE001 - a parser fault is no verdict, never a crash
         return Verdict(
             SyntaxEvidence.CANDIDATE,

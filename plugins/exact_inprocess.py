@@ -116,6 +116,8 @@ def toml_errors(text: str, _path: str) -> list[ErrorLine]:
     """TOML 1.0 errors from tomllib; a key or table defined twice is one."""
     try:
         tomllib.loads(text)
+    except RecursionError:
+        raise TooDeep("toml: nested deeper than tomllib follows") from None
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_AT.search(msg)
@@ -199,6 +201,10 @@ def identity(name: str) -> str:
 
 
 def errors(name: str, src: bytes, path: str) -> list[ErrorLine]:
-    """The errors `name`'s in-process parser finds in `src` (UTF-8, BOM allowed)."""
+    """The errors `name`'s in-process parser finds in `src` (UTF-8, BOM allowed).
+    Raises TooDeep when the parser hit its own limit (nesting, memory): no verdict."""
     text = src.decode("utf-8-sig")
-    return CHECKS[name](text, path)
+    try:
+        return CHECKS[name](text, path)
+    except (RecursionError, MemoryError):
+        raise TooDeep(f"{name}: beyond what the parser holds (nesting or memory)") from None

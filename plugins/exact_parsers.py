@@ -91,6 +91,11 @@ class ExactParser:
     #: The largest source an in-process parser reads: it cannot be stopped at the
     #: deadline, so a larger file gets no verdict (None: no limit beyond the grammar's).
     max_bytes: int | None = None
+    #: Reads (stdout, stderr) for the parser's own resource limits (nesting depth, node
+    #: or attribute size, memory, stack): which one it hit, or None. A parser that stops
+    #: at its limit has not found an error in the file, whatever its exit code says, so
+    #: the run gives no verdict (the candidate stays, with this reason).
+    limit: Callable[[str, str], str | None] = lambda _o, _e: None
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -101,6 +106,59 @@ def _located(pattern: str, text: str) -> list[ErrorLine]:
     if not out:
         raise Garbage("no located error in the output")
     return out
+
+
+def _limit(pattern: str, what: str) -> Callable[[str, str], str | None]:
+    """A `limit` reader: `what` when `pattern` (a regex over the parser's own message
+    lines, given by `line`) matches stdout or stderr."""
+    compiled = re.compile(pattern, re.MULTILINE)
+
+    def read(out: str, err: str) -> str | None:
+        return what if compiled.search(out + "\n" + err) else None
+
+    return read
+
+
+#: xmllint's message lines (`-:1: parser error : ...`), never the source excerpt after
+#: them. libxml2 stops at 256 levels of nesting, 10 MB text nodes and attribute values,
+#: 50,000-character names, and entity amplification, unless XML_PARSE_HUGE (--huge,
+#: not used: it lifts the protections against entity expansion too).
+_xmllint_limit = _limit(
+    r"^-:\d+: parser error : .*?(?:Excessive depth in document|XML_PARSE_HUGE|"
+    r"AttValue length too long|[Hh]uge (?:text node|input lookup)|too (?:long|big)|"
+    r"Memory allocation failed|[Aa]mplification|Maximum entity nesting depth exceeded)",
+    "its nesting or size limit",
+)
+#: PHP's parser stack (bison YYMAXDEPTH: "memory exhausted") and the engine's limits.
+_php_limit = _limit(
+    r"^(?:PHP )?(?:Parse|Fatal) error: (?:memory exhausted|Allowed memory size|"
+    r"Maximum (?:function nesting level|call stack size|execution time))",
+    "its parser stack or memory limit",
+)
+#: go/parser's maxNestLev (100,000) and the runtime's stack and memory limits.
+_gofmt_limit = _limit(
+    r"^<standard input>:\d+:\d+: exceeded max nesting depth$|"
+    r"^(?:runtime: goroutine stack exceeds|fatal error: (?:stack overflow|out of memory))",
+    "its nesting limit",
+)
+#: V8's call stack while compiling (deep nesting) and its heap.
+_node_limit = _limit(
+    r"^(?:RangeError: Maximum call stack size exceeded|"
+    r"FATAL ERROR: .*(?:heap|[Oo]ut of memory)|.*JavaScript heap out of memory)",
+    "its call stack or heap limit",
+)
+#: bash's own recursion and allocation limits; dash (sh) only crashes (no verdict).
+_shell_limit = _limit(
+    r"(?:expression recursion level exceeded|maximum function nesting level exceeded|"
+    r"xmalloc: .*cannot allocate|Out of space|Memory exhausted)",
+    "its recursion or memory limit",
+)
+#: rustc's parser on rustfmt's thread: a stack overflow or a failed allocation.
+_rustfmt_limit = _limit(
+    r"(?:has overflowed its stack|memory allocation of \d+ bytes failed|"
+    r"recursion limit reached)",
+    "its stack or memory limit",
+)
 
 
 def _bash_errors(_out: str, err: str) -> list[ErrorLine]:
@@ -261,6 +319,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="`-n` reads commands without executing them; ENV is read by interactive shells only",
         scrub=("ENV", "BASH_ENV"),
         accepts=lambda path, src: is_posix_sh(path, src),
+        limit=_shell_limit,
     ),
     ExactParser(
         name="bash",
@@ -274,6 +333,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "and BASHOPTS are removed so no start-up file is sourced",
         scrub=("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS"),
         cannot_judge=_shell_dialect,
+        limit=_shell_limit,
     ),
     ExactParser(
         name="node",
@@ -288,6 +348,7 @@ PARSERS: tuple[ExactParser, ...] = (
         scrub=("NODE_OPTIONS", "NODE_PATH"),
         dialects=_module_kinds,
         cannot_judge=_js_dialect,
+        limit=_node_limit,
     ),
     ExactParser(
         name="gofmt",
@@ -303,6 +364,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="parses and prints; without `-w` it writes nothing, and it runs no build, "
         "module download or toolchain switch",
         scrub=("GOFLAGS", "GOTOOLCHAIN"),
+        limit=_gofmt_limit,
     ),
     ExactParser(
         name="php",
@@ -318,6 +380,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "auto_prepend_file or extension runs",
         scrub=("PHPRC", "PHP_INI_SCAN_DIR"),
         removes_syntax=True,
+        limit=_php_limit,
     ),
     ExactParser(
         name="xmllint",
@@ -332,6 +395,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "--valid/--loaddtd/--noent no external DTD or entity is read",
         scrub=("XML_CATALOG_FILES",),
         discounted=_xml_unread_entity,
+        limit=_xmllint_limit,
     ),
     ExactParser(
         name="rustfmt",
@@ -348,6 +412,7 @@ PARSERS: tuple[ExactParser, ...] = (
         scrub=("RUSTFMT", "RUSTFMT_CONFIG"),
         dialects=_editions,
         discounted=_rust_removed,
+        limit=_rustfmt_limit,
     ),
     ExactParser(
         name="json",

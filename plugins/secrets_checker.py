@@ -39,6 +39,7 @@ from orchestrator.api import (
     MAX_FILE_BYTES,
     Batch,
     CheckerPlan,
+    Deadline,
     FileOutcome,
     FileTarget,
     Finding,
@@ -94,12 +95,25 @@ def _name_hits(path: str) -> list[tuple[Rule, int | None]]:
     return hits
 
 
-def scan_content(path: str, data: bytes) -> tuple[list[tuple[Rule, int | None]], str | None]:
+class ScanTimedOut(Exception):
+    """The deadline passed while a file's content was being scanned."""
+
+
+#: How many matches of one rule are taken between two looks at the deadline.
+_DEADLINE_EVERY = 256
+
+
+def scan_content(
+    path: str, data: bytes, deadline: Deadline | None = None
+) -> tuple[list[tuple[Rule, int | None]], str | None]:
     """Content hits for `path` with bytes `data`, and what could not be read (None: all).
 
     At most one hit per rule and line; in a view without lines (a binary's runs) one
     per rule and distinct match not already found. Matched values are compared here
-    and dropped.
+    and dropped. With a `deadline`, raises `ScanTimedOut` once it has passed: it is
+    looked at before each rule's pass over each view and every few hundred matches,
+    so a file never runs the scan past the gate's one deadline by more than one pass
+    of one linear-time rule over at most `SCAN_LIMIT` bytes.
     """
     read = views(data)
     hits: list[tuple[Rule, int | None]] = []
@@ -109,7 +123,11 @@ def scan_content(path: str, data: bytes) -> tuple[list[tuple[Rule, int | None]],
     for view in read.views:
         rules = (DOTENV_ASSIGNMENT, *CONTENT_RULES) if dotenv and view.lines else CONTENT_RULES
         for rule in rules:
-            for m in rule.finditer(view.data):
+            if deadline is not None and deadline.expired():
+                raise ScanTimedOut
+            for n, m in enumerate(rule.finditer(view.data), 1):
+                if deadline is not None and n % _DEADLINE_EVERY == 0 and deadline.expired():
+                    raise ScanTimedOut
                 value = (rule.id, m.group())
                 if view.lines:
                     line = view.data.count(b"\n", 0, m.start()) + 1
@@ -230,11 +248,13 @@ class SecretsChecker:
                     self, rest, ScopeStatus.TIMED_OUT, "deadline passed before the secret scan"
                 )
                 break
-            outcome = self._scan_one(target, tool, allow)
+            outcome = self._scan_one(target, tool, allow, ctx.deadline)
             outcomes.append(outcome.with_(notes=notes + outcome.notes) if notes else outcome)
         return outcomes
 
-    def _scan_one(self, target: FileTarget, tool: ToolIdentity, allow: Allowlist) -> FileOutcome:
+    def _scan_one(
+        self, target: FileTarget, tool: ToolIdentity, allow: Allowlist, deadline: Deadline
+    ) -> FileOutcome:
         reasons: list[str] = []
         status = ScopeStatus.CHECKED
         hits = _name_hits(target.path)
@@ -249,7 +269,19 @@ class SecretsChecker:
                 data = data[:SCAN_LIMIT]
                 status = ScopeStatus.PARTIAL
                 reasons.append(f"only the first {SCAN_LIMIT} bytes were scanned")
-            content, unreadable = scan_content(target.path, data)
+            try:
+                content, unreadable = scan_content(target.path, data, deadline)
+            except ScanTimedOut:
+                # Name hits still block; the content was not judged, so never `checked`.
+                return FileOutcome(
+                    path=target.path,
+                    checker=NAME,
+                    status=ScopeStatus.TIMED_OUT,
+                    reason="deadline passed during the secret scan of this file",
+                    findings=_findings(target.path, hits),
+                    tool=tool,
+                    language=target.language,
+                )
             hits += content
             if unreadable is not None:
                 status = ScopeStatus.PARTIAL if status == ScopeStatus.CHECKED else status

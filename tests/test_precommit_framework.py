@@ -188,7 +188,7 @@ def test_pre_commit_runs_the_lint_hook_from_this_repository(tmp_path: Path) -> N
     assert "app/bad.py:1:8: error ruff/F401" in out
     assert "vendor/lib.py" not in out  # exclude: holds
     # Generated, and Ruff run directly lints it: a native checker sees what it would.
-    assert "gen_pb2.py:1:8: error ruff/F401" in out
+    assert "gen_pb2.py:2:8: error ruff/F401" in out
     assert (repo / "app" / "bad.py").read_text() == BAD_PY  # a file name is no option
 
     # A passing run with a gap (no ESLint in the hook's environment) says so on one line.

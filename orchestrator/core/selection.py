@@ -27,6 +27,7 @@ from orchestrator.git.listing import check_ignore, ls_files
 from orchestrator.git.runner import Git, GitError
 from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.model.paths import TOO_DEEP_REASON
 from orchestrator.model.report import MAX_SHARDS, Scope, ShardIdentity, files_digest
 from orchestrator.vocab import ScopeStatus
 
@@ -100,6 +101,8 @@ UNLISTED_REASONS = {
 def _unlisted_scope(base_rel: str, entry: Unlisted) -> Scope:
     parts = [part for part in (base_rel, entry.rel) if part != "."]
     label = escaped_name("/".join(parts) or ".")
+    if entry.kind == "folder" and entry.error == TOO_DEEP_REASON:
+        return _refuse(label, ScopeStatus.NOT_RUN, f"folder {TOO_DEEP_REASON}")
     if entry.kind == "folder":
         reason = f"folder cannot be read ({entry.error}): the files in it are not checked"
         return _refuse(label, ScopeStatus.NOT_RUN, reason)

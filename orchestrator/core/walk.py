@@ -9,11 +9,93 @@ read, so selection can turn each into a scope with its own reason.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from orchestrator.model.paths import MAX_DEPTH, TOO_DEEP_REASON
+
+
+def walk(
+    top: str | os.PathLike[str],
+    onerror: Callable[[OSError], None] | None = None,
+    max_depth: int | None = MAX_DEPTH,
+    on_too_deep: Callable[[str], None] | None = None,
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(top, followlinks=False)`, top-down, without recursion.
+
+    Python's own walks (os.walk, Path.rglob, shutil.rmtree before 3.12) recurse once
+    per level, so a folder a few hundred levels deep raised RecursionError out of
+    `check` and `gate`. Here one explicit stack holds the folders still to read. The
+    caller may prune `dirnames` in place, as with os.walk; a symlink to a folder is
+    listed in `dirnames` and never entered. A folder deeper than `max_depth` below
+    `top` is not entered either: it goes to `on_too_deep` (its path) instead.
+    """
+    stack: list[tuple[str, int]] = [(os.fspath(top), 0)]
+    while stack:
+        dirpath, depth = stack.pop()
+        try:
+            with os.scandir(dirpath) as it:
+                entries = list(it)
+        except OSError as exc:
+            if onerror is not None:
+                onerror(exc)
+            continue
+        dirnames: list[str] = []
+        filenames: list[str] = []
+        links: set[str] = set()
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirnames if is_dir else filenames).append(entry.name)
+            if is_dir and entry.is_symlink():
+                links.add(entry.name)
+        yield dirpath, dirnames, filenames
+        below = [os.path.join(dirpath, d) for d in dirnames if d not in links]
+        if max_depth is not None and depth + 1 > max_depth:
+            for path in below:
+                if on_too_deep is not None:
+                    on_too_deep(path)
+            continue
+        stack.extend((path, depth + 1) for path in reversed(below))
+
+
+def makedirs(path: Path, mode: int = 0o777) -> None:
+    """`path.mkdir(parents=True, exist_ok=True)` without recursion (pathlib's recurses
+    once per missing level)."""
+    missing: list[Path] = []
+    cur = path
+    while not cur.is_dir():
+        missing.append(cur)
+        if cur.parent == cur:
+            break
+        cur = cur.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=mode)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+
+
+def rmtree(path: Path) -> None:
+    """Remove the folder `path` and everything in it, without recursion and without
+    following links; errors are ignored (what cannot be removed stays), as with
+    `shutil.rmtree(path, ignore_errors=True)`, which recurses once per level."""
+    folders: list[str] = []
+    for dirpath, dirnames, filenames in walk(path, max_depth=None):
+        folders.append(dirpath)
+        for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(dirpath, name))
+    for folder in reversed(folders):  # deepest first: each is empty by now
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
 
 
 @dataclass(frozen=True)
@@ -134,6 +216,10 @@ def walk_files(directory: Path, excluded: Sequence[str]) -> tuple[list[Path], li
         rel = where.relative_to(directory).as_posix() if where != directory else "."
         unreadable.append(Unlisted(rel, "folder", exc.strerror or type(exc).__name__))
 
+    def on_deep(path: str) -> None:
+        rel = Path(path).relative_to(directory).as_posix()
+        unreadable.append(Unlisted(rel, "folder", TOO_DEEP_REASON))
+
     def ignored(p: Path, is_dir: bool) -> bool:
         for base, spec in specs:
             if p.is_relative_to(base):
@@ -142,7 +228,7 @@ def walk_files(directory: Path, excluded: Sequence[str]) -> tuple[list[Path], li
                     return True
         return False
 
-    for dirpath, dirnames, filenames in os.walk(directory, onerror=on_error, followlinks=False):
+    for dirpath, dirnames, filenames in walk(directory, onerror=on_error, on_too_deep=on_deep):
         here = Path(dirpath)
         gi = here / ".gitignore"
         if os.path.isfile(gi):  # False, not an error, when it cannot be looked at

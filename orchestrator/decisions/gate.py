@@ -58,7 +58,7 @@ def _recovery(s: Scope, language: str | None) -> str:
     if s.status == ScopeStatus.PARTIAL:
         return f"re-run; {tool} produced only part of its output"
     if s.status == ScopeStatus.UNSAFE:
-        return "the path was refused (outside the project, symlink escape, not a regular file or too large): fix or exclude it"
+        return "the path was refused (outside the project, symlink escape, not a regular file, too large or nested too deep): fix or exclude it"
     if s.status == ScopeStatus.UNQUALIFIED:
         lang = language or "this language"
         return (

@@ -30,13 +30,13 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-import shutil
 import tempfile
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from orchestrator.core.walk import makedirs, rmtree
 from orchestrator.git.objects import Entry, read_blobs, read_index, read_tree
 from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import REGULAR_MODES, SYMLINK, read_files_at
@@ -173,7 +173,7 @@ def _parent(root: Path, rel: str) -> Path:
     """`rel`'s place under `root`, its folders created; UnsafePath when a folder on the
     way is a link or leaves the tree."""
     path = _inside(root, rel)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    makedirs(path.parent, mode=0o700)
     if path.parent.resolve() != path.parent or not path.parent.is_relative_to(root):
         raise UnsafePath(f"path leaves the gate tree: {rel!r}")
     return path
@@ -228,7 +228,7 @@ def _sweep(folder: Path) -> None:
         for old in folder.iterdir():
             with contextlib.suppress(OSError):
                 if old.is_dir() and not old.is_symlink() and old.stat().st_mtime < cutoff:
-                    shutil.rmtree(old, ignore_errors=True)
+                    rmtree(old)
 
 
 @contextlib.contextmanager
@@ -276,7 +276,7 @@ def materialised(
         tree.linked = _link_installs(project, root, folders, written)
         yield tree
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        rmtree(root)
 
 
 __all__ = [

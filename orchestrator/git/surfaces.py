@@ -30,6 +30,7 @@ from orchestrator.git.objects import (
 from orchestrator.git.runner import Git
 from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
+from orchestrator.model.paths import TOO_DEEP_REASON, too_deep
 from orchestrator.model.report import Scope
 from orchestrator.vocab import ScopeStatus
 
@@ -155,6 +156,22 @@ def add_targets(git: Git, entries: Sequence[Entry], surface: Surface, what: str)
         content = blobs.get(e.oid)
         if content is None:
             surface.refused.append(_too_large(e.path))
+            continue
+        if too_deep(e.path):
+            # Not materialised (a tree that deep breaks path limits and every recursive
+            # walk a checker makes) and not linted: refused with the reason, so a strict
+            # gate blocks on it. Its bytes are at hand, so the secret scan still reads it.
+            surface.refused.append(
+                Scope(
+                    path=e.path,
+                    checker="selection",
+                    status=ScopeStatus.UNSAFE,
+                    reason=TOO_DEEP_REASON,
+                )
+            )
+            surface.scan_only.append(
+                ScanTarget(_target(git, e.path, content, None), "a file nested too deep")
+            )
             continue
         detection = languages.detect_language(e.path, content[: languages.HEAD_BYTES])
         surface.targets.append(_target(git, e.path, content, detection))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from orchestrator.core.walk import walk
 from orchestrator.hygiene import content, dedupe, gitstate, journal, paths, summary
 from orchestrator.hygiene.finalize import entry_tier
 from orchestrator.hygiene.hygiene_report import Entry, Evidence
@@ -309,7 +310,12 @@ def _diff(view: _View, rel: str, new: bytes | None) -> str:
     root = view.root
     path = root / rel
     if view.is_dir(rel):
-        files = sorted(p.relative_to(root).as_posix() for p in path.rglob("*") if p.is_file())
+        files = sorted(
+            Path(d, f).relative_to(root).as_posix()
+            for d, _dirs, names in walk(path, max_depth=None)
+            for f in names
+            if Path(d, f).is_file()
+        )
         return (
             "".join(f"--- a/{f}\n+++ /dev/null\n@@ deleted @@\n" for f in files)
             or f"deleted: {rel}/\n"

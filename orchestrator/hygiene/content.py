@@ -11,6 +11,7 @@ import re
 import stat
 from pathlib import Path
 
+from orchestrator.core.walk import walk
 from orchestrator.model.edits import Anchor
 
 #: Files larger than this are never edited line by line (deletes still work).
@@ -41,7 +42,7 @@ def sha256(data: bytes) -> str:
 def tree_digest(path: Path) -> str:
     """A digest of a directory tree: every relative path, its kind and its bytes."""
     h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(path, followlinks=False):
+    for dirpath, dirnames, filenames in walk(path, max_depth=None):
         dirnames.sort()
         rel_dir = Path(dirpath).relative_to(path).as_posix()
         h.update(b"D\0" + rel_dir.encode("utf-8", "surrogateescape") + b"\0")
@@ -72,7 +73,7 @@ def newest_mtime(path: Path) -> float:
     """The latest mtime of a file, or of a directory and everything under it."""
     newest = path.lstat().st_mtime
     if path.is_dir() and not path.is_symlink():
-        for dirpath, _dirs, files in os.walk(path, followlinks=False):
+        for dirpath, _dirs, files in walk(path, max_depth=None):
             newest = max(newest, os.lstat(dirpath).st_mtime)
             for name in files:
                 newest = max(newest, os.lstat(os.path.join(dirpath, name)).st_mtime)
@@ -115,7 +116,7 @@ def is_frozen(path: Path) -> bool:
     """Frozen frontmatter on a file, or on any document inside a directory."""
     try:
         if path.is_dir():
-            for dirpath, _dirs, files in os.walk(path, followlinks=False):
+            for dirpath, _dirs, files in walk(path, max_depth=None):
                 for name in files:
                     if is_frozen(Path(dirpath) / name):
                         return True

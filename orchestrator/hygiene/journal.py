@@ -14,13 +14,13 @@ import json
 import os
 import re
 import secrets
-import shutil
 import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from orchestrator.core.walk import rmtree, walk
 from orchestrator.errors import UsageError
 from orchestrator.hygiene import content, paths
 from orchestrator.hygiene.journal_check import journal_problems
@@ -77,7 +77,7 @@ def snapshot_path(path: Path, blobs: Path) -> dict[str, Any]:
         "links": [],
         "special": [],
     }
-    for dirpath, dirnames, filenames in os.walk(path, followlinks=False):
+    for dirpath, dirnames, filenames in walk(path, max_depth=None):
         base = Path(dirpath)
         for name in sorted(dirnames) + sorted(filenames):
             p = base / name
@@ -139,7 +139,7 @@ def _image_tree_digest(image: dict[str, Any], blobs: Path) -> str:
         restore_image(scratch, image, blobs)
         return content.tree_digest(scratch)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        rmtree(scratch)
 
 
 def restore_image(path: Path, image: dict[str, Any], blobs: Path) -> None:
@@ -189,7 +189,9 @@ def remove_path(path: Path, trash: Path | None = None) -> None:
                 os.replace(path, doomed)
         else:
             os.replace(path, doomed)
-        shutil.rmtree(doomed)
+        rmtree(doomed)
+        if os.path.lexists(doomed):  # shutil.rmtree raised here; so do we
+            raise OSError(f"could not remove everything in {doomed.name}")
     else:
         path.unlink()
 

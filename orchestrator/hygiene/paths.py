@@ -37,6 +37,12 @@ def _folded(part: str) -> str:
     return name.rstrip(". ")
 
 
+def folded(rel: str) -> tuple[str, ...]:
+    """`rel`'s components as a case-insensitive, normalising file system reads them:
+    two paths with the same folded form may name one file."""
+    return tuple(_folded(part) for part in rel.split("/"))
+
+
 def path_problem(rel: str) -> str | None:
     """Why `rel` may not be edited by any op, or None when it may (a lexical check):
     the canonical form every untrusted path needs (model/paths.form_problem), no

@@ -8,7 +8,6 @@ for matches whose lifecycle carries a free-text `served_when`. The finalize pass
 from __future__ import annotations
 
 import hashlib
-import os
 import posixpath
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from typing import Any
 import pathspec
 
 from orchestrator import __version__
+from orchestrator.core.walk import walk
 from orchestrator.hygiene import content, dedupe, gitstate, paths
 from orchestrator.hygiene.hygiene_report import (
     SCHEMA_VERSION,
@@ -38,6 +38,7 @@ from orchestrator.model.edits import (
     ExtractThenDelete,
     InsertFrontmatter,
 )
+from orchestrator.model.paths import TOO_DEEP_REASON
 from orchestrator.model.report import utc_now
 
 Classifier = Callable[[dict[str, Any], str], "dict[str, Any] | None"]
@@ -72,11 +73,17 @@ def _walk(
 
     A name no op may touch (a control character, a backslash: paths.path_problem) is
     left out with everything under it: an entry for it would make clean refuse the
-    whole report. Such names go to `unsafe` (when given)."""
+    whole report. Such names go to `unsafe` (when given), and so does a folder nested
+    deeper than MAX_DEPTH, which is not entered (the walk has no recursion)."""
     excluded = set(cfg.excluded_dirs)
     files: list[str] = []
     dirs: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+
+    def deep(path: str) -> None:
+        if unsafe is not None:
+            unsafe.append(f"{Path(path).relative_to(root).as_posix()} ({TOO_DEEP_REASON})")
+
+    for dirpath, dirnames, filenames in walk(root, on_too_deep=deep):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         keep = []
         for d in sorted(dirnames):

@@ -117,6 +117,8 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
     if report is None:
         return CleanResult(None, reasons)
     reasons = validate.project_root_reasons(report.scan.project_root, root)
+    if isinstance(report, HygieneReport):
+        reasons += validate.destination_reasons(report, root)
     if reasons:
         return CleanResult(None, reasons)
     entries = report.entries if isinstance(report, HygieneReport) else lint_entries(report)

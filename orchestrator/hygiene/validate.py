@@ -8,6 +8,7 @@ recorded tiers must equal the derivation, and it is read with a size bound.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,7 @@ def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
             if edit.kind in LIFECYCLE_KINDS and e.lifecycle not in (None, edit.lifecycle):  # type: ignore[union-attr]
                 reasons.append(f"{where}.lifecycle: differs from the exact_edit's lifecycle")
         reasons += _placement_reasons(where, e)
+        reasons += _self_move_reasons(where, e)
         if e.safety_tier != entry_tier(e):
             reasons.append(
                 f"{where}.safety_tier: recorded {e.safety_tier}, derivation gives {entry_tier(e)}"
@@ -175,6 +177,55 @@ def _anchor_reasons(where: str, edit: Any) -> list[str]:
         '(start_line 1, "whole": true); this one names lines '
         f"{anchor.start_line}-{anchor.end_line} only"
     ]
+
+
+def _self_move_reasons(where: str, e: Any) -> list[str]:
+    """A move-to-archive onto its own path writes the archive, then the rest of the
+    same file over it: the moved text is kept nowhere. Refused when the two spellings
+    are one path, or may be one file on a case-insensitive or normalising file system
+    (`Notes.md`, `notes.md`, NFC and NFD forms). Spellings through `..` or `./` are
+    already refused as not canonical (`_path_reasons`); links are judged on disk, by
+    `destination_reasons`."""
+    edit = e.exact_edit
+    if edit is None or edit.kind != "move-to-archive" or safe_rel_path(edit.dest_path):
+        return []
+    if edit.dest_path == e.path or paths.folded(edit.dest_path) == paths.folded(e.path):
+        return [f"{where}.exact_edit.dest_path: the archive is the file it moves text out of"]
+    return []
+
+
+def destination_reasons(report: HygieneReport, root: Path) -> list[str]:
+    """Why a move-to-archive's `dest_path` must not be written under `root`: it exists
+    and is the moved file itself (a hard link, or the same file under another case on
+    a case-insensitive file system), or it or a folder on the way is a symlink (a
+    symlink's target is decided by whoever wrote it, not by the report). Lexically
+    unsafe paths were refused before (`validate_hygiene`)."""
+    reasons: list[str] = []
+    for i, e in enumerate(report.entries):
+        edit = e.exact_edit
+        if edit is None or edit.kind != "move-to-archive":
+            continue
+        if safe_rel_path(edit.dest_path) or safe_rel_path(e.path):
+            continue
+        where = f"entries.{i}.exact_edit.dest_path"
+        cur = root
+        linked = False
+        for part in edit.dest_path.split("/"):
+            cur = cur / part
+            if cur.is_symlink():
+                linked = True
+                break
+        if linked:
+            reasons.append(f"{where}: a symlink on the way to the archive")
+            continue
+        source, dest = root / e.path, root / edit.dest_path
+        try:
+            same = dest.exists() and source.exists() and os.path.samefile(source, dest)
+        except OSError:
+            same = False  # vanished or unreadable: the apply step judges it again
+        if same:
+            reasons.append(f"{where}: the archive is the file it moves text out of")
+    return reasons
 
 
 def _placement_reasons(where: str, e: Any) -> list[str]:

@@ -16,6 +16,19 @@ import posixpath
 MAX_PATH_CHARS = 4096
 
 
+#: Folders nested deeper than this are not entered: a walk says which folder it left
+#: out, a gate refuses a file below it as a scope with this reason. Real projects nest
+#: a few dozen levels (node_modules included); Linux paths stop near 2,000 one-letter
+#: levels (PATH_MAX), and a tree built that deep is a hostile input.
+MAX_DEPTH = 256
+TOO_DEEP_REASON = f"nested deeper than {MAX_DEPTH} folders: not checked"
+
+
+def too_deep(rel: str) -> bool:
+    """Whether the relative POSIX path `rel` lies below more than MAX_DEPTH folders."""
+    return rel.count("/") > MAX_DEPTH
+
+
 def form_problem(rel: object) -> str | None:
     """Why `rel` is not a canonical project-relative POSIX path, or None when it is.
 
@@ -39,4 +52,4 @@ def form_problem(rel: object) -> str | None:
     return None
 
 
-__all__ = ["MAX_PATH_CHARS", "form_problem"]
+__all__ = ["MAX_DEPTH", "MAX_PATH_CHARS", "TOO_DEEP_REASON", "form_problem", "too_deep"]
