@@ -20,7 +20,7 @@ from typing import Any
 from orchestrator.core import assemble as stages
 from orchestrator.core import plugin_host, reuse, run_memo
 from orchestrator.core.assemble import Assembly, Streamed, assemble, scopes_of
-from orchestrator.core.config import load_config, tool_overrides
+from orchestrator.core.config import config_source, load_config, tool_key_warnings, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import Sink, late_fallback, run_batches
@@ -144,6 +144,24 @@ def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
     return [c for c in checkers if c.name in req.only_checkers]
 
 
+def _tool_notes(
+    req: LintRequest, root: Path, config: Mapping[str, Any], checkers: Sequence[Checker]
+) -> list[str]:
+    """The warnings about `[tools]` keys no checker looks a tool up by; a key that is a
+    near miss of one is a usage error (core/config.tool_key_warnings). The names are
+    the loaded checkers' own and the tools they declare they look up (`tool_names`)."""
+    tools = config.get("tools") or {}
+    if not isinstance(tools, Mapping) or not tools:
+        return []
+    known = {c.name for c in checkers}
+    for c in checkers:
+        declared = getattr(c, "tool_names", ())
+        if isinstance(declared, frozenset | set | tuple | list):
+            known |= {n for n in declared if isinstance(n, str)}
+    source, prefix = config_source(root) if req.config is None else ("configuration", "")
+    return tool_key_warnings(tools, known, source, prefix)
+
+
 def run_lint(req: LintRequest) -> Report:
     """Check what `req` names and return the standard report. Never raises for a
     checker's fault (those are outcomes); raises UsageError for a bad configuration."""
@@ -168,6 +186,7 @@ def run_lint(req: LintRequest) -> Report:
         targets, refused, shard_id = take_shard(targets, refused, req.shard)
 
     checkers = _checkers(req, plugins)
+    tool_notes = _tool_notes(req, root, config, checkers)
     # Policy checks (the secret scan) guard delivery surfaces; a plain lint runs them
     # only when asked by name (--only secrets) or by config (policy_in_lint = true).
     with_policy = bool(
@@ -213,6 +232,7 @@ def run_lint(req: LintRequest) -> Report:
         outcomes = planned.settled + reuse_plan.reused + ran
         scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON, targets)
         report = assemble(parts, scopes + list(refused) + gaps, outcomes)
+    report.notes[:0] = tool_notes
     if shard_id is not None:
         report.shards = [shard_id]
     names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]
