@@ -228,8 +228,18 @@ class RubocopChecker:
                 "rubocop not found (explicit path, the project's bin/rubocop or an absolute"
                 " PATH entry); the project configures it (.rubocop.yml)"
             )
-            return settled_plan(
+            # Each file names the `.rubocop.yml` that asks for RuboCop: the gap counts
+            # (decisions/coverage.is_configured_gap).
+            missing = settled_plan(
                 self, targets, ScopeStatus.MISSING, reason, hint=INSTALL_HINT, falls_back=True
+            )
+            return CheckerPlan(
+                settled=tuple(
+                    o.with_(config_files=(_label(root, cfg),))
+                    if (cfg := nearest_config(root, o.path)) is not None
+                    else o
+                    for o in missing.settled
+                )
             )
         ident = ToolIdentity(path=tool, version=probe.version)
         if probe.version is None:

@@ -59,6 +59,9 @@ class LintRequest:
     jobs: int | None = None
     only_checkers: frozenset[str] | None = None
     require: Sequence[str] = ()
+    #: Checkers whose gap the caller accepts (`--allow-gap`): one the project configures
+    #: that cannot run does not make the run incomplete. Recorded in `request.allow_gaps`.
+    allow_gaps: frozenset[str] = frozenset()
     config: Mapping[str, Any] | None = None
     plugins: PluginSet | None = None
     extra_plugins: Sequence[tuple[str, object]] = ()
@@ -127,6 +130,7 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
         require=list(req.require),
         timeout_s=req.timeout,
         jobs=jobs,
+        allow_gaps=sorted(req.allow_gaps),
     )
 
 
@@ -134,13 +138,16 @@ def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
     """The checkers this run may plan: all loaded ones, or those `only_checkers` names.
     A name no loaded checker has is a usage error: a typo must not check nothing."""
     checkers = plugins.checkers()
+    known = sorted(c.name for c in checkers)
+    for option, asked in (("--only", req.only_checkers), ("--allow-gap", req.allow_gaps)):
+        unknown = sorted(set(asked or ()) - set(known))
+        if unknown:
+            names = ", ".join(repr(n[:64]) for n in unknown[:8])
+            raise UsageError(
+                f"{option}: no loaded checker named {names}; known: {', '.join(known)}"
+            )
     if req.only_checkers is None:
         return checkers
-    known = sorted(c.name for c in checkers)
-    unknown = sorted(set(req.only_checkers) - set(known))
-    if unknown:
-        names = ", ".join(repr(n[:64]) for n in unknown[:8])
-        raise UsageError(f"--only: no loaded checker named {names}; known: {', '.join(known)}")
     return [c for c in checkers if c.name in req.only_checkers]
 
 
