@@ -70,6 +70,7 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     Unparsable,
+    bounded_message,
     fingerprint,
     hookimpl,
     one_line,
@@ -429,7 +430,7 @@ class RubocopChecker:
                     column=_pos(loc.get("start_column") or loc.get("column")),
                     end_line=_pos(loc.get("last_line")),
                     end_column=_pos(loc.get("last_column")),
-                    message=one_line(str(off.get("message", "")), MAX_MESSAGE),
+                    message=bounded_message(str(off.get("message", "")), MAX_MESSAGE),
                     # `rubocop` fails on every offense but `info` (its default fail level).
                     blocking=raw != "info",
                     fingerprint=fingerprint(NAME, rule, t.path, anchor),
