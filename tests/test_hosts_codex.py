@@ -37,7 +37,10 @@ def test_input_payloads_match_the_published_input_schemas() -> None:
 
 def test_session_start_and_prompt(git_repo: Path) -> None:
     obj = run(payload("codex", "SessionStart", cwd=str(git_repo)))
-    assert "read-only discovery" in obj["hookSpecificOutput"]["additionalContext"]
+    text = obj["hookSpecificOutput"]["additionalContext"]
+    assert "read-only discovery" in text
+    # The one tool Codex's hooks cannot refuse is named, whole (hooks/__protocol__.md).
+    assert codex.GAP in text
     obj = run(payload("codex", "UserPromptSubmit", cwd=str(git_repo), prompt=INJECTION))
     assert obj["hookSpecificOutput"]["additionalContext"] == PROMPT_ADVICE
     assert "rm -rf" not in json.dumps(obj)

@@ -209,3 +209,22 @@ def test_skip_count_read_is_bounded_and_follows_no_link(git_repo: Path, tmp_path
     os.symlink(outside, git_repo / SKIPS)
     s = _summary(git_repo)
     assert s.legacy_skip_count is None and s.legacy_skip_audit == "unreadable"
+
+
+@pytest.mark.parametrize(
+    ("tasks", "pad", "reason"),
+    [(129, 0, "task_entries_over_budget"), (1, 1024 * 1024, "task_bytes_over_budget")],
+)
+def test_a_stop_over_budget_says_why_and_what_to_run(
+    git_repo: Path, tasks: int, pad: int, reason: str
+) -> None:
+    """The person's line at the end of a turn is all a Stop shows: it names the budget
+    the task facts are over and the command that reads them whole."""
+    for tid in task_backlog(git_repo, tasks):
+        record = next((git_repo / ".orchestrate").rglob(f"{tid}*"))
+        with open(record, "ab") as fh:  # trailing blanks: still one valid JSON record
+            fh.write(b" " * pad)
+    obj = _stop_message(git_repo)
+    assert "decision" not in obj
+    line = obj["systemMessage"]
+    assert reason in line and "orchestrate next" in line, line

@@ -4,6 +4,8 @@
 it inspect): more than the whole warm client. So the console script asks the engine
 first (server/client.try_warm, standard library and platformdirs only) and imports the
 CLI only when the check must run in-process, telling it the engine was already asked.
+`hook HOST` goes straight to the outer guard of the host entries (hosts/guard.py), so
+that a fault anywhere, the CLI's own loading included, still ends in the host's refusal.
 Every other command, and a command line from a hook, goes straight to the CLI.
 """
 
@@ -15,6 +17,11 @@ import sys
 def main() -> int:
     """Entry point of the console script. Returns the process exit code."""
     argv = sys.argv[1:]
+    if len(argv) == 2 and argv[0] == "hook":
+        from orchestrator.hosts.guard import REFUSALS, answer
+
+        if argv[1] in REFUSALS:
+            return answer(argv[1])
     if argv[:1] == ["lint"] and "--from-hook" not in argv:
         from orchestrator.server import client
 

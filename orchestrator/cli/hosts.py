@@ -3,31 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
-import sys
 
-HOSTS = {
-    "claude-code": "orchestrator.hosts.claude_code",
-    "codex": "orchestrator.hosts.codex",
-    "gemini": "orchestrator.hosts.gemini",
-}
+from orchestrator.hosts.guard import REFUSALS
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
     """Read one event from stdin, answer on stdout in the host's protocol.
 
-    The exit code follows the host's protocol (always 0 with JSON), never the CLI's
-    exit-code table.
+    The exit code follows the host's protocol (0 with JSON; 2 when the outer guard
+    refused after a fault), never the CLI's exit-code table. The console script sends
+    `hook HOST` to the same guard before the CLI loads (cli/entry.py).
     """
-    from orchestrator.hosts.events import read_stdin
+    from orchestrator.hosts.guard import answer
 
-    module = importlib.import_module(HOSTS[args.host])
-    data = read_stdin(sys.stdin.buffer)
-    code, out = module.run(data, dict(os.environ))
-    sys.stdout.buffer.write(out)
-    sys.stdout.buffer.flush()
-    return int(code)
+    return answer(args.host)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
@@ -43,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     hook = subparsers.add_parser(
         "hook", help="answer one agent-host hook event (JSON on stdin, host protocol on stdout)"
     )
-    hook.add_argument("host", choices=sorted(HOSTS), help="the agent host sending the event")
+    hook.add_argument("host", choices=sorted(REFUSALS), help="the agent host sending the event")
     hook.set_defaults(func=cmd_hook)
 
     mcp = subparsers.add_parser("mcp", help="serve lint / gate / task tools over MCP (stdio)")

@@ -29,16 +29,42 @@ from orchestrator.model.report import Scope
 from orchestrator.vocab import ScopeStatus, Tier
 
 
-def claimed_by(checker: Checker, pool: Sequence[FileTarget]) -> list[FileTarget]:
-    """The targets of `pool` that `checker` claims; a faulty `claims()` claims nothing."""
-    mine = []
+@dataclass
+class Claim:
+    """What one checker claimed of a pool: the targets it takes, and those whose
+    `claims()` raised (it may have wanted them: each becomes its `tool_error`, never a
+    quiet gap, so a strict gate whose secret scan faulted while claiming refuses)."""
+
+    mine: list[FileTarget] = field(default_factory=list)
+    faulted: list[FileTarget] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def paths(self) -> set[str]:
+        """Every path this checker answers for, taken or faulted."""
+        return {t.path for t in self.mine} | {t.path for t in self.faulted}
+
+    def __bool__(self) -> bool:
+        return bool(self.mine or self.faulted)
+
+
+def claimed_by(checker: Checker, pool: Sequence[FileTarget]) -> Claim:
+    """The targets of `pool` that `checker` claims, and those its `claims()` faulted on."""
+    claim = Claim()
     for t in pool:
         try:
             if checker.claims(t):
-                mine.append(t)
-        except Exception:  # noqa: BLE001 - a faulty claims() claims nothing
-            continue
-    return mine
+                claim.mine.append(t)
+        except Exception as exc:  # noqa: BLE001 - contained as that file's tool_error
+            claim.faulted.append(t)
+            if not claim.reason:
+                claim.reason = one_line(f"checker claims failed: {type(exc).__name__}: {exc}")
+    return claim
+
+
+def faulted_outcomes(checker: Checker, claim: Claim) -> list[FileOutcome]:
+    """The tool_error outcomes of the targets `checker` faulted on while claiming."""
+    return outcome_for_all(checker, claim.faulted, ScopeStatus.TOOL_ERROR, claim.reason)
 
 
 def contained_plan(checker: Checker, targets: list[FileTarget], ctx: RunContext) -> CheckerPlan:
@@ -66,10 +92,12 @@ class Planned:
     #: `not_run` scopes of the generated files the linters skip.
     generated: list[Scope] = field(default_factory=list)
 
-    def take(self, checker: Checker, pool: list[FileTarget], ctx: RunContext) -> CheckerPlan:
-        """Plan `pool` with `checker` and keep its settled outcomes and batches."""
-        plan = contained_plan(checker, pool, ctx) if pool else CheckerPlan()
+    def take(self, checker: Checker, claim: Claim, ctx: RunContext) -> CheckerPlan:
+        """Plan what `checker` claimed and keep its settled outcomes (a faulted claim's
+        tool_error included) and batches."""
+        plan = contained_plan(checker, claim.mine, ctx) if claim.mine else CheckerPlan()
         self.settled.extend(o.with_(checker=checker.name) for o in plan.settled)
+        self.settled.extend(faulted_outcomes(checker, claim))
         self.work.extend((checker, b) for b in plan.batches)
         return plan
 
@@ -136,9 +164,9 @@ def plan_run(
         targets, planned.generated = split_generated(targets, ctx, named)
     falls_back: dict[str, bool] = {}
     for c in by_tier[Tier.NATIVE]:
-        pool = claimed_by(c, targets)
-        plan = planned.take(c, pool, ctx)
-        planned.native_paths.update(t.path for t in pool)
+        claim = claimed_by(c, targets)
+        plan = planned.take(c, claim, ctx)
+        planned.native_paths.update(claim.paths)
         for o in plan.settled:
             falls_back[o.path] = falls_back.get(o.path, True) and o.falls_back
         # A file another native checker will run needs no fallback (a second native
@@ -149,9 +177,9 @@ def plan_run(
         t for t in targets if t.path not in planned.native_paths or falls_back.get(t.path, False)
     ]
     for c in by_tier[Tier.FALLBACK]:
-        pool = claimed_by(c, [t for t in rest if t.path not in planned.fallback_paths])
-        planned.take(c, pool, ctx)
-        planned.fallback_paths.update(t.path for t in pool)
+        claim = claimed_by(c, [t for t in rest if t.path not in planned.fallback_paths])
+        planned.take(c, claim, ctx)
+        planned.fallback_paths.update(claim.paths)
     return planned
 
 

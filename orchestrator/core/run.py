@@ -14,10 +14,11 @@ import collections
 import threading
 from collections.abc import Callable, Sequence
 
-from orchestrator.core.plan import Planned, claimed_by, contained_plan
+from orchestrator.core.plan import Planned, claimed_by, contained_plan, faulted_outcomes
 from orchestrator.model.checker import (
     Batch,
     Checker,
+    CheckerPlan,
     FileOutcome,
     FileTarget,
     RunContext,
@@ -191,13 +192,14 @@ def late_fallback(
     late: list[tuple[Checker, Batch]] = []
     late_settled: list[FileOutcome] = []
     for c in fallbacks:
-        mine = claimed_by(c, [t for t in pool if t.path not in planned.fallback_paths])
-        if not mine:
+        claim = claimed_by(c, [t for t in pool if t.path not in planned.fallback_paths])
+        if not claim:
             continue
-        plan = contained_plan(c, mine, ctx)
+        plan = contained_plan(c, claim.mine, ctx) if claim.mine else CheckerPlan()
         late_settled.extend(o.with_(checker=c.name) for o in plan.settled)
+        late_settled.extend(faulted_outcomes(c, claim))
         late.extend((c, b) for b in plan.batches)
-        planned.fallback_paths.update(t.path for t in mine)
+        planned.fallback_paths.update(claim.paths)
     if sink is None:
         return late_settled + run_batches(late, ctx, jobs)
     if late_settled:

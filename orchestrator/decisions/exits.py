@@ -183,12 +183,13 @@ def tools_exit(*, installed: bool) -> int:
 INVALID_INPUT = ExitCode.USAGE
 
 
-def exit_for_exception(exc: BaseException, prog: str = "orchestrate") -> int:
+def exit_for_exception(exc: BaseException, prog: str = "orchestrate", strict: bool = False) -> int:
     """The one exception -> exit code mapping, with its one diagnostic line on stderr.
 
     KeyboardInterrupt 130; SystemExit its own code (argparse: 2); OrchestrateError its
-    code; a closed stdout (BrokenPipeError) 0; anything else 4. Other BaseExceptions
-    (GeneratorExit and the like) are re-raised.
+    code; a closed stdout (BrokenPipeError) 0, except at a strict gate (`strict`), where
+    it is an internal fault (4): a gate whose answer could not be written never passes;
+    anything else 4. Other BaseExceptions (GeneratorExit and the like) are re-raised.
     """
     if isinstance(exc, KeyboardInterrupt):
         print(f"{prog}: cancelled", file=sys.stderr)
@@ -198,7 +199,7 @@ def exit_for_exception(exc: BaseException, prog: str = "orchestrate") -> int:
     if isinstance(exc, OrchestrateError):
         print(f"{prog}: error: {printable(exc)}", file=sys.stderr)
         return int(exc.exit_code)
-    if isinstance(exc, BrokenPipeError):
+    if isinstance(exc, BrokenPipeError) and not strict:
         return ExitCode.PASS
     if isinstance(exc, Exception):
         print(f"{prog}: internal error: {type(exc).__name__}: {printable(exc)}", file=sys.stderr)
@@ -206,12 +207,22 @@ def exit_for_exception(exc: BaseException, prog: str = "orchestrate") -> int:
     raise exc
 
 
-def guarded(fn: Callable[[], int], prog: str = "orchestrate") -> int:
-    """Run a command body; its return value, or the mapped exit code of what it raised."""
+def guarded(fn: Callable[[], int], prog: str = "orchestrate", strict: bool = False) -> int:
+    """Run a command body; its return value, or the mapped exit code of what it raised
+    (`strict`: the command is a strict gate, see exit_for_exception)."""
     try:
         return int(fn())
     except BaseException as exc:  # noqa: BLE001 - the one boundary; see exit_for_exception
-        return exit_for_exception(exc, prog)
+        return exit_for_exception(exc, prog, strict)
+
+
+def is_strict_gate(argv: Sequence[str]) -> bool:
+    """Whether a command line runs a strict gate: `gate EVENT` without the legacy-v1
+    protocol (`compat legacy-v1 ...` and `--protocol legacy-v1` are the old one)."""
+    words = list(argv)
+    if next((w for w in words if not w.startswith("-")), None) != "gate":
+        return False
+    return not any(w == "legacy-v1" or w.endswith("=legacy-v1") for w in words)
 
 
 __all__ = [
@@ -230,6 +241,7 @@ __all__ = [
     "gate_fault_exit",
     "guarded",
     "hygiene_exit",
+    "is_strict_gate",
     "legacy_exit",
     "lint_exit_code",
     "mcp_is_error",

@@ -36,6 +36,12 @@ FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path
 UNKNOWN_WRITE_TOOLS = ("apply_patch", "Bash", "exec_command", "shell")
 SHELL_TOOLS = ("Bash", "exec_command", "shell")
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse")
+#: What this host's hooks cannot refuse, said at session start (hooks/__protocol__.md).
+GAP = (
+    "Not judged before it runs: apply_patch (its target paths are free text), so an "
+    "apply_patch on git's folder, the hooks or orchestrate's configuration is not refused "
+    "here; the installed git hooks and CI still judge what it commits"
+)
 _REFUSE = HOST_REFUSAL[Protocol.CODEX]
 _CONTINUE = HOST_CONTINUE[Protocol.CODEX]
 
@@ -60,7 +66,7 @@ def to_event(obj: dict[str, Any], env: Mapping[str, str]) -> RouterEvent:
     tool = str_field(obj, "tool_name", 64)
     tool_input = obj.get("tool_input")
     if name == "SessionStart":
-        return RouterEvent(Kind.SESSION_START, root, host=HOST)
+        return RouterEvent(Kind.SESSION_START, root, host=HOST, host_gap=GAP)
     if name == "UserPromptSubmit":
         return RouterEvent(Kind.PROMPT_SUBMITTED, root, host=HOST)
     if name == "PostToolUse" and tool in FILE_TOOLS:

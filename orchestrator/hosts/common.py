@@ -41,6 +41,12 @@ UNREADABLE = (
     "orchestrate: the hook event could not be read (oversized, not JSON, or wrong types); "
     "scope undetermined, check not run. Delivery not_evaluated."
 )
+EVENT_OVER_BUDGET = (
+    "orchestrate: the hook event is over the 1 MiB event budget; only the tool name and "
+    "its target path were read. The target is not a protected path, so the edit goes on; "
+    "feedback not run: event over budget. Delivery not_evaluated. After the edit run: "
+    "orchestrate lint"
+)
 UNREADABLE_GATE = (
     "orchestrate strict gate: incomplete. The hook event could not be read, so the command "
     "could not be checked; it is refused. Run: orchestrate gate commit"
@@ -172,47 +178,70 @@ def _names_before_tool(data: bytes, before_tool: str) -> bool:
     return re.search(rb'"hook_event_name"\s*:\s*"' + before_tool.encode() + rb'"', head) is not None
 
 
+def _refusal(spec: HostSpec, name: str) -> tuple[int, bytes]:
+    """The before-tool refusal of an event whose command could not be read."""
+    result = RouteResult(
+        "gate",
+        context=UNREADABLE_GATE,
+        message="orchestrate gate: event unreadable, command refused",
+        block=gate_blocks(FAULT_DECISION),
+        gate=FAULT_DECISION,
+    ).bounded()
+    return HOST_EXIT, dump(spec.to_output(name, result))
+
+
+def _over_budget(
+    spec: HostSpec, skimmed: dict[str, Any], env: Mapping[str, str], services: Services | None
+) -> tuple[int, bytes]:
+    """An event over the budget, from the fields a skim kept (hosts/intake.py): a file
+    edit is judged on its target path alone (a protected path is refused, anything else
+    goes on with feedback not run); a shell command or any other before-tool event is
+    refused; another event is said unread."""
+    name = event_name(skimmed)
+    if name != spec.before_tool_event:
+        return HOST_EXIT, dump({"systemMessage": UNREADABLE[:300]})
+    ev = spec.to_event(skimmed, env)
+    if ev.kind != Kind.EDIT_PENDING:
+        return _refusal(spec, name)
+    result = route(ev, services)
+    if not result.block:
+        result = RouteResult(
+            "not_run",
+            context=EVENT_OVER_BUDGET,
+            message="orchestrate: feedback not run: event over budget",
+            reasons=("event_over_budget",),
+        ).bounded()
+    return HOST_EXIT, dump(spec.to_output(name, result))
+
+
 def handle(
     spec: HostSpec,
     data: bytes,
     env: Mapping[str, str] | None = None,
     services: Services | None = None,
+    *,
+    skimmed: dict[str, Any] | None = None,
 ) -> tuple[int, bytes]:
     """Run one host event through the router. Returns (exit code, stdout bytes).
 
-    Exit code is always 0: each host reads its JSON on exit 0, and a block is
-    expressed in the JSON (never by passing our CLI exit codes through).
+    Exit code is 0: each host reads its JSON on exit 0, and a block is expressed in
+    the JSON (never by passing our CLI exit codes through). `skimmed` holds the kept
+    fields of an event over the budget (hosts/intake.py). A fault below the router
+    (bounding, rendering) is raised to the outer guard (hosts/guard.py), which refuses.
     """
     env = env or {}
     obj = decode_event(data)
+    if obj is None and skimmed is not None:
+        return _over_budget(spec, skimmed, env, services)
     if obj is None:
         if _names_before_tool(data, spec.before_tool_event):
-            result = RouteResult(
-                "gate",
-                context=UNREADABLE_GATE,
-                message="orchestrate gate: event unreadable, command refused",
-                block=gate_blocks(FAULT_DECISION),
-                gate=FAULT_DECISION,
-            ).bounded()
-            return HOST_EXIT, dump(spec.to_output(spec.before_tool_event, result))
+            return _refusal(spec, spec.before_tool_event)
         return HOST_EXIT, dump({"systemMessage": UNREADABLE[:300]})
     name = event_name(obj)
     try:
         ev = spec.to_event(obj, env)
     except Exception:  # noqa: BLE001 - a malformed event is a result, never a crash
-        ev = RouterEvent(Kind.INVALID, scope_reason="event_fields_invalid", host=spec.name)
         if name == spec.before_tool_event:
-            result = RouteResult(
-                "gate",
-                context=UNREADABLE_GATE,
-                message="orchestrate gate: event unreadable, command refused",
-                block=gate_blocks(FAULT_DECISION),
-                gate=FAULT_DECISION,
-            ).bounded()
-            return HOST_EXIT, dump(spec.to_output(name, result))
-    result = route(ev, services)
-    try:
-        out = spec.to_output(name, result)
-    except Exception:  # noqa: BLE001 - the hook must still answer its host
-        out = {"systemMessage": "orchestrate: internal fault while rendering; check status unknown"}
-    return HOST_EXIT, dump(out)
+            return _refusal(spec, name)
+        ev = RouterEvent(Kind.INVALID, scope_reason="event_fields_invalid", host=spec.name)
+    return HOST_EXIT, dump(spec.to_output(name, route(ev, services)))

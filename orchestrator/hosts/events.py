@@ -54,6 +54,8 @@ class RouterEvent:
     stop_hook_active: bool = False
     task_id: str | None = None
     host: str = "generic"
+    #: SessionStart: the host's own fixed sentence on what its hooks cannot refuse.
+    host_gap: str = ""
 
 
 def decode_event(data: bytes) -> dict[str, Any] | None:

@@ -276,6 +276,7 @@ def _session_start(ev: RouterEvent) -> RouteResult:
         + (f". Advice: {'; '.join(advice)}" if advice else "")
         + ". Fast feedback runs after confirmed edits; strict gates run on real git "
         "commit / push. Source check not_run, delivery not_evaluated."
+        + (f" {ev.host_gap}." if ev.host_gap else "")
     )
     return RouteResult(
         "discovery",
@@ -844,7 +845,11 @@ def _stop(ev: RouterEvent) -> RouteResult:
                 f"orchestrate: task facts not read ({why}); the summary was not produced "
                 "(native checks not run, delivery not_evaluated). Run: orchestrate next"
             ),
-            message=note("orchestrate: stop summary not available"),
+            # The person sees only this line at the end of a turn: it carries the reason.
+            message=note(
+                f"orchestrate: stop summary not available ({why or 'unavailable'}); "
+                "run: orchestrate next"
+            ),
             reasons=(why or "unavailable",),
         )
     if not ids:
@@ -886,9 +891,9 @@ def _fault(ev: RouterEvent, exc: BaseException) -> RouteResult:
     if os.environ.get("ORCHESTRATE_DEBUG"):
         traceback.print_exception(exc)
     name = type(exc).__name__
-    if (ev.kind == Kind.SHELL_COMMAND and _analysis(ev).verdict != "no_delivery") or (
-        ev.kind == Kind.EDIT_PENDING
-    ):
+    # Never re-enter what may have failed (the analyser, the gate): a fault on a
+    # command or an edit about to run refuses it, whatever the command was.
+    if ev.kind in (Kind.SHELL_COMMAND, Kind.EDIT_PENDING):
         return RouteResult(
             "gate",
             context="orchestrate strict gate: incomplete. An internal fault stopped the gate "

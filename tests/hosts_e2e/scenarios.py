@@ -108,6 +108,50 @@ def commit_with_staged_secret(session: Session) -> CommitRun:
     return CommitRun(result, (key_id, secret), before, after, files)
 
 
+# --- 2c: a fault inside our hook still refuses the commit -----------------------------
+
+#: A fragment of the outer guard's constant refusal reason (hosts/guard.FAULT_REASON).
+FAULT_MARK = "An internal fault stopped the hook"
+
+
+def commit_with_injected_fault(session: Session) -> CommitRun:
+    """The same staged key pair, with every hook process's output bounding step raising
+    (a sitecustomize fake on PYTHONPATH): the agent runs `git commit`, our guard must
+    refuse it, and the commit must not happen."""
+    from fault_injection import sitecustomize_fault
+
+    session.env.update(
+        sitecustomize_fault(
+            session.log_dir.parent / "fault", "orchestrator.hosts.router", "RouteResult.bounded"
+        )
+    )
+    project = session.project
+    key_id, secret = _aws_like_pair()
+    (project / "config").mkdir()
+    (project / "config" / ".env").write_text(
+        f"AWS_ACCESS_KEY_ID={key_id}\nAWS_SECRET_ACCESS_KEY={secret}\n"
+    )
+    git(project, "add", "config/.env")
+    before = head_commits(project)
+    turns = [
+        {"tool_use": session.host.tool_shell("git commit -q -m 'add config'")},
+        {"text": "finished"},
+    ]
+    result = run_turns(session, turns)
+    return CommitRun(result, (key_id, secret), before, head_commits(project), [])
+
+
+def assert_fault_refused(run: CommitRun) -> None:
+    """The commit did not happen, and the guard's refusal reason reached the model."""
+    res = run.result
+    assert run.commits_after == run.commits_before, res.describe()
+    assert len(res.requests) >= 2, res.describe()
+    assert FAULT_MARK in dump(res.requests[1]), res.describe()
+    for req in res.requests:
+        for value in run.secret_values:
+            assert value not in dump(req), "a secret value reached the model"
+
+
 # --- 2b: the spellings that used to commit a key pair past a clean index --------------
 
 #: Each reaches the key pair from a start index that is clean: through the command's

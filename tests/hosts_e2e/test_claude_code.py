@@ -11,11 +11,13 @@ from .harness import CLAUDE, new_session
 from .scenarios import (
     EditRun,
     assert_bounded_edit_context,
+    assert_fault_refused,
     assert_no_spelling_committed,
     assert_one_stop_continuation,
     assert_prompt_not_echoed,
     assert_secret_commit_denied,
     commit_spellings_with_secret,
+    commit_with_injected_fault,
     commit_with_staged_secret,
     edit_with_unused_import,
     hook_texts,
@@ -59,3 +61,9 @@ def test_commit_spellings_never_land_the_secret(tmp_path: Path) -> None:
     # add && commit, commit -a, -C, GIT_DIR/GIT_WORK_TREE, cd sub &&: each refused.
     run = commit_spellings_with_secret(new_session(HOST.name, tmp_path))
     assert_no_spelling_committed(HOST, run, "PreToolUse:Bash:deny")
+
+
+def test_a_fault_inside_the_hook_still_refuses_the_commit(tmp_path: Path) -> None:
+    """The real CLI, our hook's output bounding step raising: the guard's exit-2 refusal
+    stops the commit, and its reason reaches the model."""
+    assert_fault_refused(commit_with_injected_fault(new_session(HOST.name, tmp_path)))

@@ -1,0 +1,325 @@
+"""Strict entries never fail open: a raise in any function a strict entry reaches ends
+in that entry's refusal (issue: "Strict entries never fail open").
+
+For each host, each strict event (a `git commit` with a staged AWS key pair through the
+shell tool; a file edit aimed at the git hooks folder) and each strict CLI gate (commit,
+commit-msg, push, ci), the functions reached are listed by running the entry once under
+a trace hook (tests/fault_injection.py); then each of them, one at a time, raises on its
+first call, and the entry must still refuse: the host's deny shape (and never an empty
+answer), or a non-zero gate exit. Each injected fault must also have fired.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fault_injection import InjectedFault, label, raising, reachable
+from helpers import git, new_repo
+from host_contracts import check_claude, check_codex, check_gemini
+
+from orchestrator.hosts import guard
+
+KEY_ID = "AKIA" + "QWERTYUIOPASDFGH"
+KEY_SECRET = "aB3/" * 10
+CHECKS = {"claude-code": check_claude, "codex": check_codex, "gemini": check_gemini}
+SHELL = {"claude-code": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+WRITE = {"claude-code": "Write", "codex": "Write", "gemini": "write_file"}
+BEFORE = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+
+
+@pytest.fixture
+def secret_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository with an AWS-shaped key pair and a Python file staged, a private
+    user cache folder, and the process in the repository (the CLI gates read cwd)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # A fault in a thread that waits on a tool (the reaper, the output pump) ends at the
+    # gate's deadline: a short one keeps those cases short (still refused, and said).
+    monkeypatch.setenv("ORCHESTRATE_TEST_GATE_DEADLINE_S", "3")
+    repo = new_repo(tmp_path / "repo")
+    (repo / "config").mkdir()
+    (repo / "config" / ".env").write_text(
+        f"AWS_ACCESS_KEY_ID={KEY_ID}\nAWS_SECRET_ACCESS_KEY={KEY_SECRET}\n"
+    )
+    (repo / "ok.py").write_text("VALUE = 1\n")
+    git(repo, "add", "config/.env", "ok.py")
+    monkeypatch.chdir(repo)
+    return repo
+
+
+def _event(host: str, repo: Path, scenario: str) -> bytes:
+    if scenario == "commit":
+        tool, tool_input = SHELL[host], {"command": "git commit -q -m x"}
+    else:
+        target = repo / ".git" / "hooks" / "pre-commit"
+        tool, tool_input = WRITE[host], {"file_path": str(target), "content": "exit 0\n"}
+    return json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(repo),
+            "hook_event_name": BEFORE[host],
+            "tool_name": tool,
+            "tool_input": tool_input,
+        }
+    ).encode()
+
+
+def _answer(host: str, repo: Path, data: bytes) -> tuple[int, bytes, bytes]:
+    """One in-process `orchestrate hook HOST`: (exit code, stdout, stderr)."""
+    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        code = guard.answer(
+            host, io.BufferedReader(io.BytesIO(data)), env, out_fd=out.fileno(), err_fd=err.fileno()
+        )
+        out.seek(0)
+        err.seek(0)
+        return code, out.read(), err.read()
+
+
+def _refused(host: str, code: int, out: bytes, err: bytes) -> str | None:
+    """None when (code, out, err) is the host's refusal, else why not."""
+    if code == guard.REFUSAL_EXIT:
+        if out != guard.REFUSALS[host] or not err.strip():
+            return f"exit 2 without the constant refusal: {out[:200]!r} {err[:200]!r}"
+        return None
+    if code != 0 or not out.strip():
+        return f"exit {code}, stdout {out[:200]!r}"
+    obj = json.loads(out)
+    hso = obj.get("hookSpecificOutput") or {}
+    if hso.get("permissionDecision") == "deny" or obj.get("decision") == "deny":
+        CHECKS[host](BEFORE[host], code, out)
+        return None
+    return f"not refused: {out[:300]!r}"
+
+
+def _sweep(run: Callable[[], str | None], codes: list) -> None:
+    """Each code object raising in turn: every run must refuse, every fault must fire."""
+    open_, unfired = [], []
+    for code in codes:
+        with raising(code) as armed:
+            why = run()
+        if not armed.fired:
+            unfired.append(label(code))
+        elif why is not None:
+            open_.append(f"{label(code)}: {why}")
+    assert not open_, f"{len(open_)} of {len(codes)} faults did not refuse:\n" + "\n".join(open_)
+    assert not unfired, "armed faults that never fired:\n" + "\n".join(unfired)
+
+
+#: Each sweep runs in this many parts (the i-th takes every SHARDS-th function), so the
+#: test workers share the long ones evenly.
+SHARDS = 2
+#: Injected faults in threads show up as unhandled-thread warnings: expected here.
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+@pytest.mark.parametrize("scenario", ["commit", "protected_edit"])
+@pytest.mark.parametrize("host", sorted(guard.REFUSALS))
+def test_a_raise_anywhere_below_a_host_entry_refuses(
+    secret_repo: Path, host: str, scenario: str, shard: int
+) -> None:
+    data = _event(host, secret_repo, scenario)
+    assert _refused(host, *_answer(host, secret_repo, data)) is None  # refused without a fault
+    codes = reachable(lambda: _answer(host, secret_repo, data), exclude=(guard.answer,))
+    assert len(codes) > (150 if scenario == "commit" else 30), len(codes)
+    _sweep(lambda: _refused(host, *_answer(host, secret_repo, data)), codes[shard::SHARDS])
+
+
+def test_the_constant_refusals_are_each_hosts_own_deny_shape() -> None:
+    for host, out in guard.REFUSALS.items():
+        assert _refused(host, 0, out, b"") is None
+        text = json.dumps(json.loads(out))
+        assert guard.FAULT_REASON in text
+
+
+def test_a_fault_before_the_event_is_read_refuses(secret_repo: Path) -> None:
+    class Broken(io.RawIOBase):
+        def readinto(self, b: object) -> int:
+            raise InjectedFault("stdin")
+
+    for host in guard.REFUSALS:
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            code = guard.answer(host, Broken(), {}, out_fd=out.fileno(), err_fd=err.fileno())  # type: ignore[arg-type]
+            out.seek(0)
+            assert code == guard.REFUSAL_EXIT and out.read() == guard.REFUSALS[host]
+
+
+def test_a_fault_on_a_feedback_event_says_so_and_never_blocks(secret_repo: Path) -> None:
+    from orchestrator.hosts import router
+
+    data = json.dumps(
+        {"session_id": "s", "cwd": str(secret_repo), "hook_event_name": "Stop"}
+    ).encode()
+    for host in guard.REFUSALS:
+        with raising(router.RouteResult.bounded.__code__) as armed:
+            code, out, _ = _answer(host, secret_repo, data)
+        assert armed.fired
+        assert code == 0 and out == guard.FAULT_NOTE, (code, out)
+
+
+def _gate_case(repo: Path, event: str) -> tuple[list[str], bytes]:
+    """The argv and pre-push stdin of the strict CLI gate `event` over the key pair."""
+    if event == "commit":
+        return ["gate", "commit", "--timeout", "20"], b""
+    if event == "commit-msg":
+        msg = repo / ".git" / "COMMIT_EDITMSG"
+        msg.write_text(f"add config\n\nAWS_SECRET_ACCESS_KEY={KEY_SECRET}\nkey {KEY_ID}\n")
+        return ["gate", "commit-msg", str(msg), "--timeout", "20"], b""
+    git(repo, "commit", "-q", "--no-verify", "-m", "add config")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    if event == "ci":
+        return ["gate", "ci", "--rev", head, "--timeout", "20"], b""
+    remote = repo.parent / "remote.git"
+    if not remote.exists():
+        git(repo.parent, "init", "-q", "--bare", str(remote))
+        git(repo, "remote", "add", "origin", str(remote))
+        git(repo, "push", "-q", "--no-verify", "origin", "HEAD~1:refs/heads/main")
+    base = git(repo, "rev-parse", "HEAD~1").strip()
+    line = f"refs/heads/main {head} refs/heads/main {base}\n".encode()
+    return ["gate", "push", "origin", str(remote), "--timeout", "20"], line
+
+
+def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
+    """One in-process strict CLI gate, as the installed git hook runs it."""
+    import sys
+
+    from orchestrator.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(stdin))))
+    try:
+        return main(argv)
+    except SystemExit as exc:  # what the interpreter would exit with
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    except BaseException:  # noqa: BLE001 - an uncaught exception: the interpreter exits 1
+        return 1
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+@pytest.mark.parametrize("event", ["commit", "commit-msg", "push", "ci"])
+def test_a_raise_anywhere_below_a_strict_cli_gate_blocks(
+    secret_repo: Path,
+    event: str,
+    shard: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv, stdin = _gate_case(secret_repo, event)
+    assert _run_gate(argv, stdin, monkeypatch) == 1  # deny without a fault
+    codes = reachable(lambda: _run_gate(argv, stdin, monkeypatch))
+    assert len(codes) > 60, len(codes)
+    # A fault in a thread that waits on a tool ends at the gate's deadline: keep it short.
+    short = [*argv[:-1], "4"]
+
+    def blocked() -> str | None:
+        code = _run_gate(short, stdin, monkeypatch)
+        return None if code != 0 else "exit 0"
+
+    _sweep(blocked, codes[shard::SHARDS])
+    capsys.readouterr()
+
+
+def test_a_strict_gate_whose_answer_cannot_be_written_never_passes(
+    secret_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A closed stdout (BrokenPipeError) is exit 0 for lint and friends, never at a
+    strict gate: there it is an internal fault."""
+    from orchestrator.render import output
+
+    def closed(*args: object, **kwargs: object) -> None:  # fault injection: stdout closed
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(output, "emit_gate", closed)
+    monkeypatch.setattr("orchestrator.cli.gate.emit_gate", closed)
+    argv, stdin = _gate_case(secret_repo, "commit")
+    assert _run_gate(argv, stdin, monkeypatch) == 4
+
+
+# --- an event over the 1 MiB budget (a Write of a large file) ---------------------------
+
+
+def _big_write(host: str, repo: Path, target: str, size: int = 5 * 1024 * 1024) -> bytes:
+    content = "x = 1\n" * (size // 6)
+    return json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(repo),
+            "hook_event_name": BEFORE[host],
+            "tool_name": WRITE[host],
+            "tool_input": {"file_path": str(repo / target), "content": content},
+        }
+    ).encode()
+
+
+@pytest.mark.parametrize("host", sorted(guard.REFUSALS))
+def test_a_large_write_outside_protected_paths_goes_on_unchecked(
+    secret_repo: Path, host: str
+) -> None:
+    code, out, _ = _answer(host, secret_repo, _big_write(host, secret_repo, "big.py"))
+    obj = CHECKS[host](BEFORE[host], code, out)
+    assert (obj.get("hookSpecificOutput") or {}).get("permissionDecision") is None
+    assert obj.get("decision") is None
+    assert "feedback not run: event over budget" in obj["systemMessage"]
+
+
+@pytest.mark.parametrize("host", sorted(guard.REFUSALS))
+@pytest.mark.parametrize(
+    "case", ["protected", "shell", "duplicate_path", "no_path", "not_json", "over_64_mib"]
+)
+def test_a_large_event_that_may_deliver_or_hit_a_protected_path_is_refused(
+    secret_repo: Path, host: str, case: str
+) -> None:
+    if case == "protected":
+        data = _big_write(host, secret_repo, ".git/hooks/pre-commit")
+    elif case == "shell":
+        command = "git commit -q -m x # " + "y" * (2 * 1024 * 1024)
+        event = json.loads(_event(host, secret_repo, "commit"))
+        event["tool_input"]["command"] = command
+        data = json.dumps(event).encode()
+    elif case == "duplicate_path":  # the first path looks harmless, JSON keeps the last
+        data = _big_write(host, secret_repo, "big.py").replace(
+            b'"content"', f'"file_path": "{secret_repo}/.git/hooks/pre-push", "content"'.encode()
+        )
+    elif case == "no_path":
+        data = _big_write(host, secret_repo, "big.py").replace(b'"file_path"', b'"other"')
+    elif case == "not_json":
+        data = _big_write(host, secret_repo, "big.py")[:-3]
+    else:
+        data = _big_write(host, secret_repo, "big.py", size=65 * 1024 * 1024)
+    code, out, err = _answer(host, secret_repo, data)
+    assert _refused(host, code, out, err) is None, out[:300]
+
+
+def test_a_large_write_through_the_cli(secret_repo: Path) -> None:
+    """End to end: `orchestrate hook claude-code` reads a 5 MB Write and lets it go on."""
+    from helpers import run_cli
+
+    data = _big_write("claude-code", secret_repo, "big.py").decode()
+    res = run_cli(["hook", "claude-code"], secret_repo, stdin=data)
+    obj = check_claude("PreToolUse", res.returncode, res.stdout.encode())
+    assert "feedback not run: event over budget" in obj["systemMessage"]
+
+
+@pytest.mark.parametrize("host", sorted(guard.REFUSALS))
+def test_a_fault_in_a_spawned_hook_refuses_in_the_hosts_shape(
+    secret_repo: Path, host: str, tmp_path: Path
+) -> None:
+    """End to end, one per host: `orchestrate hook HOST` with its output bounding step
+    raising (a sitecustomize fake) answers the constant refusal, exit 2, reason on stderr."""
+    from fault_injection import sitecustomize_fault
+    from helpers import run_cli
+
+    env = sitecustomize_fault(
+        tmp_path / "fault", "orchestrator.hosts.router", "RouteResult.bounded"
+    )
+    data = _event(host, secret_repo, "commit").decode()
+    res = run_cli(["hook", host], secret_repo, env=env, stdin=data)
+    assert res.returncode == guard.REFUSAL_EXIT, (res.returncode, res.stdout, res.stderr)
+    assert res.stdout.encode() == guard.REFUSALS[host]
+    assert guard.FAULT_REASON in res.stderr
+    assert "injected fault" not in res.stdout + res.stderr  # nothing of the fault is echoed
