@@ -17,6 +17,7 @@ exit policy (DESIGN.md "CLI exit codes") is written here and only here:
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -189,6 +190,7 @@ def exit_for_exception(exc: BaseException, prog: str = "orchestrate", strict: bo
     KeyboardInterrupt 130; SystemExit its own code (argparse: 2); OrchestrateError its
     code; a closed stdout (BrokenPipeError) 0, except at a strict gate (`strict`), where
     it is an internal fault (4): a gate whose answer could not be written never passes;
+    after a closed stdout, stdout is pointed at os.devnull (`_stdout_to_devnull`);
     anything else 4. Other BaseExceptions (GeneratorExit and the like) are re-raised.
     """
     if isinstance(exc, KeyboardInterrupt):
@@ -199,21 +201,54 @@ def exit_for_exception(exc: BaseException, prog: str = "orchestrate", strict: bo
     if isinstance(exc, OrchestrateError):
         print(f"{prog}: error: {printable(exc)}", file=sys.stderr)
         return int(exc.exit_code)
-    if isinstance(exc, BrokenPipeError) and not strict:
-        return ExitCode.PASS
+    if isinstance(exc, BrokenPipeError):
+        _stdout_to_devnull()
+        if not strict:
+            return ExitCode.PASS
     if isinstance(exc, Exception):
         print(f"{prog}: internal error: {type(exc).__name__}: {printable(exc)}", file=sys.stderr)
         return ExitCode.INTERNAL
     raise exc
 
 
+def _stdout_to_devnull() -> None:
+    """After a broken pipe, point the process's stdout at os.devnull (the recipe of
+    Python's signal docs, "Note on SIGPIPE"): what is still buffered is then flushed
+    there when the interpreter exits, instead of failing again with "Exception ignored
+    ... BrokenPipeError" and exit 120. Only the real stdout: a stream a caller put in
+    its place (a test's capture) is not a file descriptor of ours to replace."""
+    if sys.stdout is not sys.__stdout__ or sys.stdout is None:
+        return
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError):  # no descriptor (closed, or an in-memory stream)
+        return
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def guarded(fn: Callable[[], int], prog: str = "orchestrate", strict: bool = False) -> int:
     """Run a command body; its return value, or the mapped exit code of what it raised
-    (`strict`: the command is a strict gate, see exit_for_exception)."""
+    (`strict`: the command is a strict gate, see exit_for_exception).
+
+    stdout is flushed inside the guard: a pipe whose reader has gone (`| head`) fails
+    there, under the same mapping, and not later in the interpreter's own flush at
+    exit, which would print a traceback and exit 120 whatever was decided."""
     try:
-        return int(fn())
+        code = int(fn())
     except BaseException as exc:  # noqa: BLE001 - the one boundary; see exit_for_exception
+        code = exit_for_exception(exc, prog, strict)
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError as exc:
+        # The answer did not reach its reader: a closed pipe's code (0, or 4 at a
+        # strict gate), not the code of an answer nobody read.
         return exit_for_exception(exc, prog, strict)
+    except (OSError, ValueError):
+        pass  # a stdout already closed by the command: nothing is left to write
+    return code
 
 
 def is_strict_gate(argv: Sequence[str]) -> bool:
