@@ -7,7 +7,9 @@ the vocabulary enums, the bounded process runner, the `hookimpl` marker, and
 `ReportFormat` for a plugin that adds a `--format` (hook `orchestrate_report_formats`),
 and where orchestrate's managed (pinned) tools are installed (`managed_tool_homes`)
 with the command that installs one (`managed_install_hint`), and whether this process
-is a long-lived one that may keep a helper warm (`is_resident`, `at_resident_exit`).
+is a long-lived one that may keep a helper warm (`is_resident`, `at_resident_exit`),
+and orchestrate's folder in the user's cache folder with the atomic writer a plugin's
+own cache uses (`user_cache_root`, `atomic_write`).
 
 Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
 change between releases; the names below do not. `API_VERSION` follows the report's
@@ -60,6 +62,7 @@ from orchestrator.resident import is_resident
 from orchestrator.statmemo import StatMemo
 from orchestrator.toolstamp import ToolStamp, tool_stamp
 from orchestrator.vocab import Purpose, ScopeStatus, Severity, SyntaxEvidence, SyntaxStatus, Tier
+from orchestrator.workspace import atomic_write, user_cache_root
 
 #: The version of this public surface; it moves with the report schema.
 API_VERSION = SCHEMA_VERSION
@@ -99,6 +102,7 @@ __all__ = [
     "ToolStamp",
     "Unparsable",
     "at_resident_exit",
+    "atomic_write",
     "bounded_message",
     "derive_safety_tier",
     "detect",
@@ -117,6 +121,7 @@ __all__ = [
     "run_bounded",
     "settled_plan",
     "tool_stamp",
+    "user_cache_root",
 ]
 
 #: Old public name -> (module, current name). A renamed export stays reachable here,

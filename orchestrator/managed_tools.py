@@ -26,7 +26,7 @@ import shutil
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,24 +169,37 @@ def _npm_failure(stderr: bytes, stdout: bytes) -> str:
     return _bounded(" | ".join((errors or lines)[-3:]))
 
 
-def install(name: str, npm: str | None = None, seconds: float = INSTALL_SECONDS) -> InstallResult:
+def install(
+    name: str,
+    npm: str | None = None,
+    seconds: float = INSTALL_SECONDS,
+    on_start: Callable[[str], None] | None = None,
+) -> InstallResult:
     """Install the pinned `name` into the user's cache folder (idempotent).
 
     `npm ci` (exactly the lockfile, no install scripts) in a staging folder next to the
     target, then one rename. Without npm, or when npm fails (offline), nothing changes
-    and the message says why.
+    and the message says why. `on_start` gets one line just before npm really runs,
+    and only then: an install already in place runs nothing and says so.
     """
     target = installed_dir(name)
     bundle = bundle_dir(name)
     if target is None or bundle is None:
         return InstallResult(False, f"orchestrate carries no pinned install of {name}")
     if verified(target, name):
-        return InstallResult(True, f"{name}: the pinned install is in place at {target}", target)
+        return InstallResult(
+            True,
+            f"{name}: already installed, up to date with the pinned lockfile, at {target};"
+            " nothing to do",
+            target,
+        )
     npm = npm or shutil.which("npm")
     if npm is None:
         return InstallResult(False, NO_NPM)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    if on_start is not None:
+        on_start(f"{name}: installing the pinned version with npm ci into {target} ...")
     try:
         return _install_into(name, npm, bundle, staging, target, seconds)
     finally:

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,15 +165,22 @@ def _on_signal(signum: int, _frame: object) -> None:
     terminate_all_children()
     code = SIGNAL_EXITS.get(signal.Signals(signum), 128 + signum)
     if again:
-        # A second signal while the first unwinds: the user insists, stop now.
+        # A second signal while the first unwinds: the user insists, stop now (a strict
+        # entry first gives its constant answer: hosts/guard.py).
+        if _ON_INSIST[0] is not None:
+            _ON_INSIST[0]()
         os._exit(code)
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise SystemExit(code)
 
 
+#: What a second signal runs before the process exits at once (signals_end_children).
+_ON_INSIST: list[Callable[[], None] | None] = [None]
+
+
 @contextlib.contextmanager
-def signals_end_children() -> Iterator[None]:
+def signals_end_children(on_insist: Callable[[], None] | None = None) -> Iterator[None]:
     """While inside, SIGTERM and SIGINT end every child and descendant, then the process.
 
     On entry this process becomes a child subreaper (Linux). On SIGTERM or SIGINT every
@@ -181,17 +188,20 @@ def signals_end_children() -> Iterator[None]:
     stops new children from starting), then SIGINT raises `KeyboardInterrupt` and
     SIGTERM raises `SystemExit(143)` in the main thread, so the caller's usual handling
     turns them into exit 130 and 143. A second signal during the unwinding exits at
-    once with the same code. The previous handlers come back on exit. Outside the main
-    thread (where Python cannot install handlers) only the subreaper is set up.
+    once with the same code, after `on_insist` (which may exit itself). The previous
+    handlers come back on exit. Outside the main thread (where Python cannot install
+    handlers) only the subreaper is set up.
     """
     become_subreaper()
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {sig: signal.signal(sig, _on_signal) for sig in SIGNAL_EXITS}
+    before, _ON_INSIST[0] = _ON_INSIST[0], on_insist
     try:
         yield
     finally:
+        _ON_INSIST[0] = before
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         if _REGISTRY.closed.is_set():

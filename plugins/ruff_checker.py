@@ -757,3 +757,15 @@ class RuffChecker:
 @hookimpl
 def orchestrate_checkers() -> list[Any]:
     return [RuffChecker()]
+
+
+@hookimpl
+def orchestrate_rule_docs(
+    checker: str, tool_path: str | None, tool_version: str | None
+) -> dict[str, Any] | None:
+    """Ruff's rule names, summaries, documentation pages and home page, for SARIF."""
+    if checker != NAME:
+        return None
+    from orchestrate_plugins import _ruff_rules
+
+    return _ruff_rules.rule_docs(tool_path, tool_version)

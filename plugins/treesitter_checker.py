@@ -60,13 +60,15 @@ MAX_CANDIDATES = 20
 CHUNK = 65536
 
 HINT_CLEAN = "only syntax was checked; native lint recommended for {language}"
-HINT_SUSPECT = "candidates: install or repair native lint/compiler and confirm"
+HINT_SUSPECT = (
+    "candidates: install or repair native lint, or confirm with the language's own parser"
+)
 HINT_CONFIRMED = "fix the syntax error {parser} reports, then re-run"
 #: The project setting that also hands files the grammar found clean to the exact parser.
 CLEAN_OPTION = "exact_parse_clean"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
 #: What a candidate's message proposes when the manifest names no confirming tool.
-CONFIRM_DEFAULT = "the language's own compiler or linter"
+CONFIRM_DEFAULT = "the language's own parser (parse only)"
 
 
 @dataclass(frozen=True)

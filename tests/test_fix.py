@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from helpers import git, run_cli
@@ -72,3 +73,62 @@ def test_a_fix_tier_never_beats_its_kind() -> None:
     assert tier_for_fix("deterministic", "delete-range", False, True) == "confirm"
     assert tier_for_fix("generative", "replace-text", False, True) == "confirm"
     assert tier_for_fix(None, "delete", False, True) == "confirm"
+
+
+def _printed_commands(text: str) -> list[list[str]]:
+    """The orchestrate commands a hint prints after "with: " (argv without the program)."""
+    out = []
+    for line in text.splitlines():
+        _head, sep, cmd = line.partition("with: orchestrate ")
+        if sep and "--undo" not in cmd:
+            out.append(shlex.split(cmd.strip().strip("`")))
+    return out
+
+
+def _lint_report(repo: Path, *paths: str) -> Path:
+    report = repo.parent / "lint report.json"  # a space: the hint must quote it
+    res = run_cli(["lint", *paths, "--format", "json", "--output", str(report)], cwd=repo)
+    assert res.returncode == 1, res.stdout + res.stderr
+    return report
+
+
+def _follow_the_hint(repo: Path, report: Path) -> str:
+    res = run_cli(["fix", str(report), "--no-input"], cwd=repo)
+    assert res.returncode == 1, res.stdout + res.stderr  # a confirm-tier fix is pending
+    commands = _printed_commands(res.stdout)
+    assert commands, res.stdout
+    for argv in commands:
+        done = run_cli(argv, cwd=repo)
+        assert done.returncode in (0, 1), done.stdout + done.stderr
+    return res.stdout
+
+
+def test_the_printed_approval_of_a_pending_fix_applies_it(git_repo: Path) -> None:
+    """Failed before (issue 32): `fix REPORT` printed `orchestrate clean --approve ID`,
+    which reads the hygiene report, not REPORT, and applied nothing."""
+    (git_repo / "ruff.toml").write_text('[lint]\nselect = ["F401", "F841"]\n')
+    (git_repo / "a.py").write_text("import os\n")
+    (git_repo / "b.py").write_text("def f():\n    x = 1\n")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "add a and b")
+    report = _lint_report(git_repo, "a.py", "b.py")
+    out = _follow_the_hint(git_repo, report)
+    assert f"orchestrate fix {shlex.quote(str(report))} --approve " in out, out
+    assert "import os" not in (git_repo / "a.py").read_text()
+    assert "x = 1" not in (git_repo / "b.py").read_text()  # the approved fix applied
+
+
+def test_a_pending_fix_in_a_file_this_run_changed_gets_a_command_that_applies_it(
+    git_repo: Path,
+) -> None:
+    """Failed before: the auto fix changed m.py, so approving the pending fix from the
+    same report could only be skipped ("changed since check"); the hint now re-lints."""
+    (git_repo / "ruff.toml").write_text('[lint]\nselect = ["F401", "F841"]\n')
+    (git_repo / "m.py").write_text("import os\n\n\ndef f():\n    x = 1\n")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "add m")
+    report = _lint_report(git_repo, "m.py")
+    out = _follow_the_hint(git_repo, report)
+    assert "changed in this run" in out, out
+    text = (git_repo / "m.py").read_text()
+    assert "import os" not in text and "x = 1" not in text, text

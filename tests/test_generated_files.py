@@ -1,9 +1,11 @@
-"""Generated files: the linters skip them (`not_run`, "generated (why)"), the secret
-scan never does, and a file the user names on the command line is checked.
+"""Generated files: the fallback tier skips them (`not_run`, "generated (why)"), a
+native checker sees them as it would run directly (its own excludes decide), the
+secret scan never skips them, and a file the user names on the command line is checked.
 
-Generated: lock files by well-known name, `linguist-generated` / `-diff` in the root
-`.gitattributes`, a generated-file header, minified bundles (by name or by line length).
-Real Ruff, tree-sitter and the secret scan; real git for the gate cases.
+Generated: lock files by well-known name, generator output by name (`*_pb2.py`),
+`linguist-generated` / `-diff` in the root `.gitattributes`, the precise headers real
+generators write, minified bundles (by name or by line length); never a loose phrase.
+Real Ruff, RuboCop, tree-sitter and the secret scan; real git for the gate cases.
 """
 
 from __future__ import annotations
@@ -35,11 +37,14 @@ def _scopes(report: Any, path: str) -> list[Any]:
 
 
 def _generated(report: Any, path: str) -> Any:
-    """The one scope of a generated file when no policy check ran: orchestrate's own."""
+    """Orchestrate's own scope of a generated file no native checker judged (a native
+    checker that needs its config first may say so beside it, but checks nothing)."""
     scopes = _scopes(report, path)
-    assert len(scopes) == 1, [(s.checker, s.status, s.reason) for s in scopes]
-    (scope,) = scopes
-    assert scope.checker == "orchestrate" and scope.status == ScopeStatus.NOT_RUN
+    ours = [s for s in scopes if s.checker == "orchestrate"]
+    assert len(ours) == 1, [(s.checker, s.status, s.reason) for s in scopes]
+    assert not [s for s in scopes if s.status == ScopeStatus.CHECKED]
+    (scope,) = ours
+    assert scope.status == ScopeStatus.NOT_RUN
     assert scope.reason and scope.reason.startswith("generated (")
     return scope
 
@@ -69,13 +74,14 @@ def test_gitattributes_marks_files_generated(tmp_path: Path, attr: str) -> None:
         tmp_path,
         {
             ".gitattributes": f"gen/** {attr}\n*.py text\n",
-            "gen/api.py": "import os\n",  # F401 if Ruff ran
+            "gen/api.py": "import os\n",  # F401: Ruff run directly reports it
+            "gen/conf.lua": "local x = 1\n",  # the grammar alone: spared its noise
             "src/a.py": "import os\n",
         },
     )
     report = run_lint(LintRequest(project_root=root, timeout=60))
-    assert ".gitattributes" in (_generated(report, "gen/api.py").reason or "")
-    assert {f.path for f in report.findings} == {"src/a.py"}
+    assert ".gitattributes" in (_generated(report, "gen/conf.lua").reason or "")
+    assert {f.path for f in report.findings} == {"gen/api.py", "src/a.py"}
 
 
 def test_a_later_gitattributes_line_unsets_generated(tmp_path: Path) -> None:
@@ -86,7 +92,6 @@ def test_a_later_gitattributes_line_unsets_generated(tmp_path: Path) -> None:
 
 def test_minified_bundles_and_generated_headers(tmp_path: Path) -> None:
     files = {
-        "eslint.config.js": "export default [];\n",
         "dist/app.min.js": "var a = 1;\n",
         "dist/bundle.js": MINIFIED,
         "dist/style.css": "a{color:red}" * 100 + "\n",
@@ -98,7 +103,8 @@ def test_minified_bundles_and_generated_headers(tmp_path: Path) -> None:
     assert "minified bundle by name" in (_generated(report, "dist/app.min.js").reason or "")
     assert "minified" in (_generated(report, "dist/bundle.js").reason or "")
     _generated(report, "dist/style.css")
-    assert "header" in (_generated(report, "pb/api_pb2.py").reason or "")
+    # Ruff lints protoc's output when run directly, so it does here too.
+    assert [(f.path, f.rule) for f in report.findings] == [("pb/api_pb2.py", "F401")]
     # A hand-written file is not generated, however it starts.
     assert _scopes(report, "src/app.js") and all(
         s.checker != "orchestrate" for s in _scopes(report, "src/app.js")
@@ -126,31 +132,35 @@ def _cli_report(root: Path, *paths: str) -> dict[str, Any]:
     return json.loads(res.stdout)
 
 
+GEN_TREE = {
+    ".gitattributes": "gen/** linguist-generated\n",
+    "gen/api.py": "import os\n",
+    "gen/conf.lua": "local x = 1\n",
+}
+
+
+def _checkers(report: dict[str, Any], path: str) -> dict[str, str]:
+    return {s["checker"]: s["status"] for s in report["scopes"] if s["path"] == path}
+
+
 def test_a_file_named_on_the_command_line_is_checked(tmp_path: Path) -> None:
-    root = _write(
-        tmp_path,
-        {".gitattributes": "gen/** linguist-generated\n", "gen/api.py": "import os\n"},
-    )
-    named = _cli_report(root, "gen/api.py")
-    scopes = [s for s in named["scopes"] if s["path"] == "gen/api.py"]
-    assert any(s["checker"] == "ruff" and s["status"] == "checked" for s in scopes)
-    assert [f["rule"] for f in named["findings"]] == ["F401"]
-    # Its folder named, or the whole project: generated, not run.
+    root = _write(tmp_path, GEN_TREE)
+    named = _cli_report(root, "gen/conf.lua")
+    assert _checkers(named, "gen/conf.lua").get("treesitter") == "unqualified"
+    # Its folder named, or the whole project: not run by the fallback; Ruff, a native
+    # checker, lints gen/api.py every time, as it does when run directly.
     for args in (("gen",), ()):
         report = _cli_report(root, *args)
-        (scope,) = [s for s in report["scopes"] if s["path"] == "gen/api.py"]
+        (scope,) = [s for s in report["scopes"] if s["path"] == "gen/conf.lua"]
         assert scope["status"] == "not_run" and scope["reason"].startswith("generated (")
-        assert report["findings"] == []
+        assert _checkers(report, "gen/api.py") == {"ruff": "checked"}
+        assert [f["rule"] for f in report["findings"]] == ["F401"]
 
 
 def test_include_generated_lints_them(tmp_path: Path) -> None:
-    root = _write(
-        tmp_path,
-        {".gitattributes": "gen/** linguist-generated\n", "gen/api.py": "import os\n"},
-    )
+    root = _write(tmp_path, GEN_TREE)
     report = _cli_report(root, "--include-generated", "gen")
-    scopes = [s for s in report["scopes"] if s["path"] == "gen/api.py"]
-    assert any(s["checker"] == "ruff" and s["status"] == "checked" for s in scopes)
+    assert _checkers(report, "gen/conf.lua").get("treesitter") == "unqualified"
     assert [f["rule"] for f in report["findings"]] == ["F401"]
 
 
@@ -171,11 +181,141 @@ def test_gate_commit_allows_a_staged_lock_file_and_still_scans_it(tmp_path: Path
 
 
 def test_gate_follows_the_staged_gitattributes_not_the_work_tree(tmp_path: Path) -> None:
-    repo = new_repo(tmp_path / "r", {"gen/api.py": "import os\n"})
+    repo = new_repo(tmp_path / "r", {"gen/conf.lua": "local x = 1\n"})
     # Unstaged: the commit does not carry it, so it cannot take the file out of lint.
     (repo / ".gitattributes").write_text("gen/** linguist-generated\n")
-    code, report = _gate(repo)
-    assert code == 1 and [f["rule"] for f in report["findings"]] == ["F401"], report["gate"]
+    _code, report = _gate(repo)
+    assert _checkers(report, "gen/conf.lua").get("treesitter") == "unqualified", report["gate"]
     stage(repo, {".gitattributes": "gen/** linguist-generated\n"})
-    code, report = _gate(repo)
-    assert code == 0 and report["findings"] == [], report["gate"]
+    _code, report = _gate(repo)
+    (scope,) = [
+        s for s in report["scopes"] if s["path"] == "gen/conf.lua" and s["checker"] != "secrets"
+    ]
+    assert scope["status"] == "not_run" and scope["reason"].startswith("generated ("), scope
+
+
+# ---- a native checker sees what it sees run directly; markers are precise ---------
+
+DJANGO_MIGRATION = (
+    "# Generated by Django 4.2 on 2024-01-01 12:00\n\nimport os\n"
+    "from django.db import migrations\n\n\nclass Migration(migrations.Migration):\n"
+    "    dependencies = []\n"
+)
+SPEC_HELPER = (
+    "# This file was generated by the `rspec --init` command. Conventionally, all\n"
+    "# specs live under a `spec` directory, which RSpec adds to the `$LOAD_PATH`.\n"
+    "RSpec.configure do |config|\n  config.order = :random\nend\n"
+)
+PROTOC_DOCSTRING = (
+    '"""Wrappers for the messages generated by protoc from api.proto."""\n\nimport os\n'
+)
+NATIVE_TREE = {
+    "pyproject.toml": '[tool.ruff]\nextend-exclude = ["vendored"]\n',
+    "app/migrations/0001_initial.py": DJANGO_MIGRATION,
+    "pb/api_pb2.py": "# Generated by the protocol buffer compiler.  DO NOT EDIT!\nimport os\n",
+    "gen/x.py": "import os\n",
+    ".gitattributes": "gen/** linguist-generated\n",
+    "src/wrappers.py": PROTOC_DOCSTRING,
+    "vendored/v.py": "import os\n",  # Ruff's own exclude decides
+    ".rubocop.yml": "AllCops:\n  NewCops: disable\n  SuggestExtensions: false\n",
+    "spec/spec_helper.rb": SPEC_HELPER,
+}
+
+
+def _ruff_directly(root: Path) -> list[tuple[str, str]]:
+    """(path, rule) of every finding `ruff check` reports run directly in `root`."""
+    import os
+    import subprocess
+
+    from helpers import VENV_BIN
+
+    out = subprocess.run(
+        [str(VENV_BIN / "ruff"), "check", "--no-cache", "--output-format", "json", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return sorted(
+        (os.path.relpath(item["filename"], root).replace(os.sep, "/"), item["code"])
+        for item in json.loads(out.stdout)
+    )
+
+
+def test_native_checkers_see_maintained_files_a_loose_phrase_used_to_skip(
+    tmp_path: Path,
+) -> None:
+    """Failed before: "Generated by Django", rspec's "generated by the `rspec --init`
+    command", a docstring naming protoc (and protoc's own output, linguist-generated
+    files) made the file `not_run` for Ruff and RuboCop, which lint them run directly."""
+    root = _write(tmp_path, NATIVE_TREE)
+    report = run_lint(LintRequest(project_root=root, timeout=60))
+    got = sorted((f.path, f.rule) for f in report.findings if f.checker == "ruff")
+    expected = _ruff_directly(root)
+    assert ("app/migrations/0001_initial.py", "F401") in expected
+    assert got == expected
+    assert not [s for s in report.scopes if (s.reason or "").startswith("generated (")]
+    rubocop = {s.checker: s.status for s in _scopes(report, "spec/spec_helper.rb")}
+    assert rubocop.get("rubocop") == ScopeStatus.CHECKED, rubocop
+    # Files a hook hands over follow the same rule.
+    hooked = [p for p in NATIVE_TREE if p.endswith(".py") and not p.startswith("vendored")]
+    res = run_cli(["lint", "--from-hook", "--no-tasks", "--format", "json", *hooked], cwd=root)
+    assert res.returncode == 1, res.stderr
+    findings = json.loads(res.stdout)["findings"]
+    assert sorted((f["path"], f["rule"]) for f in findings) == expected
+
+
+NONE = parse_gitattributes(None)
+
+
+@pytest.mark.parametrize(
+    ("path", "head", "why"),
+    [
+        ("x.go", "// Copyright 2024\n\n// Code generated by protoc-gen-go. DO NOT EDIT.\n", "Code"),
+        ("api.ts", "// Code generated by sqlc. DO NOT EDIT.\nexport {};\n", "Code generated"),
+        ("a.py", "# @generated by Buck\nx = 1\n", "@generated"),
+        ("a.js", "/**\n * @generated SignedSource<<abc>>\n */\n", "@generated"),
+        ("a.py", "# Generated by the protocol buffer compiler.  DO NOT EDIT!\n", "protocol"),
+        ("a.rb", "#\n# Autogenerated by Thrift Compiler (0.9.3)\n#\n", "Thrift"),
+        ("a.c", "/* Generated by Cython 3.0.0 */\n", "Cython"),
+        (
+            "a.h",
+            "/* DO NOT EDIT THIS FILE - it is machine generated */\n#include <jni.h>\n",
+            "machine",
+        ),
+        ("a.dart", "// GENERATED CODE - DO NOT MODIFY BY HAND\n", "generated"),
+        ("a.Rd", "% Generated by roxygen2: do not edit by hand\n", "roxygen2"),
+        ("a.js", "// Generated by CoffeeScript 1.12.7\n(function() {\n", "CoffeeScript"),
+        ("a.yml", "# AUTO-GENERATED FILE - DO NOT EDIT\nx: 1\n", "auto-generated"),
+        ("a_pb2.py", "x = 1\n", "protoc output by name"),
+        ("a_pb2_grpc.py", "x = 1\n", "protoc output by name"),
+        ("api.pb.go", "package api\n", "protoc output by name"),
+        ("Form1.Designer.cs", "class A {}\n", ".NET designer"),
+        ("app.js.map", '{"version":3}\n', "source map"),
+        (".pnp.cjs", "x\n", "by path"),
+        ("src/__generated__/Q.graphql.ts", "x\n", "by path"),
+        ("vendor/jquery.min.js", "x\n", "minified"),
+        ("Gopkg.lock", "x\n", "lock file"),
+    ],
+)
+def test_precise_generated_markers(path: str, head: str, why: str) -> None:
+    reason = generated_reason(path, head.encode(), NONE)
+    assert reason is not None and why in reason, reason
+
+
+@pytest.mark.parametrize(
+    ("path", "head"),
+    [
+        ("app/migrations/0001_initial.py", DJANGO_MIGRATION),
+        ("spec/spec_helper.rb", SPEC_HELPER),
+        ("src/wrappers.py", PROTOC_DOCSTRING),
+        ("a.py", '"""Do not edit: generated by our build."""\n'),  # a docstring, not a comment
+        ("a.py", "# Do not edit the values below without asking the team.\n"),
+        ("a.py", "# Generated by hand, reviewed twice.\n"),
+        ("a.go", "// Code generated by hand.\npackage a\n"),  # no DO NOT EDIT: not Go's line
+        ("a.js", "// See @generatedFiles for the list.\n"),
+        ("requirements.py", "x = 1  # @generated elsewhere\n"),
+    ],
+)
+def test_loose_phrases_mark_nothing(path: str, head: str) -> None:
+    assert generated_reason(path, head.encode(), NONE) is None

@@ -587,3 +587,54 @@ def test_fuzz_no_report_or_journal_path_touches_a_protected_place(
     with pytest.raises(UsageError):
         service.undo(fuzz_repo, j.run_id)
     assert _snapshot(top) == before
+
+
+# ---- the validator refuses what seed 000 does not allow (issue 32) -------------------
+
+
+@pytest.mark.parametrize("kind", ["delete", "extract-then-delete"])
+def test_a_lifecycle_delete_with_a_partial_line_anchor_is_refused(
+    git_repo: Path, kind: str
+) -> None:
+    """Failed before: accepted, and clean then removed the whole file without a prompt.
+    Seed 000: delete carries a full-file (or whole-directory) anchor."""
+    doc = git_repo / "plan.md"
+    doc.write_text("one\ntwo\nthree\nfour\n")
+    (git_repo / "plan.done").write_text("")
+    commit_all(git_repo)
+    e = entry(kind, "plan.md", exact_edit=edit(kind, anchor={"start_line": 2, "end_line": 3}))
+    got, reasons = validate.validate_hygiene(report([e], root=str(git_repo)))
+    assert got is None
+    assert any("full-file" in r and "anchor" in r for r in reasons), reasons
+    settle()
+    rep = report([e], root=str(git_repo))
+    assert any("full-file" in r for r in _refused(git_repo, rep))
+    # Even approved, nothing outside what the user approved is ever deleted.
+    path = git_repo.parent / "partial.json"
+    path.write_text(json.dumps(rep))
+    res = service.clean(git_repo, path, engine.Options(approve_all_confirm=True))
+    assert res.outcome is None
+    assert doc.read_text() == "one\ntwo\nthree\nfour\n"
+
+
+def test_a_whole_anchor_must_start_at_line_one() -> None:
+    e = entry(
+        "delete", exact_edit=edit("delete", anchor={"start_line": 3, "end_line": 4, "whole": True})
+    )
+    got, reasons = validate.validate_hygiene(report([e]))
+    assert got is None and any("full-file" in r for r in reasons), reasons
+
+
+@pytest.mark.parametrize("field", ["scope_globs", "excluded_dirs", "files_scanned"])
+def test_a_report_without_the_seed_scan_fields_is_refused(git_repo: Path, field: str) -> None:
+    """Failed before: scope_globs, excluded_dirs and files_scanned had defaults."""
+    rep = report([], root=str(git_repo))
+    del rep["scan"][field]
+    got, reasons = validate.validate_hygiene(rep)
+    assert got is None
+    assert any(f"scan.{field}" in r and "required" in r.lower() for r in reasons), reasons
+    assert any(f"scan.{field}" in r for r in _refused(git_repo, rep))
+
+
+def test_a_report_with_every_scan_field_still_validates() -> None:
+    assert validate.validate_hygiene(report([entry("delete")]))[0] is not None

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import tomllib
 from pathlib import Path
 
-from helpers import eslint_path, new_repo, run_cli
+from helpers import eslint_path, git, new_repo, run_cli
 
 
 def _project(tmp_path: Path) -> Path:
@@ -48,9 +49,12 @@ def test_init_writes_a_starter_config_and_refuses_to_overwrite(tmp_path: Path) -
     assert res.returncode == 0, res.stdout + res.stderr
     text = (repo / "orchestrate.toml").read_text()
     required = tomllib.loads(text)["required"]
-    assert required["python"] == "native" and required["javascript"] == "native"
+    # JavaScript has no ESLint config here: init proposes what its files get (syntax),
+    # not a native level no file can meet, and says how to raise it.
+    assert required["python"] == "native" and required["javascript"] == "syntax"
     assert required["toml"] == "syntax"
     assert "eslint configuration_required" in text  # what is missing, as a comment
+    assert '#   raise to "native" once' in text
     lint = run_cli(["lint", "--no-tasks"], cwd=repo)  # the written config is valid
     assert lint.returncode in (0, 1), lint.stderr
 
@@ -84,3 +88,48 @@ def test_doctor_names_the_eslint_version_and_says_rubocop_is_not_in_use(tmp_path
     assert "built in" not in rubocop and "not in use" in rubocop and ".rubocop.yml" in rubocop
     secrets = next(ln for ln in human.splitlines() if ln.strip().startswith("secrets "))
     assert "built in" in secrets
+
+
+def _commit(repo: Path, *paths: str) -> subprocess.CompletedProcess[str]:
+    git(repo, "add", "--", *paths)
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", "change"], cwd=repo, capture_output=True, text=True
+    )
+
+
+TS_APP = {"src/app.ts": "const x: number = 1;\nconsole.log(x);\n"}
+
+
+def test_init_then_install_hooks_lets_the_first_commit_through(tmp_path: Path) -> None:
+    """Failed before (issue 32): in a TypeScript project without an ESLint config,
+    `init` wrote `typescript = "native"`, which no file could meet, so the commit gate
+    that `install-hooks` installs blocked the very first commit. `init` now proposes
+    only what can be met and says how to raise it."""
+    eslint_path()
+    repo = new_repo(tmp_path / "r", TS_APP, initial_commit=False)
+    res = run_cli(["init"], cwd=repo)
+    assert res.returncode == 0, res.stdout + res.stderr
+    required = tomllib.loads((repo / "orchestrate.toml").read_text())["required"]
+    # What its files get without ESLint (the doctor's answer), not native.
+    assert required["typescript"] in ("syntax", "none"), required
+    assert 'raise to "native"' in res.stdout, res.stdout
+    assert run_cli(["install-hooks"], cwd=repo).returncode == 0
+    commit = _commit(repo, ".")
+    assert commit.returncode == 0, commit.stdout + commit.stderr
+
+
+def test_in_a_repository_with_history_init_says_to_commit_the_policy_first(
+    tmp_path: Path,
+) -> None:
+    """The gates apply the stricter of the base's policy and the new one, so a lowered
+    level counts once orchestrate.toml is committed; init says so, and following it works."""
+    eslint_path()
+    repo = new_repo(tmp_path / "r", TS_APP)
+    git(repo, "reset", "-q")  # new_repo stages the file: the policy goes first
+    res = run_cli(["init"], cwd=repo)
+    assert "commit it on its own first" in res.stdout, res.stdout
+    assert run_cli(["install-hooks"], cwd=repo).returncode == 0
+    first = _commit(repo, "orchestrate.toml")
+    assert first.returncode == 0, first.stderr
+    second = _commit(repo, "src/app.ts")
+    assert second.returncode == 0, second.stderr

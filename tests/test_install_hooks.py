@@ -110,3 +110,21 @@ def test_legacy_install_judges_messages_where_legacy_does(git_repo: Path, tmp_pa
     assert res.returncode != 0, out
     assert "secret-aws-access-key-id" in out and AWS_KEY not in out
     assert "legacy-v1 gate push" in out and "blocked (exit 2)" in out
+
+
+def test_a_legacy_hook_fails_open_when_its_gate_cannot_start(tmp_path: Path) -> None:
+    """legacy-v1 blocks only with exit 2: the installed hook turns any other failure of
+    the gate (here: an interpreter that does not exist) into exit 0 with UNVERIFIED on
+    stderr, never a block and never a pass."""
+    import subprocess
+
+    hook = tmp_path / "pre-commit"
+    hook.write_text(hook_script("commit", "legacy-v1", python=str(tmp_path / "no-python")))
+    hook.chmod(0o755)
+    res = subprocess.run([str(hook)], capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res
+    assert "UNVERIFIED" in res.stderr and "nothing was certified" in res.stderr
+    strict = tmp_path / "strict-pre-commit"
+    strict.write_text(hook_script("commit", "strict", python=str(tmp_path / "no-python")))
+    strict.chmod(0o755)
+    assert subprocess.run([str(strict)], capture_output=True, check=False).returncode != 0

@@ -141,5 +141,71 @@ def test_install_renames_a_complete_staging_folder_into_place(
     leftovers = [p.name for p in target.parent.iterdir() if p != target]
     assert leftovers == []
     again = managed_tools.install("eslint", npm="/nonexistent/npm")
-    assert again.ok and "in place" in again.message
+    assert again.ok and "already installed, up to date" in again.message
     shutil.rmtree(target)
+
+
+def _verified_install(cache: Path) -> Path:
+    target = managed_tools.installed_dir("eslint")
+    assert target is not None and target.is_relative_to(cache)
+    (target / "node_modules" / ".bin").mkdir(parents=True)
+    lock = managed_tools.bundle_dir("eslint") / managed_tools.LOCKFILE  # type: ignore[operator]
+    (target / managed_tools.MARKER).write_text(managed_tools._digest(lock) + "\n")
+    return target
+
+
+def test_tools_install_with_the_pinned_install_in_place_claims_no_install(
+    no_checkout: None, cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Failed before: "installing the pinned version with npm ci ..." was printed though
+    nothing ran (issue 32). Now it says the tool is already installed and up to date."""
+    import argparse
+
+    from orchestrator.cli import tools as tools_cli
+
+    target = _verified_install(cache)
+    assert tools_cli.cmd_install(argparse.Namespace(tools=["eslint"])) == 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "installing" not in text and "npm ci" not in text, text
+    assert "already installed" in text and "up to date" in text and str(target) in text
+
+
+def test_tools_install_without_npm_claims_no_install(
+    no_checkout: None,
+    cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Failed before: "installing ..." came first, then "npm not found"."""
+    import argparse
+
+    from orchestrator.cli import tools as tools_cli
+
+    monkeypatch.setattr(managed_tools.shutil, "which", lambda name: None)
+    assert tools_cli.cmd_install(argparse.Namespace(tools=["eslint"])) == 1
+    text = "".join(capsys.readouterr())
+    assert "installing" not in text and "npm not found" in text, text
+
+
+def test_tools_install_announces_npm_ci_only_when_it_runs(
+    tmp_path: Path,
+    no_checkout: None,
+    cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import argparse
+
+    from orchestrator.cli import tools as tools_cli
+
+    body = (
+        'while [ "$1" != "--prefix" ]; do shift; done; p="$2"; '
+        'mkdir -p "$p/node_modules/.bin" && touch "$p/node_modules/.bin/eslint"'
+    )
+    fake = _fake_npm(tmp_path, body)
+    monkeypatch.setattr(managed_tools.shutil, "which", lambda name: fake)
+    assert tools_cli.cmd_install(argparse.Namespace(tools=["eslint"])) == 0
+    out = capsys.readouterr()
+    assert "installing the pinned version with npm ci" in out.err
+    assert "installed the pinned version at" in out.out

@@ -33,6 +33,17 @@ WRITE = {"claude-code": "Write", "codex": "Write", "gemini": "write_file"}
 BEFORE = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 
 
+@pytest.fixture(autouse=True)
+def _signal_mask() -> object:
+    """The guard holds SIGTERM / SIGINT off once it answers a fault (until its process
+    exits); in-process, the test process gets its mask back."""
+    import signal
+
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    yield
+    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
 @pytest.fixture
 def secret_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A repository with an AWS-shaped key pair and a Python file staged, a private
@@ -185,6 +196,11 @@ def _gate_case(repo: Path, event: str) -> tuple[list[str], bytes]:
     return ["gate", "push", "origin", str(remote), "--timeout", "20"], line
 
 
+#: `_run_gate`'s answer for an exception that left `main`: the interpreter exits 1 (a
+#: strict hook blocks on it; the legacy hook script turns it into its fail-open exit 0).
+UNCAUGHT = 1
+
+
 def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
     """One in-process strict CLI gate, as the installed git hook runs it."""
     import sys
@@ -196,8 +212,8 @@ def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) ->
         return main(argv)
     except SystemExit as exc:  # what the interpreter would exit with
         return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
-    except BaseException:  # noqa: BLE001 - an uncaught exception: the interpreter exits 1
-        return 1
+    except BaseException:  # noqa: BLE001 - uncaught: the interpreter's exit 1
+        return UNCAUGHT
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
@@ -229,12 +245,11 @@ def test_a_strict_gate_whose_answer_cannot_be_written_never_passes(
 ) -> None:
     """A closed stdout (BrokenPipeError) is exit 0 for lint and friends, never at a
     strict gate: there it is an internal fault."""
-    from orchestrator.render import output
 
     def closed(*args: object, **kwargs: object) -> None:  # fault injection: stdout closed
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(output, "emit_gate", closed)
+    # Only the strict gate's own name: a module imported meanwhile must not keep the fake.
     monkeypatch.setattr("orchestrator.cli.gate.emit_gate", closed)
     argv, stdin = _gate_case(secret_repo, "commit")
     assert _run_gate(argv, stdin, monkeypatch) == 4
@@ -323,3 +338,80 @@ def test_a_fault_in_a_spawned_hook_refuses_in_the_hosts_shape(
     assert res.stdout.encode() == guard.REFUSALS[host]
     assert guard.FAULT_REASON in res.stderr
     assert "injected fault" not in res.stdout + res.stderr  # nothing of the fault is echoed
+
+
+@pytest.mark.parametrize("signals", [1, 2])
+def test_a_hook_stopped_by_sigterm_mid_gate_refuses(tmp_path: Path, signals: int) -> None:
+    """A host (or a person) ends the hook while its gate waits on a hung tool: one
+    SIGTERM, or a second one while the first unwinds, still ends in the refusal, exit 2,
+    and no tool process is left behind."""
+    import signal
+    import subprocess
+    import time
+
+    from helpers import VENV_BIN
+    from test_gate_hung_checker import HANGS_ON_CHECK, _alive, _fake_ruff, _setup
+
+    fake, pids = _fake_ruff(tmp_path, "fake-ruff-hangs", HANGS_ON_CHECK)
+    repo, env = _setup(tmp_path, fake)
+    data = _event("claude-code", repo, "commit")
+    proc = subprocess.Popen(
+        [str(VENV_BIN / "orchestrate"), "hook", "claude-code"],
+        cwd=repo,
+        env={**env, "CLAUDE_PROJECT_DIR": str(repo)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(data)
+    proc.stdin.close()
+    waited = time.monotonic() + 60
+    while not _alive(pids) and time.monotonic() < waited:  # the gate is checking now
+        time.sleep(0.05)
+    assert _alive(pids), "the fake ruff never started"
+    for _ in range(signals):
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.01)
+    proc.wait(timeout=60)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert proc.returncode == guard.REFUSAL_EXIT, (proc.returncode, out, err)
+    assert out.endswith(guard.REFUSALS["claude-code"]), out
+    assert guard.FAULT_REASON.encode() in err
+    time.sleep(0.2)
+    assert not _alive(pids)
+
+
+# --- legacy-v1 stays outside the guard: it fails open, never certifies ------------------
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_a_raise_anywhere_below_the_legacy_gate_never_certifies(
+    secret_repo: Path,
+    shard: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seed 004: a legacy-v1 gate that fails internally exits 0 with a diagnostic and
+    never a certified pass; with the key pair staged, every other outcome blocks (2)."""
+    argv = ["compat", "legacy-v1", "gate", "commit", "--timeout", "20"]
+    assert _run_gate(argv, b"", monkeypatch) == 2  # the secret blocks, no fault
+    capsys.readouterr()
+    codes = reachable(lambda: _run_gate(argv, b"", monkeypatch))
+    assert len(codes) > 60, len(codes)
+    short = [*argv[:-1], "4"]
+
+    def honest() -> str | None:
+        code = _run_gate(short, b"", monkeypatch)
+        said = capsys.readouterr()
+        text = said.out + said.err
+        if code in (2, UNCAUGHT):  # blocked; or the hook script's fail-open (install tests)
+            return None
+        # Fail-open says so: UNVERIFIED, or nothing evaluated (a git call the fault broke
+        # reads as no repository); never the pass headline.
+        said_open = "UNVERIFIED" in text or "delivery was not evaluated" in text
+        if code == 0 and said_open and "pass (exit 0)" not in text:
+            return None
+        return f"exit {code}: {text[-300:]!r}"
+
+    _sweep(honest, codes[shard::SHARDS])

@@ -92,7 +92,15 @@ def cmd_clean(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(render.clean_json(res.outcome, res.summary), indent=2))
     else:
-        print(render.clean_text(res.outcome, args.dry_run))
+        hint = render.ApproveHint(
+            command=getattr(args, "command", None) or "clean",
+            report=args.report,
+            lint_report=res.lint_report,
+            root=root,
+            cwd=Path.cwd(),
+            root_arg=args.root,
+        )
+        print(render.clean_text(res.outcome, args.dry_run, hint))
     done = {"applied", "would_apply"}
     return hygiene_exit(pending=not all(r.status in done for r in res.outcome.results))
 

@@ -65,14 +65,27 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     """Write the starter configuration; a usage error when one exists."""
     from orchestrator.safetext import printable
-    from orchestrator.usecases.doctor import init
+    from orchestrator.usecases.doctor import init, raise_hint
 
     path, result = init(_root(args))
     print(printable(f"wrote {path.name}:"))
     for row in result.languages:
+        if row.language == "unrecognised":
+            continue  # not written: no level can be asked of it
+        tail = f"; {raise_hint(row)}" if row.proposed != row.required else ""
         print(
             printable(
-                f"  {row.language}: {row.files} file(s), {row.gets} (required {row.required})"
+                f"  {row.language}: {row.files} file(s), {row.gets} (required {row.proposed}{tail})"
+            )
+        )
+    if any(r.proposed != r.required for r in result.languages if r.language != "unrecognised"):
+        # The gates apply the stricter of the base's policy and the committed one
+        # (docs/gates.md): a lowered level counts once orchestrate.toml is in the base.
+        print(
+            printable(
+                f"note: a level above is below the default; the gates apply it once {path.name}"
+                f" is committed: commit it on its own first (`git add {path.name} &&"
+                ' git commit -m "orchestrate policy"`)'
             )
         )
     print(

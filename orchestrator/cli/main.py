@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator import __version__
-from orchestrator.decisions.exits import guarded, is_strict_gate
+from orchestrator.decisions.exits import command_protocol, guarded
 from orchestrator.errors import UsageError
 from orchestrator.vocab import ExitCode, Purpose
 
@@ -364,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with signals_end_children():
             return int(args.func(args))
 
-    return guarded(run, strict=is_strict_gate(argv))
+    return guarded(run, protocol=command_protocol(argv))
 
 
 if __name__ == "__main__":

@@ -29,8 +29,9 @@ def cmd_install(args: argparse.Namespace) -> int:
     """Install each named (default: every) managed tool; one line per tool."""
     ok = True
     for name in args.tools or TOOLS:
-        print(f"{name}: installing the pinned version with npm ci ...", file=sys.stderr)
-        res = managed_tools.install(name)
+        # Announced by the installer only when npm really runs (not for an install
+        # already in place, nor without npm).
+        res = managed_tools.install(name, on_start=lambda line: print(line, file=sys.stderr))
         print(printable(res.message), file=sys.stdout if res.ok else sys.stderr)
         ok = ok and res.ok
     return tools_exit(installed=ok)

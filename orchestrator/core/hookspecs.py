@@ -69,6 +69,20 @@ def orchestrate_report_formats() -> list[ReportFormat]:
     """
 
 
+@hookspec(firstresult=True)
+def orchestrate_rule_docs(
+    checker: str, tool_path: str | None, tool_version: str | None
+) -> dict[str, Any] | None:
+    """Return what `checker`'s tool says about its rules, for SARIF's rule descriptors.
+
+    Called only while a SARIF log is rendered, once per checker with findings, with the
+    tool path and version its scopes recorded. The answer is a dict with an optional
+    `information_uri` (the tool's home page) and `rules`: rule code -> `name`,
+    `short_description` and `help_uri` (each optional). The first non-None answer is
+    used (firstresult); None means "nothing to add" (the finding's own words are used).
+    """
+
+
 # ---------------------------------------------------------------------------
 # Hygiene: judgement and generation for `orchestrate check` / `orchestrate clean`
 # ---------------------------------------------------------------------------

@@ -115,6 +115,14 @@ class PluginSet:
             formats.update((f.name, f) for f in provided)
         return FormatSet(formats, tuple(refused))
 
+    def rule_docs(
+        self, checker: str, tool_path: str | None, tool_version: str | None
+    ) -> dict[str, Any] | None:
+        """What a plugin says about `checker`'s rules (hook `orchestrate_rule_docs`)."""
+        return self.pm.hook.orchestrate_rule_docs(  # type: ignore[no-any-return]
+            checker=checker, tool_path=tool_path, tool_version=tool_version
+        )
+
     def hygiene_rules(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for rules in self.pm.hook.orchestrate_hygiene_rules():
@@ -277,4 +285,16 @@ def load(
     ps.failed.extend(sorted(late, key=lambda f: order.get(f.name, len(order))))
     tier_order = {"policy": 0, "native": 1, "fallback": 2}
     ps.checker_list.sort(key=lambda c: (tier_order.get(str(c.tier), 9), c.name))
+    _LAST[:] = [ps]
     return ps
+
+
+#: The plugin set `load` gave last in this process (the run's, with its policy's blocks).
+_LAST: list[PluginSet] = []
+
+
+def last_loaded() -> PluginSet | None:
+    """The plugin set the last `load` in this process returned, or None. A presenter
+    that asks plugins after a run (SARIF's rule metadata) asks the run's own set, so a
+    plugin the run's policy blocked is not loaded behind its back."""
+    return _LAST[0] if _LAST else None

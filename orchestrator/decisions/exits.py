@@ -184,27 +184,44 @@ def tools_exit(*, installed: bool) -> int:
 INVALID_INPUT = ExitCode.USAGE
 
 
-def exit_for_exception(exc: BaseException, prog: str = "orchestrate", strict: bool = False) -> int:
+def exit_for_exception(
+    exc: BaseException, prog: str = "orchestrate", protocol: Protocol = Protocol.CLI
+) -> int:
     """The one exception -> exit code mapping, with its one diagnostic line on stderr.
 
     KeyboardInterrupt 130; SystemExit its own code (argparse: 2); OrchestrateError its
-    code; a closed stdout (BrokenPipeError) 0, except at a strict gate (`strict`), where
-    it is an internal fault (4): a gate whose answer could not be written never passes;
-    after a closed stdout, stdout is pointed at os.devnull (`_stdout_to_devnull`);
-    anything else 4. Other BaseExceptions (GeneratorExit and the like) are re-raised.
+    code; a closed stdout (BrokenPipeError) 0; anything else 4. The gates' protocols
+    differ: at a strict gate (`Protocol.GIT_HOOK`) a closed stdout is an internal fault
+    too (a gate whose answer could not be written never passes); a legacy-v1 gate fails
+    open (exit 0, "UNVERIFIED", never a certified pass) on any fault but a usage error
+    or a cancellation. After a closed stdout, stdout is pointed at os.devnull
+    (`_stdout_to_devnull`). Other BaseExceptions (GeneratorExit and the like) are
+    re-raised.
     """
+    if isinstance(exc, BrokenPipeError):
+        # Whatever it maps to: nothing may fail again on the closed pipe at exit.
+        _stdout_to_devnull()
     if isinstance(exc, KeyboardInterrupt):
         print(f"{prog}: cancelled", file=sys.stderr)
         return ExitCode.CANCELLED
     if isinstance(exc, SystemExit):
         return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE
+    if isinstance(exc, OrchestrateError) and int(exc.exit_code) == ExitCode.USAGE:
+        print(f"{prog}: error: {printable(exc)}", file=sys.stderr)
+        return ExitCode.USAGE
+    if protocol == Protocol.LEGACY_V1 and isinstance(exc, Exception):
+        print(
+            f"{prog}: internal error: {type(exc).__name__}: {printable(exc)}\n"
+            f"{prog}: UNVERIFIED: legacy-v1 fails open on an internal error (exit 0); "
+            "nothing was certified",
+            file=sys.stderr,
+        )
+        return gate_fault_exit(Protocol.LEGACY_V1)
     if isinstance(exc, OrchestrateError):
         print(f"{prog}: error: {printable(exc)}", file=sys.stderr)
         return int(exc.exit_code)
-    if isinstance(exc, BrokenPipeError):
-        _stdout_to_devnull()
-        if not strict:
-            return ExitCode.PASS
+    if isinstance(exc, BrokenPipeError) and protocol != Protocol.GIT_HOOK:
+        return ExitCode.PASS
     if isinstance(exc, Exception):
         print(f"{prog}: internal error: {type(exc).__name__}: {printable(exc)}", file=sys.stderr)
         return ExitCode.INTERNAL
@@ -228,9 +245,11 @@ def _stdout_to_devnull() -> None:
     os.close(devnull)
 
 
-def guarded(fn: Callable[[], int], prog: str = "orchestrate", strict: bool = False) -> int:
+def guarded(
+    fn: Callable[[], int], prog: str = "orchestrate", protocol: Protocol = Protocol.CLI
+) -> int:
     """Run a command body; its return value, or the mapped exit code of what it raised
-    (`strict`: the command is a strict gate, see exit_for_exception).
+    under `protocol` (exit_for_exception).
 
     stdout is flushed inside the guard: a pipe whose reader has gone (`| head`) fails
     there, under the same mapping, and not later in the interpreter's own flush at
@@ -238,26 +257,31 @@ def guarded(fn: Callable[[], int], prog: str = "orchestrate", strict: bool = Fal
     try:
         code = int(fn())
     except BaseException as exc:  # noqa: BLE001 - the one boundary; see exit_for_exception
-        code = exit_for_exception(exc, prog, strict)
+        code = exit_for_exception(exc, prog, protocol)
     try:
         if sys.stdout is not None:
             sys.stdout.flush()
     except BrokenPipeError as exc:
-        # The answer did not reach its reader: a closed pipe's code (0, or 4 at a
-        # strict gate), not the code of an answer nobody read.
-        return exit_for_exception(exc, prog, strict)
+        # The answer did not reach its reader: a closed pipe's code (0; 4 at a strict
+        # gate), not the code of an answer nobody read.
+        return exit_for_exception(exc, prog, protocol)
     except (OSError, ValueError):
         pass  # a stdout already closed by the command: nothing is left to write
     return code
 
 
-def is_strict_gate(argv: Sequence[str]) -> bool:
-    """Whether a command line runs a strict gate: `gate EVENT` without the legacy-v1
-    protocol (`compat legacy-v1 ...` and `--protocol legacy-v1` are the old one)."""
+def command_protocol(argv: Sequence[str]) -> Protocol:
+    """Whose exit protocol a command line follows: a strict gate (`gate EVENT`) the git
+    hooks' (`Protocol.GIT_HOOK`), a legacy-v1 gate (`compat legacy-v1 ...`, `gate EVENT
+    --protocol legacy-v1`) the old one, everything else the CLI's."""
     words = list(argv)
-    if next((w for w in words if not w.startswith("-")), None) != "gate":
-        return False
-    return not any(w == "legacy-v1" or w.endswith("=legacy-v1") for w in words)
+    first = next((w for w in words if not w.startswith("-")), None)
+    legacy = any(w == "legacy-v1" or w.endswith("=legacy-v1") for w in words)
+    if first == "compat" and legacy:
+        return Protocol.LEGACY_V1
+    if first != "gate":
+        return Protocol.CLI
+    return Protocol.LEGACY_V1 if legacy else Protocol.GIT_HOOK
 
 
 __all__ = [
@@ -270,13 +294,13 @@ __all__ = [
     "LEGACY_BLOCK",
     "LintExitPolicy",
     "Protocol",
+    "command_protocol",
     "exit_for_exception",
     "gate_blocks",
     "gate_exit",
     "gate_fault_exit",
     "guarded",
     "hygiene_exit",
-    "is_strict_gate",
     "legacy_exit",
     "lint_exit_code",
     "mcp_is_error",

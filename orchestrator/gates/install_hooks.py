@@ -51,16 +51,25 @@ def hook_script(event: str, protocol: str, python: str | None = None) -> str:
     py = shlex.quote(python or sys.executable)
     if event not in PROTOCOL_HOOKS[protocol].values():
         raise ValueError(f"the {protocol} protocol has no {event} gate")
-    if protocol == LEGACY:
-        cmd = f"{py} -m orchestrator.cli.main compat legacy-v1 gate {event}"
-    else:
-        cmd = f"{py} -m orchestrator.cli.main gate {event}"
-    return (
+    head = (
         "#!/bin/sh\n"
         f"{MARKER}\n"
         f"# protocol: {protocol}. Installed by `orchestrate install-hooks`; "
         "remove with `orchestrate uninstall-hooks`.\n"
-        f'exec {cmd} "$@"\n'
+    )
+    if protocol != LEGACY:
+        # Strict: any non-zero exit blocks, a crash of the interpreter included.
+        return head + f'exec {py} -m orchestrator.cli.main gate {event} "$@"\n'
+    # legacy-v1 blocks only with exit 2 and fails open on everything else, even a
+    # gate that could not start (a missing interpreter, an import error): said, never
+    # a certified pass.
+    return head + (
+        f'{py} -m orchestrator.cli.main compat legacy-v1 gate {event} "$@"\n'
+        "rc=$?\n"
+        'if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then exit "$rc"; fi\n'
+        f'echo "orchestrate legacy-v1 gate {event}: UNVERIFIED: the gate failed (exit $rc);'
+        ' legacy-v1 fails open, nothing was certified" >&2\n'
+        "exit 0\n"
     )
 
 

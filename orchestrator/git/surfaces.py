@@ -71,6 +71,9 @@ class Surface:
     base: str | None = None
     #: The commit an amend replaces (HEAD), when the commit gate judges an amend.
     amends: str | None = None
+    #: The delivered symlinks' paths: the private tree shows them to the checkers as
+    #: links where their targets stay inside it (gates/materialise.py).
+    links: list[str] = field(default_factory=list)
 
 
 def read_files_at(git: Git, source: str, names: Sequence[str]) -> dict[str, bytes]:
@@ -155,6 +158,7 @@ def add_targets(git: Git, entries: Sequence[Entry], surface: Surface, what: str)
             continue
         detection = languages.detect_language(e.path, content[: languages.HEAD_BYTES])
         surface.targets.append(_target(git, e.path, content, detection))
+    surface.links += [e.path for e in links]
     for e in links:
         if e.oid not in blobs:
             surface.refused.append(_too_large(e.path, " of the link"))

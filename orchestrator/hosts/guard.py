@@ -20,7 +20,9 @@ importing the rest of orchestrate is caught here too.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Mapping
 from typing import BinaryIO
@@ -54,6 +56,25 @@ FAULT_NOTE = (
 )
 
 
+def _give(out_fd: int, err_fd: int, strict: bool, host: str) -> int:
+    """Write the constant answer of a failed event; its exit code. Constants and
+    `os.write` only, with SIGTERM / SIGINT held off: nothing here re-enters what failed,
+    and a signal cannot cut the answer short."""
+    # Held off until the process exits: a signal delivered after the answer would turn
+    # exit 2 into a death by signal, which hosts read as "go on".
+    with contextlib.suppress(BaseException):
+        signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGTERM, signal.SIGINT))
+    try:
+        view = memoryview(REFUSALS.get(host, _HSO_DENY) if strict else FAULT_NOTE)
+        while view:
+            view = view[os.write(out_fd, view) :]
+        if strict:
+            os.write(err_fd, REFUSAL_STDERR)
+    except BaseException:  # noqa: BLE001 - nothing left to tell; the exit code blocks
+        pass
+    return REFUSAL_EXIT if strict else 0
+
+
 def answer(
     host: str,
     stdin: BinaryIO | None = None,
@@ -67,30 +88,26 @@ def answer(
     Promise: whatever raises below (BaseException included), a possibly strict event is
     answered with the host's constant refusal and exit 2; any other event with the
     constant fault note and exit 0. Never an empty answer, never an allow by accident.
+    A second SIGTERM / SIGINT while the first unwinds gives the same answer, then exits.
     """
-    strict = True
+    state = {"strict": True}
+
+    def insist() -> None:  # a second signal: answer now, then the process exits
+        os._exit(_give(out_fd, err_fd, state["strict"], host))
+
     try:
         from orchestrator.hosts import intake
         from orchestrator.procs import signals_end_children
 
-        # SIGTERM / SIGINT end the tool children, then raise here: refused below.
-        with signals_end_children():
+        # SIGTERM / SIGINT end the tool children, then raise here: refused below. The
+        # answer is written inside, so a signal while writing is refused too.
+        with signals_end_children(on_insist=insist):
             event = intake.read_event(stdin if stdin is not None else sys.stdin.buffer)
-            strict = intake.may_be_strict(host, event)
+            state["strict"] = intake.may_be_strict(host, event)
             code, out = intake.respond(host, event, env if env is not None else dict(os.environ))
-        view = memoryview(out)
-        while view:
-            view = view[os.write(out_fd, view) :]
-        return int(code)
-    except BaseException:  # noqa: BLE001 - the outer guard: every fault ends in an answer
-        # Constants and os.write only: nothing here may re-enter what failed.
-        answer_bytes = REFUSALS.get(host, _HSO_DENY) if strict else FAULT_NOTE
-        try:
-            view = memoryview(answer_bytes)
+            view = memoryview(out)
             while view:
                 view = view[os.write(out_fd, view) :]
-            if strict:
-                os.write(err_fd, REFUSAL_STDERR)
-        except BaseException:  # noqa: BLE001 - nothing left to tell; the exit code blocks
-            pass
-        return REFUSAL_EXIT if strict else 0
+            return int(code)
+    except BaseException:  # noqa: BLE001 - the outer guard: every fault ends in an answer
+        return _give(out_fd, err_fd, state["strict"], host)

@@ -75,6 +75,15 @@ class Entry(_Model):
     reason: str = ""
 
 
+class HygieneScan(ScanInfo):
+    """The scan object of a hygiene report. Seed 000 requires all four fields, so none has
+    a default here (a lint report's scan, the shared ScanInfo, may omit them)."""
+
+    scope_globs: list[str]
+    excluded_dirs: list[str]
+    files_scanned: int = Field(ge=0)
+
+
 class PromotionCandidate(_Model):
     """A convention worth adopting for a classifier-judged entry (from conventions.json)."""
 
@@ -89,7 +98,7 @@ class HygieneReport(_Model):
     schema_version: str
     tool_version: str
     generated_at: str
-    scan: ScanInfo
+    scan: HygieneScan
     shortlist: list[ShortlistItem]
     entries: list[Entry]
     promotion_candidates: list[PromotionCandidate]

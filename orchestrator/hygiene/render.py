@@ -3,7 +3,9 @@ escaped (safetext.printable) and bounded; the JSON keeps the exact values."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import os
+import shlex
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +61,67 @@ def prompt_line(entry: Entry, why: str) -> str:
     return f"apply {entry.id} {_kind(entry)} {label(entry.path)} ({label(why)})? [y/N] "
 
 
-def clean_text(outcome: Outcome, dry_run: bool) -> str:
-    """One line per op, diffs for dry runs, and the run id to undo."""
+@dataclass(frozen=True)
+class ApproveHint:
+    """What the approval hint of a clean or fix run must name so that it works: the
+    command that ran (`clean` or `fix`), the report as the user named it (None: clean's
+    default report), whether it is a lint report, and the root and cwd the command is
+    run from (a re-lint names its files relative to the cwd)."""
+
+    command: str = "clean"
+    report: str | None = None
+    lint_report: bool = False
+    root: Path | None = None
+    cwd: Path | None = None
+    root_arg: str | None = None
+
+
+def _where(hint: ApproveHint, rel: str) -> str:
+    if hint.root is None or hint.cwd is None:
+        return rel
+    return os.path.relpath(hint.root / rel, hint.cwd)
+
+
+def approve_lines(outcome: Outcome, hint: ApproveHint) -> list[str]:
+    """The commands that apply the ops `outcome` left pending approval.
+
+    An op pending in a file this run changed cannot be approved from the same report
+    any more (its mtime guard skips it as changed since the check): for those the hint
+    is a fresh run instead - a re-lint with the confirm-tier fixes for a lint report,
+    a new check for a hygiene report.
+    """
+    pending = [r for r in outcome.results if r.status == "pending"]
+    if not pending:
+        return []
+    changed = {r.path for r in outcome.results if r.status == "applied"}
+    fresh = [r.id for r in pending if r.path not in changed]
+    stale = sorted({r.path for r in pending if r.path in changed})
+    root = f" --root {shlex.quote(hint.root_arg)}" if hint.root_arg else ""
+    lines = []
+    if fresh:
+        report = f" {shlex.quote(hint.report)}" if hint.report else ""
+        lines.append(
+            f"approve with: orchestrate {hint.command}{report}{root} --approve {' '.join(fresh)}"
+        )
+    if stale:
+        names = " ".join(shlex.quote(_where(hint, p)) for p in stale)
+        if hint.lint_report:
+            lines.append(
+                f"{label(names)} changed in this run, so the report no longer applies there;"
+                f" apply the remaining fixes (confirm tier too) with:"
+                f" orchestrate lint{root} --fix --unsafe-fixes {names}"
+            )
+        else:
+            lines.append(
+                f"{label(names)} changed in this run, so the report no longer applies there;"
+                f" check again and approve the new ids with: orchestrate check{root}"
+            )
+    return lines
+
+
+def clean_text(outcome: Outcome, dry_run: bool, hint: ApproveHint | None = None) -> str:
+    """One line per op, diffs for dry runs, the run id to undo, and the commands that
+    apply what is pending approval (`hint`: how this run was asked for)."""
     lines = []
     for r in outcome.results:
         status = r.status.replace("_", " ")
@@ -74,9 +135,7 @@ def clean_text(outcome: Outcome, dry_run: bool) -> str:
         lines.append(
             f"\nrun {outcome.run_id}: undo with `orchestrate clean --undo {outcome.run_id}`"
         )
-    pending = [r.id for r in outcome.results if r.status == "pending"]
-    if pending:
-        lines.append(f"approve with: orchestrate clean --approve {' '.join(pending)}")
+    lines += approve_lines(outcome, hint or ApproveHint())
     return "\n".join(lines)
 
 

@@ -25,6 +25,7 @@ from orchestrator.hygiene.hygiene_report import (
     Entry,
     Evidence,
     HygieneReport,
+    HygieneScan,
     ShortlistItem,
 )
 from orchestrator.hygiene.placement import KeptIn, Placement
@@ -37,7 +38,7 @@ from orchestrator.model.edits import (
     ExtractThenDelete,
     InsertFrontmatter,
 )
-from orchestrator.model.report import ScanInfo, utc_now
+from orchestrator.model.report import utc_now
 
 Classifier = Callable[[dict[str, Any], str], "dict[str, Any] | None"]
 _DAY = 86400.0
@@ -310,7 +311,7 @@ def scan(
         schema_version=SCHEMA_VERSION,
         tool_version=__version__,
         generated_at=generated_at,
-        scan=ScanInfo(
+        scan=HygieneScan(
             project_root=str(root),
             scope_globs=list(cfg.scope_globs),
             excluded_dirs=list(cfg.excluded_dirs),

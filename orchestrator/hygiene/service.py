@@ -66,6 +66,7 @@ class CleanResult:
     outcome: engine.Outcome | None
     reasons: list[str] = field(default_factory=list)  # why the report was refused
     summary: list[summary.Row] = field(default_factory=list)  # per tier and rule, before
+    lint_report: bool = False  # the report applied was a lint report (`fix`)
 
 
 def lint_entries(report: Report) -> list[Entry]:
@@ -129,7 +130,9 @@ def clean(root: Path, report_path: Path, opts: engine.Options, plugins: Any = No
         # The engine counts the summary with the tiers it will use and announces it
         # before the first op.
         outcome = engine.apply(root, entries, gen_ts, opts, plugins, report.generated_at)
-    return CleanResult(outcome, summary=outcome.summary)
+    return CleanResult(
+        outcome, summary=outcome.summary, lint_report=not isinstance(report, HygieneReport)
+    )
 
 
 def undo(root: Path, run_id: str) -> list[tuple[str, str, str]]:

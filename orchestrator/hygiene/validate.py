@@ -95,6 +95,7 @@ def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
                 reasons.append(
                     f"{where}: is_destructive/is_reversible do not match kind {edit.kind}"
                 )
+            reasons += _anchor_reasons(where, edit)
             if edit.kind in LIFECYCLE_KINDS and e.lifecycle not in (None, edit.lifecycle):  # type: ignore[union-attr]
                 reasons.append(f"{where}.lifecycle: differs from the exact_edit's lifecycle")
         reasons += _placement_reasons(where, e)
@@ -159,6 +160,23 @@ def _path_reasons(where: str, path: str, edit: Any) -> list[str]:
     return out
 
 
+def _anchor_reasons(where: str, edit: Any) -> list[str]:
+    """A delete or extract-then-delete removes the whole path, so seed 000 has it carry a
+    full-file (or whole-directory) anchor: `whole` set, from line 1. A partial-line anchor
+    would let a report that names a few lines delete the whole file (the apply step
+    removes the path, not the lines), so it is refused, never reinterpreted."""
+    if edit.kind not in LIFECYCLE_KINDS:
+        return []
+    anchor = edit.anchor
+    if anchor.whole and anchor.start_line == 1:
+        return []
+    return [
+        f"{where}.exact_edit.anchor: a {edit.kind} needs a full-file anchor "
+        '(start_line 1, "whole": true); this one names lines '
+        f"{anchor.start_line}-{anchor.end_line} only"
+    ]
+
+
 def _placement_reasons(where: str, e: Any) -> list[str]:
     """A dedupe never keeps its copy in the lines it removes; a recorded `kept_in` must
     agree with the entry itself: "same-file" exactly when the copy is in its own path."""
@@ -190,6 +208,7 @@ def validate_lint(data: Any) -> tuple[Report | None, list[str]]:
         if f.exact_edit is None:
             continue
         reasons += _path_reasons(f"findings.{i}", f.path, f.exact_edit)
+        reasons += _anchor_reasons(f"findings.{i}", f.exact_edit)
         if f.safety_tier is not None:
             derived = tier_for_fix(f.op_type, f.exact_edit.kind, f.is_destructive, f.is_reversible)
             if derived != f.safety_tier:

@@ -69,6 +69,15 @@ def _finding_parts(report: Report) -> tuple[str, ...]:
     checked = len(report.scopes) - _unchecked(report)
     if not report.findings and not report.scopes:
         return ("nothing was checked",)
+    if not report.findings and report.request.paths:
+        # Files named or handed over (pre-commit passes batches, run in parallel and
+        # printed one after another): the verdict names its own files, so a passing
+        # batch printed last never reads as the verdict on every file.
+        files = _files(report.scopes)  # type: ignore[arg-type]
+        return (
+            f"no findings in these {_n(files, 'file')} ({_n(checked, 'checked scope')})",
+            f"no findings in these {_n(files, 'file')}",
+        )
     if not report.findings:
         return (f"no findings in {_n(checked, 'checked scope')}",)
     kinds: dict[str, int] = defaultdict(int)

@@ -4,7 +4,10 @@ One run. `tool.driver` is orchestrate; each checker is one `tool.extensions` com
 (its name, the tool version its scopes recorded, its rules), and every result points at
 its rule through `rule.toolComponent`. A rule carries what its tool said about it: the
 documentation URL (`helpUri`; Ruff's `url`, ESLint's `meta.docs.url`; plain http(s)
-only) and description, never a made-up link. The description is display text: control
+only) and description, never a made-up link. What a finding does not carry (Ruff's rule
+names and summaries, its home page as the component's `informationUri`) comes from the
+checker's plugin (hook `orchestrate_rule_docs`), asked only here, while SARIF is
+rendered, never during a lint. The description is display text: control
 and bidirectional characters are shown as escapes, and in `help.markdown` every
 punctuation character of it is literal, so a plugin's metadata cannot add a link, an
 image or a tag to the code scanning page. Levels come from `render.levels` (a syntax candidate is a `note`).
@@ -28,7 +31,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,13 +40,15 @@ from urllib.parse import quote
 from orchestrator import __version__
 from orchestrator.decisions.coverage import is_checked, shard_gaps
 from orchestrator.decisions.findings import is_blocking
-from orchestrator.model.report import Finding, Report, Scope, rule_label
+from orchestrator.model.report import Finding, Report, Scope, ToolIdentity, rule_label
 from orchestrator.render.columns import Utf16Columns
 from orchestrator.render.levels import level
 from orchestrator.safetext import printable
 from orchestrator.vocab import ScopeStatus
 
-INFO_URI = "https://pypi.org/project/orchestrate/"
+#: orchestrate's page on the package index: the distribution is `orchestrate-lint`
+#: (`orchestrate` there is another project).
+INFO_URI = "https://pypi.org/project/orchestrate-lint/"
 SRCROOT = "%SRCROOT%"
 #: GitHub code scanning's limits per run (results: hard limit; rules: kept well below).
 MAX_RESULTS = 25_000
@@ -109,18 +114,66 @@ def md_link(url: str) -> str:
     return "<" + url.replace("\\", "%5C").replace("<", "%3C").replace(">", "%3E") + ">"
 
 
-def _rule(f: Finding, rule_id: str) -> dict[str, Any]:
-    """One rule descriptor from the first finding of the rule: the tool's own words and
-    link. The words are display text (escaped as the human view escapes them; Markdown
-    made literal); a link that is not plain http(s) is left out."""
-    described = printable(f.rule_description or f"{f.checker} rule {f.rule}")
+#: What a checker's plugin says about its tool: (checker, the tool its scopes recorded)
+#: -> {"information_uri": ..., "rules": {code: {"name", "short_description",
+#: "help_uri"}}} or None (hook `orchestrate_rule_docs`).
+RuleDocs = Callable[[str, ToolIdentity | None], Mapping[str, Any] | None]
+
+
+def plugin_rule_docs(
+    checker: str, tool: ToolIdentity | None, project_root: str | None = None
+) -> Mapping[str, Any] | None:
+    """The plugins' answer to `orchestrate_rule_docs`; None when there is none or a
+    plugin fails (a SARIF log is never lost to a plugin's rule metadata).
+
+    The plugins asked are the ones this process's run loaded (with the blocks of its
+    policy); with no run in this process (`report merge`), the plugins of
+    `project_root`'s configuration, its `disable_plugins` honoured."""
+    try:
+        from orchestrator.core import plugin_host
+
+        plugins = plugin_host.last_loaded()
+        if plugins is None:
+            from orchestrator.core.config import load_config
+
+            config = load_config(Path(project_root)) if project_root else {}
+            plugins = plugin_host.load(block=tuple(config.get("disable_plugins", []) or ()))
+        docs = plugins.rule_docs(
+            checker, tool.path if tool else None, tool.version if tool else None
+        )
+    except Exception:  # noqa: BLE001 - optional metadata: the finding's own words remain
+        return None
+    return docs if isinstance(docs, Mapping) else None
+
+
+def _text(value: object) -> str | None:
+    return " ".join(value.split())[:300] if isinstance(value, str) and value.split() else None
+
+
+def _rule(f: Finding, rule_id: str, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One rule descriptor from the first finding of the rule and what the checker's
+    plugin said about the rule (`meta`): the tool's own words and link. The words are
+    display text (escaped as the human view escapes them; Markdown made literal); a link
+    that is not plain http(s) is left out."""
+    meta = meta or {}
+    described = printable(
+        f.rule_description or _text(meta.get("short_description")) or f"{f.checker} rule {f.rule}"
+    )
+    name = _text(meta.get("name"))
     rule: dict[str, Any] = {
         "id": rule_id,
-        "name": f.rule,
+        "name": printable(name) if name else f.rule,
         "shortDescription": {"text": described},
         "fullDescription": {"text": described},
     }
-    help_uri = f.help_uri if f.help_uri and _HTTP_URL.fullmatch(f.help_uri) else None
+    help_uri = next(
+        (
+            u
+            for u in (f.help_uri, meta.get("help_uri"))
+            if isinstance(u, str) and _HTTP_URL.fullmatch(u)
+        ),
+        None,
+    )
     if help_uri:
         rule["helpUri"] = help_uri
         rule["help"] = {
@@ -232,17 +285,28 @@ def _kept(findings: Sequence[Finding]) -> Iterator[Finding]:
             yield f
 
 
-def _components(report: Report, checkers: list[str]) -> list[dict[str, Any]]:
-    """One tool component per checker: its name and the tool version its scopes recorded."""
-    versions: dict[str, str] = {}
+def _tools(report: Report) -> dict[str, ToolIdentity]:
+    """The first tool identity with a version each checker's scopes recorded."""
+    tools: dict[str, ToolIdentity] = {}
     for s in report.scopes:
-        if s.tool and s.tool.version and s.checker not in versions:
-            versions[s.checker] = s.tool.version
+        if s.tool and s.tool.version and s.checker not in tools:
+            tools[s.checker] = s.tool
+    return tools
+
+
+def _components(
+    checkers: list[str], tools: Mapping[str, ToolIdentity], docs: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """One tool component per checker: its name, the tool version its scopes recorded
+    and the tool's home page when its plugin names one."""
     out = []
     for name in checkers:
         comp: dict[str, Any] = {"name": name, "rules": []}
-        if name in versions:
-            comp["version"] = versions[name]
+        if name in tools:
+            comp["version"] = tools[name].version
+        home = docs.get(name, {}).get("information_uri")
+        if isinstance(home, str) and _HTTP_URL.fullmatch(home):
+            comp["informationUri"] = home
         out.append(comp)
     return out
 
@@ -287,9 +351,10 @@ class _Plan:
     rules: int
 
 
-def _plan(report: Report) -> _Plan:
+def _plan(report: Report, rule_docs: RuleDocs | None = None) -> _Plan:
     """One pass over the kept findings: how often each rule is used and the first
-    finding of each, in order; the components and their rule descriptors from those."""
+    finding of each, in order; the components and their rule descriptors from those
+    (with what `rule_docs`, default the plugins, says about each checker's rules)."""
     uses: Counter[str] = Counter()
     first: dict[str, Finding] = {}
     kept = 0
@@ -300,14 +365,23 @@ def _plan(report: Report) -> _Plan:
         first.setdefault(label, f)
     described = {label for label, _ in uses.most_common(MAX_RULES)}
     checkers = sorted({f.checker for f in first.values()})
-    components = _components(report, checkers)
+    tools = _tools(report)
+    root = report.scan.project_root
+    ask = rule_docs or (lambda name, tool: plugin_rule_docs(name, tool, root))
+    docs: dict[str, Mapping[str, Any]] = {}
+    for name in checkers:
+        found = ask(name, tools.get(name))
+        docs[name] = found if isinstance(found, Mapping) else {}
+    components = _components(checkers, tools, docs)
     comp_index = {c["name"]: i for i, c in enumerate(components)}
     rule_index: dict[str, int] = {}
     for label, f in first.items():
         if label in described:
             comp = components[comp_index[f.checker]]
             rule_index[label] = len(comp["rules"])
-            comp["rules"].append(_rule(f, label))
+            rules = docs[f.checker].get("rules")
+            meta = rules.get(f.rule) if isinstance(rules, Mapping) else None
+            comp["rules"].append(_rule(f, label, meta if isinstance(meta, Mapping) else None))
     return _Plan(components, comp_index, rule_index, kept, len(uses))
 
 
@@ -338,9 +412,11 @@ def _results(report: Report, plan: _Plan) -> Iterator[dict[str, Any]]:
 _STREAMED = ("toolExecutionNotifications", "artifacts", "results")
 
 
-def _log(report: Report) -> tuple[dict[str, Any], dict[str, Iterator[dict[str, Any]]]]:
+def _log(
+    report: Report, rule_docs: RuleDocs | None = None
+) -> tuple[dict[str, Any], dict[str, Iterator[dict[str, Any]]]]:
     """The SARIF log with its long lists empty, and those lists' items, to come."""
-    plan = _plan(report)
+    plan = _plan(report, rule_docs)
     truncation = _truncation_notes(len(report.findings), plan.kept, plan.rules)
     root_uri = Path(report.scan.project_root).as_uri().rstrip("/") + "/"
     driver = {
@@ -385,9 +461,10 @@ def _log(report: Report) -> tuple[dict[str, Any], dict[str, Iterator[dict[str, A
     return log, items
 
 
-def to_sarif(report: Report) -> dict[str, Any]:
-    """The report as one SARIF 2.1.0 log with a single run (see the module docstring)."""
-    log, items = _log(report)
+def to_sarif(report: Report, rule_docs: RuleDocs | None = None) -> dict[str, Any]:
+    """The report as one SARIF 2.1.0 log with a single run (see the module docstring);
+    `rule_docs` replaces the plugins as the source of rule metadata (tests, embedders)."""
+    log, items = _log(report, rule_docs)
     run = log["runs"][0]
     run["invocations"][0]["toolExecutionNotifications"] = list(items["toolExecutionNotifications"])
     run["artifacts"] = list(items["artifacts"])
@@ -395,12 +472,12 @@ def to_sarif(report: Report) -> dict[str, Any]:
     return log
 
 
-def sarif_chunks(report: Report) -> Iterator[str]:
+def sarif_chunks(report: Report, rule_docs: RuleDocs | None = None) -> Iterator[str]:
     """The text of `json.dumps(to_sarif(report), indent=2, ensure_ascii=False)`, in
     pieces: the notifications, artifacts and results one at a time, so none of the long
     lists is held. Each item is dumped alone and indented by its depth (JSON strings
     hold no raw newline, so re-indenting by line is exact)."""
-    log, items = _log(report)
+    log, items = _log(report, rule_docs)
     text = json.dumps(log, indent=2, ensure_ascii=False)
     for name in _STREAMED:
         found = re.search(f'\n( *)"{name}": \\[\\]', text)

@@ -79,6 +79,23 @@ class LanguageRow:
     why: tuple[str, ...] = ()
 
     @property
+    def met(self) -> str:
+        """The strongest level every one of its files meets now: native only when the
+        native checker checked them all, syntax when each got at least syntax."""
+        if self.native == self.files:
+            return "native"
+        return "syntax" if self.none == 0 else "none"
+
+    @property
+    def proposed(self) -> str:
+        """What `init` writes: the required level, lowered to what every file meets now
+        (a level no file can meet would block the first commit the gates judge)."""
+        order = ("none", "syntax", "native")
+        if self.required not in order:
+            return self.required
+        return min(self.required, self.met, key=order.index)
+
+    @property
     def gets(self) -> str:
         """native, syntax or none: what most of its files got (the weakest when tied)."""
         counts = {"native": self.native, "syntax": self.syntax, "none": self.none}
@@ -201,9 +218,10 @@ def _own_configs(root: Path) -> set[str]:
 
 
 def starter_config(result: DoctorResult) -> str:
-    """A starter `orchestrate.toml` for what the doctor found: the required level of
-    each language in the tree spelled out (never below the default), with a comment
-    per language saying what its files get now and what is missing."""
+    """A starter `orchestrate.toml` for what the doctor found: the level each language
+    in the tree can meet now (`LanguageRow.proposed`: the default, or lower where its
+    native checker is not configured or runnable for every file), with a comment per
+    language saying what its files get now, what is missing and how to raise it."""
     lines = [
         '# orchestrate configuration (README, "Configuration"), written by `orchestrate init`',
         "# from what it found. Edit freely; `orchestrate doctor` shows what each language gets.",
@@ -218,8 +236,18 @@ def starter_config(result: DoctorResult) -> str:
         # Reasons carry tool and file text: escaped, so no line break leaves the comment.
         lines.append(printable(f"# {row.language}: {now}"))
         lines += [printable(f"#   not native: {why}") for why in row.why[:2]]
-        lines.append(f"{json.dumps(row.language)} = {json.dumps(row.required)}")
+        if row.proposed != row.required:
+            lines.append(f"#   {raise_hint(row)}")
+        lines.append(f"{json.dumps(row.language)} = {json.dumps(row.proposed)}")
     return "\n".join(lines) + "\n"
+
+
+def raise_hint(row: LanguageRow) -> str:
+    """How to raise a language `init` proposed below its default."""
+    return (
+        f'raise to "{row.required}" once every {row.language} file gets it (the reasons'
+        " above say what is missing; `orchestrate doctor` re-checks)"
+    )
 
 
 def init(root: Path, timeout: float = 600.0) -> tuple[Path, DoctorResult]:
@@ -249,4 +277,12 @@ def init(root: Path, timeout: float = 600.0) -> tuple[Path, DoctorResult]:
     return target, result
 
 
-__all__ = ["DoctorResult", "LanguageRow", "ToolRow", "doctor", "init", "starter_config"]
+__all__ = [
+    "DoctorResult",
+    "LanguageRow",
+    "ToolRow",
+    "doctor",
+    "init",
+    "raise_hint",
+    "starter_config",
+]

@@ -26,7 +26,12 @@ from orchestrator.decisions.policy import effective_config
 from orchestrator.errors import UsageError
 from orchestrator.gates.amend import amending, cuts_at_scissors
 from orchestrator.gates.legacy import NOT_CERTIFIED, Skip, audit_skip, legacy_skip
-from orchestrator.gates.materialise import governing_paths, materialised, read_governing
+from orchestrator.gates.materialise import (
+    governing_paths,
+    materialised,
+    read_governing,
+    read_surface_files,
+)
 from orchestrator.gates.strict_policy import (
     LOCAL_EVENTS,
     Change,
@@ -192,6 +197,14 @@ def check_surface(
     scans = split_rounds([s.target for s in surface.scan_only])
     paths = sorted({t.path for t in surface.targets} | {t.path for r in scans for t in r})
     governing = read_governing(git, surface.source, paths, names)
+    candidates = governing_paths(paths, names)
+    # Modes and links as the source holds them: a checker sees more than bytes (EXE001,
+    # Lint/ScriptPermission, a config linked to a shared one).
+    # A policy file (the secret allowlist, the baseline) is never a link nor a link's
+    # target there: only its reviewed bytes count. Nor are git's own attribute and
+    # ignore files: git does not follow them when they are links.
+    never = _allowlists(policy.plugins) | {BASELINE_FILE, ".gitattributes", ".gitignore"}
+    files = read_surface_files(git, surface.source, [*surface.links, *candidates], never)
     # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
     base = policy.inputs.base
     base = None if event == "ci" and base == surface.revision else base
@@ -208,7 +221,9 @@ def check_surface(
     checks = git.deadline.short_of(finish_reserve(timeout))
     report: Report | None = None
     for i, (targets, only) in enumerate(rounds):
-        with materialised(git.root, targets, reviewed.applied) as tree:
+        # A policy-only round writes link texts as files to scan: no modes, no links.
+        judged = i < len(rounds) - len(scans)
+        with materialised(git.root, targets, reviewed.applied, files if judged else None) as tree:
             req = LintRequest(
                 project_root=tree.root,
                 targets=tree.targets,
@@ -251,7 +266,6 @@ def check_surface(
             "several pushed tips: no single commit holds the governing config files, "
             "so the checkers ran on their defaults"
         )
-    candidates = governing_paths(paths, names)
     allowlists = sorted(_allowlists(policy.plugins))
     local = event in LOCAL_EVENTS
     policy.changes = config_changes(git, policy.inputs, governing, candidates, allowlists, local)
