@@ -92,6 +92,11 @@ class Purpose(StrEnum):
 #: strict gates govern it like a config file and apply only the base's copy.
 BASELINE_FILE = ".orchestrate-baseline.json"
 
+#: How the reason of a refused scope begins when the file (or the folder holding it)
+#: is there but cannot be read: core/selection.py writes these, the exit policy counts
+#: them as a check the project asked for and did not get (decisions/coverage.py).
+UNREADABLE_REASONS = ("cannot read", "cannot stat", "cannot resolve", "folder cannot be read")
+
 
 class ExitCode(IntEnum):
     """CLI exit codes; precedence cancelled > internal > incomplete > findings > pass."""

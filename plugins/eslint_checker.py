@@ -74,6 +74,7 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     Unparsable,
+    bounded_message,
     fingerprint,
     hookimpl,
     one_line,
@@ -205,9 +206,10 @@ class EslintChecker:
                 continue
             tool = per_folder(resolve_tool, t.path, ctx)
             if tool is None:
-                settled.append(
-                    self._settle(t, ScopeStatus.MISSING, "eslint not found", install_hint())
-                )
+                # The project's config asks for ESLint: naming it makes the gap count
+                # (decisions/coverage.is_configured_gap).
+                missing = self._settle(t, ScopeStatus.MISSING, "eslint not found", install_hint())
+                settled.append(missing.with_(config_files=_labels(root, setup)))
                 continue
             if tool not in idents:
                 idents[tool] = ToolIdentity(path=tool, version=tool_version(tool))
@@ -216,7 +218,7 @@ class EslintChecker:
                 setup = per_folder(find_setup, t.path, False) or setup
             broken = self._unrunnable(t, setup, ident)
             if broken is not None:
-                settled.append(broken)
+                settled.append(broken.with_(config_files=_labels(root, setup)))
                 continue
             declared = per_folder(declared_eslint, t.path)
             groups[(tool, setup, declared)].append(t)
@@ -453,7 +455,7 @@ class EslintChecker:
             column=pos(m.get("column")),
             end_line=pos(m.get("endLine")),
             end_column=pos(m.get("endColumn")),
-            message=one_line(str(m.get("message", "")), MAX_MESSAGE),
+            message=bounded_message(str(m.get("message", "")), MAX_MESSAGE),
             blocking=severity == Severity.ERROR,
             fingerprint=fingerprint(NAME, rule, t.path, text.line(line or 0)),
             help_uri=doc_url(docs.get("url")),
@@ -465,6 +467,12 @@ class EslintChecker:
 #: ESLint's formatter with rule metadata (`rulesMeta`: each rule's docs URL and
 #: description) exists from ESLint 8 on; older ones get the plain JSON formatter.
 METADATA_FORMAT_MAJOR = 8
+
+
+def _labels(root: Path, setup: Setup) -> tuple[str, ...]:
+    """The project's ESLint config of a file as the report names it (root-relative)."""
+    config = setup.config
+    return (config.relative_to(root).as_posix() if config.is_relative_to(root) else str(config),)
 
 
 def _output_format(version: str | None) -> str:

@@ -70,6 +70,7 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     Unparsable,
+    bounded_message,
     fingerprint,
     hookimpl,
     one_line,
@@ -228,8 +229,18 @@ class RubocopChecker:
                 "rubocop not found (explicit path, the project's bin/rubocop or an absolute"
                 " PATH entry); the project configures it (.rubocop.yml)"
             )
-            return settled_plan(
+            # Each file names the `.rubocop.yml` that asks for RuboCop: the gap counts
+            # (decisions/coverage.is_configured_gap).
+            missing = settled_plan(
                 self, targets, ScopeStatus.MISSING, reason, hint=INSTALL_HINT, falls_back=True
+            )
+            return CheckerPlan(
+                settled=tuple(
+                    o.with_(config_files=(_label(root, cfg),))
+                    if (cfg := nearest_config(root, o.path)) is not None
+                    else o
+                    for o in missing.settled
+                )
             )
         ident = ToolIdentity(path=tool, version=probe.version)
         if probe.version is None:
@@ -419,7 +430,7 @@ class RubocopChecker:
                     column=_pos(loc.get("start_column") or loc.get("column")),
                     end_line=_pos(loc.get("last_line")),
                     end_column=_pos(loc.get("last_column")),
-                    message=one_line(str(off.get("message", "")), MAX_MESSAGE),
+                    message=bounded_message(str(off.get("message", "")), MAX_MESSAGE),
                     # `rubocop` fails on every offense but `info` (its default fail level).
                     blocking=raw != "info",
                     fingerprint=fingerprint(NAME, rule, t.path, anchor),

@@ -85,7 +85,6 @@ from orchestrator.api import (
     hookimpl,
     outcome_from,
     run_bounded,
-    settled_plan,
 )
 
 NAME = "ruff"
@@ -348,14 +347,7 @@ class RuffChecker:
         root = ctx.project_root
         tool = select_tool(root, ctx.tool_overrides.get(NAME))
         if tool is None:
-            return settled_plan(
-                self,
-                targets,
-                ScopeStatus.MISSING,
-                "ruff not found",
-                hint=INSTALL_HINT,
-                falls_back=True,
-            )
+            return CheckerPlan(settled=tuple(self._not_found(targets, root)))
         ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))
         configs, notes, settled = self._configs(targets, ctx.project_root, ident)
         batches: list[Batch] = []
@@ -405,8 +397,19 @@ class RuffChecker:
             ok, note = _pin_check(cfg, ident.version, root)
             if ok is False:
                 hint = f"install a Ruff that meets it in {PROJECT_RUFF.parent}, or {INSTALL_HINT}"
+                # The project's config pins the version: naming it makes the gap count
+                # (decisions/coverage.is_configured_gap).
+                files = tuple(_label(root, p) for p in sorted(cfg.chain)) if cfg else ()
                 settled.append(
-                    self._settle(t, ScopeStatus.MISSING, note, ident, hint=hint, falls_back=True)
+                    self._settle(
+                        t,
+                        ScopeStatus.MISSING,
+                        note,
+                        ident,
+                        hint=hint,
+                        falls_back=True,
+                        config_files=files,
+                    )
                 )
                 continue
             configs[t.path] = cfg
@@ -414,6 +417,31 @@ class RuffChecker:
             if said:
                 notes[t.path] = said
         return configs, notes, settled
+
+    def _not_found(self, targets: Sequence[FileTarget], root: Path) -> list[FileOutcome]:
+        """`missing` for every target, each naming the project's Ruff config that
+        governs it when there is one: the project asked for Ruff, so that gap makes the
+        run incomplete (decisions/coverage.is_configured_gap)."""
+        cache: dict[Path, Path | None] = {}
+        out = []
+        for t in targets:
+            try:
+                path = nearest_config(root, t.path, cache)
+            except ConfigProblem:
+                path = None  # said when a Ruff is there to run; the gap is the tool here
+            out.append(
+                FileOutcome(
+                    path=t.path,
+                    checker=NAME,
+                    status=ScopeStatus.MISSING,
+                    reason="ruff not found",
+                    hint=INSTALL_HINT,
+                    falls_back=True,
+                    language=t.language,
+                    config_files=(_label(root, path),) if path is not None else (),
+                )
+            )
+        return out
 
     def _settle(
         self, t: FileTarget, status: ScopeStatus, reason: str | None, ident: ToolIdentity, **kw: Any

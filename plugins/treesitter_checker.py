@@ -361,6 +361,13 @@ class TreeSitterChecker:
     config_names = EXACT_CONFIG_NAMES
 
     @property
+    def tool_names(self) -> frozenset[str]:
+        """The `[tools]` keys this checker reads: the exact parsers' commands."""
+        from orchestrate_plugins.exact_parsers import PARSERS
+
+        return frozenset(p.command for p in PARSERS if p.command)
+
+    @property
     def languages(self) -> frozenset[str]:
         """Every language of the grammar manifest (read on first use, not at import)."""
         return frozenset(grammar_manifest())

@@ -212,3 +212,101 @@ def test_the_model_levels_are_the_decision_levels() -> None:
     assert get_args(Level) == LEVELS
     with pytest.raises(UsageError, match=r"^required\.python: want one of"):
         required_coverage({"required": {"python": "nativ"}})
+
+
+# --- issue 32: the two tables whose keys were not checked -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("file_name", "body", "key"),
+    [
+        ("orchestrate.toml", '[required]\npyton = "native"\n', "required.pyton"),
+        (
+            "pyproject.toml",
+            '[tool.orchestrate.required]\npyton = "native"\n',
+            "tool.orchestrate.required.pyton",
+        ),
+    ],
+)
+def test_an_unknown_required_language_is_refused(file_name: str, body: str, key: str) -> None:
+    """A misspelt language never matches a file: the gate would quietly require nothing."""
+    with pytest.raises(UsageError) as err:
+        parse_config(body, file_name)
+    assert f"{file_name}: {key}: unknown language (did you mean 'python'?)" in str(err.value)
+
+
+def test_required_accepts_every_language_detection_names() -> None:
+    from orchestrator.model.languages import known_languages
+
+    body = "".join(
+        f'{lang} = "none"\n' for lang in ("python", "go", "markdown", "dockerfile", "terraform")
+    )
+    cfg = parse_config(f'[required]\n{body}default = "syntax"\n', "orchestrate.toml")
+    assert cfg is not None and set(cfg["required"]) >= {"python", "terraform", "default"}
+    assert {"python", "typescript", "tsx", "ruby", "bash", "objc"} <= known_languages()
+    # A display name is not the id: refused, with the id meant.
+    with pytest.raises(UsageError, match="did you mean 'python'"):
+        parse_config('[required]\nPython = "native"\n', "orchestrate.toml")
+
+
+def test_cli_unknown_required_language_is_exit_2(project: Path) -> None:
+    (project / "orchestrate.toml").write_text('[required]\npyton = "native"\n')
+    res = _lint(project)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "orchestrate.toml: required.pyton: unknown language (did you mean 'python'?)" in (
+        res.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [("rufff", "ruff"), ("eslnt", "eslint"), ("gofmtt", "gofmt"), ("rubocp", "rubocop")],
+)
+def test_cli_a_tools_key_near_a_checker_name_is_exit_2(project: Path, key: str, meant: str) -> None:
+    (project / "orchestrate.toml").write_text(f'[tools]\n{key} = "/opt/x/bin/{key}"\n')
+    res = _lint(project)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert f"orchestrate.toml: tools.{key}: no checker or parser named {key!r}" in res.stderr
+    assert f"(did you mean {meant!r}?)" in res.stderr
+
+
+def test_cli_a_tools_key_in_pyproject_names_the_dotted_key(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.orchestrate.tools]\nrufff = "/opt/ruff"\n')
+    res = _lint(project)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "pyproject.toml: tool.orchestrate.tools.rufff: no checker" in res.stderr
+
+
+def test_cli_a_tools_key_far_from_every_name_is_a_warning(project: Path) -> None:
+    """Far from every name it may be a third-party plugin not installed here: said, not
+    refused."""
+    import json
+
+    (project / "orchestrate.toml").write_text('[tools]\nterraform-ls = "/opt/tf/bin/tfls"\n')
+    res = _lint(project, "--format", "json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    notes = json.loads(res.stdout)["notes"]
+    assert any("tools.terraform-ls: no checker or parser named" in n for n in notes), notes
+    res = _lint(project)
+    assert res.returncode == 0 and "warning: orchestrate.toml: tools.terraform-ls" in res.stdout
+
+
+def test_tool_key_distance() -> None:
+    from orchestrator.core.config import edit_distance
+
+    assert edit_distance("rufff", "ruff") == 1
+    assert edit_distance("eslnt", "eslint") == 1
+    assert edit_distance("ruff", "ruff") == 0
+    assert edit_distance("kitten", "sitting") == 3
+    assert edit_distance("", "abc") == 3
+
+
+def test_builtin_checker_names_are_the_entry_points() -> None:
+    """The names a `[tools]` typo is measured against even when a plugin is disabled."""
+    import tomllib
+
+    from orchestrator.core.config import BUILTIN_CHECKERS
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    entry_points = tomllib.loads(pyproject.read_text())["project"]["entry-points"]["orchestrate"]
+    assert frozenset(entry_points) == BUILTIN_CHECKERS

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -354,3 +355,219 @@ def test_cli_real_gaps_pass_unless_required(tmp_path: Path) -> None:
     assert res.returncode == ExitCode.PASS, res.stderr
     res = run_cli(["lint", "--no-tasks", "--require", "complete"], cwd=root)
     assert res.returncode == ExitCode.INCOMPLETE, res.stderr
+
+
+# --- what the project asked for (issue 32): configured checkers, unreadable files -----
+
+
+def _configured_fake(root: Path, status: str) -> LintRequest:
+    """A request over one `*.fake` file whose checker reports `status` and names the
+    project's config file for it (`fake.toml`): the project configures the checker."""
+    (root / "fake.toml").write_text("\n")
+    (root / "a.fake").write_text(f"{status} configured\n")
+    return LintRequest(
+        project_root=root,
+        cwd=root,
+        only_checkers=frozenset({"fake"}),
+        extra_plugins=[("fake_status", _ConfiguredPlugin())],
+    )
+
+
+class _ConfiguredChecker(_FakeStatusChecker):
+    """The fake, naming `fake.toml` as the config of each file whose words hold
+    `configured` (as Ruff names its `ruff.toml` on a `missing` scope)."""
+
+    def run(self, batch: Batch, ctx: Any) -> list[FileOutcome]:
+        out = []
+        for t in batch.targets:
+            status, *words = (ctx.project_root / t.path).read_text().split()
+            files = ("fake.toml",) if "configured" in words else ()
+            out.append(
+                FileOutcome(
+                    path=t.path,
+                    checker=self.name,
+                    status=ScopeStatus(status),
+                    reason=f"fake {status}",
+                    config_files=files,
+                )
+            )
+        return out
+
+
+class _ConfiguredPlugin:
+    @hookimpl
+    def orchestrate_checkers(self) -> list[Any]:
+        return [_ConfiguredChecker()]
+
+
+@pytest.mark.parametrize("status", ["missing", "configuration_required"])
+def test_a_configured_checker_that_cannot_run_is_incomplete(tmp_path: Path, status: str) -> None:
+    """The project asked for the checker (its config is there): not a quiet gap."""
+    result = lint_usecase.lint(_configured_fake(tmp_path, status), lint_usecase.NO_TASKS)
+    assert result.exit_code == ExitCode.INCOMPLETE
+    assert any("a.fake: fake" in n and "fake.toml" in n for n in result.report.notes)
+    # Without the project's config the same status stays a reported gap.
+    req = _configured_fake(tmp_path, status)
+    (tmp_path / "a.fake").write_text(f"{status}\n")
+    assert lint_usecase.lint(req, lint_usecase.NO_TASKS).exit_code == ExitCode.PASS
+
+
+def test_allow_gap_opts_one_checker_out_and_is_recorded(tmp_path: Path) -> None:
+    req = replace(_configured_fake(tmp_path, "missing"), allow_gaps=frozenset({"fake"}))
+    result = lint_usecase.lint(req, lint_usecase.NO_TASKS)
+    assert result.exit_code == ExitCode.PASS
+    assert result.report.request.allow_gaps == ["fake"]
+    assert any("--allow-gap fake" in n for n in result.report.notes)
+    # It opts out of the configured-checker rule only: a failed check stays incomplete.
+    (tmp_path / "a.fake").write_text("tool_error configured\n")
+    assert lint_usecase.lint(req, lint_usecase.NO_TASKS).exit_code == ExitCode.INCOMPLETE
+    # --require complete still asks for the evidence the gap lacks.
+    (tmp_path / "a.fake").write_text("missing configured\n")
+    strict = replace(req, require=("complete",))
+    assert lint_usecase.lint(strict, lint_usecase.NO_TASKS).exit_code == ExitCode.INCOMPLETE
+
+
+def test_allow_gap_names_a_loaded_checker(tmp_path: Path) -> None:
+    from orchestrator.errors import UsageError
+
+    req = replace(_configured_fake(tmp_path, "missing"), allow_gaps=frozenset({"fakee"}))
+    with pytest.raises(UsageError, match="--allow-gap: no loaded checker named 'fakee'"):
+        lint_usecase.lint(req, lint_usecase.NO_TASKS)
+
+
+def test_an_unreadable_file_is_incomplete_in_the_decision() -> None:
+    """A file the selection could not read (its scope says `cannot read`) is evidence
+    the project asked for and did not get: incomplete, like ruff's E902 (exit 1)."""
+    from orchestrator.decisions.exits import lint_exit_code
+    from orchestrator.model.report import Report, ScanInfo, Scope
+
+    def report(reason: str) -> Report:
+        scope = Scope(path="b.py", checker="orchestrate", status=ScopeStatus.NOT_RUN, reason=reason)
+        ok = Scope(path="a.py", checker="ruff", status=ScopeStatus.CHECKED)
+        return Report(scan=ScanInfo(project_root="/p"), scopes=[ok, scope])
+
+    for why in (
+        "cannot read: Permission denied",
+        "cannot stat: Permission denied",
+        "folder cannot be read (Permission denied): the files in it are not checked",
+    ):
+        assert lint_exit_code(report(why), []) == ExitCode.INCOMPLETE, why
+    # Files left out on purpose stay reported gaps.
+    for why in ("binary file (NUL bytes): not text", "file too large (1 bytes > 0)"):
+        assert lint_exit_code(report(why), []) == ExitCode.PASS, why
+
+
+def _nobody() -> tuple[int, int]:
+    """The uid and gid of `nobody`: a real unreadable file needs a user without root's
+    CAP_DAC_OVERRIDE (the tests run as root, which reads any file)."""
+    import os
+    import pwd
+    import shutil
+
+    if os.getuid() != 0 or not shutil.which("setpriv"):
+        fail_or_skip("dropping privileges needs root and setpriv (util-linux)")
+    entry = pwd.getpwnam("nobody")
+    return entry.pw_uid, entry.pw_gid
+
+
+def test_cli_an_unreadable_file_is_incomplete_for_real() -> None:
+    """A real unreadable file: mode 000, the CLI run as `nobody` (setpriv drops root's
+    privileges, so open() really fails with EACCES)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    uid, gid = _nobody()
+    with tempfile.TemporaryDirectory(prefix="unreadable-") as tmp:
+        root = Path(tmp)
+        root.chmod(0o755)  # pytest's tmp_path is 0700 root's: nobody could not enter it
+        home = root / "home"
+        home.mkdir()
+        os.chown(home, uid, gid)
+        (root / "a.py").write_text("x = 1\n")
+        secret = root / "b.py"
+        secret.write_text("y = 2\n")
+        secret.chmod(0o000)
+        cmd = [sys.executable, "-m", "orchestrator.cli", "lint", "--no-tasks"]
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "CI": "1"}
+        for args in (["b.py", "a.py"], []):  # named by the user, and found by the walk
+            res = subprocess.run(
+                [
+                    "setpriv",
+                    f"--reuid={uid}",
+                    f"--regid={gid}",
+                    "--clear-groups",
+                    *cmd,
+                    *args,
+                    "--format",
+                    "json",
+                ],
+                cwd=root,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert res.returncode == ExitCode.INCOMPLETE, (args, res.stdout, res.stderr)
+            report = json.loads(res.stdout)
+            (scope,) = [s for s in report["scopes"] if s["path"] == "b.py"]
+            assert scope["reason"].startswith("cannot read"), scope
+            assert any("b.py" in n and n.startswith("run incomplete") for n in report["notes"])
+
+
+# --- end to end: real checkers the project configures ---------------------------------
+
+
+def test_cli_ruff_required_version_not_met_is_incomplete(tmp_path: Path) -> None:
+    (tmp_path / "ruff.toml").write_text('required-version = ">=99"\n')
+    (tmp_path / "a.py").write_text("x = 1\n")
+    res = run_cli(["lint", "--no-tasks", "--format", "json"], cwd=tmp_path)
+    assert res.returncode == ExitCode.INCOMPLETE, res.stdout + res.stderr
+    report = json.loads(res.stdout)
+    (ruff,) = [s for s in report["scopes"] if s["checker"] == "ruff"]
+    assert ruff["status"] == "missing" and ruff["config_files"] == ["ruff.toml"], ruff
+    res = run_cli(["lint", "--no-tasks", "--allow-gap", "ruff", "--format", "json"], cwd=tmp_path)
+    assert res.returncode == ExitCode.PASS, res.stdout + res.stderr
+    assert json.loads(res.stdout)["request"]["allow_gaps"] == ["ruff"]
+    res = run_cli(["lint", "--no-tasks", "--allow-gap", "ruff"], cwd=tmp_path)
+    assert res.returncode == ExitCode.PASS and "--allow-gap ruff" in res.stdout, res.stdout
+    res = run_cli(["lint", "--no-tasks", "--allow-gap", "rufff"], cwd=tmp_path)
+    assert res.returncode == ExitCode.USAGE and "rufff" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(
+    ("checker", "config", "source"),
+    [
+        ("ruff", "ruff.toml", ("a.py", "x = 1\n")),
+        ("rubocop", ".rubocop.yml", ("a.rb", "x = 1\n")),
+        ("eslint", "eslint.config.mjs", ("a.js", "var a = 1;\n")),
+    ],
+)
+def test_cli_a_configured_tool_that_is_absent_is_incomplete(
+    tmp_path: Path, checker: str, config: str, source: tuple[str, str]
+) -> None:
+    """The project's config names the checker; the tool is not there: exit 3 (it was a
+    quiet `missing` gap, exit 0), unless `--allow-gap` says the gap is accepted."""
+    (tmp_path / config).write_text("export default [];\n" if checker == "eslint" else "\n")
+    (tmp_path / source[0]).write_text(source[1])
+    absent = (tmp_path / "absent" / checker).as_posix()
+    (tmp_path / "orchestrate.toml").write_text(f'[tools]\n{checker} = "{absent}"\n')
+    res = run_cli(["lint", "--no-tasks", "--format", "json"], cwd=tmp_path)
+    report = json.loads(res.stdout)
+    (scope,) = [s for s in report["scopes"] if s["checker"] == checker and s["path"] == source[0]]
+    assert scope["status"] == "missing" and scope["config_files"] == [config], scope
+    assert res.returncode == ExitCode.INCOMPLETE, res.stdout + res.stderr
+    res = run_cli(["lint", "--no-tasks", "--allow-gap", checker], cwd=tmp_path)
+    assert res.returncode == ExitCode.PASS, res.stdout + res.stderr
+
+
+def test_cli_an_unconfigured_missing_tool_stays_a_reported_gap(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    absent = (tmp_path / "absent" / "ruff").as_posix()
+    (tmp_path / "orchestrate.toml").write_text(f'[tools]\nruff = "{absent}"\n')
+    res = run_cli(["lint", "--no-tasks", "--format", "json"], cwd=tmp_path)
+    assert res.returncode == ExitCode.PASS, res.stdout + res.stderr
+    (scope,) = [s for s in json.loads(res.stdout)["scopes"] if s["checker"] == "ruff"]
+    assert scope["status"] == "missing" and scope["config_files"] == []

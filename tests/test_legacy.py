@@ -190,6 +190,16 @@ def _missing_tool(repo: Path) -> dict[str, str]:
     return clean_env()
 
 
+def _configured_tool_missing(repo: Path) -> dict[str, str]:
+    """The project configures Ruff (ruff.toml) and Ruff is not there: lint exits 3 for
+    it (issue 32), the legacy protocol still fails open, unverified."""
+    (repo / "ruff.toml").write_text("line-length = 100\n")
+    git(repo, "add", "ruff.toml")
+    ruff_unavailable(repo)
+    stage(repo, {"a.py": GOOD_PY})
+    return clean_env()
+
+
 def _missing_tool_and_secret(repo: Path) -> dict[str, str]:
     ruff_unavailable(repo)
     stage(repo, {"a.py": GOOD_PY, "config/.env": f"TOKEN={SECRET_VALUE}\n"})
@@ -229,6 +239,7 @@ def _fault(repo: Path) -> dict[str, str]:
 #: fails open, and then says why nothing was certified.
 OUTCOMES: dict[str, tuple[Callable[[Path], dict[str, str]], int, str]] = {
     "missing tool": (_missing_tool, 0, "unverified"),
+    "configured tool missing": (_configured_tool_missing, 0, "unverified"),
     "missing tool and a secret": (_missing_tool_and_secret, 2, "blocked"),
     "blocking finding": (_finding, 2, "blocked"),
     "clean": (_clean, 0, "pass"),

@@ -153,6 +153,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         only_checkers=frozenset(args.only) if args.only else None,
         require=tuple(args.require or ()),
+        allow_gaps=frozenset(args.allow_gap or ()),
         cwd=cwd,
         paths_named=not (args.since or args.from_hook),
         include_generated=args.include_generated,
@@ -246,6 +247,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="append",
         metavar="CHECKER",
         help="run only this checker (repeatable); an unknown name is a usage error",
+    )
+    lint.add_argument(
+        "--allow-gap",
+        action="append",
+        metavar="CHECKER",
+        help="accept that this checker, which the project configures, cannot run (missing "
+        "tool, unmet required-version): exit 0 for it instead of 3; recorded in the report "
+        "(repeatable)",
     )
     lint.add_argument(
         "--fail-on",

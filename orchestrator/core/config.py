@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -145,3 +145,62 @@ def tool_overrides(config: dict[str, Any]) -> dict[str, str]:
     return {
         str(k): str(v) for k, v in tools.items() if isinstance(v, str) and Path(v).is_absolute()
     }
+
+
+#: The checkers orchestrate ships (pyproject.toml's `orchestrate` entry points): a
+#: `[tools]` key near one of them is a typo even while that plugin is disabled.
+BUILTIN_CHECKERS = frozenset({"ruff", "treesitter", "eslint", "ruby", "rubocop", "secrets"})
+#: An unknown `[tools]` key this close (edits) to a known name is taken for a typo of it.
+TOOL_TYPO_DISTANCE = 2
+
+
+def edit_distance(a: str, b: str) -> int:
+    """The Levenshtein distance between `a` and `b` (insertions, deletions, changes)."""
+    if len(a) < len(b):
+        a, b = b, a
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def config_source(project_root: Path) -> tuple[str, str]:
+    """The file `load_config` takes the settings from and the prefix of its dotted keys:
+    ("orchestrate.toml", ""), ("pyproject.toml", "tool.orchestrate."), or a neutral
+    label when neither holds settings (a config handed in as a mapping)."""
+    if (project_root / "orchestrate.toml").is_file():
+        return "orchestrate.toml", ""
+    if (project_root / "pyproject.toml").is_file():
+        return "pyproject.toml", _SECTION
+    return "configuration", ""
+
+
+def tool_key_warnings(
+    tools: Mapping[str, Any], known: Collection[str], source: str, prefix: str = ""
+) -> list[str]:
+    """Check the keys of the `[tools]` table against the names a tool path is looked up
+    by (`known`: the loaded checkers', the parsers they run, BUILTIN_CHECKERS).
+
+    A key within TOOL_TYPO_DISTANCE of a known name is a typo: UsageError (exit 2) with
+    the name meant, since the path would be ignored and the tool looked up elsewhere.
+    A key far from every name may belong to a plugin not installed here: a warning,
+    returned for the report's notes.
+    """
+    names = sorted(set(known) | BUILTIN_CHECKERS)
+    errors: list[str] = []
+    warnings: list[str] = []
+    for key in tools:
+        if key in names:
+            continue
+        label = printable(f"{prefix}tools.{key}")
+        said = f"{printable(source)}: {label}: no checker or parser named {printable(repr(key))}"
+        near = sorted((edit_distance(key, n), n) for n in names)
+        if near and near[0][0] <= TOOL_TYPO_DISTANCE:
+            errors.append(f"{said} (did you mean {near[0][1]!r}?)")
+        else:
+            warnings.append(f"warning: {said}; the path is not used (known: {', '.join(names)})")
+    if errors:
+        raise UsageError("; ".join(errors))
+    return warnings

@@ -98,12 +98,32 @@ def _one(err: Any, prefix: str) -> str:
     return f"{key}: {what}, got {got}{hint}"
 
 
+def _unknown_languages(model: ProjectConfig, prefix: str) -> list[str]:
+    """The `required` keys that name no language detection gives a file (`default`
+    aside): a misspelt one would make a gate require nothing of the files meant."""
+    if not model.required:
+        return []
+    from orchestrator.decisions.required import NATIVE_LANGUAGES
+    from orchestrator.model.languages import known_languages
+
+    known = known_languages() | NATIVE_LANGUAGES
+    out = []
+    for lang in model.required:
+        if lang == "default" or lang in known:
+            continue
+        # A display name (`Python`) is the commonest miss: its lower case is compared too.
+        hint = _near_miss(lang.lower(), sorted(known)) or _near_miss(lang, sorted(known))
+        out.append(f"{printable(prefix + 'required.' + lang)}: unknown language{hint}")
+    return out
+
+
 def validate_settings(table: dict[str, Any], source: str, prefix: str = "") -> dict[str, Any]:
     """The settings of `table` as read from `source`, when ProjectConfig accepts them.
 
     Raises UsageError (exit 2) with one line naming `source`, each wrong key dotted (after
     `prefix`, e.g. "tool.orchestrate."), what is wrong and, for a near miss, the key or
-    value meant. The returned dict holds exactly the keys the table set.
+    value meant; a `required` key that names no known language is refused the same way.
+    The returned dict holds exactly the keys the table set.
     """
     try:
         model = ProjectConfig.model_validate(table)
@@ -112,6 +132,10 @@ def validate_settings(table: dict[str, Any], source: str, prefix: str = "") -> d
         parts = [_one(err, prefix) for err in errors[:MAX_ERRORS]]
         more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
         raise UsageError(f"{printable(source)}: {'; '.join(parts)}{more}") from None
+    parts = _unknown_languages(model, prefix)
+    if parts:
+        more = f"; and {len(parts) - MAX_ERRORS} more" if len(parts) > MAX_ERRORS else ""
+        raise UsageError(f"{printable(source)}: {'; '.join(parts[:MAX_ERRORS])}{more}")
     return model.model_dump(exclude_unset=True)
 
 

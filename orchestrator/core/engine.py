@@ -20,7 +20,7 @@ from typing import Any
 from orchestrator.core import assemble as stages
 from orchestrator.core import plugin_host, reuse, run_memo
 from orchestrator.core.assemble import Assembly, Streamed, assemble, scopes_of
-from orchestrator.core.config import load_config, tool_overrides
+from orchestrator.core.config import config_source, load_config, tool_key_warnings, tool_overrides
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import Sink, late_fallback, run_batches
@@ -59,6 +59,9 @@ class LintRequest:
     jobs: int | None = None
     only_checkers: frozenset[str] | None = None
     require: Sequence[str] = ()
+    #: Checkers whose gap the caller accepts (`--allow-gap`): one the project configures
+    #: that cannot run does not make the run incomplete. Recorded in `request.allow_gaps`.
+    allow_gaps: frozenset[str] = frozenset()
     config: Mapping[str, Any] | None = None
     plugins: PluginSet | None = None
     extra_plugins: Sequence[tuple[str, object]] = ()
@@ -127,6 +130,7 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
         require=list(req.require),
         timeout_s=req.timeout,
         jobs=jobs,
+        allow_gaps=sorted(req.allow_gaps),
     )
 
 
@@ -134,14 +138,35 @@ def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
     """The checkers this run may plan: all loaded ones, or those `only_checkers` names.
     A name no loaded checker has is a usage error: a typo must not check nothing."""
     checkers = plugins.checkers()
+    known = sorted(c.name for c in checkers)
+    for option, asked in (("--only", req.only_checkers), ("--allow-gap", req.allow_gaps)):
+        unknown = sorted(set(asked or ()) - set(known))
+        if unknown:
+            names = ", ".join(repr(n[:64]) for n in unknown[:8])
+            raise UsageError(
+                f"{option}: no loaded checker named {names}; known: {', '.join(known)}"
+            )
     if req.only_checkers is None:
         return checkers
-    known = sorted(c.name for c in checkers)
-    unknown = sorted(set(req.only_checkers) - set(known))
-    if unknown:
-        names = ", ".join(repr(n[:64]) for n in unknown[:8])
-        raise UsageError(f"--only: no loaded checker named {names}; known: {', '.join(known)}")
     return [c for c in checkers if c.name in req.only_checkers]
+
+
+def _tool_notes(
+    req: LintRequest, root: Path, config: Mapping[str, Any], checkers: Sequence[Checker]
+) -> list[str]:
+    """The warnings about `[tools]` keys no checker looks a tool up by; a key that is a
+    near miss of one is a usage error (core/config.tool_key_warnings). The names are
+    the loaded checkers' own and the tools they declare they look up (`tool_names`)."""
+    tools = config.get("tools") or {}
+    if not isinstance(tools, Mapping) or not tools:
+        return []
+    known = {c.name for c in checkers}
+    for c in checkers:
+        declared = getattr(c, "tool_names", ())
+        if isinstance(declared, frozenset | set | tuple | list):
+            known |= {n for n in declared if isinstance(n, str)}
+    source, prefix = config_source(root) if req.config is None else ("configuration", "")
+    return tool_key_warnings(tools, known, source, prefix)
 
 
 def run_lint(req: LintRequest) -> Report:
@@ -168,6 +193,7 @@ def run_lint(req: LintRequest) -> Report:
         targets, refused, shard_id = take_shard(targets, refused, req.shard)
 
     checkers = _checkers(req, plugins)
+    tool_notes = _tool_notes(req, root, config, checkers)
     # Policy checks (the secret scan) guard delivery surfaces; a plain lint runs them
     # only when asked by name (--only secrets) or by config (policy_in_lint = true).
     with_policy = bool(
@@ -213,6 +239,7 @@ def run_lint(req: LintRequest) -> Report:
         outcomes = planned.settled + reuse_plan.reused + ran
         scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON, targets)
         report = assemble(parts, scopes + list(refused) + gaps, outcomes)
+    report.notes[:0] = tool_notes
     if shard_id is not None:
         report.shards = [shard_id]
     names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]

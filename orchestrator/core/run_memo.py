@@ -144,6 +144,7 @@ def request_key(req: Any, root: Path, config: Mapping[str, Any]) -> RequestKey |
         "jobs": req.jobs,
         "only": sorted(req.only_checkers) if req.only_checkers is not None else None,
         "require": list(req.require),
+        "allow_gaps": sorted(req.allow_gaps),
         "budget": req.output_budget,
         "named": req.paths_named,
         "entries": req.paths_are_entries,

@@ -15,11 +15,11 @@ holds every shard of one run: `shard_gaps` says what is missing, and both
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from orchestrator.decisions.required import NATIVE_CHECKERS
 from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope, files_digest
-from orchestrator.vocab import ScopeStatus, Tier
+from orchestrator.vocab import UNREADABLE_REASONS, ScopeStatus, Tier
 
 #: A planned check that started and did not finish: the run is incomplete by default.
 #: Every other status that is not `checked` is a reported gap (nothing ran, on purpose
@@ -87,13 +87,43 @@ def _files_gap(report: Report, digest: str, count: int) -> list[str]:
     return [f"the shards' reports hold {len(held)} of the {count} files of their run"]
 
 
-def failed_checks(report: Report) -> list[str]:
-    """Why this run is incomplete whatever the caller required: what a merged report
-    lacks of its sharded run (`shard_gaps`), each failed planned check
-    (`is_failed_check`) and each plugin that failed to load, in report order."""
+#: A checker that cannot run at all (no tool, the tool refuses the project's config).
+_CANNOT_RUN = frozenset({ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED})
+
+
+def is_unreadable(s: Scope) -> bool:
+    """A file the user named or the walk found that is there but cannot be read (its
+    refused scope says so, vocab.UNREADABLE_REASONS): nothing could judge it."""
+    return s.status == ScopeStatus.NOT_RUN and (s.reason or "").startswith(UNREADABLE_REASONS)
+
+
+def is_configured_gap(s: Scope) -> bool:
+    """A checker the project configures that cannot run: a `missing` or
+    `configuration_required` scope naming the project's config file for that checker
+    (`config_files`: a `ruff.toml` whose `required-version` the Ruff found does not
+    meet, an ESLint config with no ESLint, a `.rubocop.yml` with no RuboCop). The
+    project asked for that evidence: it is not a quiet gap."""
+    return s.status in _CANNOT_RUN and bool(s.config_files)
+
+
+def failed_checks(report: Report, allow_gaps: Collection[str] | None = None) -> list[str]:
+    """Why this run is incomplete whatever the caller required, in report order: what
+    a merged report lacks of its sharded run (`shard_gaps`), each plugin that failed to
+    load, each failed planned check (`is_failed_check`), each file that cannot be read
+    (`is_unreadable`) and each checker the project configures that cannot run
+    (`is_configured_gap`), unless its checker is in `allow_gaps` (`--allow-gap`; by
+    default what the report records in `request.allow_gaps`)."""
+    allowed = set(report.request.allow_gaps if allow_gaps is None else allow_gaps)
     reasons = shard_gaps(report)
     reasons += [f"plugin {p.name} failed to load" for p in report.plugin_failures]
-    reasons += [f"{s.path}: {s.checker} {s.status}" for s in report.scopes if is_failed_check(s)]
+    for s in report.scopes:
+        if is_failed_check(s):
+            reasons.append(f"{s.path}: {s.checker} {s.status}")
+        elif is_unreadable(s):
+            reasons.append(f"{s.path}: {s.reason}")
+        elif is_configured_gap(s) and s.checker not in allowed:
+            configs = ", ".join(s.config_files)
+            reasons.append(f"{s.path}: {s.checker} {s.status}, configured by {configs}")
     return reasons
 
 
@@ -226,7 +256,9 @@ __all__ = [
     "failed_checks",
     "is_checked",
     "is_complete",
+    "is_configured_gap",
     "is_failed_check",
+    "is_unreadable",
     "missing_required",
     "outside_native",
     "report_coverage",

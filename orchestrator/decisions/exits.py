@@ -17,6 +17,7 @@ exit policy (DESIGN.md "CLI exit codes") is written here and only here:
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -193,8 +194,13 @@ def exit_for_exception(
     differ: at a strict gate (`Protocol.GIT_HOOK`) a closed stdout is an internal fault
     too (a gate whose answer could not be written never passes); a legacy-v1 gate fails
     open (exit 0, "UNVERIFIED", never a certified pass) on any fault but a usage error
-    or a cancellation. Other BaseExceptions (GeneratorExit and the like) are re-raised.
+    or a cancellation. After a closed stdout, stdout is pointed at os.devnull
+    (`_stdout_to_devnull`). Other BaseExceptions (GeneratorExit and the like) are
+    re-raised.
     """
+    if isinstance(exc, BrokenPipeError):
+        # Whatever it maps to: nothing may fail again on the closed pipe at exit.
+        _stdout_to_devnull()
     if isinstance(exc, KeyboardInterrupt):
         print(f"{prog}: cancelled", file=sys.stderr)
         return ExitCode.CANCELLED
@@ -222,15 +228,46 @@ def exit_for_exception(
     raise exc
 
 
+def _stdout_to_devnull() -> None:
+    """After a broken pipe, point the process's stdout at os.devnull (the recipe of
+    Python's signal docs, "Note on SIGPIPE"): what is still buffered is then flushed
+    there when the interpreter exits, instead of failing again with "Exception ignored
+    ... BrokenPipeError" and exit 120. Only the real stdout: a stream a caller put in
+    its place (a test's capture) is not a file descriptor of ours to replace."""
+    if sys.stdout is not sys.__stdout__ or sys.stdout is None:
+        return
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError):  # no descriptor (closed, or an in-memory stream)
+        return
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def guarded(
     fn: Callable[[], int], prog: str = "orchestrate", protocol: Protocol = Protocol.CLI
 ) -> int:
     """Run a command body; its return value, or the mapped exit code of what it raised
-    under `protocol` (exit_for_exception)."""
+    under `protocol` (exit_for_exception).
+
+    stdout is flushed inside the guard: a pipe whose reader has gone (`| head`) fails
+    there, under the same mapping, and not later in the interpreter's own flush at
+    exit, which would print a traceback and exit 120 whatever was decided."""
     try:
-        return int(fn())
+        code = int(fn())
     except BaseException as exc:  # noqa: BLE001 - the one boundary; see exit_for_exception
+        code = exit_for_exception(exc, prog, protocol)
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError as exc:
+        # The answer did not reach its reader: a closed pipe's code (0; 4 at a strict
+        # gate), not the code of an answer nobody read.
         return exit_for_exception(exc, prog, protocol)
+    except (OSError, ValueError):
+        pass  # a stdout already closed by the command: nothing is left to write
+    return code
 
 
 def command_protocol(argv: Sequence[str]) -> Protocol:

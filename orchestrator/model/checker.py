@@ -309,3 +309,16 @@ def one_line(text: str | bytes, limit: int = 200) -> str:
         text = text.decode("utf-8", "replace")
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def bounded_message(text: str | bytes, limit: int = 500) -> str:
+    """A tool's message for `Finding.message`: its own text with its line breaks kept
+    (CRLF and CR written LF, each line's trailing blanks and the trailing blank lines
+    dropped), at most `limit` characters. Unlike `one_line` nothing is folded: the
+    machine formats (JSON, JSONL, SARIF) carry the text as the tool wrote it, and the
+    terminal and agent presenters escape or fold it themselves."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept = "\n".join(line.rstrip() for line in lines).rstrip("\n")
+    return kept if len(kept) <= limit else kept[: limit - 1] + "…"

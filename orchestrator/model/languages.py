@@ -639,6 +639,21 @@ def detect_language(path: str, head: bytes = b"") -> Detection:
     return Detection()
 
 
+@cache
+def known_languages() -> frozenset[str]:
+    """Every language name `detect_language` can give a file: the manifest's languages
+    and those its `[[shared]]` tables name (every content heuristic answers one of
+    them), the shebang table's, `dockerfile`, and the names of identify's tags. A
+    `[required]` key outside this set never matches a file (config_model refuses it)."""
+    from identify import identify  # lazy: only a configuration with `[required]` asks
+
+    names = set(manifest()) | {"dockerfile"}
+    names |= {lang for langs in shared_extensions().values() for lang in langs}
+    names |= {lang for lang in _SHEBANG_INTERPRETERS.values() if lang}
+    names |= {_IDENTIFY_NAMES.get(t, t) for t in identify.ALL_TAGS - _GENERIC_TAGS}
+    return frozenset(names)
+
+
 def needs_head(path: str) -> bool:
     """True when `detect()` needs the file's first bytes to decide (shared or no extension)."""
     p = PurePosixPath(path)

@@ -65,6 +65,9 @@ class RequestInfo(_Model):
     require: list[str] = Field(default_factory=list)
     timeout_s: float | None = None
     jobs: int | None = None
+    #: Checkers whose gap the caller accepts (`lint --allow-gap`): a checker the project
+    #: configures that cannot run does not make the run incomplete (decisions/coverage.py).
+    allow_gaps: list[str] = Field(default_factory=list)
 
 
 class Scope(_Model):
@@ -85,6 +88,8 @@ class Scope(_Model):
     syntax_parser: ToolIdentity | None = None
     tool: ToolIdentity | None = None
     config_digest: str | None = None
+    #: The config files that govern this file for the checker; on a `missing` or
+    #: `configuration_required` scope, the project's config that asks for the checker.
     config_files: list[str] = Field(default_factory=list)
     exit_code: int | None = None
     duration_ms: int | None = None

@@ -162,7 +162,9 @@ def finding_line(f: Finding) -> Text:
         line.append(" (syntax candidate)", style="dim")
     elif is_confirmed_syntax(f):
         line.append(" (syntax error, confirmed)", style="red")
-    line.append(f"  {p(f.message)}")
+    # A tool's message may hold line breaks (the machine formats keep them); a person
+    # reads one line per finding, so its lines are folded here, then escaped.
+    line.append(f"  {p(' '.join(f.message.split()))}")
     if f.safety_tier:
         line.append(f"  [fix: {f.safety_tier}]", style="cyan")
     return line

@@ -21,7 +21,12 @@ from orchestrator.core import plugin_host
 from orchestrator.core.config import load_config
 from orchestrator.core.engine import LintRequest, excluded_dirs, run_lint
 from orchestrator.core.selection import select
-from orchestrator.decisions.coverage import failed_checks, missing_required, outside_native
+from orchestrator.decisions.coverage import (
+    failed_checks,
+    is_configured_gap,
+    missing_required,
+    outside_native,
+)
 from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint_exit_code
 from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.model.report import Report
@@ -130,7 +135,26 @@ def incomplete_notes(report: Report) -> list[str]:
     failed = failed_checks(report)
     if not failed:
         return []
-    return [f"{INCOMPLETE_NOTE}{len(failed)} planned check(s) did not finish, first {failed[0]}"]
+    return [
+        f"{INCOMPLETE_NOTE}{len(failed)} check(s) the project asked for did not finish, "
+        f"first {failed[0]}"
+    ]
+
+
+def allowed_gap_notes(report: Report) -> list[str]:
+    """One note per checker whose gap the caller accepted (`--allow-gap`), naming the
+    scopes it let through, so the human summary says what the exit did not count."""
+    notes = []
+    for name in report.request.allow_gaps:
+        let = [s.path for s in report.scopes if s.checker == name and is_configured_gap(s)]
+        what = (
+            f"{len(let)} scope(s) not counted, first {let[0]}" if let else "nothing to let through"
+        )
+        notes.append(
+            f"--allow-gap {name}: the project configures {name}; that it cannot run does "
+            f"not make the run incomplete ({what})"
+        )
+    return notes
 
 
 def without_incomplete_notes(notes: list[str]) -> list[str]:
@@ -164,7 +188,7 @@ def lint(
     report = run(req)
     if baseline:
         apply_local_baseline(report, req.project_root)
-    report.notes += incomplete_notes(report)
+    report.notes += allowed_gap_notes(report) + incomplete_notes(report)
     native = _native_declared(req)
     gaps = missing_required(report, req.require, native)
     for gap in gaps:
@@ -225,6 +249,7 @@ __all__ = [
     "TASK_SYNC_BUDGET",
     "LintResult",
     "TaskPolicy",
+    "allowed_gap_notes",
     "core_view",
     "deadline_for",
     "incomplete_notes",
