@@ -97,6 +97,24 @@ def run_cli(
     )
 
 
+def ruff_directly(root: Path) -> list[tuple[str, str]]:
+    """(path, rule) of every finding `ruff check` reports run directly in `root`, sorted:
+    the native tool as a user runs it, for fidelity comparisons."""
+    import json
+
+    out = subprocess.run(
+        [str(VENV_BIN / "ruff"), "check", "--no-cache", "--output-format", "json", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return sorted(
+        (os.path.relpath(item["filename"], root).replace(os.sep, "/"), item["code"])
+        for item in json.loads(out.stdout)
+    )
+
+
 def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
     """Run git in `repo` with a fixed identity; return stdout."""
     full_env = dict(os.environ)

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from gate_support import clean_env, orchestrate
-from helpers import VENV_BIN, git, new_repo, require_tool
+from helpers import git, new_repo, require_tool, ruff_directly
 
 from orchestrator.gates.materialise import LOCAL_INSTALLS
 from orchestrator.usecases.gate import gate
@@ -71,20 +71,6 @@ def _checkout(repo: Path, dest: Path, rev: str | None = None) -> Path:
     return dest
 
 
-def _ruff_directly(root: Path) -> list[tuple[str, str]]:
-    out = subprocess.run(
-        [str(VENV_BIN / "ruff"), "check", "--no-cache", "--output-format", "json", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return sorted(
-        (os.path.relpath(i["filename"], root).replace(os.sep, "/"), i["code"])
-        for i in json.loads(out.stdout)
-    )
-
-
 def _rubocop_directly(root: Path, rubocop: str) -> list[tuple[str, str]]:
     out = subprocess.run(
         [rubocop, "--format", "json", "--cache", "false", "--force-exclusion"],
@@ -109,7 +95,7 @@ def test_an_executable_script_with_a_shebang_passes_gate_commit_and_ci(
         {"pyproject.toml": EXE_RULES, "bin/tool.py": SCRIPT, "scripts/plain.py": SCRIPT},
     )
     _executable(repo, "bin/tool.py")
-    expected = _ruff_directly(_checkout(repo, tmp_path / "index"))
+    expected = ruff_directly(_checkout(repo, tmp_path / "index"))
     assert expected == [("scripts/plain.py", "EXE001")]
     code, report = _gate(repo, homes, "commit")
     assert _findings(report, "ruff") == expected, report["gate"]
@@ -257,7 +243,7 @@ def test_a_linked_config_governs_as_in_a_checkout(tmp_path: Path, homes: dict[st
     os.symlink("../config/ruff.toml", repo / "pkg" / "ruff.toml")
     git(repo, "add", "--", "pkg/ruff.toml")
     checkout = _checkout(repo, tmp_path / "index")
-    expected = _ruff_directly(checkout)
+    expected = ruff_directly(checkout)
     assert expected == [("pkg/a.py", "F401")]
     shutil.rmtree(checkout)
     _code, report = _gate(repo, homes, "commit")

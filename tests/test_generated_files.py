@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import new_repo, run_cli, stage
+from helpers import new_repo, ruff_directly, run_cli, stage
 from secrets_support import AWS_KEY
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -222,26 +222,6 @@ NATIVE_TREE = {
 }
 
 
-def _ruff_directly(root: Path) -> list[tuple[str, str]]:
-    """(path, rule) of every finding `ruff check` reports run directly in `root`."""
-    import os
-    import subprocess
-
-    from helpers import VENV_BIN
-
-    out = subprocess.run(
-        [str(VENV_BIN / "ruff"), "check", "--no-cache", "--output-format", "json", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return sorted(
-        (os.path.relpath(item["filename"], root).replace(os.sep, "/"), item["code"])
-        for item in json.loads(out.stdout)
-    )
-
-
 def test_native_checkers_see_maintained_files_a_loose_phrase_used_to_skip(
     tmp_path: Path,
 ) -> None:
@@ -251,7 +231,7 @@ def test_native_checkers_see_maintained_files_a_loose_phrase_used_to_skip(
     root = _write(tmp_path, NATIVE_TREE)
     report = run_lint(LintRequest(project_root=root, timeout=60))
     got = sorted((f.path, f.rule) for f in report.findings if f.checker == "ruff")
-    expected = _ruff_directly(root)
+    expected = ruff_directly(root)
     assert ("app/migrations/0001_initial.py", "F401") in expected
     assert got == expected
     assert not [s for s in report.scopes if (s.reason or "").startswith("generated (")]

@@ -19,6 +19,8 @@ ALLOWED = (
     "orchestrator.model.languages",
     "orchestrator.model.checker",
     "orchestrator.model.report",
+    # Pure path rules (the depth bound the surfaces apply); standard library only.
+    "orchestrator.model.paths",
     "orchestrator.statmemo",
 )
 
