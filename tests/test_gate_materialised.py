@@ -35,15 +35,6 @@ def ruff() -> str:
     return require_tool("ruff", "pip install ruff", path=str(VENV_BIN / "ruff"))
 
 
-@pytest.fixture
-def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """Private cache and config folders for the gate (in-process and in the CLI)."""
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    return env
-
-
 def _gate(repo: Path, homes: dict[str, str], *args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
     res = orchestrate(repo, "gate", *args, "--format", "json", env=clean_env(**homes), stdin=stdin)
     return res.returncode, json.loads(res.stdout)

@@ -37,15 +37,6 @@ RUBOCOP_YML = (
 )
 
 
-@pytest.fixture
-def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """Private cache and config folders for the gate (in-process and in the CLI)."""
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    return env
-
-
 def _executable(repo: Path, *paths: str) -> None:
     """Mark `paths` 100755 on disk and in the index, as `chmod +x && git add` does."""
     for rel in paths:
