@@ -154,6 +154,8 @@ class EslintChecker:
     languages = LANGUAGES
     #: Files a strict gate materialises from the judged surface at every folder of a file.
     config_names = (*CONFIG_NAMES, *LEGACY_NAMES, IGNORE_FILE, "package.json")
+    #: ESLint counts columns in UTF-16 code units (JavaScript string indices).
+    column_unit = "utf16"
 
     def probe(self, root: Path) -> Probe:
         """The ESLint a run at the root would use, and the root's config: flat, or legacy

@@ -190,6 +190,8 @@ class RubocopChecker:
     #: (An `inherit_from` file elsewhere is not among them: in a gate's tree it is
     #: absent, and the scope says so instead of running without it.)
     config_names = (DOTFILE, OPTIONS_FILE, "Gemfile.lock")
+    #: Columns count Unicode code points.
+    column_unit = "codepoint"
 
     def probe(self, root: Path) -> Probe:
         """Without a root `.rubocop.yml` RuboCop does not apply (`available`, no gap);

@@ -111,6 +111,8 @@ class RubyChecker:
     languages = frozenset({"ruby"})
     #: Files a strict gate materialises from the judged surface (the version pins).
     config_names = PIN_FILES
+    #: Columns count Unicode code points.
+    column_unit = "codepoint"
 
     def probe(self, root: Path) -> Probe:
         """The Ruby on the absolute PATH; Ruby has no lint config (runs on defaults)."""

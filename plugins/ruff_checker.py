@@ -320,6 +320,8 @@ class RuffChecker:
     languages = frozenset({"python"})
     #: Files a strict gate materialises from the judged surface at every folder of a file.
     config_names = CONFIG_NAMES
+    #: Columns count Unicode code points.
+    column_unit = "codepoint"
 
     def claims(self, target: FileTarget) -> bool:
         """Python files (by language or suffix) and Jupyter notebooks."""

@@ -214,6 +214,8 @@ class SecretsChecker:
     essential = True
     #: Policy files a strict gate takes from the judged surface for this checker.
     config_names = CONFIG_NAMES
+    #: Columns count Unicode code points.
+    column_unit = "codepoint"
 
     def reviewed_policy_file(
         self, name: str, base: bytes | None, surface: bytes | None

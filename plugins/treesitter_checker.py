@@ -255,6 +255,7 @@ def _finding(path: str, region: Region, severity: Severity, confirm: str) -> Fin
         message=message,
         candidate=True,
         fingerprint=fingerprint(NAME, rule, path, f"{region.node_type}@{region.start_byte}"),
+        column_unit="utf8",
     )
 
 
@@ -356,6 +357,8 @@ class TreeSitterChecker:
 
     name = NAME
     tier = Tier.FALLBACK
+    #: The exact parsers' confirmed errors count code points; a candidate says "utf8".
+    column_unit = "codepoint"
     #: Files a strict gate materialises from the judged surface: the language versions
     #: a project declares, which decide whether an exact parser may confirm.
     config_names = EXACT_CONFIG_NAMES

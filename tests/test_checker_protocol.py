@@ -19,20 +19,24 @@ from orchestrator.core import plugin_host
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.decisions.coverage import missing_required
 from orchestrator.hosts.discovery import discover, probe_states
-from orchestrator.model.checker import Probe, languages_of, native_languages, probe_of
+from orchestrator.model.checker import Probe, probe_of
+from orchestrator.model.declared import native_languages
 
 
 def _checkers() -> dict[str, object]:
     return {c.name: c for c in plugin_host.load().checkers()}
 
 
-def test_every_builtin_declares_languages_and_probe() -> None:
+def test_every_builtin_declares_languages_config_names_column_unit_and_probe() -> None:
     checkers = _checkers()
-    for name in ("ruff", "eslint", "ruby", "treesitter", "secrets", "yamllint"):
-        assert callable(getattr(checkers[name], "probe", None)), name
-        assert isinstance(checkers[name].languages, frozenset), name  # type: ignore[attr-defined]
-    assert {"typescript", "tsx", "javascript"} <= languages_of(checkers["eslint"])
-    assert "json" in languages_of(checkers["treesitter"])
+    for name in ("ruff", "eslint", "ruby", "rubocop", "treesitter", "secrets", "yamllint"):
+        impl = checkers[name].impl  # type: ignore[attr-defined]
+        assert callable(getattr(impl, "probe", None)), name
+        for declaration in ("languages", "config_names", "column_unit"):
+            assert hasattr(impl, declaration), (name, declaration)
+        assert checkers[name].defaulted == (), name  # type: ignore[attr-defined]
+    assert {"typescript", "tsx", "javascript"} <= checkers["eslint"].languages  # type: ignore[attr-defined]
+    assert "json" in checkers["treesitter"].languages  # type: ignore[attr-defined]
 
 
 def test_native_languages_come_from_the_loaded_checkers() -> None:

@@ -147,7 +147,7 @@ def test_every_surface_agrees_on_completeness(report: Report, project: Path) -> 
     complete = is_complete(report)
     assert report.coverage.complete is complete
     # CLI: `lint --require complete` exits 3 exactly when coverage is incomplete.
-    gaps = missing_required(report, ["complete"])
+    gaps = missing_required(report, ["complete"], {})
     assert (lint_exit_code(report, gaps) == ExitCode.INCOMPLETE) is (not complete)
     line = verdict(report)
     assert ("NOT checked" in line or "failed to load" in line) is (not complete)

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from orchestrator.core import plugin_host
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.decisions.coverage import coverage_of, missing_required
@@ -121,7 +122,8 @@ def test_missing_native_tool_falls_back_to_grammar(tmp_path: Path) -> None:
     ts = _scope(report, "m.py", "treesitter")
     assert ts.syntax == "suspected_issue"
     assert any(f.checker == "treesitter" and f.line == 1 for f in report.findings)
-    assert missing_required(report, ["native"]) == ["m.py: no native (ruff) evidence"]
+    native = plugin_host.load().native_languages()
+    assert missing_required(report, ["native"], native) == ["m.py: no native (ruff) evidence"]
 
 
 def test_native_coherent_parse_is_not_parsed_again(tmp_path: Path) -> None:

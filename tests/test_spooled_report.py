@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from orchestrator.core import engine
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
-from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
+from orchestrator.model.checker import Batch, CheckerPlan, FileOutcome, FileTarget, RunContext
 from orchestrator.model.report import Finding, Report
 from orchestrator.model.rows import SpooledRows, sort_bytes
 from orchestrator.render.formats import BUILTIN
@@ -138,9 +138,18 @@ class _FakeChecker:
 
     name = "fake"
     tier = Tier.NATIVE
+    languages: frozenset[str] = frozenset()
+    config_names = ()
+    column_unit = "codepoint"
 
     def __init__(self) -> None:
         self.release = threading.Event()
+
+    def claims(self, target: FileTarget) -> bool:
+        return True
+
+    def plan(self, targets: object, ctx: RunContext) -> CheckerPlan:
+        return CheckerPlan()
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         if batch.targets[0].path == "slow.py":
@@ -154,15 +163,17 @@ class _FakeChecker:
 
 def test_a_streamed_run_hands_each_batch_once_and_a_hung_one_as_timed_out() -> None:
     from orchestrator.core.run import run_batches
+    from orchestrator.model.declared import declare
 
-    checker = _FakeChecker()
+    fake = _FakeChecker()
+    checker = declare(fake)
     work = [
         (checker, Batch((FileTarget(path=p, abs_path=Path("/nowhere") / p),)))
         for p in ("fast.py", "slow.py")
     ]
     got: list[tuple[int, list[FileOutcome]]] = []
     assert run_batches(work, _ctx(0.5), 2, lambda i, outs: got.append((i, outs))) == []  # type: ignore[arg-type]
-    checker.release.set()
+    fake.release.set()
     time.sleep(0.3)  # the hung batch returns now: too late, it is not handed again
     assert sorted((i, [o.status for o in outs]) for i, outs in got) == [
         (0, [ScopeStatus.CHECKED]),

@@ -34,7 +34,8 @@ from orchestrator.core.selection import (
 )
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
-from orchestrator.model.checker import Checker, FileOutcome, FileTarget, RunContext
+from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
+from orchestrator.model.declared import LoadedChecker
 from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
 from orchestrator.model.rows import Spool
 from orchestrator.vocab import Purpose, Tier
@@ -134,7 +135,7 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
     )
 
 
-def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
+def _checkers(req: LintRequest, plugins: PluginSet) -> list[LoadedChecker]:
     """The checkers this run may plan: all loaded ones, or those `only_checkers` names.
     A name no loaded checker has is a usage error: a typo must not check nothing."""
     checkers = plugins.checkers()
@@ -152,7 +153,7 @@ def _checkers(req: LintRequest, plugins: PluginSet) -> list[Checker]:
 
 
 def _tool_notes(
-    req: LintRequest, root: Path, config: Mapping[str, Any], checkers: Sequence[Checker]
+    req: LintRequest, root: Path, config: Mapping[str, Any], checkers: Sequence[LoadedChecker]
 ) -> list[str]:
     """The warnings about `[tools]` keys no checker looks a tool up by; a key that is a
     near miss of one is a usage error (core/config.tool_key_warnings). The names are
@@ -160,11 +161,7 @@ def _tool_notes(
     tools = config.get("tools") or {}
     if not isinstance(tools, Mapping) or not tools:
         return []
-    known = {c.name for c in checkers}
-    for c in checkers:
-        declared = getattr(c, "tool_names", ())
-        if isinstance(declared, frozenset | set | tuple | list):
-            known |= {n for n in declared if isinstance(n, str)}
+    known = {c.name for c in checkers} | {n for c in checkers for n in c.tool_names}
     source, prefix = config_source(root) if req.config is None else ("configuration", "")
     return tool_key_warnings(tools, known, source, prefix)
 
@@ -242,7 +239,7 @@ def run_lint(req: LintRequest) -> Report:
     report.notes[:0] = tool_notes
     if shard_id is not None:
         report.shards = [shard_id]
-    names = [n for c in checkers for n in getattr(c, "config_names", ()) if isinstance(n, str)]
+    names = [n for c in checkers for n in c.config_names]
     run_memo.keep(memo_key, root, req, targets, report, names, excluded, ctx.deadline)
     return report
 

@@ -8,6 +8,7 @@ plugin provides. Every stage is a small immutable record, sorted for determinism
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -17,7 +18,8 @@ import pluggy
 
 from orchestrator.core import entry_points, hookspecs
 from orchestrator.core.hookspecs import ReportFormat
-from orchestrator.model.checker import Checker, is_essential, native_languages
+from orchestrator.model.checker import is_essential
+from orchestrator.model.declared import LoadedChecker, declare, native_languages
 from orchestrator.statmemo import StatMemo
 
 GROUP = "orchestrate"
@@ -81,15 +83,22 @@ class PluginSet:
     loaded: list[LoadedPlugin] = field(default_factory=list)
     failed: list[FailedPlugin] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
-    checker_list: list[Checker] = field(default_factory=list)
+    checker_list: list[LoadedChecker] = field(default_factory=list)
 
-    def checkers(self) -> list[Checker]:
-        """Checkers of every loaded plugin, sorted by (tier, name)."""
+    def checkers(self) -> list[LoadedChecker]:
+        """Checkers of every loaded plugin, each with its declarations read once
+        (`model/declared.py`), sorted by (tier, name)."""
         return list(self.checker_list)
 
-    def native_languages(self) -> dict[str, str]:
-        """Language -> the native checker that declares it, among the loaded checkers."""
-        return native_languages(self.checker_list)
+    def native_languages(self, root_files: Collection[str] | None = None) -> dict[str, str]:
+        """Language -> the native checker that declares it, among the loaded checkers;
+        with `root_files`, a `config_required` checker only where its config is among
+        them (`model/declared.native_languages`)."""
+        return native_languages(self.checker_list, root_files)
+
+    def config_names(self) -> frozenset[str]:
+        """Every config file name the loaded checkers declare."""
+        return frozenset(n for c in self.checker_list for n in c.config_names)
 
     def classify(self, entry: dict[str, Any], project_root: str) -> dict[str, Any] | None:
         return self.pm.hook.orchestrate_classify(entry=entry, project_root=project_root)
@@ -188,11 +197,28 @@ def _provides_essential(module: object) -> bool:
         return False
 
 
-def _is_checker(obj: object) -> bool:
-    return (
-        isinstance(getattr(obj, "name", None), str)
-        and getattr(obj, "tier", None) is not None
-        and all(callable(getattr(obj, m, None)) for m in ("claims", "plan", "run"))
+class PluginDeclarationWarning(DeprecationWarning):
+    """A checker leaves out a declaration a future release requires (`model/declared`)."""
+
+
+# Shown by default (a DeprecationWarning is hidden outside __main__): the user running a
+# plugin that will stop loading should see why, once.
+warnings.simplefilter("default", PluginDeclarationWarning)
+_WARNED: set[tuple[str, str]] = set()
+
+
+def _warn_defaulted(plugin: str, checker: LoadedChecker) -> None:
+    """One warning per plugin and checker per process naming the declarations left out."""
+    if not checker.defaulted or (plugin, checker.name) in _WARNED:
+        return
+    _WARNED.add((plugin, checker.name))
+    warnings.warn(
+        f"orchestrate plugin {plugin!r}: checker {checker.name!r} does not declare"
+        f" {', '.join(checker.defaulted)}; the defaults apply (no config files, columns in"
+        " code points, no languages) and a future release will require them"
+        " (plugins/README.md)",
+        PluginDeclarationWarning,
+        stacklevel=3,
     )
 
 
@@ -268,15 +294,14 @@ def load(
         impl = getattr(module, "orchestrate_checkers", None)
         if impl is not None:
             try:
-                provided = impl() or []
-                bad = [c for c in provided if not _is_checker(c)]
-                if bad:
-                    raise TypeError(f"not a checker: {type(bad[0]).__name__}")
+                provided = [declare(c) for c in impl() or []]
             except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
                 _REGISTERED.clear()  # the manager changes: the next run registers afresh
                 pm.unregister(module)
                 late.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
                 continue
+            for c in provided:
+                _warn_defaulted(fp.name, c)
             ps.checker_list.extend(provided)
             names = [c.name for c in provided]
         ps.loaded.append(LoadedPlugin(fp.name, fp.value, fp.dist, fp.version, tuple(names)))

@@ -28,9 +28,8 @@ trusted, and a corrupt index is rebuilt by the next run that stores anything.
 Engine hook: `plan = consult(root, work, ctx)` before running the batches (reused
 outcomes, the work left to run, the reused (path, checker) keys whose scope gets
 `reused = REUSE_REASON`), and `record(root, plan, ctx, outcomes)` after. A checker
-opts in by providing `reuse_identity(batch, ctx) -> ReuseIdentity | None` (built-in
-native plugins with `{"ident", "config"}` batch data are understood as well); any
-other checker is never reused. `ORCHESTRATE_REUSE=0` turns reuse off.
+opts in by declaring `reuse_identity(batch, ctx) -> ReuseIdentity | None` (read once
+into its `model/declared.LoadedChecker`); any other checker is never reused. `ORCHESTRATE_REUSE=0` turns reuse off.
 """
 
 from __future__ import annotations
@@ -50,6 +49,7 @@ import pydantic_core
 from pydantic import BaseModel, TypeAdapter
 
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
+from orchestrator.model.declared import LoadedChecker
 from orchestrator.model.report import Finding, Scope, ToolIdentity, compact
 from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import atomic_write, user_cache_dir
@@ -70,7 +70,8 @@ RACY_NS = 2_000_000_000
 #: Version 3: one index per repository; entries of the slot files of version 2 are gone.
 #: Version 4: findings carry the tool's rule link and description; older indexes miss.
 #: Version 5: JSON lines of `HEAD<TAB>BODY`, bodies kept undecoded; older indexes miss.
-INDEX_SCHEMA = "orchestrate.reuse/5"
+#: Version 6: findings carry their column unit (`Finding.column_unit`); older indexes miss.
+INDEX_SCHEMA = "orchestrate.reuse/6"
 #: Kept for callers that name the schema of what is stored.
 ENTRY_SCHEMA = INDEX_SCHEMA
 
@@ -528,48 +529,17 @@ def enabled() -> bool:
     return os.environ.get(ENV_SWITCH, "1") != "0"
 
 
-def _identity(checker: object, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
-    """The checker's `reuse_identity(batch, ctx)`; else the built-in batch-data convention.
-
-    Built-in native plugins keep `{"ident": ToolIdentity, "config": Path | None}` as
-    batch data; for those the identity is derived here (config digest over the named
-    config file's bytes). Anything else is never reused.
-    """
-    fn = getattr(checker, "reuse_identity", None)
+def _identity(checker: LoadedChecker, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
+    """The checker's declared `reuse_identity(batch, ctx)`; None (never reused) when it
+    declares none, returns something else, or fails."""
+    fn = checker.reuse_identity
+    if fn is None:
+        return None
     try:
-        if fn is not None:
-            ident = fn(batch, ctx)
-            return ident if isinstance(ident, ReuseIdentity) else None
-        data = batch.data
-        if isinstance(data, Mapping) and isinstance(data.get("ident"), ToolIdentity):
-            cfg = data.get("config")
-            if cfg is not None and not isinstance(cfg, Path):
-                return None
-            return ReuseIdentity(
-                tool=data["ident"],
-                config_digest=_file_digest(cfg),
-                rules="config" if cfg is not None else "isolated",
-            )
+        ident = fn(batch, ctx)
     except Exception:  # noqa: BLE001 - a plugin fault means "no reuse", never a crash
         return None
-    return None
-
-
-def _file_digest(path: Path | None) -> str:
-    if path is None:
-        return "none"
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    except OSError:
-        raise ValueError("config unreadable") from None
-
-
-@dataclass(frozen=True)
-class _Seen:
-    """What `partition` learnt of a target it let run: its digest and stat before."""
-
-    digest: str
-    stat: os.stat_result | None
+    return ident if isinstance(ident, ReuseIdentity) else None
 
 
 def _stat(t: FileTarget) -> os.stat_result | None:
@@ -582,7 +552,7 @@ def _stat(t: FileTarget) -> os.stat_result | None:
 
 
 def partition(
-    index: Path | ReuseIndex, checker: object, batch: Batch, ctx: RunContext
+    index: Path | ReuseIndex, checker: LoadedChecker, batch: Batch, ctx: RunContext
 ) -> tuple[list[Cached], Batch | None, dict[str, str]]:
     """Split a batch into reused outcomes and what still has to run.
 
@@ -595,7 +565,7 @@ def partition(
     if ident is None:
         return [], batch, {}
     idx, owned = _open(index)
-    name = str(getattr(checker, "name", ""))
+    name = checker.name
     settings = _settings_digest(ctx.config)
     reused: list[Cached] = []
     rest: list[FileTarget] = []
@@ -624,7 +594,7 @@ def partition(
 
 def remember(
     index: Path | ReuseIndex,
-    checker: object,
+    checker: LoadedChecker,
     batch: Batch,
     ctx: RunContext,
     outcomes: Sequence[FileOutcome],
@@ -641,7 +611,7 @@ def remember(
     if ident is None:
         return 0
     idx, owned = _open(index)
-    name = str(getattr(checker, "name", ""))
+    name = checker.name
     settings = _settings_digest(ctx.config)
     by_path = {t.path: t for t in batch.targets}
     kept = 0
@@ -739,7 +709,7 @@ def record(
     for (checker, batch), digests in zip(plan.work, plan.digests, strict=True):
         if not digests:
             continue
-        name = str(getattr(checker, "name", ""))
+        name = checker.name
         paths = {t.path for t in batch.targets}
         mine = [o for o in outcomes if o.checker == name and o.path in paths]
         try:

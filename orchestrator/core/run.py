@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from orchestrator.core.plan import Planned, claimed_by, contained_plan, faulted_outcomes
 from orchestrator.model.checker import (
     Batch,
-    Checker,
     CheckerPlan,
     FileOutcome,
     FileTarget,
@@ -25,6 +24,7 @@ from orchestrator.model.checker import (
     one_line,
     outcome_for_all,
 )
+from orchestrator.model.declared import LoadedChecker
 from orchestrator.model.report import Finding, compact
 from orchestrator.vocab import ScopeStatus
 
@@ -33,8 +33,10 @@ GRACE_S = 0.5  # how long past the deadline we wait for a batch to return its ou
 Sink = Callable[[int, list[FileOutcome]], None]
 
 
-def validated(checker: Checker, batch: Batch, result: object) -> list[FileOutcome]:
-    """Keep one well-formed outcome per target; anything else is a tool_error."""
+def validated(checker: LoadedChecker, batch: Batch, result: object) -> list[FileOutcome]:
+    """Keep one well-formed outcome per target; anything else is a tool_error. A finding
+    with a column and no unit of its own gets the checker's declared `column_unit`."""
+    unit = None if checker.column_unit == "codepoint" else checker.column_unit
     wanted = {t.path: t for t in batch.targets}
     got: dict[str, FileOutcome] = {}
     if isinstance(result, list | tuple):
@@ -49,6 +51,8 @@ def validated(checker: Checker, batch: Batch, result: object) -> list[FileOutcom
                 got[o.path] = o.with_(checker=checker.name)
                 for f in o.findings:  # the report keeps them: a shared fields set each
                     compact(f)
+                    if unit is not None and f.column_unit is None and f.column is not None:
+                        f.column_unit = unit
                     if f.exact_edit is not None:
                         compact(f.exact_edit)
     out = []
@@ -68,7 +72,7 @@ def validated(checker: Checker, batch: Batch, result: object) -> list[FileOutcom
     return out
 
 
-def interleaved(work: Sequence[tuple[Checker, Batch]]) -> list[int]:
+def interleaved(work: Sequence[tuple[LoadedChecker, Batch]]) -> list[int]:
     """Start order of the batches: round-robin over checkers, so an in-process parse
     proceeds while a native tool's process works, instead of queueing behind all of
     that tool's batches for a slot. Outcomes keep the order of `work`."""
@@ -81,7 +85,7 @@ def interleaved(work: Sequence[tuple[Checker, Batch]]) -> list[int]:
     return order
 
 
-def _run_one(checker: Checker, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
+def _run_one(checker: LoadedChecker, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
     """One batch, contained: not started past the deadline, a crash is tool_error."""
     if ctx.deadline.expired():
         return outcome_for_all(
@@ -95,7 +99,7 @@ def _run_one(checker: Checker, batch: Batch, ctx: RunContext) -> list[FileOutcom
 
 
 def run_batches(
-    work: list[tuple[Checker, Batch]], ctx: RunContext, jobs: int, sink: Sink | None = None
+    work: list[tuple[LoadedChecker, Batch]], ctx: RunContext, jobs: int, sink: Sink | None = None
 ) -> list[FileOutcome]:
     """Run every batch concurrently (at most `jobs` at once) until the deadline.
 
@@ -174,7 +178,7 @@ def run_batches(
 def late_fallback(
     declined: set[str],
     targets: Sequence[FileTarget],
-    fallbacks: Sequence[Checker],
+    fallbacks: Sequence[LoadedChecker],
     planned: Planned,
     ctx: RunContext,
     jobs: int,
@@ -189,7 +193,7 @@ def late_fallback(
     if not wanted or ctx.deadline.expired():
         return []
     pool = [t for t in targets if t.path in wanted]
-    late: list[tuple[Checker, Batch]] = []
+    late: list[tuple[LoadedChecker, Batch]] = []
     late_settled: list[FileOutcome] = []
     for c in fallbacks:
         claim = claimed_by(c, [t for t in pool if t.path not in planned.fallback_paths])

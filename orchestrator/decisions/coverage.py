@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 
-from orchestrator.decisions.required import NATIVE_CHECKERS
 from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope, files_digest
 from orchestrator.vocab import UNREADABLE_REASONS, ScopeStatus, Tier
 
@@ -202,18 +201,17 @@ def _count(bits: int, files: int, native: int, syntax: int) -> tuple[int, int, i
 
 
 def missing_required(
-    report: Report, require: Sequence[str], native: Mapping[str, str] | None = None
+    report: Report, require: Sequence[str], native: Mapping[str, str]
 ) -> list[str]:
     """Reasons why the coverage the caller asked for (`--require`) is incomplete.
 
-    `native` maps a language to the native checker that declares it (the use case passes
-    the loaded plugins' declarations, `PluginSet.native_languages()`); without it the
-    default policy table of decisions/required.py applies."""
+    `native` maps a language to the native checker that declares it: the loaded
+    checkers' declarations (`PluginSet.native_languages()`), never a table of names."""
     reasons: list[str] = []
     want = set(require)
     if not want:
         return reasons
-    native_checkers = NATIVE_CHECKERS if native is None else native
+    native_checkers = native
     if not report.scopes:
         # Nothing was judged: no requirement can be met by an empty run, and the answer
         # must agree with `is_complete` (an empty report is never complete).
@@ -238,11 +236,11 @@ def missing_required(
     return reasons
 
 
-def outside_native(report: Report, native: Mapping[str, str] | None = None) -> list[str]:
+def outside_native(report: Report, native: Mapping[str, str]) -> list[str]:
     """The files `--require native` asks nothing of, sorted: no native checker declares
     their language (`native`, as in `missing_required`), or none was recognised. They
     need `--require syntax` (or `complete`) to count."""
-    native_checkers = NATIVE_CHECKERS if native is None else native
+    native_checkers = native
     langs: dict[str, str | None] = {}
     for s in report.scopes:
         langs[s.path] = langs.get(s.path) or s.language

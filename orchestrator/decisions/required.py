@@ -23,16 +23,9 @@ SYNTAX = "syntax"
 NONE = "none"
 LEVELS = (NATIVE, SYNTAX, NONE)
 #: The default policy: languages whose files need native evidence before a gate allows
-#: them, with the checker named in messages when the loaded plugins say nothing else.
-#: Policy, not checker knowledge: which checkers exist comes from their declarations.
-NATIVE_CHECKERS = {
-    "python": "ruff",
-    "javascript": "eslint",
-    "typescript": "eslint",
-    "tsx": "eslint",
-    "ruby": "ruby",
-}
-NATIVE_LANGUAGES = frozenset(NATIVE_CHECKERS)
+#: them. Policy, not checker knowledge: which checker gives that evidence comes from the
+#: loaded checkers' declarations (`model/declared.py`), never from a table of names.
+NATIVE_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "ruby"})
 
 
 def required_coverage(config: Mapping[str, Any]) -> dict[str, str]:

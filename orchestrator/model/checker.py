@@ -212,9 +212,10 @@ class Probe:
 class Checker(Protocol):
     """What a checker plugin provides. See plugins/README.md for the guide.
 
-    `languages` (detected language names the checker judges natively or by grammar)
-    and `probe` are declared by every built-in; a third-party checker that lacks them
-    gets the defaults of `languages_of` and `probe_of`. `essential = True` marks a
+    `languages` (detected language names the checker judges natively or by grammar),
+    `config_names`, `column_unit` and `probe` are declared by every built-in; the host
+    reads them once into a `model/declared.LoadedChecker`, and a third-party checker
+    that lacks one gets its default with a warning. `essential = True` marks a
     policy checker that no block list may switch off (the secret scan).
     """
 
@@ -239,14 +240,6 @@ class Checker(Protocol):
         ...
 
 
-def languages_of(checker: object) -> frozenset[str]:
-    """The languages `checker` declares; none when it declares nothing usable."""
-    langs = getattr(checker, "languages", None)
-    if isinstance(langs, frozenset | set | tuple | list):
-        return frozenset(str(x) for x in langs)
-    return frozenset()
-
-
 def probe_of(checker: object, root: Path) -> Probe:
     """`checker.probe(root)`, contained: a missing or faulty probe is `Probe()` (available)."""
     fn = getattr(checker, "probe", None)
@@ -262,16 +255,6 @@ def probe_of(checker: object, root: Path) -> Probe:
 def is_essential(checker: object) -> bool:
     """True when the checker declares itself essential (cannot be blocked by name)."""
     return getattr(checker, "essential", False) is True
-
-
-def native_languages(checkers: Sequence[object]) -> dict[str, str]:
-    """Language -> name of the first native-tier checker declaring it (input order)."""
-    out: dict[str, str] = {}
-    for c in checkers:
-        if getattr(c, "tier", None) == Tier.NATIVE:
-            for lang in sorted(languages_of(c)):
-                out.setdefault(lang, str(getattr(c, "name", "?")))
-    return out
 
 
 def outcome_for_all(

@@ -10,7 +10,7 @@ import functools
 import hashlib
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -123,6 +123,10 @@ class Finding(_Model):
     help_uri: str | None = None
     #: The tool's one-line description of the rule, when the tool gives one.
     rule_description: str | None = None
+    #: What `column` and `end_column` count when not Unicode code points: "utf16" (UTF-16
+    #: code units, a JavaScript string index) or "utf8" (bytes); None is code points. The
+    #: engine sets it from the checker's declared `column_unit` (model/declared.py).
+    column_unit: Literal["utf16", "utf8"] | None = None
 
 
 class Coverage(_Model):

@@ -1,6 +1,7 @@
 """Finding columns in UTF-16 code units, the unit SARIF logs declare (`columnKind`).
 
-The report keeps each tool's own column: Ruff (and RuboCop, yamllint, the exact parsers,
+The report keeps each tool's own column and says its unit (`Finding.column_unit`, from
+the checker's declared `column_unit`): Ruff (and RuboCop, yamllint, the exact parsers,
 and any plugin that counts Python `str` indices) counts code points, ESLint counts
 UTF-16 code units (JavaScript string indices), and the tree-sitter fallback's candidates
 count UTF-8 bytes. They differ only on a line with characters outside ASCII; SARIF's
@@ -25,16 +26,13 @@ from orchestrator.model.report import Finding
 Unit = Literal["utf16", "codepoint", "utf8"]
 #: Largest file read to convert columns (larger ones keep the tool's columns).
 MAX_BYTES = 8 * 1024 * 1024
-#: Checkers whose columns are not code points (everything else is read as code points).
-_UNITS: dict[str, Unit] = {"eslint": "utf16"}
 
 
 def column_unit(f: Finding) -> Unit:
-    """The unit `f`'s columns count in: UTF-16 units for ESLint, UTF-8 bytes for a
-    tree-sitter candidate (tree-sitter points count bytes), code points otherwise."""
-    if f.checker == "treesitter" and f.candidate:
-        return "utf8"
-    return _UNITS.get(f.checker, "codepoint")
+    """The unit `f`'s columns count in: the finding's own `column_unit`, which the engine
+    sets from its checker's declaration (ESLint: UTF-16 units; a tree-sitter candidate:
+    UTF-8 bytes), else code points. No checker is known here by name."""
+    return f.column_unit or "codepoint"
 
 
 def _units(text: str) -> int:

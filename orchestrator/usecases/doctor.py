@@ -25,7 +25,6 @@ from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.required import level_for
 from orchestrator.errors import UsageError
-from orchestrator.model.checker import languages_of, probe_of
 from orchestrator.model.report import Report, Scope
 from orchestrator.procs import run_bounded
 from orchestrator.safetext import printable
@@ -113,12 +112,12 @@ class DoctorResult:
 def _tools(root: Path, plugins: plugin_host.PluginSet) -> list[ToolRow]:
     rows = []
     for c in plugins.checkers():
-        p = probe_of(c, root)
+        p = c.probe(root)
         rows.append(
             ToolRow(
                 checker=c.name,
                 tier=str(c.tier),
-                languages=tuple(sorted(languages_of(c))),
+                languages=tuple(sorted(c.languages)),
                 found=p.found,
                 tool_path=p.tool_path,
                 version=p.version,

@@ -149,6 +149,8 @@ class StrictPolicy:
     required: dict[str, str]
     inputs: PolicyInputs
     notes: list[str] = field(default_factory=list)
+    #: Language -> the native checker whose evidence the gate asks (`_gate_native`).
+    native: dict[str, str] = field(default_factory=dict)
     #: What differs between the base and the judged surface, filled by `check_surface`.
     changes: list[Change] = field(default_factory=list)
     #: Gate reasons naming the allowlist entries the surface adds, filled likewise.
@@ -161,7 +163,7 @@ def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
     environment disables no plugin here (`plugin_host.load` strict)."""
     inputs = policy_inputs(git, event, surface)
     plugins = plugin_host.load(block=tuple(inputs.disabled), strict=True)
-    native = plugins.native_languages()
+    native = _gate_native(git, surface, inputs, plugins)
     config = effective_config(inputs.base_config, inputs.surface_config, native)
     config["tools"], notes = machine_tools(inputs.base_config)
     if plugin_host.environment_blocked():
@@ -169,7 +171,22 @@ def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
             f"{plugin_host.DISABLE_ENV} is ignored by strict gates: a plugin stays off only "
             "when both the base and the judged surface disable it"
         )
-    return StrictPolicy(plugins, config, config["required"], inputs, inputs.notes + notes)
+    return StrictPolicy(plugins, config, config["required"], inputs, inputs.notes + notes, native)
+
+
+def _gate_native(
+    git: Git, surface: Surface, inputs: PolicyInputs, plugins: PluginSet
+) -> dict[str, str]:
+    """The native checkers a gate asks evidence of, by language. A `config_required`
+    checker counts where the base or the judged surface holds one of its config files at
+    the root: the stricter of both, so a change that deletes the config is still held
+    to the tool the base uses (and the deletion is named as a change of policy)."""
+    names = sorted(n for n in plugins.config_names() if "/" not in n)
+    present: set[str] = set()
+    for source in (surface.source, inputs.base):
+        if source:
+            present |= set(read_files_at(git, source, names))
+    return plugins.native_languages(present)
 
 
 def check_surface(
@@ -291,7 +308,7 @@ def _base_baseline(git: Git, base: str | None) -> tuple[frozenset[str], list[str
 
 def _config_names(plugins: PluginSet) -> list[str]:
     """The file names the loaded checkers declare they are governed by (`config_names`)."""
-    return sorted({n for c in plugins.checkers() for n in getattr(c, "config_names", ()) or ()})
+    return sorted({n for c in plugins.checkers() for n in c.config_names})
 
 
 HISTORY_FIX = (
@@ -319,7 +336,7 @@ def _name_origins(part: Report, surface: Surface, targets: list[FileTarget]) -> 
 def _allowlists(plugins: PluginSet) -> set[str]:
     """The governing files of the policy checkers (the secret scan's allowlist)."""
     policy = [c for c in plugins.checkers() if c.tier == Tier.POLICY]
-    return {n for c in policy for n in getattr(c, "config_names", ()) or ()}
+    return {n for c in policy for n in c.config_names}
 
 
 def _reviewers(plugins: PluginSet) -> dict[str, Reviewer]:
@@ -327,9 +344,9 @@ def _reviewers(plugins: PluginSet) -> dict[str, Reviewer]:
     holds too (`reviewed_policy_file`); a checker without one declares no allowlist."""
     out: dict[str, Reviewer] = {}
     for c in plugins.checkers():
-        review = getattr(c, "reviewed_policy_file", None)
-        if c.tier == Tier.POLICY and callable(review):
-            out |= {n: review for n in getattr(c, "config_names", ()) or ()}
+        review = c.reviewed_policy_file
+        if c.tier == Tier.POLICY and review is not None:
+            out |= {n: review for n in c.config_names}
     return out
 
 
@@ -406,7 +423,7 @@ def message_gate(
 def _evaluated(report: Report, policy: StrictPolicy) -> Gate:
     """The gate verdict under the effective policy; each change of policy, checker
     config or allowlist since the base is also a reason line of the gate output."""
-    verdict = evaluate_gate(report, policy.required, policy.plugins.native_languages())
+    verdict = evaluate_gate(report, policy.required, policy.native)
     if policy.changes:
         names = ", ".join(c.name for c in policy.changes)
         verdict.reasons.append(f"changed since the base (see the notes): {names}")

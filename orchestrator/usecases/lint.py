@@ -168,7 +168,8 @@ def _native_declared(req: LintRequest) -> dict[str, str] | None:
     if "native" not in req.require:
         return None
     plugins = req.plugins or plugin_host.load()
-    return plugins.native_languages()
+    root = req.project_root
+    return plugins.native_languages({n for n in plugins.config_names() if (root / n).is_file()})
 
 
 def lint(

@@ -161,12 +161,7 @@ def checker_config_names() -> frozenset[str]:
     from orchestrator.core import plugin_host
 
     plugins = plugin_host.load()
-    return frozenset(
-        n
-        for c in plugins.checkers()
-        for n in getattr(c, "config_names", ()) or ()
-        if isinstance(n, str) and "/" not in n
-    )
+    return frozenset(n for c in plugins.checkers() for n in c.config_names if "/" not in n)
 
 
 def surface_changes(

@@ -71,6 +71,15 @@ class YamllintChecker:
     name = NAME
     tier = Tier.NATIVE
     languages = frozenset({"yaml"})
+    #: The files that say the project uses yamllint: a strict gate copies them from the
+    #: judged surface into its private tree, so the gate runs under the same rules.
+    config_names = CONFIG_NAMES
+    #: It runs only under one of those files at the project root (its built-in
+    #: defaults are not the project's rules): without one, YAML asks no yamllint
+    #: evidence of a gate and the syntax fallback judges it.
+    config_required = True
+    #: yamllint counts columns in characters (Python `str` indices).
+    column_unit = "codepoint"
 
     def probe(self, root: Path) -> Probe:
         """yamllint installed beside orchestrate? a project config at the root (without
