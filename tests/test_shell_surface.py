@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchestrator.hosts.shell_surface import (
+from orchestrator.shell.analyser import (
     FORBIDDEN_REASONS,
     MAX_COMMAND_CHARS,
     Analysis,

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from orchestrator.hosts.shell_surface import Analysis, Repository
+from orchestrator.shell.records import Analysis, Repository
 from orchestrator.usecases.pretool import ShellDelivery
 
 #: GIT_* variables naming a path: made absolute against the command's directory.

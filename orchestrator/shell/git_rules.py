@@ -1,4 +1,4 @@
-"""Git's own argument rules, for `shell_surface`: global options, aliases, and the
+"""Git's own argument rules, for the shell analyser: global options, aliases, and the
 subcommands that stage, commit, push or could bypass the gates.
 
 Long options may be abbreviated to any unique prefix (git's parse-options does the
@@ -11,15 +11,18 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
-from orchestrator.hosts.shell_surface import (
+from orchestrator.shell.records import (
     DYN,
     MAX_ALIAS_EXPANSIONS,
+    Ctx,
     GitOp,
     Reason,
     Repository,
+    State,
     Surface,
+    Word,
 )
-from orchestrator.hosts.shell_surface_walk import Ctx, State, Walker, Word, split_words
+from orchestrator.shell.walk import Walker, split_words
 
 
 def _names(text: str) -> frozenset[str]:
