@@ -31,9 +31,10 @@ sends the current branch to its upstream. `git commit -m x && git push` is two
 deliveries and so undeterminable.
 
 The analyser never reads git: what it needs from the repository's configuration is a
-parameter. The caller passes git aliases as ``known_aliases`` so ``git ci`` resolves
-instead of being undeterminable (the caller reads them from the start repository when
-a first reading stops at an unknown git subcommand).
+parameter. The caller passes git aliases as ``known_aliases``, or a callable
+``aliases_of`` that reads the start repository's aliases, asked only when a reading
+stops at a git subcommand the command does not define, so that ``git ci`` resolves
+instead of being undeterminable.
 
 The package, bottom to top: `records` (verdicts, reasons, words, walk state), `walk`
 (the syntax walk, which takes its `CommandRules` as a parameter), `git_rules` (git's
@@ -43,7 +44,7 @@ and this module, the entry point.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from orchestrator.shell.commands import RULES
 from orchestrator.shell.records import (
@@ -94,12 +95,35 @@ def describe(result: Analysis) -> str:
 # ---------------------------------------------------------------- entry point
 
 
-def analyse(command: object, *, known_aliases: Mapping[str, str] | None = None) -> Analysis:
+def analyse(
+    command: object,
+    *,
+    known_aliases: Mapping[str, str] | None = None,
+    aliases_of: Callable[[], Mapping[str, str]] | None = None,
+) -> Analysis:
     """Analyse a shell command (text, bytes, or an argv list) for the pre-tool gate.
 
-    Never raises and never executes anything: any failure is ``undeterminable``."""
+    Never raises and never executes anything: any failure is ``undeterminable``. The
+    git facts come from the caller: `known_aliases` are git aliases to resolve
+    (name casefolded -> definition); `aliases_of`, when given, is asked for the start
+    repository's aliases only when a reading stops at a git subcommand the command
+    does not define, and the second reading is kept only when every git operation runs
+    in that repository (another one may define the name differently). An exception
+    raised by `aliases_of` is the caller's and reaches it."""
+    result = _guarded(command, dict(known_aliases or {}))
+    if aliases_of is None or result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND:
+        return result
+    aliases = {**aliases_of(), **(known_aliases or {})}
+    if not aliases:
+        return result
+    again = _guarded(command, aliases)
+    return again if all(op.repository.is_default for op in again.ops) else result
+
+
+def _guarded(command: object, aliases: dict[str, str]) -> Analysis:
+    """One reading with `aliases`; any failure of the analyser is ``undeterminable``."""
     try:
-        return _analyse(command, dict(known_aliases or {}))
+        return _analyse(command, aliases)
     except RecursionError:
         return Analysis("undeterminable", Reason.TOO_COMPLEX)
     except Exception:  # noqa: BLE001 - a crash must never read as "no git command"
