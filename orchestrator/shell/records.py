@@ -164,7 +164,7 @@ class GitOp:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The verdict on one command: see the module docstring."""
+    """The verdict on one command (the verdicts are described in `shell.analyser`)."""
 
     verdict: Verdict
     reason: Reason | None = None
