@@ -11,7 +11,7 @@ from host_contracts import RepairSpy
 from orchestrator.hosts import budgets
 from orchestrator.hosts.events import Kind, RouterEvent, resolve_target
 from orchestrator.hosts.router import Services, route
-from orchestrator.hosts.shell_surface import analyse
+from orchestrator.shell.analyser import analyse
 
 
 @pytest.mark.parametrize(

@@ -39,8 +39,8 @@ from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
 from orchestrator.hosts.shell_delivery import delivery_kind, delivery_of, protected_target
-from orchestrator.hosts.shell_surface import Analysis, Reason, analyse, describe
 from orchestrator.model.report import Report
+from orchestrator.shell.analyser import Analysis, Reason, analyse, describe
 from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
