@@ -494,3 +494,39 @@ def test_example_yamllint_never_reuses_under_a_config_reading_other_files(
         report = run_lint(LintRequest(project_root=tmp_path, paths=["a.yaml"], cwd=tmp_path))
         (scope,) = [s for s in report.scopes if s.checker == "yamllint"]
         assert scope.status == ScopeStatus.CHECKED and scope.reused is None
+
+
+def _rubocop_scope(root: Path) -> Scope:
+    report = run_lint(LintRequest(project_root=root, paths=["lib/a.rb"], cwd=root))
+    (scope,) = [s for s in report.scopes if s.checker == "rubocop"]
+    return scope
+
+
+def test_rubocop_reuses_and_a_config_or_pin_change_invalidates(tmp_path: Path) -> None:
+    """RuboCop declares its identity (the tool, the config chain, the options file and
+    what it infers the target Ruby from): reused when equal, a miss when one changes."""
+    require_tool("rubocop", "apt-get install rubocop")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / ".rubocop.yml").write_text("AllCops:\n  NewCops: disable\n")
+    (tmp_path / "lib" / "a.rb").write_text("x = 1\n")
+    first = _rubocop_scope(tmp_path)
+    assert first.status == ScopeStatus.CHECKED and first.reused is None
+    assert _rubocop_scope(tmp_path).reused == reuse.REUSE_REASON
+    (tmp_path / ".ruby-version").write_text("2.7\n")  # the target Ruby RuboCop infers
+    assert _rubocop_scope(tmp_path).reused is None
+    assert _rubocop_scope(tmp_path).reused == reuse.REUSE_REASON
+    (tmp_path / ".rubocop.yml").write_text("AllCops:\n  NewCops: enable\n")
+    assert _rubocop_scope(tmp_path).reused is None
+
+
+def test_rubocop_never_reuses_beside_a_gemspec(tmp_path: Path) -> None:
+    """A gemspec (RuboCop may read the target Ruby from it, and it may be code) holds
+    bytes the identity does not: no reuse."""
+    require_tool("rubocop", "apt-get install rubocop")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / ".rubocop.yml").write_text("AllCops:\n  NewCops: disable\n")
+    (tmp_path / "lib" / "a.rb").write_text("x = 1\n")
+    (tmp_path / "x.gemspec").write_text("")
+    for _ in range(2):
+        scope = _rubocop_scope(tmp_path)
+        assert scope.status == ScopeStatus.CHECKED and scope.reused is None
