@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Generator
 from pathlib import Path
@@ -19,6 +20,10 @@ REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "tests"))
 
 import sibling_guard  # noqa: E402 - needs tests/ on sys.path first
+import tier_guard  # noqa: E402 - likewise
+
+#: Appends the id of each unmarked test that spawns orchestrate here instead of failing.
+TIER_AUDIT = os.environ.get("ORCHESTRATE_TIER_AUDIT")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     sibling_guard.configure(REPO, extra_allowed=extra)
     sibling_guard.install()
     sibling_guard.STATE.armed = True
+    tier_guard.install()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -50,6 +56,23 @@ def pytest_runtest_makereport(
     """Fail the phase (setup, call, teardown) of `item` in which a sibling read happened."""
     outcome = yield
     _fail_on_sibling_reads(outcome.get_result(), item.nodeid)
+    _fail_on_e2e_spawns(outcome.get_result(), item)
+
+
+def _fail_on_e2e_spawns(report: pytest.TestReport, item: pytest.Item) -> None:
+    """Fail the phase of a test not marked `e2e` that spawned orchestrate (tests/tier_guard.py)."""
+    spawned = tier_guard.take()
+    if not spawned or item.get_closest_marker("e2e") is not None:
+        return
+    if TIER_AUDIT:
+        with open(TIER_AUDIT, "a", encoding="utf-8") as fh:
+            fh.write(f"{item.nodeid}\t{sorted(set(spawned))}\n")
+        return
+    report.outcome = "failed"
+    report.longrepr = (
+        f"{item.nodeid} spawned {', '.join(sorted(set(spawned)))}: that is an end-to-end "
+        'test; mark it @pytest.mark.e2e, or call the use case in process (README "Tests")'
+    )
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 from gate_support import BAD_PY, broken_index, orchestrate, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-01")
 def test_legacy_exception_is_diagnosed_exit_0_never_certified(git_repo: Path) -> None:

@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 from gate_support import GOOD_PY, broken_index, orchestrate, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-02")
 @pytest.mark.parametrize("event", ["commit", "push"])

@@ -6,6 +6,9 @@ import pytest
 from gate_support import BAD_PY, audit_records, orchestrate, run, stage
 from helpers import git
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-03")
 def test_legacy_skip_exits_0_audits_and_certifies_nothing(git_repo: Path) -> None:

@@ -8,6 +8,9 @@ import pytest
 from gate_support import SECRET_VALUE, orchestrate, stage
 from helpers import git
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-04")
 def test_soft_report_then_hard_block(git_repo: Path) -> None:

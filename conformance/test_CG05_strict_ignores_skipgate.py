@@ -6,6 +6,9 @@ import pytest
 from gate_support import BAD_PY, orchestrate, run, stage
 from helpers import git
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-05")
 def test_git_config_and_chained_skip_are_no_exemption(git_repo: Path, tmp_path: Path) -> None:

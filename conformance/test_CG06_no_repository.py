@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 from gate_support import BAD_PY, orchestrate
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-06")
 def test_git_events_outside_a_repo_scan_nothing(tmp_path: Path) -> None:

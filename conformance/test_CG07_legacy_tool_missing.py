@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 from gate_support import GOOD_PY, orchestrate, ruff_unavailable, run, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-07")
 def test_legacy_missing_tool_exit_0_unverified(git_repo: Path) -> None:

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 from gate_support import GOOD_PY, orchestrate, ruff_unavailable, run, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-08")
 def test_strict_missing_tool_blocks_with_recovery(git_repo: Path) -> None:

@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 from gate_support import BAD_PY, audit_records, clean_env, orchestrate, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-09")
 @pytest.mark.parametrize("value", ["0", "false", "FALSE", ""])

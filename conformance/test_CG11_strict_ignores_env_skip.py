@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 from gate_support import BAD_PY, audit_records, clean_env, orchestrate, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-11")
 def test_strict_full_gate_with_accepted_legacy_value(git_repo: Path) -> None:

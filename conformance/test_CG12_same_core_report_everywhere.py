@@ -23,7 +23,7 @@ from orchestrator.hosts.router import Services, _gate
 from orchestrator.model.report import Report
 from orchestrator.usecases.lint import core_view
 
-pytestmark = pytest.mark.scenario("CG-12")
+pytestmark = [pytest.mark.e2e, pytest.mark.scenario("CG-12")]
 
 
 def _project(tmp_path: Path) -> Path:

@@ -18,7 +18,7 @@ from orchestrator.deadline import Deadline
 from orchestrator.tasks import events, verify
 from orchestrator.tasks import store as tasks
 
-pytestmark = pytest.mark.scenario("CG-13")
+pytestmark = [pytest.mark.e2e, pytest.mark.scenario("CG-13")]
 
 
 def _stable_task(root: Path) -> str:

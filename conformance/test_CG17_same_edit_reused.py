@@ -14,7 +14,7 @@ from helpers import VENV_BIN, git, require_tool, run_cli
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.model.report import Report
 
-pytestmark = pytest.mark.scenario("CG-17")
+pytestmark = [pytest.mark.e2e, pytest.mark.scenario("CG-17")]
 
 CLEAN = "def f():\n    return 1\n"
 BAD = "import os\n\n\ndef f():\n    return 1\n"

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 from gate_support import BAD_PY, GOOD_PY, orchestrate, run, stage
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-25")
 def test_prompt_is_advice_the_real_commit_is_gated(git_repo: Path) -> None:

@@ -8,6 +8,9 @@ import pytest
 from gate_support import BAD_PY, GOOD_PY, orchestrate, stage
 from helpers import add_remote, git
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.scenario("CG-27")
 def test_each_delivery_event_checks_its_own_surface(git_repo: Path, tmp_path: Path) -> None:

@@ -131,6 +131,7 @@ def test_CG31_absent_ruby_keeps_bundled_grammar_candidates(tmp_path: Path) -> No
     assert report.coverage.native_files == 0
 
 
+@pytest.mark.e2e
 def test_CG31_ruby_task_recheck_keeps_line_only_evidence_and_never_closes(
     tmp_path: Path,
 ) -> None:

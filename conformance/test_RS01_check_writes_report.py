@@ -10,7 +10,7 @@ import pytest
 from helpers import run_cli
 from hygiene_helpers import commit_all
 
-pytestmark = pytest.mark.scenario("RS-01")
+pytestmark = [pytest.mark.e2e, pytest.mark.scenario("RS-01")]
 
 
 def test_RS01_check_report_envelope(git_repo: Path) -> None:

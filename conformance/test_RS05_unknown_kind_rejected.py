@@ -22,6 +22,7 @@ def test_RS05_unknown_kind_is_invalid(kind: str) -> None:
     assert rep is None and any("exact_edit" in r for r in reasons)
 
 
+@pytest.mark.e2e
 def test_RS05_cli_validate_and_clean_refuse(tmp_path: Path) -> None:
     e = entry("delete-range")
     e["exact_edit"]["kind"] = "shred"

@@ -64,6 +64,7 @@ from orchestrator.api import (
     Finding,
     Probe,
     ProcResult,
+    ReuseIdentity,
     RunContext,
     ScopeStatus,
     Severity,
@@ -87,6 +88,41 @@ SCRUBBED = ("RUBOCOP_OPTS", "RUBYOPT", "RUBYLIB", "RUBYGEMS_GEMDEPS", "BUNDLE_GE
 EXCLUDED = "excluded by the project's RuboCop config (Exclude)"
 MAX_BATCH = 400
 MAX_MESSAGE = 500
+#: Files RuboCop reads, beside its config chain, in a file's folder or one above it: the
+#: target Ruby it infers (pins, the bundle) and the bundle's lock the scope's note reads.
+INFERRED_FROM = (
+    ".ruby-version",
+    ".tool-versions",
+    "Gemfile",
+    "Gemfile.lock",
+    "gems.rb",
+    "gems.locked",
+)
+
+
+def _texts(paths: set[Path]) -> list[str]:
+    """The text of each of the files that exists (an unreadable one reads as empty)."""
+    out: list[str] = []
+    for p in paths:
+        try:
+            out.append(p.read_text("utf-8", "replace"))
+        except OSError:
+            out.append("")
+    return out
+
+
+def _folders(root: Path, path: Path) -> list[Path]:
+    """`path`'s folder and each one above it, up to `root` (none outside it)."""
+    out: list[Path] = []
+    folder = path.parent
+    while folder.is_relative_to(root):
+        out.append(folder)
+        if folder == root:
+            break
+        folder = folder.parent
+    return out
+
+
 #: RuboCop's severities; `info` offenses do not fail `rubocop` (its default fail level).
 _SEVERITY = {
     "fatal": Severity.ERROR,
@@ -310,6 +346,30 @@ class RubocopChecker:
         # AllCops: CacheRootDirectory (which may name the project).
         env["RUBOCOP_CACHE_ROOT"] = cache_root
         return env
+
+    def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
+        """The batch's identity for reuse: the tool, every config of each file's chain,
+        the options file, and every file it may infer the target Ruby from in the folders
+        of the files and configs. None (never reused) where RuboCop reads bytes this does
+        not hold: a required or inherited gem, a gemspec."""
+        job: _Job = batch.data
+        root = ctx.project_root
+        files: set[Path] = {root / OPTIONS_FILE}
+        folders: set[Path] = set()
+        for t in batch.targets:
+            cfg = job.configs[t.path]
+            if cfg.requires:
+                return None
+            files.update(cfg.chain)
+            folders.update(_folders(root, root / t.path))
+            folders.update(f for c in cfg.chain for f in _folders(root, c))
+        if any("inherit_gem" in text for text in _texts(files)):
+            return None
+        for folder in folders:
+            if next(folder.glob("*.gemspec"), None) is not None:
+                return None
+            files.update(folder / name for name in INFERRED_FROM)
+        return ReuseIdentity(tool=job.ident, config_digest=digest_files(files), rules=NAME)
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """One RuboCop process for the batch (never -a, no cache, config from the root)."""

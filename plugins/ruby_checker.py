@@ -22,7 +22,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import cached_version, find_on_path, is_ruby_file, probe_version
+from orchestrate_plugins._common import (
+    cached_version,
+    digest_files,
+    find_on_path,
+    is_ruby_file,
+    probe_version,
+)
 
 from orchestrator.api import (
     Batch,
@@ -33,6 +39,7 @@ from orchestrator.api import (
     Finding,
     Probe,
     ProcResult,
+    ReuseIdentity,
     RunContext,
     ScopeStatus,
     Severity,
@@ -95,6 +102,19 @@ def pinned_version(root: Path, rel_path: str) -> tuple[str, str] | None:
     return None
 
 
+def pin_candidates(root: Path, rel_path: str) -> set[Path]:
+    """Every place a version pin for the file may live (`pinned_version` reads the
+    nearest of them), present or not: the file's folder and each one above it to `root`."""
+    out: set[Path] = set()
+    folder = (root / rel_path).parent
+    while folder.is_relative_to(root):
+        out.update(folder / name for name in PIN_FILES)
+        if folder == root:
+            break
+        folder = folder.parent
+    return out
+
+
 def _differs(pinned: str, actual: str | None) -> bool:
     """True unless every dotted part of the pin matches the running version's."""
     if actual is None:
@@ -151,6 +171,12 @@ class RubyChecker:
                 settled=tuple(outcome_for_all(self, targets, status, reason, tool=ident))
             )
         return CheckerPlan(batches=(Batch(tuple(targets), ident, label="ruby -c"),))
+
+    def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
+        """The batch's identity for reuse: the tool, and every version pin that may
+        govern one of its files (a pin changes the note a checked file carries)."""
+        pins = set().union(*(pin_candidates(ctx.project_root, t.path) for t in batch.targets))
+        return ReuseIdentity(tool=batch.data, config_digest=digest_files(pins), rules="ruby -c")
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         ident: ToolIdentity = batch.data

@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import git, new_repo, run_cli, stage
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 BASELINE = ".orchestrate-baseline.json"
 RUFF = '[lint]\nselect = ["F401"]\n'

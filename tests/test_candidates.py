@@ -11,7 +11,11 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from helpers import run_cli, sarif_schema
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 BROKEN_GO = 'package main\n\nfunc main() {\n\tprintln("a"\n}\n'  # qualified grammar
 BROKEN_DART = "void main() {\n  print('hi';\n}\n"  # unqualified grammar

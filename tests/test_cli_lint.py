@@ -9,9 +9,13 @@ import time
 from pathlib import Path
 
 import jsonschema
+import pytest
 from helpers import run_cli, sarif_schema
 
 from orchestrator.model.report import json_schema
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def _acceptance_folder(tmp_path: Path) -> Path:

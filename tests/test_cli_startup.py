@@ -11,6 +11,9 @@ import sys
 
 import pytest
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: Modules whose import is the cost of a start (pydantic and the report models, the
 #: plugin manager, the grammars, the console renderer).
 HEAVY = ("pydantic", "pluggy", "tree_sitter", "orchestrator.model.report", "rich")

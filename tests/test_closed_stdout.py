@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 from helpers import VENV_BIN, git, new_repo
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: Files of one finding each: the JSON report of them is far larger than a pipe holds.
 MANY = 300
 

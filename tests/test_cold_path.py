@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from helpers import VENV_BIN, require_tool
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 PROBE = """
 import json, sys
 from orchestrator.cli.main import main

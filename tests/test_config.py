@@ -82,6 +82,7 @@ def test_orchestrate_toml_may_use_a_tool_orchestrate_table(tmp_path: Path) -> No
     assert load_config(tmp_path) == {"jobs": 2}
 
 
+@pytest.mark.e2e
 def test_unknown_key_names_file_key_and_the_near_miss(project: Path) -> None:
     (project / "orchestrate.toml").write_text("jobz = 4\n")
     res = _lint(project)
@@ -90,6 +91,7 @@ def test_unknown_key_names_file_key_and_the_near_miss(project: Path) -> None:
     assert "internal" not in res.stderr
 
 
+@pytest.mark.e2e
 def test_unknown_key_in_pyproject_names_pyproject_and_the_dotted_key(project: Path) -> None:
     (project / "pyproject.toml").write_text("[tool.orchestrate]\nexclude_dir = ['gen']\n")
     res = _lint(project)
@@ -99,6 +101,7 @@ def test_unknown_key_in_pyproject_names_pyproject_and_the_dotted_key(project: Pa
     assert "orchestrate.toml" not in res.stderr.replace("tool.orchestrate", "")
 
 
+@pytest.mark.e2e
 def test_wrong_type_is_a_usage_error_not_an_internal_one(project: Path) -> None:
     (project / "orchestrate.toml").write_text('jobs = "four"\n')
     res = _lint(project)
@@ -127,6 +130,7 @@ def test_each_key_keeps_its_documented_type(tmp_path: Path, body: str, key: str)
         parse_config(body, "orchestrate.toml")
 
 
+@pytest.mark.e2e
 def test_unknown_required_level_is_refused_by_lint_too(project: Path) -> None:
     (project / "orchestrate.toml").write_text('[required]\npython = "nativ"\n')
     res = _lint(project)
@@ -141,6 +145,7 @@ def _commit_all(root: Path) -> None:
     git(root, "commit", "-q", "-m", "config")
 
 
+@pytest.mark.e2e
 def test_gate_names_the_file_the_bad_level_is_in(project: Path) -> None:
     (project / "orchestrate.toml").write_text('[required]\npython = "nativ"\n')
     _commit_all(project)
@@ -157,6 +162,7 @@ def test_gate_names_the_file_the_bad_level_is_in(project: Path) -> None:
     assert ": tool.orchestrate.required.python: " in res.stderr
 
 
+@pytest.mark.e2e
 def test_gate_refuses_an_unknown_key(project: Path) -> None:
     (project / "orchestrate.toml").write_text("jobz = 4\n")
     _commit_all(project)
@@ -192,6 +198,7 @@ def test_a_hostile_key_is_escaped_in_the_message() -> None:
     assert "x\\x1b[2J\\nforged: unknown key" in text
 
 
+@pytest.mark.e2e
 def test_gate_ci_unknown_rev_is_a_usage_error(project: Path) -> None:
     git(project, "add", "a.py")
     git(project, "commit", "-q", "-m", "a")
@@ -249,6 +256,7 @@ def test_required_accepts_every_language_detection_names() -> None:
         parse_config('[required]\nPython = "native"\n', "orchestrate.toml")
 
 
+@pytest.mark.e2e
 def test_cli_unknown_required_language_is_exit_2(project: Path) -> None:
     (project / "orchestrate.toml").write_text('[required]\npyton = "native"\n')
     res = _lint(project)
@@ -258,6 +266,7 @@ def test_cli_unknown_required_language_is_exit_2(project: Path) -> None:
     )
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("key", "meant"),
     [("rufff", "ruff"), ("eslnt", "eslint"), ("gofmtt", "gofmt"), ("rubocp", "rubocop")],
@@ -270,6 +279,7 @@ def test_cli_a_tools_key_near_a_checker_name_is_exit_2(project: Path, key: str, 
     assert f"(did you mean {meant!r}?)" in res.stderr
 
 
+@pytest.mark.e2e
 def test_cli_a_tools_key_in_pyproject_names_the_dotted_key(project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.orchestrate.tools]\nrufff = "/opt/ruff"\n')
     res = _lint(project)
@@ -277,6 +287,7 @@ def test_cli_a_tools_key_in_pyproject_names_the_dotted_key(project: Path) -> Non
     assert "pyproject.toml: tool.orchestrate.tools.rufff: no checker" in res.stderr
 
 
+@pytest.mark.e2e
 def test_cli_a_tools_key_far_from_every_name_is_a_warning(project: Path) -> None:
     """Far from every name it may be a third-party plugin not installed here: said, not
     refused."""

@@ -140,6 +140,7 @@ def test_hygiene_digests_and_journal_images_of_a_deep_folder(tmp_path: Path) -> 
     assert not top.exists()
 
 
+@pytest.mark.e2e
 def test_check_cli_exits_zero_on_a_deep_folder(tmp_path: Path) -> None:
     repo = new_repo(tmp_path / "r")
     _deep(repo, REPORTED)
@@ -148,6 +149,7 @@ def test_check_cli_exits_zero_on_a_deep_folder(tmp_path: Path) -> None:
     assert "RecursionError" not in res.stderr
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("levels", [OVER, REPORTED])
 def test_gate_commit_refuses_a_deep_file_with_the_reason_and_still_scans_it(
     tmp_path: Path, levels: int

@@ -280,6 +280,7 @@ def test_names_shebangs_and_identify_say_how_they_decided() -> None:
     assert detect_language("empty.html", b"").language == "html"
 
 
+@pytest.mark.e2e
 def test_traps_end_to_end_no_checked_scope_flags_valid_code(tmp_path: Path) -> None:
     """One real `orchestrate lint` over every trap: each scope records the detected
     language and how it was decided, ambiguous files are unsupported with the reason,

@@ -17,6 +17,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from helpers import REPO, VENV_BIN, fail_or_skip, new_repo
 
 DOC = REPO / "docs" / "editor.md"
@@ -70,6 +71,7 @@ def test_each_editor_section_says_whether_it_is_tested_here() -> None:
         assert t.endswith("(tested here)") or "untested here" in t, t
 
 
+@pytest.mark.e2e
 def test_the_neovim_07_config_runs_as_written(tmp_path: Path) -> None:
     nvim = shutil.which("nvim")
     if nvim is None:

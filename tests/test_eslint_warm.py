@@ -380,6 +380,7 @@ def _workers_of(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("ending", ["stop", "killed"])
 def test_the_engine_owns_the_worker(tmp_path: Path, ending: str) -> None:
     """`orchestrate server start`, a warm `lint --feedback` of a JS file: the engine

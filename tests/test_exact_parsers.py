@@ -356,6 +356,7 @@ def test_no_parser_runs_the_code(tmp_path: Path) -> None:
 # --- through the whole product: report, gate, presentations --------------------------------
 
 
+@pytest.mark.e2e
 def test_report_gate_and_presentations_tell_confirmed_from_candidate(tmp_path: Path) -> None:
     need("gofmt")
     repo = new_repo(tmp_path / "repo")
@@ -393,6 +394,7 @@ def test_report_gate_and_presentations_tell_confirmed_from_candidate(tmp_path: P
     assert "treesitter/syntax/confirmed" in gate.stdout + gate.stderr
 
 
+@pytest.mark.e2e
 def test_a_refuted_candidate_lets_the_gate_allow(tmp_path: Path) -> None:
     need("gofmt")
     repo = new_repo(tmp_path / "repo")
@@ -409,6 +411,7 @@ def test_every_entry_says_why_it_is_safe(parser: Any) -> None:
     assert not any(w in {"-c", "--eval", "-r", "--require", "--import"} for w in parser.argv)
 
 
+@pytest.mark.e2e
 def test_host_context_counts_confirmed_syntax_errors(tmp_path: Path) -> None:
     need("gofmt")
     repo = new_repo(tmp_path / "repo")
@@ -429,6 +432,7 @@ def test_host_context_counts_confirmed_syntax_errors(tmp_path: Path) -> None:
 # --- adversarial cases ----------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_a_confirmed_error_blocks_even_where_no_evidence_is_required(tmp_path: Path) -> None:
     need("bash")
     # Bash needs no evidence by default (its grammar is unqualified). The level says what

@@ -50,6 +50,7 @@ def test_example_plugin_loads_through_its_entry_point() -> None:
     assert example.checkers == ("yamllint",)
 
 
+@pytest.mark.e2e
 def test_orchestrate_plugins_lists_the_example(tmp_path: Path) -> None:
     _require_example()
     res = run_cli(["plugins"], cwd=tmp_path)

@@ -200,6 +200,7 @@ def _crashing_ruff(tmp_path: Path) -> Path:
     return fake
 
 
+@pytest.mark.e2e
 def test_cli_every_check_failed_is_not_a_pass(tmp_path: Path) -> None:
     """`orchestrate lint && deploy` must not deploy when the planned checks crashed."""
     root = tmp_path / "p"
@@ -215,6 +216,7 @@ def test_cli_every_check_failed_is_not_a_pass(tmp_path: Path) -> None:
     assert res.returncode == 0 and "tool_error" in res.stdout
 
 
+@pytest.mark.e2e
 def test_cli_blocking_error_exits_1_and_exit_zero_reports(tmp_path: Path) -> None:
     (tmp_path / "unused.py").write_text("import os\n")
     res = run_cli(["lint", "unused.py", "--no-tasks"], cwd=tmp_path)
@@ -223,6 +225,7 @@ def test_cli_blocking_error_exits_1_and_exit_zero_reports(tmp_path: Path) -> Non
     assert res.returncode == 0 and "F401" in res.stdout
 
 
+@pytest.mark.e2e
 def test_cli_syntax_candidate_exits_0_unless_fail_on_candidate(tmp_path: Path) -> None:
     (tmp_path / "main.go").write_text('package main\n\nfunc main() {\n\tprintln("a"\n}\n')
     # No exact parser confirms it (gofmt's explicit path names nothing): a candidate.
@@ -237,6 +240,7 @@ def test_cli_syntax_candidate_exits_0_unless_fail_on_candidate(tmp_path: Path) -
         assert res.returncode == code, (level, res.stderr)
 
 
+@pytest.mark.e2e
 def test_cli_warning_exits_0_unless_fail_on_warning(tmp_path: Path) -> None:
     """A real yamllint warning (the example plugin): reported, not failing by default."""
     (tmp_path / ".yamllint").write_text("extends: default\nrules:\n  document-start: enable\n")
@@ -257,6 +261,7 @@ def test_cli_warning_exits_0_unless_fail_on_warning(tmp_path: Path) -> None:
 # --- honest selection -----------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_unknown_checker_is_a_usage_error_with_the_known_names(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("import os\n")
     res = run_cli(["lint", "--only", "rufff", "--no-tasks"], cwd=tmp_path)
@@ -282,6 +287,7 @@ def test_unknown_checker_name_is_refused_in_process_too(tmp_path: Path) -> None:
     assert result.structured_content["report"] is None  # type: ignore[index]
 
 
+@pytest.mark.e2e
 def test_excluded_folder_under_require_is_incomplete(tmp_path: Path) -> None:
     (tmp_path / "orchestrate.toml").write_text('exclude_dirs = ["cfg"]\n')
     (tmp_path / "cfg").mkdir()
@@ -296,6 +302,7 @@ def test_excluded_folder_under_require_is_incomplete(tmp_path: Path) -> None:
     assert run_cli(["lint", "cfg", "--no-tasks"], cwd=tmp_path).returncode == ExitCode.PASS
 
 
+@pytest.mark.e2e
 def test_only_a_checker_that_claims_nothing_is_incomplete_under_require(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     args = ["lint", "--only", "eslint", "--no-tasks", "--format", "json"]
@@ -304,6 +311,7 @@ def test_only_a_checker_that_claims_nothing_is_incomplete_under_require(tmp_path
     assert run_cli(args, cwd=tmp_path).returncode == ExitCode.PASS
 
 
+@pytest.mark.e2e
 def test_require_native_says_which_files_it_does_not_judge(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     (tmp_path / "main.go").write_text("package main\n")
@@ -338,6 +346,7 @@ def test_readme_exit_table_states_the_policy() -> None:
     assert all(f"| `{level}` |" in readme for level in ("native", "syntax", "complete"))
 
 
+@pytest.mark.e2e
 def test_cli_real_gaps_pass_unless_required(tmp_path: Path) -> None:
     """Real gaps: ESLint without a config (configuration_required), a binary file
     (not_run), a file no checker covers (unsupported), a symlink out of the project
@@ -520,6 +529,7 @@ def test_cli_an_unreadable_file_is_incomplete_for_real() -> None:
 # --- end to end: real checkers the project configures ---------------------------------
 
 
+@pytest.mark.e2e
 def test_cli_ruff_required_version_not_met_is_incomplete(tmp_path: Path) -> None:
     (tmp_path / "ruff.toml").write_text('required-version = ">=99"\n')
     (tmp_path / "a.py").write_text("x = 1\n")
@@ -537,6 +547,7 @@ def test_cli_ruff_required_version_not_met_is_incomplete(tmp_path: Path) -> None
     assert res.returncode == ExitCode.USAGE and "rufff" in res.stderr, res.stderr
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("checker", "config", "source"),
     [
@@ -563,6 +574,7 @@ def test_cli_a_configured_tool_that_is_absent_is_incomplete(
     assert res.returncode == ExitCode.PASS, res.stdout + res.stderr
 
 
+@pytest.mark.e2e
 def test_cli_an_unconfigured_missing_tool_stays_a_reported_gap(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     absent = (tmp_path / "absent" / "ruff").as_posix()

@@ -6,7 +6,11 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
 from helpers import git, run_cli
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def test_fix_applies_safe_ruff_fix_and_holds_unsafe(git_repo: Path) -> None:

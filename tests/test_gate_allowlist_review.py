@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import add_remote, git, new_repo, run_cli, stage
 from orchestrate_plugins.secrets_allow import parse_allowlist, reviewed_allowlist
 from secrets_support import AWS_KEY
 
 from orchestrator.usecases.gate import pre_tool_gate
 from orchestrator.vocab import GateDecision
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 ALLOW = ".orchestrate-secrets-allow"
 SECRET = {"fixture.py": f'KEY = "{AWS_KEY}"\n'}

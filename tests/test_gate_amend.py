@@ -43,6 +43,7 @@ def _blocked(res: subprocess.CompletedProcess[str]) -> None:
     assert "amending" in out
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     "argv",
     [
@@ -61,6 +62,7 @@ def test_amend_through_the_hook_judges_what_head_changed(
     assert git(leaked, "rev-parse", "HEAD").strip() == head  # nothing was amended
 
 
+@pytest.mark.e2e
 def test_an_amend_by_the_dashed_command_judges_what_head_changed(leaked: Path) -> None:
     """git still installs its builtins under their dashed names (`git-core/git-commit`)."""
     dashed = Path(git(leaked, "--exec-path").strip()) / "git-commit"
@@ -82,6 +84,7 @@ sys.exit(subprocess.run([{orchestrate!r}, "gate", "commit"]).returncode)
 """
 
 
+@pytest.mark.e2e
 def test_an_amend_seen_through_a_deep_hook_manager(leaked: Path) -> None:
     import sys
 
@@ -95,6 +98,7 @@ def test_an_amend_seen_through_a_deep_hook_manager(leaked: Path) -> None:
     assert git(leaked, "rev-parse", "HEAD").strip() == head
 
 
+@pytest.mark.e2e
 def test_a_plain_commit_still_judges_the_index_against_head(leaked: Path) -> None:
     # "--amend" here is the message of a new commit, not an option.
     res = _git(leaked, "commit", "-q", "-m", "--amend")
@@ -104,6 +108,7 @@ def test_a_plain_commit_still_judges_the_index_against_head(leaked: Path) -> Non
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+@pytest.mark.e2e
 def test_an_amend_is_judged_under_the_parents_allowlist(leaked: Path) -> None:
     """An allowlist entry HEAD added past the hooks is not the amended commit's base."""
     ci = orchestrate(leaked, "gate", "ci", "--format", "json")
@@ -119,6 +124,7 @@ def test_an_amend_is_judged_under_the_parents_allowlist(leaked: Path) -> None:
     assert "apply once the allowlist change is committed on its own" in res.stdout + res.stderr
 
 
+@pytest.mark.e2e
 def test_the_push_gate_judges_an_amend_made_past_every_hook(leaked: Path, tmp_path: Path) -> None:
     git(leaked, "reset", "-q", "--hard", "HEAD~1")  # the commit before the secret
     add_remote(leaked, tmp_path / "remote.git", push=False)

@@ -20,6 +20,9 @@ import pytest
 from gate_support import clean_env, commit_files, orchestrate
 from helpers import fail_or_skip
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 BROKEN_SH = "if then fi ((\n"
 
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from gate_support import GOOD_PY
 from gate_support import orchestrate as _orchestrate
 from helpers import git
 from secrets_support import AWS_KEY
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def _commit(repo: Path, message: str) -> str:

@@ -9,9 +9,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from gate_support import run as _run
 from helpers import git, run_cli
 from secrets_support import AWS_KEY
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def _hooked(repo: Path) -> Path:

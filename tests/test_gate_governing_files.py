@@ -7,8 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import git, new_repo, run_cli, stage
 from secrets_support import AWS_KEY
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 ALLOW = ".orchestrate-secrets-allow"
 

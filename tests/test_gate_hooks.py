@@ -17,6 +17,9 @@ from gate_support import run as _run
 from helpers import REPO, VENV_BIN, add_remote, git, run_cli
 from secrets_support import AWS_KEY
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 def _commit(
     repo: Path, *args: str, env: dict[str, str] | None = None

@@ -82,6 +82,7 @@ def test_the_reserve_is_a_bounded_share_of_the_deadline() -> None:
     assert whole.within(2.0).at <= whole.at and whole.within(60.0).at == whole.at
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("kind", ["never-returns", "hangs-on-check"])
 def test_a_hung_checker_at_the_commit_gate_is_timed_out_not_a_git_fault(
     tmp_path: Path, kind: str
@@ -102,6 +103,7 @@ def test_a_hung_checker_at_the_commit_gate_is_timed_out_not_a_git_fault(
     assert pids.exists() and _alive(pids) == [], "the fake's process group outlived the gate"
 
 
+@pytest.mark.e2e
 def test_a_hung_checker_is_named_timed_out_in_the_json_report(tmp_path: Path) -> None:
     fake, _pids = _fake_ruff(tmp_path, "fake-ruff-hangs-on-check", HANGS_ON_CHECK)
     repo, env = _setup(tmp_path, fake)
@@ -133,6 +135,7 @@ def _denial(host: str, obj: dict) -> str:  # type: ignore[type-arg]
     )
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("host", sorted(HOSTS))
 def test_the_pre_tool_hook_answers_a_hung_checker_before_its_deadline(
     tmp_path: Path, host: str

@@ -26,6 +26,9 @@ from orchestrator.gates.materialise import TREES_DIR, UnsafePath, materialised
 from orchestrator.model.checker import FileTarget
 from orchestrator.usecases.gate import gate
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 WEAKEN_ORCHESTRATE = 'disable_plugins = ["ruff"]\n\n[required]\npython = "syntax"\n'
 IGNORE_ALL = 'lint.ignore = ["ALL"]\n'
 

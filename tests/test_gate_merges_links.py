@@ -21,6 +21,9 @@ from secrets_support import AWS_KEY
 
 from orchestrator.gates.install_hooks import MARKER
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 _commit = commit_files
 
 

@@ -18,6 +18,9 @@ from gate_support import run as _run
 from helpers import add_remote, git, run_cli
 from secrets_support import AWS_KEY
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 ZERO = "0" * 40
 
 

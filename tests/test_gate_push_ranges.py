@@ -20,6 +20,9 @@ from secrets_support import AWS_KEY
 from orchestrator.usecases.gate import pre_tool_gate
 from orchestrator.vocab import GateDecision
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 ZERO = "0" * 40
 
 

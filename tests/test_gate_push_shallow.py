@@ -12,11 +12,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from gate_support import GOOD_PY, commit_files
 from gate_support import orchestrate as _orchestrate
 from gate_support import run as _run
 from helpers import add_remote, git, new_repo, run_cli
 from secrets_support import AWS_KEY
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 ZERO = "0" * 40
 

@@ -12,6 +12,9 @@ from gate_support import run as _run
 from helpers import add_remote, git, run_cli
 from secrets_support import AWS_KEY
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 def _blob(repo: Path, text: str) -> str:
     out = subprocess.run(

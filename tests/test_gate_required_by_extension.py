@@ -73,6 +73,7 @@ def test_plain_html_checked_clean_still_allows() -> None:
     assert evaluate_gate(report, {}).decision is GateDecision.ALLOW
 
 
+@pytest.mark.e2e
 def test_gate_commit_does_not_let_a_template_marker_switch_the_html_check_off(
     tmp_path: Path,
 ) -> None:

@@ -75,6 +75,7 @@ def _rubocop_directly(root: Path, rubocop: str) -> list[tuple[str, str]]:
     )
 
 
+@pytest.mark.e2e
 def test_an_executable_script_with_a_shebang_passes_gate_commit_and_ci(
     tmp_path: Path, homes: dict[str, str]
 ) -> None:
@@ -100,6 +101,7 @@ def test_an_executable_script_with_a_shebang_passes_gate_commit_and_ci(
     assert code == 0 and _findings(report, "ruff") == [], report["gate"]
 
 
+@pytest.mark.e2e
 def test_rubocop_script_permission_sees_the_committed_mode(
     tmp_path: Path, homes: dict[str, str]
 ) -> None:
@@ -222,6 +224,7 @@ def test_every_property_a_checker_sees_matches_the_judged_surface(
     assert "pkg/.gitattributes" not in tree and ".orchestrate-secrets-allow" not in tree
 
 
+@pytest.mark.e2e
 def test_a_linked_config_governs_as_in_a_checkout(tmp_path: Path, homes: dict[str, str]) -> None:
     """Failed before: `pkg/ruff.toml`, a link to a shared config, was left out of the
     tree, so Ruff judged `pkg/` by the root config instead of the linked one."""

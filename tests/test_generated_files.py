@@ -143,6 +143,7 @@ def _checkers(report: dict[str, Any], path: str) -> dict[str, str]:
     return {s["checker"]: s["status"] for s in report["scopes"] if s["path"] == path}
 
 
+@pytest.mark.e2e
 def test_a_file_named_on_the_command_line_is_checked(tmp_path: Path) -> None:
     root = _write(tmp_path, GEN_TREE)
     named = _cli_report(root, "gen/conf.lua")
@@ -157,6 +158,7 @@ def test_a_file_named_on_the_command_line_is_checked(tmp_path: Path) -> None:
         assert [f["rule"] for f in report["findings"]] == ["F401"]
 
 
+@pytest.mark.e2e
 def test_include_generated_lints_them(tmp_path: Path) -> None:
     root = _write(tmp_path, GEN_TREE)
     report = _cli_report(root, "--include-generated", "gen")
@@ -169,6 +171,7 @@ def _gate(repo: Path) -> tuple[int, dict[str, Any]]:
     return res.returncode, json.loads(res.stdout)
 
 
+@pytest.mark.e2e
 def test_gate_commit_allows_a_staged_lock_file_and_still_scans_it(tmp_path: Path) -> None:
     repo = new_repo(tmp_path / "r", {"poetry.lock": "[[package]]\nname = 'a'\n", "a.py": "x = 1\n"})
     code, report = _gate(repo)
@@ -180,6 +183,7 @@ def test_gate_commit_allows_a_staged_lock_file_and_still_scans_it(tmp_path: Path
     assert [f["path"] for f in report["findings"] if f["checker"] == "secrets"] == ["poetry.lock"]
 
 
+@pytest.mark.e2e
 def test_gate_follows_the_staged_gitattributes_not_the_work_tree(tmp_path: Path) -> None:
     repo = new_repo(tmp_path / "r", {"gen/conf.lua": "local x = 1\n"})
     # Unstaged: the commit does not carry it, so it cannot take the file out of lint.
@@ -222,6 +226,7 @@ NATIVE_TREE = {
 }
 
 
+@pytest.mark.e2e
 def test_native_checkers_see_maintained_files_a_loose_phrase_used_to_skip(
     tmp_path: Path,
 ) -> None:

@@ -20,6 +20,9 @@ from gate_support import BAD_PY, GOOD_PY, clean_env, orchestrate, ruff_unavailab
 from helpers import new_repo
 from host_contracts import PAYLOADS
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 # The payloads were recorded in this project folder; each case swaps in its own repository.

@@ -248,6 +248,7 @@ def test_post_tool_use_on_a_file_with_a_task_is_a_repair_recheck(git_repo: Path)
     assert "IGNORE" not in json.dumps(obj)
 
 
+@pytest.mark.e2e
 def test_printed_recheck_treats_a_hostile_name_as_a_path(git_repo: Path) -> None:
     """A file named like an option (`--output=src/main.py`) must stay a path in the
     re-check command handed to the agent: running that command as printed never

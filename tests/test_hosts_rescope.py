@@ -27,6 +27,9 @@ from orchestrator.hosts.shell import git_changed_paths
 from orchestrator.model.report import Report
 from orchestrator.usecases.lint import LintResult
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: The fields of a scope that say what was decided about a path (timings differ).
 DECIDED = ("path", "checker", "status", "reason")
 

@@ -202,6 +202,7 @@ def _hostile_repo(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.e2e
 def test_cli_lint_of_hostile_file_names_is_inert_and_json_exact(tmp_path: Path) -> None:
     root = _hostile_repo(tmp_path)
     res = run_cli(["lint", "--no-tasks", "."], cwd=root)
@@ -215,6 +216,7 @@ def test_cli_lint_of_hostile_file_names_is_inert_and_json_exact(tmp_path: Path) 
     assert {f["path"] for f in json.loads(res.stdout)["findings"]} == set(NAMES)
 
 
+@pytest.mark.e2e
 def test_cli_task_list_and_show_of_hostile_file_names_are_inert(tmp_path: Path) -> None:
     root = _hostile_repo(tmp_path)
     assert run_cli(["lint", "."], cwd=root).returncode == 1
@@ -230,6 +232,7 @@ def test_cli_task_list_and_show_of_hostile_file_names_are_inert(tmp_path: Path) 
     _inert(res.stdout)
 
 
+@pytest.mark.e2e
 def test_cli_gate_commit_of_hostile_file_names_is_inert(tmp_path: Path) -> None:
     root = _hostile_repo(tmp_path)
     for name in NAMES:
@@ -240,6 +243,7 @@ def test_cli_gate_commit_of_hostile_file_names_is_inert(tmp_path: Path) -> None:
     _inert(res.stderr)
 
 
+@pytest.mark.e2e
 def test_hygiene_check_escapes_hostile_names_the_same_way(tmp_path: Path) -> None:
     root = new_repo(tmp_path / "h")
     (root / "nl\nFORGED\x1b[2J.orig").write_text("leftover\n")
@@ -250,6 +254,7 @@ def test_hygiene_check_escapes_hostile_names_the_same_way(tmp_path: Path) -> Non
     assert printable("nl\nFORGED\x1b[2J.orig") in res.stdout
 
 
+@pytest.mark.e2e
 def test_an_error_message_echoing_a_hostile_argument_is_inert(tmp_path: Path) -> None:
     res = run_cli(["lint", "--no-tasks", "nl\nFORGED\x1b[2J.py"], cwd=new_repo(tmp_path / "e"))
     assert res.returncode == 2, res.stderr

@@ -13,10 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import REPO, run_cli
 from hygiene_helpers import age, commit_all, tree_bytes
 
 from orchestrator.hygiene.apply import CRASH_ENV
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 SECTION = "## Install\n\nRun `pip install orchestrate`.\nThen run `orchestrate check`.\n"
 

@@ -198,6 +198,7 @@ def test_a_dedupe_never_keeps_its_copy_in_a_file_the_run_deletes(git_repo: Path)
     assert "We use X." in (notes / "b.md").read_text()
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("kind", ["dedupe", "move-to-archive"])
 def test_a_fifo_as_kept_copy_or_archive_does_not_hang_clean(git_repo: Path, kind: str) -> None:
     """Failed before: the scope rule opened a dedupe's kept copy (or a move's archive) to

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hygiene_helpers import age, by_id, clean, commit_all, digest, edit, entry, report, settle
 
 from orchestrator.hygiene import service, validate
@@ -269,6 +270,7 @@ def test_validator_refuses_a_kept_in_that_disagrees_and_a_self_overlap() -> None
     json.dumps(reasons)
 
 
+@pytest.mark.e2e
 def test_clean_prints_a_summary_per_tier_and_rule_before_applying(git_repo: Path) -> None:
     from helpers import run_cli
 

@@ -103,6 +103,7 @@ def test_every_spelling_is_refused_again_at_apply_time(tmp_path: Path, bad: str)
         engine.resolve(tmp_path, bad)
 
 
+@pytest.mark.e2e
 def test_an_approved_delete_of_the_root_keeps_the_repository(git_repo: Path) -> None:
     """Failed before: an approved `delete .` renamed and removed the whole repository."""
     settle()
@@ -181,6 +182,7 @@ def _restore_file(rel: str, after: str) -> list[dict[str, Any]]:
     return [{"path": rel, "after": after, "before": {"type": "file", "blob": blob, "mode": 0o644}}]
 
 
+@pytest.mark.e2e
 def test_undo_refuses_a_journal_that_climbs_out(git_repo: Path, tmp_path: Path) -> None:
     """Failed before: a hand-written journal with ../outside/victim.txt deleted the victim."""
     victim = _victim(tmp_path)
@@ -320,6 +322,7 @@ def test_a_report_of_another_repository_is_refused(git_repo: Path, tmp_path: Pat
     assert any("project_root" in r for r in _refused(git_repo, rep))
 
 
+@pytest.mark.e2e
 def test_deep_nesting_is_a_usage_error_not_a_crash(git_repo: Path) -> None:
     """Failed before: RecursionError, exit 4."""
     raw = '{"entries": ' + "[" * 100000 + "]" * 100000 + "}"

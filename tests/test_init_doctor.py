@@ -8,7 +8,11 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from helpers import eslint_path, git, new_repo, run_cli
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def _project(tmp_path: Path) -> Path:

@@ -13,6 +13,9 @@ from secrets_support import AWS_KEY
 
 from orchestrator.gates.install_hooks import MARKER, hook_script, is_ours
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 
 def test_hook_script_calls_this_interpreter() -> None:
     text = hook_script("commit", "strict")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import run_cli
 
 from orchestrator.model.report import Finding, Report, ScanInfo, Scope
@@ -35,6 +36,7 @@ def test_rows_with_odd_text_and_empty_lists_match_the_whole_dump(tmp_path: Path)
     assert b"".join(json_chunks(report)) == _expected(report)
 
 
+@pytest.mark.e2e
 def test_a_real_lint_report_written_to_a_file_matches(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("import os\nimport sys\n")
     (tmp_path / "b.json").write_text('{"a": [1, 2,]}\n')

@@ -124,6 +124,7 @@ def test_grammar_info() -> None:
     assert len(manifest()) >= 30
 
 
+@pytest.mark.e2e
 def test_languages_module_does_not_import_tree_sitter() -> None:
     code = (
         "import sys; import orchestrator.model.languages as l; l.detect('a.go'); l.grammar_info('go');"

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import run_cli
 
 from orchestrator.api import MAX_PARSE_BYTES
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def _json_of_size(size: int) -> str:

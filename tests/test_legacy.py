@@ -129,6 +129,7 @@ def test_config_key_without_a_value_does_not_skip(git_repo: Path) -> None:
     assert config_skip(_git(git_repo)) is None
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("value", [" 1", "true ", "yes\n", "on"])
 def test_adversarial_values_do_not_skip_the_real_commit(git_repo: Path, value: str) -> None:
     """Through the installed legacy hook, from the environment and from `git -c`."""
@@ -250,6 +251,7 @@ OUTCOMES: dict[str, tuple[Callable[[Path], dict[str, str]], int, str]] = {
 }
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("outcome", list(OUTCOMES))
 def test_legacy_text_matches_the_exit_code(git_repo: Path, outcome: str) -> None:
     setup, code, word = OUTCOMES[outcome]
@@ -266,6 +268,7 @@ def test_legacy_text_matches_the_exit_code(git_repo: Path, outcome: str) -> None
         assert "blocked (exit 2)" in headline, headline
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("outcome", "word"),
     [("missing tool", "unverified (exit 0)"), ("blocking finding", "blocked (exit 2)")],

@@ -21,6 +21,9 @@ from orchestrator.render.formats import BUILTIN
 from orchestrator.render.human import VERDICT_WIDTH, verdict
 from orchestrator.vocab import ScopeStatus, Severity
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: A command line as the runner reads it: `::name[ props]::data`.
 COMMAND = re.compile(r"^::(?P<name>[a-z-]+)(?: (?P<props>.*?))?::(?P<data>.*)$")
 #: The runner's decoding (ActionCommand.unescapeData / unescapeProperty).

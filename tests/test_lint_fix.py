@@ -7,10 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from helpers import eslint_path, git, run_cli
 
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.usecases.lint_fix import fix
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 SRC = "import sys\nimport os\nimport json\n\nprint(sys.argv)\n"
 

@@ -25,6 +25,9 @@ from helpers import VENV_BIN, eslint_path, fail_or_skip, new_repo, run_cli
 from lsprotocol import types
 from pytest_lsp.client import LanguageClient, client_capabilities, make_test_lsp_client
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 HERE = Path(__file__).resolve().parent
 WAIT_S = 90.0  # a cold first check (plugin load, Ruff start) on a busy machine
 CLEAN = "x = 1\n"

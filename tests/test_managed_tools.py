@@ -91,6 +91,7 @@ def test_a_cached_install_counts_only_when_verified(no_checkout: None, cache: Pa
     assert managed_tools.homes("eslint") == [target]
 
 
+@pytest.mark.e2e
 def test_tools_install_without_npm_says_what_to_install(tmp_path: Path) -> None:
     cache = tmp_path / "xdg-cache"
     env = {"PATH": str(tmp_path / "empty-bin"), "XDG_CACHE_HOME": str(cache)}

@@ -9,12 +9,16 @@ from typing import Any
 
 import anyio
 import jsonschema
+import pytest
 from helpers import VENV_BIN, git, run_cli
 from mcp import Client, StdioServerParameters
 
 from orchestrator.hosts import budgets
 from orchestrator.model.report import Report
 from orchestrator.usecases.lint import core_view
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def with_client(repo: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:

@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from helpers import eslint_path, run_cli
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: A flat config with one local rule that reports a three-line message on every file.
 CONFIG = """\
 const local = {

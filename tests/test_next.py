@@ -81,6 +81,7 @@ def test_render_is_bounded_and_counts_what_it_leaves_out(tmp_path: Path) -> None
     assert f"{40 - shown} more" in text
 
 
+@pytest.mark.e2e
 def test_cli_next(tmp_path: Path) -> None:
     ids = task_backlog(tmp_path, 2)
     out = run_cli(["next", "--root", str(tmp_path), "--format", "json"], tmp_path)
@@ -119,6 +120,7 @@ def _stop_message(root: Path, name: str = "Stop") -> dict:
     return check_claude("Stop", code, out)
 
 
+@pytest.mark.e2e
 def test_next_and_stop_show_the_legacy_skip_count(git_repo: Path) -> None:
     _skip_twice(git_repo)
     res = run_cli(["next", "--root", str(git_repo)], git_repo)

@@ -7,9 +7,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers import new_repo, run_cli
 
 from orchestrator.core import reuse
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 
 def _status(repo: Path, *extra: str) -> list[str]:

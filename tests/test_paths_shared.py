@@ -72,6 +72,7 @@ def test_a_consistent_record_with_a_non_canonical_path_is_not_rechecked(
     assert r.reason == "task_record_inconsistent"
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("rel", ["-dash.py", "nl\nname.py"])
 def test_unusual_but_canonical_names_are_rechecked_by_their_checker(
     tmp_path: Path, rel: str

@@ -24,6 +24,9 @@ import pytest
 import yaml
 from helpers import REPO, VENV_BIN, git, new_repo, run_cli, source_copy
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 HOOK_ID = "orchestrate-lint"
 BAD_PY = "import os\n"
 GOOD_PY = "print(1)\n"

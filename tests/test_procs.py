@@ -188,6 +188,7 @@ def test_signal_kills_children_and_adopted_orphans(
         _cleanup(*pids)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_orchestrate_lint_ends_its_tree_on_a_signal(
     tmp_path: Path, sig: signal.Signals, code: int

@@ -20,6 +20,9 @@ from helpers import VENV_BIN, new_repo, run_cli
 
 from orchestrator.cli.progress import MANY, Counter, under_ci, wanted
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: More file checks than MANY, so the count shows at once (not only after a second).
 FILES = MANY + 20
 COUNT = re.compile(rf"orchestrate: checking\s+(\d+)/{FILES} file checks")

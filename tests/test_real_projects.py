@@ -22,7 +22,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import corpus, fail_or_skip, git, new_repo, require_tool, run_cli
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 RUFF = Path(sys.executable).parent / "ruff"
 NPM_HINT = "install Node.js with npm (Debian: apt-get install npm)"

@@ -435,3 +435,98 @@ def test_reused_findings_are_held_as_compactly_as_fresh_ones(tmp_path: Path) -> 
     assert a.exact_edit.__pydantic_fields_set__ is b.exact_edit.__pydantic_fields_set__
     anchors = [f.exact_edit.anchor for f in (a, b)]  # type: ignore[union-attr]
     assert anchors[0].__pydantic_fields_set__ is anchors[1].__pydantic_fields_set__
+
+
+def _ruby_scope(report: Report) -> Scope:
+    (scope,) = [s for s in report.scopes if s.checker == "ruby"]
+    return scope
+
+
+def test_ruby_reuses_and_a_pin_change_invalidates(tmp_path: Path) -> None:
+    """`ruby -c` declares its identity (the tool and the version pins governing each
+    file): the same edit twice is reused, and a changed pin is not."""
+    require_tool("ruby", "apt-get install ruby")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "a.rb").write_text("x = 1\n")
+
+    def lint() -> Scope:
+        report = run_lint(LintRequest(project_root=tmp_path, paths=["lib/a.rb"], cwd=tmp_path))
+        return _ruby_scope(report)
+
+    first = lint()
+    assert first.status == ScopeStatus.CHECKED and first.reused is None
+    assert lint().reused == reuse.REUSE_REASON
+    (tmp_path / "lib" / ".ruby-version").write_text("2.0\n")  # a pin the note reads
+    assert lint().reused is None
+    assert lint().reused == reuse.REUSE_REASON
+
+
+def test_example_yamllint_reuses_and_a_config_change_invalidates(tmp_path: Path) -> None:
+    """The example plugin declares its identity (yamllint's version and the project's
+    config): the same edit twice is reused, a changed config is not."""
+    pytest.importorskip("orchestrate_yamllint")
+    (tmp_path / ".yamllint").write_text("extends: default\n")
+    (tmp_path / "a.yaml").write_text("---\nkey: value\n")
+
+    def lint() -> Scope:
+        report = run_lint(LintRequest(project_root=tmp_path, paths=["a.yaml"], cwd=tmp_path))
+        (scope,) = [s for s in report.scopes if s.checker == "yamllint"]
+        return scope
+
+    first = lint()
+    assert first.status == ScopeStatus.CHECKED and first.reused is None
+    assert lint().reused == reuse.REUSE_REASON
+    (tmp_path / ".yamllint").write_text("extends: relaxed\n")
+    assert lint().reused is None
+    assert lint().reused == reuse.REUSE_REASON
+
+
+def test_example_yamllint_never_reuses_under_a_config_reading_other_files(
+    tmp_path: Path,
+) -> None:
+    """A config that extends a file of its own or reads ignores from another file depends
+    on bytes the identity does not hold: no reuse."""
+    pytest.importorskip("orchestrate_yamllint")
+    (tmp_path / "base.yaml").write_text("extends: default\n")
+    (tmp_path / ".yamllint").write_text("extends: base.yaml\n")
+    (tmp_path / "a.yaml").write_text("---\nkey: value\n")
+    for _ in range(2):
+        report = run_lint(LintRequest(project_root=tmp_path, paths=["a.yaml"], cwd=tmp_path))
+        (scope,) = [s for s in report.scopes if s.checker == "yamllint"]
+        assert scope.status == ScopeStatus.CHECKED and scope.reused is None
+
+
+def _rubocop_scope(root: Path) -> Scope:
+    report = run_lint(LintRequest(project_root=root, paths=["lib/a.rb"], cwd=root))
+    (scope,) = [s for s in report.scopes if s.checker == "rubocop"]
+    return scope
+
+
+def test_rubocop_reuses_and_a_config_or_pin_change_invalidates(tmp_path: Path) -> None:
+    """RuboCop declares its identity (the tool, the config chain, the options file and
+    what it infers the target Ruby from): reused when equal, a miss when one changes."""
+    require_tool("rubocop", "apt-get install rubocop")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / ".rubocop.yml").write_text("AllCops:\n  NewCops: disable\n")
+    (tmp_path / "lib" / "a.rb").write_text("x = 1\n")
+    first = _rubocop_scope(tmp_path)
+    assert first.status == ScopeStatus.CHECKED and first.reused is None
+    assert _rubocop_scope(tmp_path).reused == reuse.REUSE_REASON
+    (tmp_path / ".ruby-version").write_text("2.7\n")  # the target Ruby RuboCop infers
+    assert _rubocop_scope(tmp_path).reused is None
+    assert _rubocop_scope(tmp_path).reused == reuse.REUSE_REASON
+    (tmp_path / ".rubocop.yml").write_text("AllCops:\n  NewCops: enable\n")
+    assert _rubocop_scope(tmp_path).reused is None
+
+
+def test_rubocop_never_reuses_beside_a_gemspec(tmp_path: Path) -> None:
+    """A gemspec (RuboCop may read the target Ruby from it, and it may be code) holds
+    bytes the identity does not: no reuse."""
+    require_tool("rubocop", "apt-get install rubocop")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / ".rubocop.yml").write_text("AllCops:\n  NewCops: disable\n")
+    (tmp_path / "lib" / "a.rb").write_text("x = 1\n")
+    (tmp_path / "x.gemspec").write_text("")
+    for _ in range(2):
+        scope = _rubocop_scope(tmp_path)
+        assert scope.status == ScopeStatus.CHECKED and scope.reused is None

@@ -75,6 +75,7 @@ def test_resolve_target(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.e2e
 def test_repair_ready_routes_to_task_verify(git_repo: Path) -> None:
     (git_repo / "a.py").write_text("import os\n")
     res = route(RouterEvent(Kind.FILE_CHANGED, git_repo.resolve(), paths=("a.py",)))
@@ -218,6 +219,7 @@ def test_a_recheck_fault_is_an_incomplete_observation(tmp_path: Path) -> None:
     assert "fire" not in res.context and res.source_check == "incomplete"
 
 
+@pytest.mark.e2e
 def test_edit_repair_uses_the_real_recheck_and_keeps_the_task_open(git_repo: Path) -> None:
     from orchestrator.tasks import store
 

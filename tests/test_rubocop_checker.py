@@ -373,6 +373,7 @@ def _gate_scope(report: dict, path: str) -> dict | None:  # type: ignore[type-ar
     return found[0] if found else None
 
 
+@pytest.mark.e2e
 def test_commit_gate_runs_rubocop_with_the_committed_config(tmp_path: Path) -> None:
     """The gate judges the staged blob with the committed `.rubocop.yml` (in its private
     tree): the finding RuboCop reports on those bytes blocks, the work tree is untouched."""
@@ -391,6 +392,7 @@ def test_commit_gate_runs_rubocop_with_the_committed_config(tmp_path: Path) -> N
     assert code == 1
 
 
+@pytest.mark.e2e
 def test_commit_gate_ignores_an_untracked_rubocop_yml(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"a.rb": "puts 1\n"})
     from helpers import stage
@@ -402,6 +404,7 @@ def test_commit_gate_ignores_an_untracked_rubocop_yml(tmp_path: Path) -> None:
     assert code == 0, report["gate"]
 
 
+@pytest.mark.e2e
 def test_commit_gate_with_an_inherited_file_says_it_is_absent(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", FILES)
     from helpers import stage
@@ -414,6 +417,7 @@ def test_commit_gate_with_an_inherited_file_says_it_is_absent(tmp_path: Path) ->
     assert code == 3, report["gate"]  # incomplete: never allowed on `ruby -c` alone
 
 
+@pytest.mark.e2e
 def test_commit_gate_with_a_remote_inherit_is_incomplete(tmp_path: Path) -> None:
     cfg = "inherit_from:\n  - https://example.invalid/rubocop.yml\n"
     root = _repo(tmp_path / "r", {".rubocop.yml": cfg, "a.rb": "puts 1\n"})
@@ -426,6 +430,7 @@ def test_commit_gate_with_a_remote_inherit_is_incomplete(tmp_path: Path) -> None
     assert code == 3, report["gate"]
 
 
+@pytest.mark.e2e
 def test_the_version_probe_writes_nothing_from_the_project_root(tmp_path: Path) -> None:
     """Failed before: `rubocop --version` ran in the caller's folder and, with a config
     naming `CacheRootDirectory: .`, created `rubocop_cache/` in the project."""

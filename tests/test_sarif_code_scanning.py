@@ -12,11 +12,15 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import jsonschema
+import pytest
 from helpers import VENV_BIN, eslint_path, new_repo, run_cli, sarif_schema
 
 from orchestrator.model.report import Finding, Report, ScanInfo, Scope
 from orchestrator.render.sarif import MAX_RESULTS, MAX_RULES, to_sarif
 from orchestrator.vocab import ScopeStatus, Severity
+
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
 
 ESLINT_CONFIG = 'export default [{ rules: { "no-unused-vars": "error" } }];\n'
 ODD_NAME = "odd name:50%#x.py"

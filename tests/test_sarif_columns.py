@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import jsonschema
+import pytest
 from helpers import eslint_path, new_repo, run_cli, sarif_schema
 
 from orchestrator.core import plugin_host
@@ -42,6 +43,7 @@ def _regions(log: dict) -> dict[str, dict]:
     return {r["ruleId"]: r["locations"][0]["physicalLocation"]["region"] for r in run["results"]}
 
 
+@pytest.mark.e2e
 def test_ruff_and_eslint_columns_both_count_utf16_units_in_one_run(tmp_path: Path) -> None:
     eslint_path()
     root = new_repo(

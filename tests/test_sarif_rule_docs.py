@@ -110,6 +110,7 @@ def test_a_ruff_that_cannot_list_its_rules_keeps_the_findings_words(
     assert not (cache / "orchestrate" / "ruff-rules").exists()
 
 
+@pytest.mark.e2e
 def test_the_rule_table_is_read_only_when_sarif_is_rendered(tmp_path: Path) -> None:
     cache = tmp_path / "xdg-cache"
     root = new_repo(tmp_path / "r", {"bad.py": "import os\n"}, initial_commit=False)

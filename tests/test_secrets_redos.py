@@ -123,6 +123,7 @@ def test_a_file_whose_scan_overruns_the_deadline_is_timed_out() -> None:
     assert "deadline" in (outcome.reason or "")
 
 
+@pytest.mark.e2e
 def test_sigterm_stops_a_gate_scanning_a_pathological_file(tmp_path: Path) -> None:
     homes = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "c")}
     big = (HEADER + "\n" + "a: b " * 34 + "\n") * 2000  # every line the reported shape

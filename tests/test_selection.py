@@ -246,6 +246,7 @@ def test_file_vanishing_while_inspected_is_not_run(
     assert refused[0].reason == "file vanished or does not exist"
 
 
+@pytest.mark.e2e
 def test_lint_json_with_a_name_that_is_not_utf8(tmp_path: Path) -> None:
     # End to end: the report is valid JSON (it was exit 4), the file is not `checked`
     # and its finding is not silently lost behind a clean verdict.

@@ -22,6 +22,9 @@ from helpers import VENV_BIN, eslint_path, new_repo, require_tool, run_cli
 from orchestrator.core.selection import files_digest, parse_shard, shard_of
 from orchestrator.errors import UsageError
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 ESLINT_CONFIG = 'export default [{ rules: { "no-unused-vars": "error", "no-var": "warn" } }];\n'
 #: Fields of a scope that are of how one run was laid out, not of what was judged:
 #: its timing, and the exit status of the tool process that checked the file (one

@@ -147,6 +147,13 @@ FULL_GATE = "commit"
 SHARED_SAMPLE = 24
 
 
+def _whole(value: str, full: str) -> object:
+    """A parameter; the fully swept entry's is in the end-to-end tier: its sweep raises in
+    several hundred functions, minutes on two cores, where each other entry's takes
+    seconds (README "Tests": the fast tier runs those)."""
+    return pytest.param(value, marks=pytest.mark.e2e) if value == full else value
+
+
 def _own_and_sample(codes: list, full: list) -> list:
     """The functions of `codes` that the fully swept entry (`full`) never reaches, and
     a spread sample of the ones it does: the sweep an entry still needs of its own."""
@@ -163,7 +170,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExc
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("scenario", ["commit", "protected_edit"])
-@pytest.mark.parametrize("host", sorted(guard.REFUSALS))
+@pytest.mark.parametrize("host", [_whole(h, FULL_HOST) for h in sorted(guard.REFUSALS)])
 def test_a_raise_anywhere_below_a_host_entry_refuses(
     secret_repo: Path, host: str, scenario: str, shard: int
 ) -> None:
@@ -256,7 +263,9 @@ def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-@pytest.mark.parametrize("event", ["commit", "commit-msg", "push", "ci"])
+@pytest.mark.parametrize(
+    "event", [_whole(e, FULL_GATE) for e in ("commit", "commit-msg", "push", "ci")]
+)
 def test_a_raise_anywhere_below_a_strict_cli_gate_blocks(
     secret_repo: Path,
     event: str,
@@ -360,6 +369,7 @@ def test_an_event_over_the_skim_limit_is_refused(secret_repo: Path) -> None:
     assert _refused(FULL_HOST, code, out, err) is None, out[:300]
 
 
+@pytest.mark.e2e
 def test_a_large_write_through_the_cli(secret_repo: Path) -> None:
     """End to end: `orchestrate hook claude-code` reads a 5 MB Write and lets it go on."""
     from helpers import run_cli
@@ -370,6 +380,7 @@ def test_a_large_write_through_the_cli(secret_repo: Path) -> None:
     assert "feedback not run: event over budget" in obj["systemMessage"]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("host", sorted(guard.REFUSALS))
 def test_a_fault_in_a_spawned_hook_refuses_in_the_hosts_shape(
     secret_repo: Path, host: str, tmp_path: Path
@@ -390,6 +401,7 @@ def test_a_fault_in_a_spawned_hook_refuses_in_the_hosts_shape(
     assert "injected fault" not in res.stdout + res.stderr  # nothing of the fault is echoed
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("signals", [1, 2])
 def test_a_hook_stopped_by_sigterm_mid_gate_refuses(tmp_path: Path, signals: int) -> None:
     """A host (or a person) ends the hook while its gate waits on a hung tool: one
@@ -435,6 +447,7 @@ def test_a_hook_stopped_by_sigterm_mid_gate_refuses(tmp_path: Path, signals: int
 # --- legacy-v1 stays outside the guard: it fails open, never certifies ------------------
 
 
+@pytest.mark.e2e  # a whole-path sweep, as the fully swept entries above
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_a_raise_anywhere_below_the_legacy_gate_never_certifies(
     secret_repo: Path,

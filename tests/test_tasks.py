@@ -128,6 +128,7 @@ def test_close_and_reopen(tmp_path: Path) -> None:
     assert tasks.load_task(tmp_path, tid).status == "closed"  # type: ignore[union-attr]
 
 
+@pytest.mark.e2e
 def test_corrupted_record_is_quarantined_and_reported(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(SRC)
     (tid,) = tasks.sync_tasks(_report(tmp_path, [_finding("a.py", 1)]), tmp_path).created
@@ -172,6 +173,7 @@ for i in range(280):
 """
 
 
+@pytest.mark.e2e
 def test_two_processes_write_concurrently(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(SRC)
     (shared,) = tasks.sync_tasks(_report(tmp_path, [_finding("a.py", 1)]), tmp_path).created

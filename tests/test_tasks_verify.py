@@ -42,6 +42,7 @@ def _fake(root: Path, name: str, body: str) -> Callable[..., list[str]]:
     return argv
 
 
+@pytest.mark.e2e
 def test_fixed_file_is_absent_unverified_and_task_stays_open_until_close(tmp_path: Path) -> None:
     tid = _task(tmp_path)
     present = verify.verify_task(tmp_path, tid, timeout=60)
@@ -65,6 +66,7 @@ def test_fixed_file_is_absent_unverified_and_task_stays_open_until_close(tmp_pat
     assert kinds == [("recheck", "still_present"), ("recheck", "absent_unverified")]
 
 
+@pytest.mark.e2e
 def test_unknown_and_malformed_ids(tmp_path: Path) -> None:
     r = verify.verify_task(tmp_path, "T-0123456789ab", timeout=5)
     assert (r.outcome, r.reason) == (verify.RECHECK_INCOMPLETE, "task_not_found")
@@ -167,6 +169,7 @@ def test_repair_ready_over_folder_budget_asks_for_explicit_verify(tmp_path: Path
     assert r.projection()["task_id"] == tid
 
 
+@pytest.mark.e2e
 def test_repair_ready_rechecks_and_projects_safe_fields(tmp_path: Path) -> None:
     tid = _task(tmp_path)
     (tmp_path / "a.py").write_text(FIXED)
@@ -185,6 +188,7 @@ def test_repair_ready_rechecks_and_projects_safe_fields(tmp_path: Path) -> None:
     assert kinds == ["repair_ready", "recheck"]
 
 
+@pytest.mark.e2e
 def test_recheck_is_fresh_even_with_a_warm_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -25,6 +25,9 @@ from host_contracts import encode, payload
 
 from orchestrator.server.protocol import runtime_paths
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 #: Fault injection (orchestrator/server/engine.py): a file folded into the engine's idea
 #: of its code's version, and a sleep before each request.
 FAULT_VERSION_FILE = "ORCHESTRATE_FAULT_VERSION_FILE"

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from helpers import REPO, VENV_BIN, fail_or_skip, new_repo, require_tool, source_copy
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 DIST = "orchestrate-lint"
 #: The checkers the distribution itself registers, and the selection's own scopes.

@@ -14,6 +14,9 @@ import pytest
 
 from orchestrator.workspace import locked, workspace_dir
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 HOLD = """
 import sys, time
 from pathlib import Path

@@ -15,6 +15,7 @@ so the engine runs it like the checker itself; everything else reads the record.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +58,6 @@ class LoadedChecker:
     #: it (a strict gate copies them into its private tree). Empty: it reads none.
     config_names: tuple[str, ...]
     column_unit: ColumnUnit
-    #: `[tools]` keys the checker looks a tool up by, beside its own name.
-    tool_names: tuple[str, ...]
     essential: bool
     #: The checker runs only under the project's own configuration (one of its
     #: `config_names` at the project root); without one it is not the project's tool,
@@ -69,6 +68,16 @@ class LoadedChecker:
     reviewed_policy_file: Callable[..., Any] | None
     #: The declarations in EXPECTED the plugin did not make (their defaults apply).
     defaulted: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def tool_names(self) -> tuple[str, ...]:
+        """`[tools]` keys the checker looks a tool up by, beside its own name. Read when
+        first asked (only a project with a `[tools]` table asks): the fallback checker's
+        answer imports its exact parser table, which a Python-only run never needs."""
+        try:
+            return _names(getattr(self.impl, "tool_names", ()), "tool_names", self.name)
+        except BadDeclaration:
+            return ()
 
     @property
     def native(self) -> bool:
@@ -139,7 +148,6 @@ def declare(checker: object) -> LoadedChecker:
         languages=frozenset(_names(getattr(checker, "languages", ()), "languages", name)),
         config_names=_names(getattr(checker, "config_names", ()), "config_names", name),
         column_unit=unit,
-        tool_names=_names(getattr(checker, "tool_names", ()), "tool_names", name),
         essential=essential,
         config_required=config_required,
         reuse_identity=_hook(checker, "reuse_identity", name),

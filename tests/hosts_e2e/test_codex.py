@@ -29,6 +29,9 @@ from .scenarios import (
     prompt_with_injection,
 )
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 HOST = CODEX
 
 

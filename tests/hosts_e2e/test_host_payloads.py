@@ -31,6 +31,9 @@ from .harness import (
     run_turns,
 )
 
+#: Every test here runs orchestrate as a user does (README "Tests").
+pytestmark = pytest.mark.e2e
+
 PAYLOADS = Path(__file__).parent / "payloads"
 #: Written into tmp_path: answers every event with a fixed marker, records the input.
 FAKE_CAPTURE_HOOK = r"""

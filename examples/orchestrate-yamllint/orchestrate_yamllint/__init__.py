@@ -12,6 +12,7 @@ project without one gets `configuration_required` and the syntax fallback.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import re
 import sys
@@ -28,6 +29,7 @@ from orchestrator.api import (
     Finding,
     Probe,
     ProcResult,
+    ReuseIdentity,
     RunContext,
     ScopeStatus,
     Severity,
@@ -51,6 +53,13 @@ CONFIG_HINT = "add .yamllint.yaml with the project's rules (extends: default, or
 # path:line:column: [level] message (rule)
 _LINE = re.compile(r"^(?P<path>.*):(?P<line>\d+):(?P<col>\d+): \[(?P<level>\w+)\] (?P<msg>.*)$")
 _RULE = re.compile(r"\s\((?P<rule>[\w-]+)\)$")
+#: A config line that makes yamllint read another file (a local `extends`, ignores
+#: from a file): the reuse identity would not hold those bytes.
+_READS_OTHER = re.compile(
+    r"^[ \t]*(?:extends[ \t]*:[ \t]*+(?!['\"]?(?:default|relaxed)['\"]?[ \t]*(?:#.*)?$)"
+    r"|ignore-from-file[ \t]*:)",
+    re.MULTILINE,
+)
 
 
 def project_config(root: Path) -> Path | None:
@@ -137,6 +146,22 @@ class YamllintChecker:
             Batch((t,), ident, label=f"yamllint:{t.path}") for t in targets if not t.on_disk
         ]
         return CheckerPlan(batches=tuple(batches))
+
+    def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
+        """yamllint's version and the bytes of every config name at the project root (it
+        reads the first of them); None (never reused) when the config reads another file."""
+        digest = hashlib.sha256()
+        for name in CONFIG_NAMES:
+            try:
+                data = (ctx.project_root / name).read_bytes()
+            except FileNotFoundError:
+                data = b"<none>"
+            except OSError:
+                return None
+            if _READS_OTHER.search(data.decode("utf-8", "replace")):
+                return None
+            digest.update(name.encode() + b"\0" + data + b"\0")
+        return ReuseIdentity(tool=batch.data, config_digest=digest.hexdigest()[:16])
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         ident: ToolIdentity = batch.data
