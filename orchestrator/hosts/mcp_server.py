@@ -31,11 +31,12 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator import __version__
+from orchestrator.decisions.agent import is_incomplete
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.errors import UsageError
 from orchestrator.hosts import budgets as B
-from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
+from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes
 from orchestrator.model.report import Report
 from orchestrator.vocab import Purpose
 

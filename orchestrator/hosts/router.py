@@ -31,7 +31,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator.deadline import Deadline
-from orchestrator.decisions.coverage import is_complete
+from orchestrator.decisions.agent import (
+    POLICY_CHANGE_DECISION,
+    PROTECTED_EDIT_DECISION,
+    edit_incomplete,
+    is_incomplete,
+    refused_decision,
+    refuses_policy_change,
+    source_check_word,
+    verify_complete,
+)
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
 from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
 from orchestrator.git.repo import NoRepository
@@ -206,11 +215,6 @@ def describe_scopes(report: Report) -> str:
         inner = ", ".join(f"{st} {n}" for st, n in sorted(counts.items()))
         parts.append(f"{checker}: {inner}")
     return "; ".join(parts) or "no scopes"
-
-
-def is_incomplete(report: Report) -> bool:
-    """Host wording of decisions.coverage.is_complete: "coverage incomplete" or not."""
-    return not is_complete(report)
 
 
 def _findings_line(report: Report) -> str:
@@ -506,8 +510,8 @@ def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
     repair = _recheck(root, targets, svc, deadline)
     if repair.paths:
         reasons.append("repair_recheck_only")
-    incomplete = (
-        rescoped or bool(repair.paths) or (result is not None and is_incomplete(result.report))
+    incomplete = edit_incomplete(
+        rescoped, bool(repair.paths), result.report if result is not None else None
     )
     _log_edit(root, plan.paths, incomplete, svc, reasons)
     rechecked = tuple(t for t, _, _ in repair.observed)
@@ -515,7 +519,7 @@ def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
         ("repair_check" if rechecked else "fast_check") if plan.per_file else "batch_check",
         context=_edit_context(plan, result, repair, reasons, incomplete),
         message=_edit_message(result, repair, incomplete),
-        source_check="incomplete" if incomplete else "checked",
+        source_check=source_check_word(incomplete),
         report=result.report if result is not None else None,
         task_ids=tuple(dict.fromkeys((result.task_ids if result else ()) + rechecked)),
         reasons=tuple(reasons),
@@ -617,7 +621,7 @@ def _no_repository(kind: str) -> RouteResult:
 
 def _refused(kind: str, why: str, reason: str, forbidden: bool = False) -> RouteResult:
     """A command refused before it ran: nothing was judged, and the text says so."""
-    decision = GateDecision.DENY if forbidden else GateDecision.INCOMPLETE
+    decision = refused_decision(forbidden)
     return RouteResult(
         "gate",
         context=f"orchestrate strict {kind} gate: refused before the command ran; nothing "
@@ -637,8 +641,8 @@ def _policy_refused(kind: str, names: Sequence[str]) -> RouteResult:
         context=f"orchestrate strict {kind} gate: deny. This commit changes the gate's own "
         f"policy ({label}): a person commits that, outside the agent.",
         message=f"orchestrate {kind} gate: deny (changes the gate's own policy)",
-        block=True,
-        gate=GateDecision.DENY,
+        block=gate_blocks(POLICY_CHANGE_DECISION),
+        gate=POLICY_CHANGE_DECISION,
         reasons=("policy_change",),
     )
 
@@ -696,7 +700,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             # still judged: the agent learns what the gate found too, and every surface
             # keeps one core report (CG-12). A push may carry a person's policy commit:
             # named, not refused, here.
-            policy_refused = bool(changes.policy) and delivery.kind == "commit"
+            policy_refused = refuses_policy_change(delivery.kind, changes.policy)
             configs = changes.configs + changes.policy
             extra = {"env": env} if env else {}
             try:
@@ -721,7 +725,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
         return _refused(kind, why, "staging_replay_failed")
     context, message = _gate_text(kind, report, configs)
     decision = report.gate.decision
-    source_check = "incomplete" if is_incomplete(report) else "checked"
+    source_check = source_check_word(is_incomplete(report))
     if policy_refused:
         refused = _policy_refused(kind, changes.policy)
         # The gate's own text joins only when it also blocks: an "allow" beside the
@@ -765,8 +769,8 @@ def _edit_pending(ev: RouterEvent) -> RouteResult:
         "gate",
         context=f"{text}. Ask the person to make such a change.",
         message=f"orchestrate: edit refused ({reason})",
-        block=True,
-        gate=GateDecision.DENY,
+        block=gate_blocks(PROTECTED_EDIT_DECISION),
+        gate=PROTECTED_EDIT_DECISION,
         reasons=(reason,),
     )
 
@@ -798,7 +802,7 @@ def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
     outcome = svc.verify(ev.project_root, tid, B.VERIFY_DEADLINE_S)
     observation = _word(getattr(outcome, "outcome", None)) or "unknown"
     reason = _word(getattr(outcome, "reason", None))
-    complete = observation in ("still_present", "absent_unverified")
+    complete = verify_complete(observation)
     return RouteResult(
         "verify",
         context=f"orchestrate: task verify {tid}: {observation}"
@@ -806,7 +810,7 @@ def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
         + ". The task is not closed by this hook and no recheck is claimed beyond this "
         f"observation; delivery not_evaluated. Details: orchestrate task verify {tid}",
         message=f"orchestrate: task {tid} recheck {observation}",
-        source_check="checked" if complete else "incomplete",
+        source_check=source_check_word(not complete),
         task_ids=(tid,),
         reasons=(reason,) if reason else (),
     )
