@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # annotations only: a hook must start without pydantic
 PROTECTED_EDIT_DECISION = GateDecision.DENY
 #: A commit that changes the gate's own policy, whatever the gate found.
 POLICY_CHANGE_DECISION = GateDecision.DENY
+#: The reason word of edit feedback over the per-file budget: one batch check instead.
+FAST_SCOPE_BUDGET_EXCEEDED = "fast_scope_budget_exceeded"
 #: The verify observations that are a complete recheck by the original checker.
 COMPLETE_OBSERVATIONS = frozenset({"still_present", "absent_unverified"})
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.hosts.budgets import safe_checker
 from orchestrator.model.checker import probe_of
+from orchestrator.render.agent_labels import safe_checker
 
 
 @dataclass(frozen=True)

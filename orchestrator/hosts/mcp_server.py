@@ -35,9 +35,9 @@ from orchestrator.decisions.agent import is_incomplete
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.errors import UsageError
-from orchestrator.hosts import budgets as B
-from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes
 from orchestrator.model.report import Report
+from orchestrator.render import agent_labels as L
+from orchestrator.render.agent import FEEDBACK_ONLY, describe_scopes
 from orchestrator.vocab import Purpose
 
 INSTRUCTIONS = (
@@ -98,7 +98,7 @@ _ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 def report_summary(report: Report, head: str) -> str:
     """A bounded, echo-free summary of `report`."""
-    rules = B.safe_rule_ids(f.rule for f in report.findings)
+    rules = L.safe_rule_ids(f.rule for f in report.findings)
     blocking = sum(1 for f in report.findings if is_blocking(f))
     parts = [
         head,
@@ -110,7 +110,7 @@ def report_summary(report: Report, head: str) -> str:
     ]
     if is_incomplete(report):
         parts.append("coverage incomplete")
-    return B.clamp(". ".join(parts) + ".")
+    return L.clamp(". ".join(parts) + ".")
 
 
 def _result(structured: dict[str, Any], summary: str, error: bool = False) -> CallToolResult:
@@ -141,9 +141,9 @@ def lint_tool(
 
     missing = missing_paths(root, paths or [])
     if missing:
-        text = B.clamp(
+        text = L.clamp(
             f"orchestrate lint: refused as a usage error: {len(missing)} path(s) do not exist "
-            f"in the project ({', '.join(B.path_label(m) for m in missing[:3])}); nothing ran."
+            f"in the project ({', '.join(L.path_label(m) for m in missing[:3])}); nothing ran."
         )
         return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
     req = LintRequest(
@@ -164,7 +164,7 @@ def lint_tool(
             "or a bad argument); nothing ran. `orchestrate plugins` lists the checkers."
         )
         return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
-    task_ids = [t for t in done.task_ids if B.safe_task_id(t)]
+    task_ids = [t for t in done.task_ids if L.safe_task_id(t)]
     result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
     result.structured_content["task_ids"] = task_ids
     return result
@@ -198,7 +198,7 @@ def invalid_arguments(exc: ValidationError, declared: set[str]) -> CallToolResul
         }
     )
     shown = ", ".join(failed[:5]) or "an argument"
-    text = B.clamp(
+    text = L.clamp(
         f"orchestrate: refused: {shown} does not match the tool's input schema "
         f"(see its inputSchema); the value is not echoed. Nothing ran."
     )
@@ -258,12 +258,12 @@ def task_verify_tool(root: Path, task_id: str) -> CallToolResult:
     """The task_verify tool: one task re-checked by its original checker; never closed."""
     from orchestrator.usecases.tasks import verify
 
-    tid = B.safe_task_id(task_id)
+    tid = L.safe_task_id(task_id)
     if tid is None:
         text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
         return _result({"verify": None, "summary": text}, text, error=mcp_is_error(fault=True))
     proj = verify(root, tid).projection()
-    text = B.clamp(
+    text = L.clamp(
         f"orchestrate task verify {tid}: {proj['observation']}"
         + (f" ({proj['reason']})" if proj.get("reason") else "")
         + f"; task status {proj.get('task_status')}. The task is not closed by a recheck."
@@ -277,7 +277,7 @@ def next_tool(root: Path) -> CallToolResult:
     from orchestrator.usecases.tasks import next_summary
 
     summary = next_summary(root)
-    text = render_text(summary, B.CONTEXT_MAX_CHARS)
+    text = render_text(summary, L.CONTEXT_MAX_CHARS)
     return _result({"next": summary.to_dict(), "summary": text}, text)
 
 
