@@ -37,12 +37,10 @@ from orchestrator.decisions.agent import (
     edit_incomplete,
     is_incomplete,
     refused_decision,
-    refuses_policy_change,
     source_check_word,
     verify_complete,
 )
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
-from orchestrator.git.repo import NoRepository
 from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
@@ -57,10 +55,12 @@ from orchestrator.render.agent import (
     edit_message,
     gate_text,
     tasks_line,
+    unjudged_why,
     unsafe_paths,
     word,
 )
-from orchestrator.vocab import GateDecision, Purpose
+from orchestrator.usecases.agent import DeliveryUnjudged, judge_delivery
+from orchestrator.vocab import GateDecision
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
     from orchestrator.usecases.lint import LintResult
@@ -122,29 +122,9 @@ def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
             from orchestrator.server.client import say
 
             say("warm engine answered something malformed (report); checking in-process")
+    from orchestrator.usecases.agent import lint_here
+
     return lint_here(root, paths, max(1.0, timeout - (time.monotonic() - began)))
-
-
-def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
-    """The edit-feedback lint of a hook, in this process (the warm engine runs this).
-
-    `paths` name files (a confirmed edit's target, or what `git status` lists): lint's
-    selection judges each as the entry it is and never walks a folder among them, so
-    an unsafe one is the `unsafe` scope the whole-project lint gives it.
-    """
-    from orchestrator.core.engine import LintRequest
-    from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
-
-    req = LintRequest(
-        project_root=root,
-        paths=tuple(paths),
-        entry="hook",
-        purpose=Purpose.FEEDBACK,
-        timeout=timeout,
-        cwd=root,
-        paths_are_entries=True,
-    )
-    return lint(req, FEEDBACK_TASKS)
 
 
 def _gate(kind: str, root: Path, timeout: float, env: Mapping[str, str] | None = None) -> Report:
@@ -486,8 +466,6 @@ def _analysis(ev: RouterEvent, deadline: Deadline | None = None) -> Analysis:
 
 
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
-    from orchestrator.usecases.pretool import GitError, NotJudgeable, ReplayFailed, prepared
-
     # One deadline for the whole event, well inside the host's hook timeout (budgets).
     event = Deadline.after(B.gate_deadline_s())
     result = _analysis(ev, event)
@@ -507,46 +485,19 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             f"the {kind} as a plain git command in the repository's folder"
         )
         return _refused(kind, why, delivery)
-    try:
-        with prepared(delivery, event) as (root, env):
-            try:
-                deadline = event.within(B.POLICY_DEADLINE_S)
-                changes = svc.surface_changes(root, env, deadline, delivery.kind)
-            except GitError:  # only this read: a fault of the gate itself stays a fault
-                why = f"cannot determine whether this {kind} changes the gate's own policy"
-                return _refused(kind, why, "policy_change_undeterminable")
-            # A commit changing the gate's own policy is refused whatever the verdict, but
-            # still judged: the agent learns what the gate found too, and every surface
-            # keeps one core report (CG-12). A push may carry a person's policy commit:
-            # named, not refused, here.
-            policy_refused = refuses_policy_change(delivery.kind, changes.policy)
-            configs = changes.configs + changes.policy
-            extra = {"env": env} if env else {}
-            try:
-                report = svc.gate(delivery.kind, root, event.remaining(), **extra)
-            except Exception:
-                if policy_refused:  # refused anyway; the policy it changes may not load
-                    return _policy_refused(kind, changes.policy)
-                raise
-    except NoRepository:
-        return _no_repository(kind)
-    except NotJudgeable as exc:
-        why = (
-            f"cannot determine what this push sends ({word(exc.reason) or 'push'}): push "
-            "the current branch with a plain `git push`, or let the pre-push hook judge it"
-        )
-        return _refused(kind, why, word(exc.reason) or "push_undeterminable")
-    except ReplayFailed:
-        why = (
-            "cannot determine what this command commits: its own staging step fails. "
-            "Stage and commit in separate commands"
-        )
-        return _refused(kind, why, "staging_replay_failed")
+    outcome = judge_delivery(delivery, event, svc.surface_changes, svc.gate, B.POLICY_DEADLINE_S)
+    if isinstance(outcome, DeliveryUnjudged):
+        if outcome.cause == "no_repository":
+            return _no_repository(kind)
+        return _refused(kind, *unjudged_why(kind, outcome.cause, word(outcome.detail)))
+    if outcome.report is None:
+        return _policy_refused(kind, outcome.policy)
+    report, configs, policy_refused = outcome.report, outcome.configs, outcome.policy_refused
     context, message = gate_text(kind, report, configs)
     decision = report.gate.decision
     source_check = source_check_word(is_incomplete(report))
     if policy_refused:
-        refused = _policy_refused(kind, changes.policy)
+        refused = _policy_refused(kind, outcome.policy)
         # The gate's own text joins only when it also blocks: an "allow" beside the
         # refusal would read as reassurance.
         joined = (

@@ -235,6 +235,25 @@ def gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[s
     return ". ".join(pieces) + ".", message
 
 
+def unjudged_why(kind: str, cause: str, detail: str | None) -> tuple[str, str]:
+    """(why, reason word) of a delivery whose surface could not be read
+    (usecases/agent.DeliveryUnjudged): what the agent can do instead."""
+    if cause == "policy_undeterminable":
+        why = f"cannot determine whether this {kind} changes the gate's own policy"
+        return why, "policy_change_undeterminable"
+    if cause == "push_undeterminable":
+        why = (
+            f"cannot determine what this push sends ({detail or 'push'}): push "
+            "the current branch with a plain `git push`, or let the pre-push hook judge it"
+        )
+        return why, detail or "push_undeterminable"
+    why = (
+        "cannot determine what this command commits: its own staging step fails. "
+        "Stage and commit in separate commands"
+    )
+    return why, "staging_replay_failed"
+
+
 def word(value: object) -> str | None:
     """A short snake_case vocabulary word, else None."""
     if isinstance(value, str) and 0 < len(value) <= 40 and value.replace("_", "a").isalnum():
