@@ -11,8 +11,8 @@ from host_contracts import RepairSpy
 from orchestrator.hosts import budgets
 from orchestrator.hosts.events import Kind, RouterEvent, resolve_target
 from orchestrator.hosts.router import Services, route
-from orchestrator.hosts.shell_surface import analyse
 from orchestrator.render import agent_labels
+from orchestrator.shell.analyser import analyse
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchestrator.hosts.shell_surface import (
+from orchestrator.shell.analyser import (
     FORBIDDEN_REASONS,
     MAX_COMMAND_CHARS,
     Analysis,
@@ -173,6 +173,23 @@ def test_aliases_defined_with_dash_c_are_resolved_and_recorded() -> None:
     assert analyse("git -c alias.p=push p").deliveries[0].kind == "push"
     assert analyse("git ci -m x").reason == Reason.UNKNOWN_GIT_SUBCOMMAND
     assert analyse("git ci -m x", known_aliases={"ci": "commit"}).verdict == "judge_index"
+
+
+def test_the_start_repository_aliases_are_asked_only_when_a_git_name_is_unknown() -> None:
+    asked: list[int] = []
+
+    def aliases_of() -> dict[str, str]:
+        asked.append(1)
+        return {"ci": "commit"}
+
+    assert analyse("git commit -m x", aliases_of=aliases_of).verdict == "judge_index"
+    assert asked == []
+    assert analyse("git ci -m x", aliases_of=aliases_of).verdict == "judge_index"
+    assert asked == [1]
+    # Another repository may define `ci` differently: the first reading stays.
+    r = analyse("git -C other ci -m x", aliases_of=aliases_of)
+    assert r.reason == Reason.UNKNOWN_GIT_SUBCOMMAND
+    assert analyse("git ci -m x", aliases_of=dict).reason == Reason.UNKNOWN_GIT_SUBCOMMAND
 
 
 @pytest.mark.parametrize(

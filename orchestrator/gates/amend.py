@@ -25,6 +25,7 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from orchestrator.git.grammar import COMMIT_LONG, COMMIT_SHORT, GLOBAL_WITH_VALUE
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
 
@@ -35,29 +36,19 @@ MAX_ANCESTORS = 32
 #: Alias expansions followed (git itself refuses a loop).
 MAX_ALIASES = 8
 
-#: git's global options that take the next word as their value (`git -C dir commit`).
-GLOBAL_WITH_VALUE = frozenset(
-    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"}
-    | {"--attr-source", "--list-cmds"}
-)
 #: `git commit` long options that take a value (`--message X` or `--message=X`).
-LONG_WITH_VALUE = frozenset(
-    {"file", "author", "date", "message", "reedit-message", "reuse-message", "fixup"}
-    | {"squash", "trailer", "template", "cleanup", "pathspec-from-file"}
-)
-#: `git commit` long options without a value (or with an optional `=value` only).
-LONG_FLAGS = frozenset(
-    {"quiet", "verbose", "reset-author", "signoff", "no-signoff", "edit", "no-edit"}
-    | {"status", "no-status", "gpg-sign", "no-gpg-sign", "no-verify", "verify"}
-    | {"no-post-rewrite", "dry-run", "short", "branch", "ahead-behind", "no-ahead-behind"}
-    | {"porcelain", "long", "null", "all", "interactive", "patch", "include", "only"}
-    | {"pathspec-file-nul", "untracked-files", "amend", "no-amend", "allow-empty"}
-    | {"allow-empty-message", "no-verbose", "no-quiet"}
-)
+LONG_WITH_VALUE = frozenset(name for name, kind in COMMIT_LONG.items() if kind == "value")
+#: `git commit` long options without a value (or with an optional `=value` only), and
+#: the negations read here (abbreviations are resolved against these names).
+LONG_FLAGS = frozenset(name for name, kind in COMMIT_LONG.items() if kind != "value") | {
+    "no-amend",
+    "no-verbose",
+    "no-quiet",
+}
 #: Short options whose value follows (attached, or as the next word).
-SHORT_WITH_VALUE = frozenset("FmcCt")
+SHORT_WITH_VALUE = frozenset(s for s, name in COMMIT_SHORT.items() if COMMIT_LONG[name] == "value")
 #: Short options whose optional value can only be attached (`-Skey`, `-uno`).
-SHORT_OPTIONAL = frozenset("Su")
+SHORT_OPTIONAL = frozenset(s for s, name in COMMIT_SHORT.items() if COMMIT_LONG[name] == "optional")
 
 
 def amending(git: Git) -> bool:

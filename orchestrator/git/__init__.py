@@ -10,6 +10,8 @@
 - `history`: commit ranges, the blobs each commit adds, what git's own fetches and
   pushes recorded in a remote-tracking ref.
 - `surfaces`: what a commit or a ci run checks; `push`: what a push delivers.
+- `grammar`: git's command-line grammar (global options; `commit`, `push`, `add`
+  options), the one table every reader of a git command line uses; it runs nothing.
 
 Nothing here imports presenters, gates, tasks or hygiene. The surfaces fill core
 records (`FileTarget`, refused `Scope` rows), so `surfaces`, `objects` and `push`

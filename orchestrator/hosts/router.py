@@ -45,7 +45,6 @@ from orchestrator.hosts import budgets as B
 from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
 from orchestrator.hosts.shell_delivery import delivery_kind, delivery_of, protected_target
-from orchestrator.hosts.shell_surface import Analysis, Reason, analyse, describe
 from orchestrator.model.report import Report
 from orchestrator.render import agent_labels as L
 from orchestrator.render.agent import (
@@ -59,6 +58,7 @@ from orchestrator.render.agent import (
     unsafe_paths,
     word,
 )
+from orchestrator.shell.analyser import Analysis, Reason, analyse, describe
 from orchestrator.usecases.agent import DeliveryUnjudged, judge_delivery
 from orchestrator.vocab import GateDecision
 

@@ -1,7 +1,7 @@
 """The changed files git sees, for an edit whose paths the host could not name.
 
 (Which shell commands commit or push is read by the Bash analyser in
-`shell_surface.py`; this module only re-determines an edit's scope from git.)
+`orchestrator/shell/`; this module only re-determines an edit's scope from git.)
 """
 
 from __future__ import annotations

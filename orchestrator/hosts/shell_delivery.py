@@ -16,7 +16,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from orchestrator.hosts.shell_surface import Analysis, Repository
+from orchestrator.git.grammar import REPOSITORY_OPTIONS
+from orchestrator.shell.records import Analysis, Repository
 from orchestrator.usecases.pretool import ShellDelivery
 
 #: GIT_* variables naming a path: made absolute against the command's directory.
@@ -54,16 +55,7 @@ _INERT_ENV_PREFIXES = (
     "GIT_OPTIONAL_LOCKS",
 )
 #: git's own options (as the analyser records them) and the variable each stands for.
-_OPTION_ENV = {
-    "--git-dir": "GIT_DIR",
-    "--work-tree": "GIT_WORK_TREE",
-    "--namespace": "GIT_NAMESPACE",
-    "--attr-source": "GIT_ATTR_SOURCE",
-    "--literal-pathspecs": "GIT_LITERAL_PATHSPECS",
-    "--glob-pathspecs": "GIT_GLOB_PATHSPECS",
-    "--noglob-pathspecs": "GIT_NOGLOB_PATHSPECS",
-    "--icase-pathspecs": "GIT_ICASE_PATHSPECS",
-}
+_OPTION_ENV = {option: var for option, var in REPOSITORY_OPTIONS.items() if var is not None}
 #: File names no agent edit may write, wherever they are.
 PROTECTED_NAMES = frozenset({"orchestrate.toml", ".orchestrate-secrets-allow"})
 #: Folder names no agent edit may write into.

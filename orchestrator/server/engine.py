@@ -252,8 +252,11 @@ class Engine:
         idle_timeout: float,
         hook_lint: HookLint | None = None,
         buffer_lint: BufferLint | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.root = root
+        #: Seconds, monotonic: what idleness is measured in (tests inject their own).
+        self.clock = clock
         self.paths = paths
         self.run_main = run_main
         self.hook_lint = hook_lint
@@ -262,7 +265,7 @@ class Engine:
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.started = time.time()
         self.served = 0
-        self.last_active = time.monotonic()
+        self.last_active = clock()
         self.stopping = threading.Event()
         self.identity = client_identity()
         self.stamp: CodeStamp | None = None
@@ -327,7 +330,7 @@ class Engine:
     def _answer(
         self, req: dict[str, Any], conn: socket.socket | None = None
     ) -> dict[str, Any] | None:
-        self.last_active = time.monotonic()  # any request of the owner counts as use
+        self.last_active = self.clock()  # any request of the owner counts as use
         if req["kind"] == "ping":
             return make_reply("ok", info=self.info())
         if req["kind"] == "stop":
@@ -438,7 +441,7 @@ class Engine:
 
     def _loop(self) -> None:
         while not self.stopping.is_set():
-            idle_left = self.idle_timeout - (time.monotonic() - self.last_active)
+            idle_left = self.idle_timeout - (self.clock() - self.last_active)
             if idle_left <= 0:
                 log("idle timeout reached; exiting")
                 return
@@ -458,7 +461,7 @@ class Engine:
             finally:
                 self.busy = False
                 job.done.set()
-                self.last_active = time.monotonic()
+                self.last_active = self.clock()
 
     def _lock(self) -> int | None:
         fd = os.open(self.paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)

@@ -1,7 +1,7 @@
 """The surface an agent's shell command will deliver, prepared for the strict gate.
 
 The host's pre-tool hook reads a commit or push from the command's syntax
-(hosts/shell_surface.py) before the command runs. This use case turns that reading
+(orchestrator/shell/) before the command runs. This use case turns that reading
 into something the strict gate can judge: the repository the command acts on (its
 directory and GIT_* variables), and for a commit the index as the command's own
 staging will leave it (git/staging.py). What cannot be prepared raises: `NoRepository`

@@ -1,4 +1,4 @@
-"""Git's own argument rules, for `shell_surface`: global options, aliases, and the
+"""Git's own argument rules, for the shell analyser: global options, aliases, and the
 subcommands that stage, commit, push or could bypass the gates.
 
 Long options may be abbreviated to any unique prefix (git's parse-options does the
@@ -11,15 +11,30 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
-from orchestrator.hosts.shell_surface import (
+from orchestrator.git.grammar import (
+    ADD_LONG,
+    ADD_SHORT,
+    COMMIT_LONG,
+    COMMIT_SHORT,
+    GLOBAL_WITH_VALUE,
+    INFO_OPTIONS,
+    OUTPUT_OPTIONS,
+    PUSH_LONG,
+    PUSH_SHORT,
+    REPOSITORY_OPTIONS,
+)
+from orchestrator.shell.records import (
     DYN,
     MAX_ALIAS_EXPANSIONS,
+    Ctx,
     GitOp,
     Reason,
     Repository,
+    State,
     Surface,
+    Word,
 )
-from orchestrator.hosts.shell_surface_walk import Ctx, State, Walker, Word, split_words
+from orchestrator.shell.walk import Walker, split_words
 
 
 def _names(text: str) -> frozenset[str]:
@@ -27,16 +42,9 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# -- global options
-_GLOBAL_WITH_ARG = ("--git-dir", "--work-tree", "--namespace", "--attr-source", "--super-prefix")
-_GLOBAL_KEEP = _names(
-    "--bare --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs"
-)
-_GLOBAL_SKIP = _names(
-    "-p --paginate -P --no-pager --no-replace-objects --no-lazy-fetch --no-optional-locks "
-    "--no-advice"
-)
-_GLOBAL_INFO = _names("--version -v --help -h --html-path --man-path --info-path --exec-path")
+# -- global options, as git's grammar gives them
+_GLOBAL_WITH_ARG = tuple(o for o in REPOSITORY_OPTIONS if o in GLOBAL_WITH_VALUE)
+_GLOBAL_KEEP = frozenset(o for o in REPOSITORY_OPTIONS if o not in GLOBAL_WITH_VALUE)
 _SAFE_CONFIG = (
     "user.",
     "author.",
@@ -75,91 +83,8 @@ _READ_ONLY = _names("""status log diff show branch tag rev-parse ls-files ls-tre
     pack-objects unpack-objects unpack-file merge-tree fetch-pack backfill
     multi-pack-index commit-graph diagnose bugreport""")
 
-# -- option tables: name -> "none" | "value" | "optional"; short letter -> long name
-_COMMIT_LONG = {
-    **dict.fromkeys(
-        _names("""all patch interactive include only no-verify verify quiet verbose signoff
-        no-signoff edit no-edit amend allow-empty allow-empty-message dry-run short branch
-        porcelain long null reset-author no-gpg-sign status no-status no-post-rewrite
-        pathspec-file-nul ahead-behind no-ahead-behind"""),
-        "none",
-    ),
-    **dict.fromkeys(
-        _names("""message file reuse-message reedit-message fixup squash author date cleanup
-        template trailer pathspec-from-file"""),
-        "value",
-    ),
-    "gpg-sign": "optional",
-    "untracked-files": "optional",
-}
-_COMMIT_SHORT = {
-    "a": "all",
-    "p": "patch",
-    "i": "include",
-    "o": "only",
-    "n": "no-verify",
-    "q": "quiet",
-    "v": "verbose",
-    "s": "signoff",
-    "e": "edit",
-    "z": "null",
-    "m": "message",
-    "F": "file",
-    "C": "reuse-message",
-    "c": "reedit-message",
-    "t": "template",
-    "S": "gpg-sign",
-    "u": "untracked-files",
-}
 _MESSAGE_LIKE = _names("""message file reuse-message reedit-message fixup squash author date cleanup template
     trailer gpg-sign untracked-files""")
-_PUSH_LONG = {
-    **dict.fromkeys(
-        _names("""all branches mirror tags follow-tags no-follow-tags atomic no-atomic dry-run
-        porcelain delete prune force force-if-includes no-force-if-includes set-upstream
-        thin no-thin quiet verbose progress no-progress no-recurse-submodules verify
-        no-verify no-signed ipv4 ipv6 no-force-with-lease"""),
-        "none",
-    ),
-    **dict.fromkeys(_names("repo recurse-submodules receive-pack exec push-option"), "value"),
-    "force-with-lease": "optional",
-    "signed": "optional",
-}
-_PUSH_SHORT = {
-    "n": "dry-run",
-    "d": "delete",
-    "f": "force",
-    "u": "set-upstream",
-    "q": "quiet",
-    "v": "verbose",
-    "4": "ipv4",
-    "6": "ipv6",
-    "o": "push-option",
-}
-_ADD_LONG = {
-    **dict.fromkeys(
-        _names("""all no-all update force intent-to-add verbose ignore-removal no-ignore-removal
-        sparse renormalize ignore-errors ignore-missing refresh dry-run patch interactive
-        edit cached recursive quiet ignore-unmatch skip-errors pathspec-file-nul"""),
-        "none",
-    ),
-    "chmod": "value",
-    "pathspec-from-file": "value",
-}
-_ADD_SHORT = {
-    "A": "all",
-    "u": "update",
-    "f": "force",
-    "N": "intent-to-add",
-    "v": "verbose",
-    "n": "dry-run",
-    "p": "patch",
-    "i": "interactive",
-    "e": "edit",
-    "r": "recursive",
-    "q": "quiet",
-    "k": "skip-errors",
-}
 
 
 def _resolve_long(name: str, table: dict[str, str]) -> str | None:
@@ -277,9 +202,9 @@ def run_git(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
             _config(w, g, t.split("=", 2)[1] + "=" + DYN)
         elif t.startswith("--exec-path="):
             g.options.append(t)
-        elif t in _GLOBAL_INFO or t.startswith("--list-cmds="):
+        elif t in INFO_OPTIONS or t.startswith("--list-cmds="):
             return st
-        elif t not in _GLOBAL_SKIP:
+        elif t not in OUTPUT_OPTIONS:
             if t.startswith("-"):
                 w.doubt(Reason.UNKNOWN_GIT_OPTION)
                 return st.tainted()
@@ -417,7 +342,7 @@ def _foreach(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
 
 def _stage(w: Walker, repo: Repository, sub: str, args: list[Word], st: State) -> State:
     """`git add/stage/rm/mv`: remember an argv that replays it, or lose track."""
-    opts, paths, reason = _parse(args, _ADD_LONG, _ADD_SHORT)
+    opts, paths, reason = _parse(args, ADD_LONG, ADD_SHORT)
     names = {n for n, _ in opts}
     kind = "add" if sub == "stage" else sub
     w.record(GitOp(kind, False, repo, flags=frozenset(names), paths=tuple(a.text for a in paths)))
@@ -463,7 +388,7 @@ def _delivery_doubt(g: _Git, repo: Repository, st: State, ctx: Ctx) -> Reason | 
 
 def _commit(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
     repo = g.repository(st)
-    opts, paths, reason = _parse(args, _COMMIT_LONG, _COMMIT_SHORT)
+    opts, paths, reason = _parse(args, COMMIT_LONG, COMMIT_SHORT)
     names = {n for n, _ in opts}
     if "no-verify" in names:
         w.forbid(Reason.NO_VERIFY)
@@ -586,7 +511,7 @@ def _forged_refspecs(w: Walker, args: list[Word]) -> None:
 
 def _push(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
     repo = g.repository(st)
-    opts, rest, reason = _parse(args, _PUSH_LONG, _PUSH_SHORT)
+    opts, rest, reason = _parse(args, PUSH_LONG, PUSH_SHORT)
     names = {n for n, _ in opts}
     _forged_refspecs(w, rest)
     if reason is None and names & {"receive-pack", "exec"}:

@@ -1,4 +1,4 @@
-"""What one simple command does, for `shell_surface`: builtins, wrappers, shells.
+"""What one simple command does, for the shell analyser: builtins, wrappers, shells.
 
 A wrapper (`sudo`, `env`, `time`, `xargs`, ...) is followed to the command it runs; an
 option a wrapper table does not know makes the command undeterminable, since its
@@ -13,16 +13,9 @@ import posixpath
 import re
 from dataclasses import replace
 
-from orchestrator.hosts.shell_surface import DYN, Reason
-from orchestrator.hosts.shell_surface_walk import (
-    Ctx,
-    State,
-    Stop,
-    Walker,
-    Word,
-    normpath,
-    split_words,
-)
+from orchestrator.shell.git_rules import run_git
+from orchestrator.shell.records import DYN, Ctx, Reason, State, Stop, Word
+from orchestrator.shell.walk import _TRACKED_ENV, CommandRules, Walker, normpath, split_words
 
 
 def _names(text: str) -> frozenset[str]:
@@ -167,8 +160,6 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         if builtin is not None:
             return builtin(w, args, st, ctx, nd)
     if base in _GIT_PROGRAMS:
-        from orchestrator.hosts.shell_surface_git import run_git
-
         return run_git(w, args, st, ctx)
     if base == "env":
         return _env(w, args, st, ctx, nd)
@@ -355,8 +346,6 @@ def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: in
 
 
 def _leading_assignments(rest: list[Word], st: State) -> tuple[list[Word], State]:
-    from orchestrator.hosts.shell_surface_walk import _TRACKED_ENV
-
     i = 0
     while i < len(rest) and "=" in rest[i].text and not rest[i].text.startswith("="):
         key, _, val = rest[i].text.partition("=")
@@ -593,3 +582,12 @@ _BUILTINS = {
     "builtin": _through_wrapper("builtin"),
     "time": _through_wrapper("time"),
 }
+
+
+#: The rules the walker judges each simple command by (see `walk.CommandRules`).
+RULES = CommandRules(
+    run_words=run_words,
+    protected_write=protected_write,
+    fed_text_safe=FED_TEXT_SAFE,
+    looks_like_delivery=looks_like_delivery,
+)

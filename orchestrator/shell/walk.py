@@ -1,10 +1,10 @@
-"""Walks a Bash syntax tree the way Bash would run it, for `shell_surface`.
+"""Walks a Bash syntax tree the way Bash would run it, for the shell analyser.
 
 Pure: the command is parsed with the bundled tree-sitter Bash grammar, never run. The
 walk keeps an abstract state (the shell's directory and GIT_* variables, what the
 command has staged, whether files may have changed) and joins it where control flow
 branches, so that a value that differs between paths becomes unknown instead of
-being guessed. Git's own argument rules live in `shell_surface_git`.
+being guessed. Git's own argument rules live in `git_rules`.
 """
 
 from __future__ import annotations
@@ -13,21 +13,26 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from orchestrator.hosts.shell_surface import (
+from orchestrator.shell.records import (
     DYN,
     MAX_NODE_DEPTH,
     MAX_SHELL_DEPTH,
     MAX_STEPS,
+    Ctx,
     GitOp,
+    Node,
     Reason,
+    State,
+    Stop,
+    Word,
+    join,
 )
 
-Node = Any  # tree_sitter.Node; kept loose so a grammar update cannot break typing
-Pair = tuple["State", "State"]  # (state if it succeeded, state whatever happened)
+Pair = tuple[State, State]  # (state if it succeeded, state whatever happened)
 
 _STATEMENTS = frozenset(
     {
@@ -81,86 +86,6 @@ _ANSI_ESCAPES = {
 _UNSAFE_FOR_PARSER = re.compile("[\U00010000-\U0010ffff\ud800-\udfff]")
 _PLACEHOLDER = "\ufffd"
 _ANSI = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.?|.)")
-
-
-class Stop(Exception):
-    """Ends the walk early: the command is undeterminable for `reason`."""
-
-    def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.value)
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class Word:
-    """A shell word after quote removal; DYN marks parts known only at run time, and
-    `glob` an unquoted pattern character the shell would expand."""
-
-    text: str
-    glob: bool = False
-
-    @property
-    def literal(self) -> bool:
-        """True when the word is fully known before the command runs."""
-        return DYN not in self.text and not self.glob
-
-
-@dataclass(frozen=True)
-class State:
-    """What the walk knows at one point.
-
-    cwd: the shell's directory relative to the start (None: unknown). env: GIT_* and
-    CDPATH variables set by the command (a None value: set, to something unknown).
-    staged: each `git add/rm/mv` run so far with its repository, its argv and whether
-    files may have changed before it (None: the index may have changed in ways the
-    text does not show). worktree_changed: files may have changed."""
-
-    cwd: str | None = "."
-    env: tuple[tuple[str, str | None], ...] = ()
-    staged: tuple[tuple[Any, tuple[str, ...], bool], ...] | None = ()
-    worktree_changed: bool = False
-
-    def with_env(self, name: str, value: str | None) -> State:
-        """This state with `name` set (None: to an unknown value)."""
-        env = dict(self.env)
-        env[name] = value
-        return replace(self, env=tuple(sorted(env.items())))
-
-    def without_env(self, name: str) -> State:
-        """This state with `name` unset."""
-        return replace(self, env=tuple(kv for kv in self.env if kv[0] != name))
-
-    def world(self, other: State) -> State:
-        """This shell state with `other`'s effects on files (after a subshell)."""
-        return replace(self, staged=other.staged, worktree_changed=other.worktree_changed)
-
-    def tainted(self) -> State:
-        """After a program that may change any file or the index."""
-        return replace(self, staged=None, worktree_changed=True)
-
-
-def join(a: State, b: State) -> State:
-    """A state true after either path: fields that differ become unknown."""
-    if a == b:
-        return a
-    da, db = dict(a.env), dict(b.env)
-    env = {k: (da[k] if da.get(k, DYN) == db.get(k, DYN) else None) for k in {*da, *db}}
-    return State(
-        cwd=a.cwd if a.cwd == b.cwd else None,
-        env=tuple(sorted(env.items())),
-        staged=a.staged if a.staged == b.staged else None,
-        worktree_changed=a.worktree_changed or b.worktree_changed,
-    )
-
-
-@dataclass
-class Ctx:
-    """Per-script context: source bytes, functions defined, nesting and loops."""
-
-    src: bytes = b""
-    depth: int = 0
-    in_loop: bool = False
-    funcs: dict[str, Node] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -287,11 +212,31 @@ def word(node: Node, ctx: Ctx) -> Word:
 # ---------------------------------------------------------------- walker
 
 
-class Walker:
-    """Collects git operations, forbidden bypasses and doubts over one command."""
+@dataclass(frozen=True)
+class CommandRules:
+    """What the walker asks about simple commands, supplied by the caller (the command
+    rules sit above the walker and recurse into it through this record, never through
+    an import back up).
 
-    def __init__(self, aliases: dict[str, str]) -> None:
+    run_words: run one simple command's words (builtins, wrappers, git) and return the
+    state after it; protected_write: the forbidden reason for writing a path from the
+    shell's directory, or None; fed_text_safe: programs a here-doc may be handed to
+    without being read as a script; looks_like_delivery: whether text handed to a
+    program may commit or push."""
+
+    run_words: Callable[[Walker, list[Word], State, Ctx, int], State]
+    protected_write: Callable[[str, str | None], Reason | None]
+    fed_text_safe: frozenset[str]
+    looks_like_delivery: Callable[[str], bool]
+
+
+class Walker:
+    """Collects git operations, forbidden bypasses and doubts over one command, judging
+    each simple command with `rules`."""
+
+    def __init__(self, aliases: dict[str, str], rules: CommandRules) -> None:
         self.aliases = aliases
+        self.rules = rules
         self.ops: list[GitOp] = []
         self.forbidden: list[Reason] = []
         self.reasons: list[Reason] = []
@@ -341,9 +286,7 @@ class Walker:
 
     def run_argv(self, words: list[Word]) -> State:
         """Walk an argv list (a host that runs a program without a shell)."""
-        from orchestrator.hosts.shell_surface_cmds import run_words
-
-        return run_words(self, words, State(), Ctx(), 0)
+        return self.rules.run_words(self, words, State(), Ctx(), 0)
 
     # -- statements
 
@@ -448,9 +391,7 @@ class Walker:
 
     def write_target(self, target: Word, st: State) -> State:
         """A file a command writes: refuse protected places, note the change."""
-        from orchestrator.hosts.shell_surface_cmds import protected_write
-
-        reason = protected_write(target.text, st.cwd)
+        reason = self.rules.protected_write(target.text, st.cwd)
         if reason is not None:
             self.forbid(reason)
         if target.literal and target.text.startswith(_OUTSIDE_PREFIXES):
@@ -462,8 +403,6 @@ class Walker:
 
 
 def _command(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
-    from orchestrator.hosts.shell_surface_cmds import run_words
-
     st = w.substitutions(node, st, ctx, nd)
     redirs = [c for c in node.named_children if c.type.endswith("_redirect")]
     st = w.redirects(redirs, st, ctx, nd)
@@ -492,7 +431,7 @@ def _command(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     child = st
     for a in assigns:
         child = _assign(a, child, ctx)
-    ok = run_words(w, words, child, ctx, nd)
+    ok = w.rules.run_words(w, words, child, ctx, nd)
     if assigns:
         ok = replace(ok, env=st.env)  # prefix assignments last for one command only
     return ok, join(st, ok)
@@ -553,8 +492,6 @@ def _redirected(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
 
 def _fed_text(w: Walker, command: Node, redirs: list[Node], ctx: Ctx) -> None:
     """A here-doc or here-string handed to a program that may run it (`python3 -`)."""
-    from orchestrator.hosts.shell_surface_cmds import FED_TEXT_SAFE, looks_like_delivery
-
     fed = [r for r in redirs if r.type in ("heredoc_redirect", "herestring_redirect")]
     name = command.child_by_field_name("name")
     if not fed or name is None:
@@ -562,9 +499,9 @@ def _fed_text(w: Walker, command: Node, redirs: list[Node], ctx: Ctx) -> None:
     prog = posixpath.basename(
         word(name.named_children[0] if name.named_children else name, ctx).text
     )
-    if prog in FED_TEXT_SAFE:
+    if prog in w.rules.fed_text_safe:
         return
-    if any(looks_like_delivery(_text(r, ctx)) for r in fed):
+    if any(w.rules.looks_like_delivery(_text(r, ctx)) for r in fed):
         w.doubt(Reason.DELIVERY_IN_ARGUMENT)
 
 
