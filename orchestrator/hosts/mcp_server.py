@@ -38,7 +38,6 @@ from orchestrator.errors import UsageError
 from orchestrator.model.report import Report
 from orchestrator.render import agent_labels as L
 from orchestrator.render.agent import FEEDBACK_ONLY, describe_scopes
-from orchestrator.vocab import Purpose
 
 INSTRUCTIONS = (
     "orchestrate checks code honestly: lint gives edit feedback (never a delivery pass); "
@@ -135,7 +134,7 @@ def lint_tool(
 ) -> CallToolResult:
     """The lint tool: the lint use case under the feedback task policy, its report and
     safe task ids. Feedback only, never a delivery pass."""
-    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.agent import tool_lint_request
     from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for, missing_paths
     from orchestrator.usecases.lint import lint as lint_usecase
 
@@ -146,15 +145,7 @@ def lint_tool(
             f"in the project ({', '.join(L.path_label(m) for m in missing[:3])}); nothing ran."
         )
         return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
-    req = LintRequest(
-        project_root=root,
-        paths=tuple(paths or []),
-        entry="feedback" if feedback else "lint",
-        purpose=Purpose.FEEDBACK,
-        timeout=deadline_for(timeout, feedback),
-        only_checkers=frozenset(only) if only else None,
-        cwd=root,
-    )
+    req = tool_lint_request(root, paths or [], feedback, only, deadline_for(timeout, feedback))
     try:
         done = lint_usecase(req, FEEDBACK_TASKS)
     except UsageError:
@@ -351,7 +342,7 @@ def build_server(project_root: Path) -> MCPServer:
 
 def serve(project_root: Path | None = None) -> None:
     """Serve over stdio until the client closes the connection."""
-    from orchestrator.core.config import find_project_root
+    from orchestrator.usecases.agent import project_root_of
 
-    root = project_root or find_project_root(Path.cwd())
+    root = project_root or project_root_of(Path.cwd())
     anyio.run(build_server(root).run_stdio_async)

@@ -42,9 +42,7 @@ from orchestrator.decisions.agent import (
 )
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
 from orchestrator.hosts import budgets as B
-from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
-from orchestrator.hosts.shell_delivery import delivery_kind, delivery_of, protected_target
 from orchestrator.model.report import Report
 from orchestrator.render import agent_labels as L
 from orchestrator.render.agent import (
@@ -59,7 +57,9 @@ from orchestrator.render.agent import (
     word,
 )
 from orchestrator.shell.analyser import Analysis, Reason, analyse, describe
+from orchestrator.usecases import changed_paths
 from orchestrator.usecases.agent import DeliveryUnjudged, judge_delivery
+from orchestrator.usecases.shell_delivery import delivery_kind, delivery_of, protected_target
 from orchestrator.vocab import GateDecision
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
@@ -171,7 +171,7 @@ class Services:
     record_edit: Callable[[Path, Sequence[str], str], object] = _record_edit
     repair_targets: Callable[[Path, Sequence[str], int], RepairTargets] = _repair_targets_of
     git_changed: Callable[[Path, Deadline], list[str] | None] = field(
-        default_factory=lambda: shell.git_changed_paths
+        default_factory=lambda: changed_paths.git_changed_paths
     )
     #: surface_changes(root, env, deadline, kind): the governing files a prepared
     #: commit or push changes (usecases/pretool.surface_changes).

@@ -20,6 +20,8 @@ from orchestrator.decisions.agent import refuses_policy_change
 from orchestrator.vocab import Purpose
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.model.declared import LoadedChecker
     from orchestrator.model.report import Report
     from orchestrator.usecases.lint import LintResult
     from orchestrator.usecases.pretool import ShellDelivery, SurfaceChanges
@@ -45,6 +47,43 @@ def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
         paths_are_entries=True,
     )
     return lint(req, FEEDBACK_TASKS)
+
+
+def tool_lint_request(
+    root: Path,
+    paths: Sequence[str],
+    feedback: bool,
+    only: Sequence[str] | None,
+    timeout: float,
+) -> LintRequest:
+    """The request of an agent's lint tool call (MCP): feedback tasks, the project's
+    own folder as cwd, `only` naming the checkers to run (all when empty)."""
+    from orchestrator.core.engine import LintRequest
+
+    return LintRequest(
+        project_root=root,
+        paths=tuple(paths),
+        entry="feedback" if feedback else "lint",
+        purpose=Purpose.FEEDBACK,
+        timeout=timeout,
+        only_checkers=frozenset(only) if only else None,
+        cwd=root,
+    )
+
+
+def loaded_checkers() -> tuple[list[LoadedChecker], int]:
+    """The checkers the plugin host loads, and how many plugins failed to load."""
+    from orchestrator.core.plugin_host import load
+
+    plugins = load()
+    return plugins.checkers(), len(plugins.failed)
+
+
+def project_root_of(cwd: Path) -> Path:
+    """The project an agent's server started in `cwd` serves (core/config's root)."""
+    from orchestrator.core.config import find_project_root
+
+    return find_project_root(cwd)
 
 
 @dataclass(frozen=True)
