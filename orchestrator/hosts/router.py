@@ -56,10 +56,15 @@ from orchestrator.render.agent import (
     unsafe_paths,
     word,
 )
-from orchestrator.shell.analyser import Analysis, Reason, analyse, describe
+from orchestrator.shell.analyser import describe
 from orchestrator.usecases import changed_paths
-from orchestrator.usecases.agent import DeliveryUnjudged, judge_delivery
-from orchestrator.usecases.shell_delivery import delivery_kind, delivery_of, protected_target
+from orchestrator.usecases.agent import (
+    DeliveryUnjudged,
+    analyse_command,
+    judge_delivery,
+    protected_edit,
+)
+from orchestrator.usecases.shell_delivery import delivery_kind, delivery_of
 from orchestrator.vocab import GateDecision
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
@@ -446,29 +451,11 @@ def _policy_refused(kind: str, names: Sequence[str]) -> RouteResult:
     )
 
 
-def _analysis(ev: RouterEvent, deadline: Deadline | None = None) -> Analysis:
-    """The analyser's verdict; a git alias it does not know is looked up in the start
-    repository's config (within `deadline`, at most 5 s) and the command read again,
-    kept only when every git operation runs in that repository (another one may define
-    the name differently)."""
-    command = ev.command if ev.command is not None else ""
-    result = analyse(command)
-    start = ev.shell_cwd or ev.project_root
-    if result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND or start is None:
-        return result
-    from orchestrator.usecases.pretool import git_aliases
-
-    aliases = git_aliases(start, (deadline or Deadline.after(5.0)).within(5.0))
-    if not aliases:
-        return result
-    again = analyse(command, known_aliases=aliases)
-    return again if all(op.repository.is_default for op in again.ops) else result
-
-
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
     # One deadline for the whole event, well inside the host's hook timeout (budgets).
     event = Deadline.after(B.gate_deadline_s())
-    result = _analysis(ev, event)
+    command = ev.command if ev.command is not None else ""
+    result = analyse_command(command, ev.shell_cwd or ev.project_root, event)
     if result.verdict == "no_delivery":
         return RouteResult("ignored")
     kind = delivery_kind(result)
@@ -518,14 +505,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
 def _edit_pending(ev: RouterEvent) -> RouteResult:
     """A file-edit tool about to run: refused when it aims at git's folder, the hooks or
     orchestrate's configuration; otherwise nothing to say (feedback follows the edit)."""
-    from orchestrator.usecases.pretool import git_places
-
-    deadline = Deadline.after(5.0)
-    places: dict[str, Path] = {}
-    for where in _nearest_dirs(ev):
-        for name, place in git_places(where, deadline).items():
-            places[f"{name}:{place}"] = place
-    reason = protected_target(ev.target, ev.project_root, places)
+    reason = protected_edit(ev.target, ev.project_root)
     if reason is None:
         return RouteResult("ignored")
     text = (
@@ -543,20 +523,6 @@ def _edit_pending(ev: RouterEvent) -> RouteResult:
         gate=PROTECTED_EDIT_DECISION,
         reasons=(reason,),
     )
-
-
-def _nearest_dirs(ev: RouterEvent) -> list[Path]:
-    """The project root and the nearest existing folder of the edit target, as spelled
-    and with its links followed."""
-    out = [ev.project_root] if ev.project_root else []
-    if isinstance(ev.target, str) and os.path.isabs(ev.target) and "\x00" not in ev.target:
-        for spelled in (os.path.normpath(ev.target), os.path.realpath(ev.target)):
-            here = Path(spelled).parent
-            while not here.is_dir() and here != here.parent:
-                here = here.parent
-            if here not in out:
-                out.append(here)
-    return out
 
 
 def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:

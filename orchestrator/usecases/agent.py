@@ -10,6 +10,7 @@ agent is told; a judged delivery or the reason it could not be judged is returne
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.agent import refuses_policy_change
+from orchestrator.shell.analyser import Analysis, Reason, analyse
 from orchestrator.vocab import Purpose
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
@@ -47,6 +49,53 @@ def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
         paths_are_entries=True,
     )
     return lint(req, FEEDBACK_TASKS)
+
+
+def analyse_command(command: str, start: Path | None, deadline: Deadline | None = None) -> Analysis:
+    """The analyser's verdict on a shell command; a git alias it does not know is looked
+    up in the start repository's config (within `deadline`, at most 5 s) and the command
+    read again, kept only when every git operation runs in that repository (another one
+    may define the name differently)."""
+    result = analyse(command)
+    if result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND or start is None:
+        return result
+    from orchestrator.usecases.pretool import git_aliases
+
+    aliases = git_aliases(start, (deadline or Deadline.after(5.0)).within(5.0))
+    if not aliases:
+        return result
+    again = analyse(command, known_aliases=aliases)
+    return again if all(op.repository.is_default for op in again.ops) else result
+
+
+def protected_edit(target: object, project_root: Path | None) -> str | None:
+    """Why a file-edit tool aimed at `target` is refused ("protected_path": inside git's
+    folder, the hooks or orchestrate's configuration; or a reason word when the target
+    cannot be determined), or None when it may run. Git's places are read from the
+    project root and the target's nearest existing folder, within 5 s."""
+    from orchestrator.usecases.pretool import git_places
+    from orchestrator.usecases.shell_delivery import protected_target
+
+    deadline = Deadline.after(5.0)
+    places: dict[str, Path] = {}
+    for where in _nearest_dirs(target, project_root):
+        for name, place in git_places(where, deadline).items():
+            places[f"{name}:{place}"] = place
+    return protected_target(target, project_root, places)
+
+
+def _nearest_dirs(target: object, project_root: Path | None) -> list[Path]:
+    """The project root and the nearest existing folder of the edit target, as spelled
+    and with its links followed."""
+    out = [project_root] if project_root else []
+    if isinstance(target, str) and os.path.isabs(target) and "\x00" not in target:
+        for spelled in (os.path.normpath(target), os.path.realpath(target)):
+            here = Path(spelled).parent
+            while not here.is_dir() and here != here.parent:
+                here = here.parent
+            if here not in out:
+                out.append(here)
+    return out
 
 
 def tool_lint_request(
