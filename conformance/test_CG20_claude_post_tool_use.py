@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from host_contracts import check_claude, encode, payload
 
-from orchestrator.hosts import budgets, claude_code
+from orchestrator.hosts import claude_code
+from orchestrator.render import agent_labels
 
 pytestmark = pytest.mark.scenario("CG-20")
 
@@ -29,7 +30,7 @@ def test_post_tool_use_bounded_summary(git_repo: Path) -> None:
         "PostToolUse", *claude_code.run(encode(ev), {"CLAUDE_PROJECT_DIR": str(git_repo)})
     )
     text = obj["hookSpecificOutput"]["additionalContext"]
-    assert len(text) <= budgets.CONTEXT_MAX_CHARS
+    assert len(text) <= agent_labels.CONTEXT_MAX_CHARS
     assert "ruff: checked 1" in text and "rules F401" in text and "tasks T-" in text
     assert "re-check: orchestrate lint --feedback -- a.py" in text
     assert "feedback only, not a delivery pass" in text and "delivery not_evaluated" in text

@@ -10,7 +10,7 @@ from helpers import git
 from host_contracts import check_claude, check_codex, encode, payload
 
 from orchestrator.hosts import claude_code, codex
-from orchestrator.hosts.router import PROMPT_ADVICE
+from orchestrator.render.agent import PROMPT_ADVICE
 
 pytestmark = pytest.mark.scenario("CG-25")
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from host_contracts import check_claude, check_gemini, encode, payload
 
-from orchestrator.hosts import budgets, claude_code, gemini
-from orchestrator.hosts.router import PROMPT_ADVICE
+from orchestrator.hosts import claude_code, gemini
+from orchestrator.render import agent_labels
+from orchestrator.render.agent import PROMPT_ADVICE
 
 pytestmark = pytest.mark.scenario("CG-26")
 
@@ -33,5 +34,5 @@ def test_prompts_get_fixed_advice(git_repo: Path) -> None:
         assert obj["hookSpecificOutput"]["additionalContext"] == PROMPT_ADVICE
         assert "id_rsa" not in json.dumps(obj) and "secret.py" not in json.dumps(obj)
     assert "source check not_run" in PROMPT_ADVICE and "delivery not_evaluated" in PROMPT_ADVICE
-    assert len(PROMPT_ADVICE) <= budgets.CONTEXT_MAX_CHARS
+    assert len(PROMPT_ADVICE) <= agent_labels.CONTEXT_MAX_CHARS
     assert not (git_repo / ".orchestrate").exists()  # no checker ran

@@ -25,7 +25,7 @@ import typing_extensions
 from helpers import SCHEMAS
 from pydantic import ConfigDict, TypeAdapter
 
-from orchestrator.hosts import budgets
+from orchestrator.render import agent_labels
 
 CODEX_SCHEMAS = SCHEMAS / "codex"
 PAYLOADS = Path(__file__).parent / "hosts_e2e" / "payloads"
@@ -97,9 +97,9 @@ def _common(code: int, out: bytes) -> dict[str, Any]:
     ):
         if text is not None:
             assert isinstance(text, str) and text.strip()
-            assert len(text) <= budgets.CONTEXT_MAX_CHARS
+            assert len(text) <= agent_labels.CONTEXT_MAX_CHARS
     if "systemMessage" in obj:
-        assert len(obj["systemMessage"]) <= budgets.MESSAGE_MAX_CHARS
+        assert len(obj["systemMessage"]) <= agent_labels.MESSAGE_MAX_CHARS
     return obj
 
 

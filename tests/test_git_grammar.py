@@ -8,8 +8,8 @@ import pytest
 
 from orchestrator.gates import amend
 from orchestrator.git import grammar
-from orchestrator.hosts import shell_delivery
 from orchestrator.shell.analyser import analyse
+from orchestrator.usecases import shell_delivery
 
 
 @pytest.mark.parametrize(

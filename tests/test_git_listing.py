@@ -16,8 +16,8 @@ from helpers import git
 from orchestrator.deadline import Deadline
 from orchestrator.git.listing import StatusEntry, ls_files, parse_status_z, split_z, status
 from orchestrator.git.runner import Git, GitError
-from orchestrator.hosts.shell import git_changed_paths
 from orchestrator.hygiene.gitstate import path_state, snapshot
+from orchestrator.usecases.changed_paths import git_changed_paths
 
 
 def _git(repo: Path) -> Git:

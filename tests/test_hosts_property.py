@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from orchestrator.hosts import budgets, claude_code, codex, gemini
+from orchestrator.render import agent_labels
 
 SENTINEL = "QZXJV"
 ROOT_HOLDER: dict[str, Path] = {}
@@ -202,7 +203,7 @@ def _assert_answer(host: str, data: bytes) -> None:
     obj = check(_event_name(data), code, out)
     text = out.decode("utf-8")
     assert SENTINEL not in text, "input text echoed into the output"
-    assert len(text) <= 2 * budgets.CONTEXT_MAX_CHARS + budgets.MESSAGE_MAX_CHARS + 300
+    assert len(text) <= 2 * agent_labels.CONTEXT_MAX_CHARS + agent_labels.MESSAGE_MAX_CHARS + 300
     hso = obj.get("hookSpecificOutput") or {}
     # A fast check is never presented as a delivery pass.
     for value in (hso.get("additionalContext"), obj.get("reason"), obj.get("systemMessage")):

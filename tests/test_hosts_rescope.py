@@ -22,9 +22,10 @@ from host_contracts import check_claude, check_codex, check_gemini, encode, payl
 
 from orchestrator.deadline import Deadline
 from orchestrator.hosts import claude_code, codex, gemini
-from orchestrator.hosts.router import Services, lint_here
-from orchestrator.hosts.shell import git_changed_paths
+from orchestrator.hosts.router import Services
 from orchestrator.model.report import Report
+from orchestrator.usecases.agent import lint_here
+from orchestrator.usecases.changed_paths import git_changed_paths
 from orchestrator.usecases.lint import LintResult
 
 #: Every test here runs orchestrate as a user does (README "Tests").

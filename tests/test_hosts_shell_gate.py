@@ -18,6 +18,7 @@ from orchestrator.hosts import claude_code, codex, gemini
 from orchestrator.hosts.events import Kind, RouterEvent
 from orchestrator.hosts.router import RouteResult, Services, route
 from orchestrator.model.report import Finding, Report, ScanInfo
+from orchestrator.render import agent_labels
 
 REASSURING = re.compile(r"\b(allow|not_applicable)\b")
 
@@ -401,12 +402,10 @@ def test_a_changed_checker_config_is_named_in_the_gate_text(tmp_path: Path) -> N
 
 
 def test_config_labels_are_a_bounded_fixed_shape() -> None:
-    from orchestrator.hosts import budgets as B
-
     names = ["ruff.toml", "x\x1b[31m.toml", "../../etc", "a" * 60, ".rubocop.yml"]
-    assert B.config_labels(names) == ".rubocop.yml, ruff.toml"
+    assert agent_labels.config_labels(names) == ".rubocop.yml, ruff.toml"
     many = [f"c{i}.toml" for i in range(7)]
-    assert B.config_labels(many).endswith("(+3 more)")
+    assert agent_labels.config_labels(many).endswith("(+3 more)")
 
 
 def test_a_commit_whose_policy_changes_cannot_be_read_is_refused(clean: Path) -> None:

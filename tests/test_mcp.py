@@ -13,8 +13,8 @@ import pytest
 from helpers import VENV_BIN, git, run_cli
 from mcp import Client, StdioServerParameters
 
-from orchestrator.hosts import budgets
 from orchestrator.model.report import Report
+from orchestrator.render import agent_labels
 from orchestrator.usecases.lint import core_view
 
 #: Every test here runs orchestrate as a user does (README "Tests").
@@ -50,7 +50,7 @@ def test_tools_and_lint_match_the_cli(git_repo: Path) -> None:
     text = lint.content[0].text
     assert "rules F401" in text and "not a delivery pass" in text
     assert "imported but unused" not in text and "import os" not in text
-    assert len(text) <= budgets.CONTEXT_MAX_CHARS
+    assert len(text) <= agent_labels.CONTEXT_MAX_CHARS
     assert lint.structured_content["summary"] == text
 
 
@@ -176,7 +176,7 @@ def test_arguments_of_the_wrong_type_are_refused_without_echoing_their_values(
     for r in results:
         text = r.content[0].text
         assert r.is_error and "IGNORE" not in text and "rm -rf" not in text, text
-        assert "Nothing ran" in text and len(text) <= budgets.CONTEXT_MAX_CHARS
+        assert "Nothing ran" in text and len(text) <= agent_labels.CONTEXT_MAX_CHARS
     assert "task_id (string_type)" in results[0].content[0].text
     assert "feedback (bool_parsing), timeout (float_parsing)" in results[2].content[0].text
     assert not (git_repo / ".orchestrate" / "tasks").exists()

@@ -11,6 +11,7 @@ from host_contracts import RepairSpy
 from orchestrator.hosts import budgets
 from orchestrator.hosts.events import Kind, RouterEvent, resolve_target
 from orchestrator.hosts.router import Services, route
+from orchestrator.render import agent_labels
 from orchestrator.shell.analyser import analyse
 
 
@@ -50,17 +51,17 @@ def test_fast_plan_budgets() -> None:
 
 
 def test_safe_ids_and_labels() -> None:
-    assert budgets.safe_rule_ids(["F401", "E501", "x" * 40, "bad rule", "W1", "Z9"]) == [
+    assert agent_labels.safe_rule_ids(["F401", "E501", "x" * 40, "bad rule", "W1", "Z9"]) == [
         "E501",
         "F401",
         "W1",
     ]
-    assert budgets.safe_task_id("T-0123456789ab") == "T-0123456789ab"
-    assert budgets.safe_task_id("T-0123; rm") is None
-    assert budgets.path_label("src/ok_file-1.py") == "src/ok_file-1.py"
-    assert budgets.path_label("a b\n`$(x)`.py") == "a?b????x??.py"
-    assert len(budgets.path_label("d/" * 200)) == budgets.PATH_LABEL_MAX_CHARS
-    assert len(budgets.clamp("x" * 5000)) == budgets.CONTEXT_MAX_CHARS
+    assert agent_labels.safe_task_id("T-0123456789ab") == "T-0123456789ab"
+    assert agent_labels.safe_task_id("T-0123; rm") is None
+    assert agent_labels.path_label("src/ok_file-1.py") == "src/ok_file-1.py"
+    assert agent_labels.path_label("a b\n`$(x)`.py") == "a?b????x??.py"
+    assert len(agent_labels.path_label("d/" * 200)) == agent_labels.PATH_LABEL_MAX_CHARS
+    assert len(agent_labels.clamp("x" * 5000)) == agent_labels.CONTEXT_MAX_CHARS
 
 
 def test_resolve_target(tmp_path: Path) -> None:
@@ -178,9 +179,9 @@ def test_repair_rechecks_at_most_the_task_id_budget(tmp_path: Path) -> None:
         task_backlog(root, 1, path=p)
     seen = RepairSpy()
     res = route(RouterEvent(Kind.FILE_CHANGED, root, paths=tuple(paths)), seen.services())
-    assert len(seen.verified) == budgets.MAX_TASK_IDS
+    assert len(seen.verified) == agent_labels.MAX_TASK_IDS
     # Files past the budget keep the plain fast check: nothing is dropped silently.
-    assert len(seen.linted) == 1 and len(seen.linted[0]) == len(paths) - budgets.MAX_TASK_IDS
+    assert len(seen.linted) == 1 and len(seen.linted[0]) == len(paths) - agent_labels.MAX_TASK_IDS
     assert res.action == "repair_check"
 
 

@@ -167,7 +167,7 @@ def test_a_protected_folder_spelled_with_hfs_ignored_code_points_is_refused(
     tmp_path: Path, name: str
 ) -> None:
     """HFS+ drops these code points from names (git refuses them too, core.protectHFS)."""
-    from orchestrator.hosts.shell_delivery import protected_target
+    from orchestrator.usecases.shell_delivery import protected_target
 
     target = str(tmp_path / name / "hooks" / "pre-commit")
     assert protected_target(target, tmp_path, {}) == "protected_path"

@@ -109,7 +109,7 @@ def _run(root: Path) -> int:
 
 def _hook_lint(root: Path, paths: list[str], timeout: float) -> bytes:
     """A host hook's edit-feedback lint, as the hook would run it, its result as JSON."""
-    from orchestrator.hosts.router import lint_here
+    from orchestrator.usecases.agent import lint_here
 
     result = lint_here(root, paths, timeout)
     data = {

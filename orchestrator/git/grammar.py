@@ -4,7 +4,7 @@ subcommands orchestrate reads (`commit`, `push`, `add`).
 Facts about git only, no verdict: the shell analyser (`orchestrator.shell.git_rules`)
 reads a command an agent is about to run with them, the commit gate
 (`gates/amend.py`) reads the command line of the `git commit` whose hook it runs, and
-the agent's pre-tool gate (`hosts/shell_delivery.py`) turns repository options into
+the agent's pre-tool gate (`usecases/shell_delivery.py`) turns repository options into
 the GIT_* variables they stand for. Nothing here runs git.
 """
 

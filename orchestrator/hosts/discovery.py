@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.hosts.budgets import safe_checker
 from orchestrator.model.checker import probe_of
+from orchestrator.render.agent_labels import safe_checker
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,9 @@ def discover(
     no loaded checker is `available`.
     """
     if checkers is None:
-        from orchestrator.core.plugin_host import load
+        from orchestrator.usecases.agent import loaded_checkers
 
-        checkers = load().checkers()
+        checkers = loaded_checkers()[0]
     wanted = set(checker_names)
     known = probe_states(root, [c for c in checkers if getattr(c, "name", None) in wanted])
     seen = {getattr(c, "name", None) for c in checkers}
@@ -57,7 +57,7 @@ def discover(
 
 def loaded_checker_names() -> tuple[list[str], int]:
     """Names of the checkers the plugin host loads, and how many plugins failed."""
-    from orchestrator.core.plugin_host import load
+    from orchestrator.usecases.agent import loaded_checkers
 
-    ps = load()
-    return [c.name for c in ps.checkers()], len(ps.failed)
+    checkers, failed = loaded_checkers()
+    return [c.name for c in checkers], failed

@@ -31,13 +31,13 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator import __version__
+from orchestrator.decisions.agent import is_incomplete
 from orchestrator.decisions.exits import FAULT_DECISION, mcp_is_error
 from orchestrator.decisions.findings import is_blocking
 from orchestrator.errors import UsageError
-from orchestrator.hosts import budgets as B
-from orchestrator.hosts.router import FEEDBACK_ONLY, describe_scopes, is_incomplete
 from orchestrator.model.report import Report
-from orchestrator.vocab import Purpose
+from orchestrator.render import agent_labels as L
+from orchestrator.render.agent import FEEDBACK_ONLY, describe_scopes
 
 INSTRUCTIONS = (
     "orchestrate checks code honestly: lint gives edit feedback (never a delivery pass); "
@@ -97,7 +97,7 @@ _ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 def report_summary(report: Report, head: str) -> str:
     """A bounded, echo-free summary of `report`."""
-    rules = B.safe_rule_ids(f.rule for f in report.findings)
+    rules = L.safe_rule_ids(f.rule for f in report.findings)
     blocking = sum(1 for f in report.findings if is_blocking(f))
     parts = [
         head,
@@ -109,7 +109,7 @@ def report_summary(report: Report, head: str) -> str:
     ]
     if is_incomplete(report):
         parts.append("coverage incomplete")
-    return B.clamp(". ".join(parts) + ".")
+    return L.clamp(". ".join(parts) + ".")
 
 
 def _result(structured: dict[str, Any], summary: str, error: bool = False) -> CallToolResult:
@@ -134,26 +134,18 @@ def lint_tool(
 ) -> CallToolResult:
     """The lint tool: the lint use case under the feedback task policy, its report and
     safe task ids. Feedback only, never a delivery pass."""
-    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.agent import tool_lint_request
     from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for, missing_paths
     from orchestrator.usecases.lint import lint as lint_usecase
 
     missing = missing_paths(root, paths or [])
     if missing:
-        text = B.clamp(
+        text = L.clamp(
             f"orchestrate lint: refused as a usage error: {len(missing)} path(s) do not exist "
-            f"in the project ({', '.join(B.path_label(m) for m in missing[:3])}); nothing ran."
+            f"in the project ({', '.join(L.path_label(m) for m in missing[:3])}); nothing ran."
         )
         return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
-    req = LintRequest(
-        project_root=root,
-        paths=tuple(paths or []),
-        entry="feedback" if feedback else "lint",
-        purpose=Purpose.FEEDBACK,
-        timeout=deadline_for(timeout, feedback),
-        only_checkers=frozenset(only) if only else None,
-        cwd=root,
-    )
+    req = tool_lint_request(root, paths or [], feedback, only, deadline_for(timeout, feedback))
     try:
         done = lint_usecase(req, FEEDBACK_TASKS)
     except UsageError:
@@ -163,7 +155,7 @@ def lint_tool(
             "or a bad argument); nothing ran. `orchestrate plugins` lists the checkers."
         )
         return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
-    task_ids = [t for t in done.task_ids if B.safe_task_id(t)]
+    task_ids = [t for t in done.task_ids if L.safe_task_id(t)]
     result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
     result.structured_content["task_ids"] = task_ids
     return result
@@ -197,7 +189,7 @@ def invalid_arguments(exc: ValidationError, declared: set[str]) -> CallToolResul
         }
     )
     shown = ", ".join(failed[:5]) or "an argument"
-    text = B.clamp(
+    text = L.clamp(
         f"orchestrate: refused: {shown} does not match the tool's input schema "
         f"(see its inputSchema); the value is not echoed. Nothing ran."
     )
@@ -257,12 +249,12 @@ def task_verify_tool(root: Path, task_id: str) -> CallToolResult:
     """The task_verify tool: one task re-checked by its original checker; never closed."""
     from orchestrator.usecases.tasks import verify
 
-    tid = B.safe_task_id(task_id)
+    tid = L.safe_task_id(task_id)
     if tid is None:
         text = "orchestrate task verify: not a task id (want T- and 12 hex digits); nothing ran."
         return _result({"verify": None, "summary": text}, text, error=mcp_is_error(fault=True))
     proj = verify(root, tid).projection()
-    text = B.clamp(
+    text = L.clamp(
         f"orchestrate task verify {tid}: {proj['observation']}"
         + (f" ({proj['reason']})" if proj.get("reason") else "")
         + f"; task status {proj.get('task_status')}. The task is not closed by a recheck."
@@ -276,7 +268,7 @@ def next_tool(root: Path) -> CallToolResult:
     from orchestrator.usecases.tasks import next_summary
 
     summary = next_summary(root)
-    text = render_text(summary, B.CONTEXT_MAX_CHARS)
+    text = render_text(summary, L.CONTEXT_MAX_CHARS)
     return _result({"next": summary.to_dict(), "summary": text}, text)
 
 
@@ -350,7 +342,7 @@ def build_server(project_root: Path) -> MCPServer:
 
 def serve(project_root: Path | None = None) -> None:
     """Serve over stdio until the client closes the connection."""
-    from orchestrator.core.config import find_project_root
+    from orchestrator.usecases.agent import project_root_of
 
-    root = project_root or find_project_root(Path.cwd())
+    root = project_root or project_root_of(Path.cwd())
     anyio.run(build_server(root).run_stdio_async)

@@ -24,37 +24,53 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator.deadline import Deadline
-from orchestrator.decisions.coverage import is_complete
+from orchestrator.decisions.agent import (
+    FAST_SCOPE_BUDGET_EXCEEDED,
+    POLICY_CHANGE_DECISION,
+    PROTECTED_EDIT_DECISION,
+    edit_incomplete,
+    is_incomplete,
+    refused_decision,
+    source_check_word,
+    verify_complete,
+)
 from orchestrator.decisions.exits import FAULT_DECISION, gate_blocks
-from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
-from orchestrator.git.repo import NoRepository
 from orchestrator.hosts import budgets as B
-from orchestrator.hosts import shell
 from orchestrator.hosts.events import Kind, RouterEvent
-from orchestrator.hosts.shell_delivery import delivery_kind, delivery_of, protected_target
 from orchestrator.model.report import Report
-from orchestrator.shell.analyser import Analysis, Reason, analyse, describe
-from orchestrator.vocab import GateDecision, Purpose, ScopeStatus
+from orchestrator.render import agent_labels as L
+from orchestrator.render.agent import (
+    FEEDBACK_ONLY,
+    PROMPT_ADVICE,
+    edit_context,
+    edit_message,
+    gate_text,
+    tasks_line,
+    unjudged_why,
+    unsafe_paths,
+    word,
+)
+from orchestrator.shell.analyser import describe
+from orchestrator.usecases import changed_paths
+from orchestrator.usecases.agent import (
+    DeliveryUnjudged,
+    analyse_command,
+    judge_delivery,
+    protected_edit,
+)
+from orchestrator.usecases.shell_delivery import delivery_kind, delivery_of
+from orchestrator.vocab import GateDecision
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
     from orchestrator.usecases.lint import LintResult
     from orchestrator.usecases.pretool import SurfaceChanges
     from orchestrator.usecases.tasks import RepairTargets
-
-FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
-PROMPT_ADVICE = (
-    "orchestrate: prompt received; no check ran for it (source check not_run, delivery "
-    "not_evaluated). Fast feedback runs after each confirmed file edit; the strict gate "
-    "runs when a real `git commit` or `git push` is executed, on the real index or ref. "
-    "For a full check run: orchestrate lint"
-)
 
 
 @dataclass
@@ -77,8 +93,8 @@ class RouteResult:
     def bounded(self) -> RouteResult:
         """This result with its texts escaped (no control characters) and clamped to
         the host budgets: the last step before any text reaches an agent or a person."""
-        self.context = B.clamp(B.escape(self.context))
-        self.message = B.clamp(B.escape(self.message), B.MESSAGE_MAX_CHARS)
+        self.context = L.clamp(L.escape(self.context))
+        self.message = L.clamp(L.escape(self.message), L.MESSAGE_MAX_CHARS)
         return self
 
 
@@ -111,29 +127,9 @@ def _lint(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
             from orchestrator.server.client import say
 
             say("warm engine answered something malformed (report); checking in-process")
+    from orchestrator.usecases.agent import lint_here
+
     return lint_here(root, paths, max(1.0, timeout - (time.monotonic() - began)))
-
-
-def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
-    """The edit-feedback lint of a hook, in this process (the warm engine runs this).
-
-    `paths` name files (a confirmed edit's target, or what `git status` lists): lint's
-    selection judges each as the entry it is and never walks a folder among them, so
-    an unsafe one is the `unsafe` scope the whole-project lint gives it.
-    """
-    from orchestrator.core.engine import LintRequest
-    from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
-
-    req = LintRequest(
-        project_root=root,
-        paths=tuple(paths),
-        entry="hook",
-        purpose=Purpose.FEEDBACK,
-        timeout=timeout,
-        cwd=root,
-        paths_are_entries=True,
-    )
-    return lint(req, FEEDBACK_TASKS)
 
 
 def _gate(kind: str, root: Path, timeout: float, env: Mapping[str, str] | None = None) -> Report:
@@ -180,72 +176,13 @@ class Services:
     record_edit: Callable[[Path, Sequence[str], str], object] = _record_edit
     repair_targets: Callable[[Path, Sequence[str], int], RepairTargets] = _repair_targets_of
     git_changed: Callable[[Path, Deadline], list[str] | None] = field(
-        default_factory=lambda: shell.git_changed_paths
+        default_factory=lambda: changed_paths.git_changed_paths
     )
     #: surface_changes(root, env, deadline, kind): the governing files a prepared
     #: commit or push changes (usecases/pretool.surface_changes).
     surface_changes: Callable[[Path, Mapping[str, str], Deadline, str], SurfaceChanges] = (
         _surface_changes
     )
-
-
-# --- report -> bounded text ---------------------------------------------------------
-
-
-def scope_counts(report: Report) -> dict[str, Counter[str]]:
-    """checker -> status -> count."""
-    out: dict[str, Counter[str]] = {}
-    for s in report.scopes:
-        out.setdefault(B.safe_checker(s.checker), Counter())[str(s.status)] += 1
-    return out
-
-
-def describe_scopes(report: Report) -> str:
-    parts = []
-    for checker, counts in sorted(scope_counts(report).items()):
-        inner = ", ".join(f"{st} {n}" for st, n in sorted(counts.items()))
-        parts.append(f"{checker}: {inner}")
-    return "; ".join(parts) or "no scopes"
-
-
-def is_incomplete(report: Report) -> bool:
-    """Host wording of decisions.coverage.is_complete: "coverage incomplete" or not."""
-    return not is_complete(report)
-
-
-def _findings_line(report: Report) -> str:
-    n = len(report.findings)
-    blocking = sum(1 for f in report.findings if is_blocking(f))
-    candidates = sum(1 for f in report.findings if f.candidate)
-    confirmed = sum(1 for f in report.findings if is_confirmed_syntax(f))
-    rules = B.safe_rule_ids(f.rule for f in report.findings)
-    exact = f", syntax errors confirmed {confirmed}" if confirmed else ""
-    line = f"findings {n} (blocking {blocking}{exact}, syntax candidates {candidates})"
-    return line + (f"; rules {', '.join(rules)}" if rules else "")
-
-
-def _languages(report: Report) -> str:
-    langs = sorted({lang for s in report.scopes if (lang := B.safe_language(s.language))})
-    return ", ".join(langs[: B.MAX_LANGUAGES])
-
-
-def _hints(report: Report) -> list[str]:
-    """Recovery hints for missing / unconfigured tools: fixed plugin text, bounded."""
-    seen: list[str] = []
-    for s in report.scopes:
-        if s.status in (ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED) and s.hint:
-            hint = "".join(ch for ch in s.hint if ch.isprintable() and ch.isascii())[:120]
-            if hint and hint not in seen:
-                seen.append(hint)
-    return seen[:2]
-
-
-def _tasks_line(task_ids: Sequence[str]) -> str:
-    ids = [t for t in (B.safe_task_id(x) for x in task_ids) if t][: B.MAX_TASK_IDS]
-    if not ids:
-        return ""
-    more = len(task_ids) - len(ids)
-    return "tasks " + ", ".join(ids) + (f" (+{more} more)" if more > 0 else "")
 
 
 # --- routes -------------------------------------------------------------------------
@@ -292,13 +229,13 @@ def _scope_reasons(ev: RouterEvent, plan: B.FastPlan, rescoped: bool) -> list[st
     if rescoped:
         reasons.append(ev.scope_reason or "scope_redetermined_from_git")
     if not plan.per_file:
-        reasons.append(B.FAST_SCOPE_BUDGET_EXCEEDED)
+        reasons.append(FAST_SCOPE_BUDGET_EXCEEDED)
     return reasons
 
 
 def _batch_refused(plan: B.FastPlan, reasons: list[str]) -> RouteResult:
     text = (
-        f"orchestrate: {B.FAST_SCOPE_BUDGET_EXCEEDED}: {len(plan.paths)} changed files is "
+        f"orchestrate: {FAST_SCOPE_BUDGET_EXCEEDED}: {len(plan.paths)} changed files is "
         f"over the batch limit of {B.BATCH_MAX_FILES}; check not run. Run: orchestrate lint "
         f"({FEEDBACK_ONLY})."
     )
@@ -334,7 +271,7 @@ def _repair_targets(
     if rescoped or not plan.per_file:
         return None
     try:
-        targets = svc.repair_targets(root, plan.paths, B.MAX_TASK_IDS)
+        targets = svc.repair_targets(root, plan.paths, L.MAX_TASK_IDS)
     except Exception:  # noqa: BLE001 - the lookup is optional; feedback still runs
         reasons.append("task_facts_unavailable")
         return None
@@ -350,41 +287,16 @@ def _recheck(
     deadline; a fault is an incomplete observation, never a claimed recheck."""
     observed: list[tuple[str, str, str | None]] = []
     for tid in targets.task_ids if targets else ():
-        if B.safe_task_id(tid) is None:
+        if L.safe_task_id(tid) is None:
             continue
         try:
             outcome = svc.verify(root, tid, deadline.remaining())
         except Exception:  # noqa: BLE001 - one task's fault must not hide the others
             observed.append((tid, "recheck_incomplete", "internal_fault"))
             continue
-        observation = _word(getattr(outcome, "outcome", None)) or "unknown"
-        observed.append((tid, observation, _word(getattr(outcome, "reason", None))))
+        observation = word(getattr(outcome, "outcome", None)) or "unknown"
+        observed.append((tid, observation, word(getattr(outcome, "reason", None))))
     return _Repair(targets, tuple(observed))
-
-
-def _repair_pieces(repair: _Repair) -> list[str]:
-    """What the edit's repair re-checks observed, in fixed words, ids and path labels."""
-    targets = repair.targets
-    if targets is None:
-        return []
-    if targets.over_budget:
-        return [
-            f"task facts over the hook budget ({_word(targets.over_budget) or 'over_budget'}): "
-            "repair re-check not run; run orchestrate task verify ID (list: orchestrate next)"
-        ]
-    if not repair.observed:
-        return []
-    labels = " ".join(B.path_label(p) for p in sorted(repair.paths))
-    seen = "; ".join(f"{t} {o}" + (f" ({r})" if r else "") for t, o, r in repair.observed)
-    pieces = [
-        f"repair re-check by the original checker, files {len(repair.paths)}: {labels}",
-        f"task verify {seen}",
-        "no task is closed by this hook; other checkers and other findings of these "
-        "files are not reported here",
-    ]
-    if deferred := _tasks_line(targets.deferred):
-        pieces.append(f"not re-checked in this event: {deferred}; run orchestrate task verify ID")
-    return pieces
 
 
 def _log_edit(
@@ -394,95 +306,6 @@ def _log_edit(
         svc.record_edit(root, paths, "incomplete" if incomplete else "checked")
     except Exception:  # noqa: BLE001
         reasons.append("event_log_unavailable")
-
-
-def _unsafe_paths(report: Report) -> list[str]:
-    """The paths `report` holds as `unsafe` scopes (sorted, each once).
-
-    Lint's selection made that decision (core/selection.py); the host only names what
-    it decided, so a hook and `orchestrate lint` on the same path never disagree.
-    """
-    return sorted({s.path for s in report.scopes if s.status == ScopeStatus.UNSAFE})
-
-
-def _unsafe_piece(report: Report) -> str:
-    """The unsafe paths named by bounded, escaped labels: a count and the first few."""
-    paths = _unsafe_paths(report)
-    if not paths:
-        return ""
-    labels = " ".join(B.path_label(p) for p in paths[: B.MAX_UNSAFE_LABELS])
-    more = len(paths) - B.MAX_UNSAFE_LABELS
-    return f"unsafe, not checked, {len(paths)}: {labels}" + (f" (+{more} more)" if more > 0 else "")
-
-
-def _report_pieces(report: Report, plan: B.FastPlan, paths: Sequence[str]) -> list[str]:
-    """The fast check's own lines: scope, scopes, unsafe paths, findings, languages."""
-    head = "orchestrate fast check" if plan.per_file else "orchestrate batch check"
-    if plan.per_file:
-        scope_text = f"files {len(paths)}: " + " ".join(B.path_label(p) for p in paths)
-    else:
-        # One batch: counts only, never a truncated per-file list.
-        scope_text = f"files {len(paths)} ({B.FAST_SCOPE_BUDGET_EXCEEDED}, one batch check)"
-    pieces = [
-        f"{head} ({FEEDBACK_ONLY})",
-        scope_text,
-        f"scopes: {describe_scopes(report)}",
-    ]
-    # Named even in a batch (where the file list is only a count): an unsafe path is
-    # the one a person must look at, since no checker read it.
-    if unsafe := _unsafe_piece(report):
-        pieces.append(unsafe)
-    pieces.append(_findings_line(report))
-    if langs := _languages(report):
-        pieces.append(f"languages {langs}")
-    return pieces
-
-
-def _edit_context(
-    plan: B.FastPlan,
-    result: LintResult | None,
-    repair: _Repair,
-    reasons: list[str],
-    incomplete: bool,
-) -> str:
-    fast_paths = [p for p in plan.paths if p not in repair.paths]
-    if result is not None:
-        pieces = _report_pieces(result.report, plan, fast_paths)
-    else:
-        pieces = [f"orchestrate repair check ({FEEDBACK_ONLY})"]
-    if incomplete:
-        why = ", ".join(r for r in reasons if r != B.FAST_SCOPE_BUDGET_EXCEEDED)
-        pieces.append("coverage incomplete" + (f" ({why})" if why else ""))
-    if result is not None and (hints := _hints(result.report)):
-        pieces.append("recovery: " + " / ".join(hints))
-    if result is not None and (t := _tasks_line(result.task_ids)):
-        pieces.append(t)
-    pieces.extend(_repair_pieces(repair))
-    if plan.per_file:
-        # `--` before the paths: a file named `--output=x` is a path, never an option.
-        recheck = "orchestrate lint --feedback -- " + " ".join(B.path_label(p) for p in plan.paths)
-    else:
-        recheck = "orchestrate lint"
-    pieces.append(f"re-check: {recheck}")
-    return ". ".join(pieces) + "."
-
-
-def _edit_message(result: LintResult | None, repair: _Repair, incomplete: bool) -> str:
-    parts = []
-    if result is not None:
-        findings = result.report.findings
-        rules = B.safe_rule_ids(f.rule for f in findings)
-        parts.append(f"{len(findings)} finding(s)" + (f" [{', '.join(rules)}]" if rules else ""))
-        if unsafe := _unsafe_paths(result.report):
-            parts.append(f"unsafe {len(unsafe)}")
-    if repair.observed:
-        parts.append("task re-check " + ", ".join(f"{t} {o}" for t, o, _ in repair.observed))
-    return (
-        "orchestrate: "
-        + "; ".join(parts)
-        + (", coverage incomplete" if incomplete else "")
-        + " (edit feedback, not a delivery pass)"
-    )
 
 
 def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
@@ -501,21 +324,28 @@ def _fast(ev: RouterEvent, svc: Services, rescoped: bool) -> RouteResult:
     result = svc.lint(root, fast_paths, deadline.remaining()) if fast_paths else None
     if result is not None and result.task_error:  # task ids are optional in feedback
         reasons.append("task_store_unavailable")
-    if result is not None and _unsafe_paths(result.report):
+    if result is not None and unsafe_paths(result.report):
         reasons.append("unsafe_path")
     repair = _recheck(root, targets, svc, deadline)
     if repair.paths:
         reasons.append("repair_recheck_only")
-    incomplete = (
-        rescoped or bool(repair.paths) or (result is not None and is_incomplete(result.report))
+    incomplete = edit_incomplete(
+        rescoped, bool(repair.paths), result.report if result is not None else None
     )
     _log_edit(root, plan.paths, incomplete, svc, reasons)
     rechecked = tuple(t for t, _, _ in repair.observed)
     return RouteResult(
         ("repair_check" if rechecked else "fast_check") if plan.per_file else "batch_check",
-        context=_edit_context(plan, result, repair, reasons, incomplete),
-        message=_edit_message(result, repair, incomplete),
-        source_check="incomplete" if incomplete else "checked",
+        context=edit_context(
+            plan.per_file,
+            plan.paths,
+            result,
+            (repair.targets, repair.observed),
+            reasons,
+            incomplete,
+        ),
+        message=edit_message(result, repair.observed, incomplete),
+        source_check=source_check_word(incomplete),
         report=result.report if result is not None else None,
         task_ids=tuple(dict.fromkeys((result.task_ids if result else ()) + rechecked)),
         reasons=tuple(reasons),
@@ -580,28 +410,6 @@ def _write_failed(ev: RouterEvent) -> RouteResult:
     )
 
 
-def _gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[str, str]:
-    decision = str(report.gate.decision)
-    what = "commit" if kind == "commit" else "push"
-    pieces = [f"orchestrate strict {what} gate: {decision}"]
-    changed = B.config_labels(configs)
-    if changed:
-        pieces.append(f"judged with a changed {changed} (its own copy in this {what})")
-    pieces.append(_findings_line(report))
-    pieces.append(f"scopes: {describe_scopes(report)}")
-    if report.gate.decision == GateDecision.INCOMPLETE:
-        pieces.append(
-            "required coverage incomplete: this does not mean the code has errors; restore "
-            "the toolchain"
-        )
-    if hints := _hints(report):
-        pieces.append("recovery: " + " / ".join(hints))
-    if gate_blocks(report.gate.decision):
-        pieces.append(f"the {what} was refused. Fix, then re-run: orchestrate gate {what}")
-    message = f"orchestrate {what} gate: {decision}" + (f" (changed {changed})" if changed else "")
-    return ". ".join(pieces) + ".", message
-
-
 def _no_repository(kind: str) -> RouteResult:
     # No target repository: refuse rather than scan a workspace (CG-06, CG-02).
     return RouteResult(
@@ -617,7 +425,7 @@ def _no_repository(kind: str) -> RouteResult:
 
 def _refused(kind: str, why: str, reason: str, forbidden: bool = False) -> RouteResult:
     """A command refused before it ran: nothing was judged, and the text says so."""
-    decision = GateDecision.DENY if forbidden else GateDecision.INCOMPLETE
+    decision = refused_decision(forbidden)
     return RouteResult(
         "gate",
         context=f"orchestrate strict {kind} gate: refused before the command ran; nothing "
@@ -631,43 +439,23 @@ def _refused(kind: str, why: str, reason: str, forbidden: bool = False) -> Route
 
 def _policy_refused(kind: str, names: Sequence[str]) -> RouteResult:
     """A commit that changes the gate's own policy: refused whatever the verdict."""
-    label = B.config_labels(names) or "orchestrate settings"
+    label = L.config_labels(names) or "orchestrate settings"
     return RouteResult(
         "gate",
         context=f"orchestrate strict {kind} gate: deny. This commit changes the gate's own "
         f"policy ({label}): a person commits that, outside the agent.",
         message=f"orchestrate {kind} gate: deny (changes the gate's own policy)",
-        block=True,
-        gate=GateDecision.DENY,
+        block=gate_blocks(POLICY_CHANGE_DECISION),
+        gate=POLICY_CHANGE_DECISION,
         reasons=("policy_change",),
     )
 
 
-def _analysis(ev: RouterEvent, deadline: Deadline | None = None) -> Analysis:
-    """The analyser's verdict; a git alias it does not know is looked up in the start
-    repository's config (within `deadline`, at most 5 s) and the command read again,
-    kept only when every git operation runs in that repository (another one may define
-    the name differently)."""
-    command = ev.command if ev.command is not None else ""
-    result = analyse(command)
-    start = ev.shell_cwd or ev.project_root
-    if result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND or start is None:
-        return result
-    from orchestrator.usecases.pretool import git_aliases
-
-    aliases = git_aliases(start, (deadline or Deadline.after(5.0)).within(5.0))
-    if not aliases:
-        return result
-    again = analyse(command, known_aliases=aliases)
-    return again if all(op.repository.is_default for op in again.ops) else result
-
-
 def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
-    from orchestrator.usecases.pretool import GitError, NotJudgeable, ReplayFailed, prepared
-
     # One deadline for the whole event, well inside the host's hook timeout (budgets).
     event = Deadline.after(B.gate_deadline_s())
-    result = _analysis(ev, event)
+    command = ev.command if ev.command is not None else ""
+    result = analyse_command(command, ev.shell_cwd or ev.project_root, event)
     if result.verdict == "no_delivery":
         return RouteResult("ignored")
     kind = delivery_kind(result)
@@ -684,46 +472,19 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
             f"the {kind} as a plain git command in the repository's folder"
         )
         return _refused(kind, why, delivery)
-    try:
-        with prepared(delivery, event) as (root, env):
-            try:
-                deadline = event.within(B.POLICY_DEADLINE_S)
-                changes = svc.surface_changes(root, env, deadline, delivery.kind)
-            except GitError:  # only this read: a fault of the gate itself stays a fault
-                why = f"cannot determine whether this {kind} changes the gate's own policy"
-                return _refused(kind, why, "policy_change_undeterminable")
-            # A commit changing the gate's own policy is refused whatever the verdict, but
-            # still judged: the agent learns what the gate found too, and every surface
-            # keeps one core report (CG-12). A push may carry a person's policy commit:
-            # named, not refused, here.
-            policy_refused = bool(changes.policy) and delivery.kind == "commit"
-            configs = changes.configs + changes.policy
-            extra = {"env": env} if env else {}
-            try:
-                report = svc.gate(delivery.kind, root, event.remaining(), **extra)
-            except Exception:
-                if policy_refused:  # refused anyway; the policy it changes may not load
-                    return _policy_refused(kind, changes.policy)
-                raise
-    except NoRepository:
-        return _no_repository(kind)
-    except NotJudgeable as exc:
-        why = (
-            f"cannot determine what this push sends ({_word(exc.reason) or 'push'}): push "
-            "the current branch with a plain `git push`, or let the pre-push hook judge it"
-        )
-        return _refused(kind, why, _word(exc.reason) or "push_undeterminable")
-    except ReplayFailed:
-        why = (
-            "cannot determine what this command commits: its own staging step fails. "
-            "Stage and commit in separate commands"
-        )
-        return _refused(kind, why, "staging_replay_failed")
-    context, message = _gate_text(kind, report, configs)
+    outcome = judge_delivery(delivery, event, svc.surface_changes, svc.gate, B.POLICY_DEADLINE_S)
+    if isinstance(outcome, DeliveryUnjudged):
+        if outcome.cause == "no_repository":
+            return _no_repository(kind)
+        return _refused(kind, *unjudged_why(kind, outcome.cause, word(outcome.detail)))
+    if outcome.report is None:
+        return _policy_refused(kind, outcome.policy)
+    report, configs, policy_refused = outcome.report, outcome.configs, outcome.policy_refused
+    context, message = gate_text(kind, report, configs)
     decision = report.gate.decision
-    source_check = "incomplete" if is_incomplete(report) else "checked"
+    source_check = source_check_word(is_incomplete(report))
     if policy_refused:
-        refused = _policy_refused(kind, changes.policy)
+        refused = _policy_refused(kind, outcome.policy)
         # The gate's own text joins only when it also blocks: an "allow" beside the
         # refusal would read as reassurance.
         joined = (
@@ -744,14 +505,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
 def _edit_pending(ev: RouterEvent) -> RouteResult:
     """A file-edit tool about to run: refused when it aims at git's folder, the hooks or
     orchestrate's configuration; otherwise nothing to say (feedback follows the edit)."""
-    from orchestrator.usecases.pretool import git_places
-
-    deadline = Deadline.after(5.0)
-    places: dict[str, Path] = {}
-    for where in _nearest_dirs(ev):
-        for name, place in git_places(where, deadline).items():
-            places[f"{name}:{place}"] = place
-    reason = protected_target(ev.target, ev.project_root, places)
+    reason = protected_edit(ev.target, ev.project_root)
     if reason is None:
         return RouteResult("ignored")
     text = (
@@ -765,28 +519,14 @@ def _edit_pending(ev: RouterEvent) -> RouteResult:
         "gate",
         context=f"{text}. Ask the person to make such a change.",
         message=f"orchestrate: edit refused ({reason})",
-        block=True,
-        gate=GateDecision.DENY,
+        block=gate_blocks(PROTECTED_EDIT_DECISION),
+        gate=PROTECTED_EDIT_DECISION,
         reasons=(reason,),
     )
 
 
-def _nearest_dirs(ev: RouterEvent) -> list[Path]:
-    """The project root and the nearest existing folder of the edit target, as spelled
-    and with its links followed."""
-    out = [ev.project_root] if ev.project_root else []
-    if isinstance(ev.target, str) and os.path.isabs(ev.target) and "\x00" not in ev.target:
-        for spelled in (os.path.normpath(ev.target), os.path.realpath(ev.target)):
-            here = Path(spelled).parent
-            while not here.is_dir() and here != here.parent:
-                here = here.parent
-            if here not in out:
-                out.append(here)
-    return out
-
-
 def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
-    tid = B.safe_task_id(ev.task_id)
+    tid = L.safe_task_id(ev.task_id)
     if ev.project_root is None or tid is None:
         return RouteResult(
             "not_run",
@@ -796,9 +536,9 @@ def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
             reasons=("task_id_invalid",),
         )
     outcome = svc.verify(ev.project_root, tid, B.VERIFY_DEADLINE_S)
-    observation = _word(getattr(outcome, "outcome", None)) or "unknown"
-    reason = _word(getattr(outcome, "reason", None))
-    complete = observation in ("still_present", "absent_unverified")
+    observation = word(getattr(outcome, "outcome", None)) or "unknown"
+    reason = word(getattr(outcome, "reason", None))
+    complete = verify_complete(observation)
     return RouteResult(
         "verify",
         context=f"orchestrate: task verify {tid}: {observation}"
@@ -806,17 +546,10 @@ def _repair_ready(ev: RouterEvent, svc: Services) -> RouteResult:
         + ". The task is not closed by this hook and no recheck is claimed beyond this "
         f"observation; delivery not_evaluated. Details: orchestrate task verify {tid}",
         message=f"orchestrate: task {tid} recheck {observation}",
-        source_check="checked" if complete else "incomplete",
+        source_check=source_check_word(not complete),
         task_ids=(tid,),
         reasons=(reason,) if reason else (),
     )
-
-
-def _word(value: object) -> str | None:
-    """A short snake_case vocabulary word, else None."""
-    if isinstance(value, str) and 0 < len(value) <= 40 and value.replace("_", "a").isalnum():
-        return value if value.isascii() else None
-    return None
 
 
 def _stop(ev: RouterEvent) -> RouteResult:
@@ -831,10 +564,10 @@ def _stop(ev: RouterEvent) -> RouteResult:
         summary = next_summary(root)
         skips = legacy_skip_line(summary)
         if summary.state == OVER_BUDGET:
-            ids, why = None, _word(summary.reason) or "stop_summary_over_budget"
+            ids, why = None, word(summary.reason) or "stop_summary_over_budget"
         else:
             pending = summary.open_task_ids + summary.verification_required_ids
-            ids, why = [t for t in pending if B.safe_task_id(t)], None
+            ids, why = [t for t in pending if L.safe_task_id(t)], None
 
     def note(text: str) -> str:
         """`text`, then the legacy-v1 skip count when skips are recorded (seed 004)."""
@@ -864,7 +597,7 @@ def _stop(ev: RouterEvent) -> RouteResult:
             ),
             message=note("orchestrate: no open tasks; run a full check before delivery"),
         )
-    tasks = _tasks_line(ids)
+    tasks = tasks_line(ids)
     first = ids[0]
     if ev.stop_hook_active:
         return RouteResult(

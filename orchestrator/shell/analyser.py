@@ -22,7 +22,7 @@ any failure is ``undeterminable``.
 Where it is used: the agent host's shell events (hosts/router.py) are analysed here (a
 Codex argv list as it is); ``forbidden`` and ``undeterminable`` are refused with
 `describe(result)` and ``no_delivery`` passes untouched. ``judge_index`` goes to
-hosts/shell_delivery.py (the repository as absolute paths and GIT_* variables) and
+usecases/shell_delivery.py (the repository as absolute paths and GIT_* variables) and
 usecases/pretool.py, which copies the index to a private file, replays
 ``surface.staging`` there with ``GIT_INDEX_FILE`` (``only_paths``: HEAD plus those
 paths), and has the strict gate judge that index; a replay that fails refuses, since

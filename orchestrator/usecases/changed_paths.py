@@ -22,7 +22,7 @@ def git_changed_paths(root: Path, deadline: Deadline) -> list[str] | None:
     Nothing here judges whether a path is safe to read: a symlink that escapes the
     root, a FIFO or socket where a file was, a folder in place of a tracked file or a
     nested repository, a name lint refuses are all listed, so that lint's own
-    selection (core/selection.py, through the router's `lint_here`) decides each one
+    selection (core/selection.py, through `usecases/agent.lint_here`) decides each one
     and its `unsafe` scope reaches the report. Left out are only a deletion with
     nothing at its path now (nothing to check) and orchestrate's own workspace.
     """

@@ -1,0 +1,261 @@
+"""The wording of everything an agent reads: edit feedback, gate answers, refusals.
+
+Every text here is built from fixed phrases, counts, vocabulary words, safe rule / task
+ids and validated path labels (render/agent_labels.py); nothing from an event or a
+tool's free text is copied in. The hosts' router and the MCP server both speak through
+these functions, so an agent reads the same words whichever way it asked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from orchestrator.decisions.agent import FAST_SCOPE_BUDGET_EXCEEDED
+from orchestrator.decisions.exits import gate_blocks
+from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
+from orchestrator.render import agent_labels as L
+from orchestrator.vocab import GateDecision, ScopeStatus
+
+if TYPE_CHECKING:  # annotations only: a hook must start without the engine
+    from orchestrator.model.report import Report
+    from orchestrator.usecases.lint import LintResult
+    from orchestrator.usecases.tasks import RepairTargets
+
+#: (task id, observation word, reason word or None) of each repair re-check, in order.
+Observed = tuple[tuple[str, str, str | None], ...]
+
+FEEDBACK_ONLY = "feedback only, not a delivery pass; delivery not_evaluated"
+
+
+PROMPT_ADVICE = (
+    "orchestrate: prompt received; no check ran for it (source check not_run, delivery "
+    "not_evaluated). Fast feedback runs after each confirmed file edit; the strict gate "
+    "runs when a real `git commit` or `git push` is executed, on the real index or ref. "
+    "For a full check run: orchestrate lint"
+)
+
+
+def scope_counts(report: Report) -> dict[str, Counter[str]]:
+    """checker (safe name) -> status -> count."""
+    out: dict[str, Counter[str]] = {}
+    for s in report.scopes:
+        out.setdefault(L.safe_checker(s.checker), Counter())[str(s.status)] += 1
+    return out
+
+
+def describe_scopes(report: Report) -> str:
+    """Per checker, how many scopes of each status: "ruff: checked 2; secrets: ..."."""
+    parts = []
+    for checker, counts in sorted(scope_counts(report).items()):
+        inner = ", ".join(f"{st} {n}" for st, n in sorted(counts.items()))
+        parts.append(f"{checker}: {inner}")
+    return "; ".join(parts) or "no scopes"
+
+
+def findings_line(report: Report) -> str:
+    """The findings of `report` counted: blocking, confirmed syntax, candidates, rules."""
+    n = len(report.findings)
+    blocking = sum(1 for f in report.findings if is_blocking(f))
+    candidates = sum(1 for f in report.findings if f.candidate)
+    confirmed = sum(1 for f in report.findings if is_confirmed_syntax(f))
+    rules = L.safe_rule_ids(f.rule for f in report.findings)
+    exact = f", syntax errors confirmed {confirmed}" if confirmed else ""
+    line = f"findings {n} (blocking {blocking}{exact}, syntax candidates {candidates})"
+    return line + (f"; rules {', '.join(rules)}" if rules else "")
+
+
+def languages_line(report: Report) -> str:
+    """The safe language names of `report`'s scopes, bounded ("" for none)."""
+    langs = sorted({lang for s in report.scopes if (lang := L.safe_language(s.language))})
+    return ", ".join(langs[: L.MAX_LANGUAGES])
+
+
+def recovery_hints(report: Report) -> list[str]:
+    """Recovery hints for missing / unconfigured tools: fixed plugin text, bounded."""
+    seen: list[str] = []
+    for s in report.scopes:
+        if s.status in (ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED) and s.hint:
+            hint = "".join(ch for ch in s.hint if ch.isprintable() and ch.isascii())[:120]
+            if hint and hint not in seen:
+                seen.append(hint)
+    return seen[:2]
+
+
+def tasks_line(task_ids: Sequence[str]) -> str:
+    """The first safe task ids and how many more ("" for none)."""
+    ids = [t for t in (L.safe_task_id(x) for x in task_ids) if t][: L.MAX_TASK_IDS]
+    if not ids:
+        return ""
+    more = len(task_ids) - len(ids)
+    return "tasks " + ", ".join(ids) + (f" (+{more} more)" if more > 0 else "")
+
+
+def repair_pieces(targets: RepairTargets | None, observed: Observed) -> list[str]:
+    """What the edit's repair re-checks observed, in fixed words, ids and path labels."""
+    if targets is None:
+        return []
+    if targets.over_budget:
+        return [
+            f"task facts over the hook budget ({word(targets.over_budget) or 'over_budget'}): "
+            "repair re-check not run; run orchestrate task verify ID (list: orchestrate next)"
+        ]
+    if not observed:
+        return []
+    labels = " ".join(L.path_label(p) for p in sorted(targets.paths))
+    seen = "; ".join(f"{t} {o}" + (f" ({r})" if r else "") for t, o, r in observed)
+    pieces = [
+        f"repair re-check by the original checker, files {len(targets.paths)}: {labels}",
+        f"task verify {seen}",
+        "no task is closed by this hook; other checkers and other findings of these "
+        "files are not reported here",
+    ]
+    if deferred := tasks_line(targets.deferred):
+        pieces.append(f"not re-checked in this event: {deferred}; run orchestrate task verify ID")
+    return pieces
+
+
+def unsafe_paths(report: Report) -> list[str]:
+    """The paths `report` holds as `unsafe` scopes (sorted, each once).
+
+    Lint's selection made that decision (core/selection.py); the host only names what
+    it decided, so a hook and `orchestrate lint` on the same path never disagree.
+    """
+    return sorted({s.path for s in report.scopes if s.status == ScopeStatus.UNSAFE})
+
+
+def unsafe_piece(report: Report) -> str:
+    """The unsafe paths named by bounded, escaped labels: a count and the first few."""
+    paths = unsafe_paths(report)
+    if not paths:
+        return ""
+    labels = " ".join(L.path_label(p) for p in paths[: L.MAX_UNSAFE_LABELS])
+    more = len(paths) - L.MAX_UNSAFE_LABELS
+    return f"unsafe, not checked, {len(paths)}: {labels}" + (f" (+{more} more)" if more > 0 else "")
+
+
+def report_pieces(report: Report, per_file: bool, paths: Sequence[str]) -> list[str]:
+    """The fast check's own lines: scope, scopes, unsafe paths, findings, languages."""
+    head = "orchestrate fast check" if per_file else "orchestrate batch check"
+    if per_file:
+        scope_text = f"files {len(paths)}: " + " ".join(L.path_label(p) for p in paths)
+    else:
+        # One batch: counts only, never a truncated per-file list.
+        scope_text = f"files {len(paths)} ({FAST_SCOPE_BUDGET_EXCEEDED}, one batch check)"
+    pieces = [
+        f"{head} ({FEEDBACK_ONLY})",
+        scope_text,
+        f"scopes: {describe_scopes(report)}",
+    ]
+    # Named even in a batch (where the file list is only a count): an unsafe path is
+    # the one a person must look at, since no checker read it.
+    if unsafe := unsafe_piece(report):
+        pieces.append(unsafe)
+    pieces.append(findings_line(report))
+    if langs := languages_line(report):
+        pieces.append(f"languages {langs}")
+    return pieces
+
+
+def edit_context(
+    per_file: bool,
+    paths: Sequence[str],
+    result: LintResult | None,
+    repair: tuple[RepairTargets | None, Observed],
+    reasons: Sequence[str],
+    incomplete: bool,
+) -> str:
+    """The edit feedback an agent reads: the fast check of `paths` (or one batch when
+    not `per_file`), the repair re-checks, why it is incomplete, and how to re-check."""
+    targets, observed = repair
+    repaired = targets.paths if targets else frozenset()
+    fast_paths = [p for p in paths if p not in repaired]
+    if result is not None:
+        pieces = report_pieces(result.report, per_file, fast_paths)
+    else:
+        pieces = [f"orchestrate repair check ({FEEDBACK_ONLY})"]
+    if incomplete:
+        why = ", ".join(r for r in reasons if r != FAST_SCOPE_BUDGET_EXCEEDED)
+        pieces.append("coverage incomplete" + (f" ({why})" if why else ""))
+    if result is not None and (hints := recovery_hints(result.report)):
+        pieces.append("recovery: " + " / ".join(hints))
+    if result is not None and (t := tasks_line(result.task_ids)):
+        pieces.append(t)
+    pieces.extend(repair_pieces(targets, observed))
+    if per_file:
+        # `--` before the paths: a file named `--output=x` is a path, never an option.
+        recheck = "orchestrate lint --feedback -- " + " ".join(L.path_label(p) for p in paths)
+    else:
+        recheck = "orchestrate lint"
+    pieces.append(f"re-check: {recheck}")
+    return ". ".join(pieces) + "."
+
+
+def edit_message(result: LintResult | None, observed: Observed, incomplete: bool) -> str:
+    """The person's one line of edit feedback: counts, rules, re-checks, completeness."""
+    parts = []
+    if result is not None:
+        findings = result.report.findings
+        rules = L.safe_rule_ids(f.rule for f in findings)
+        parts.append(f"{len(findings)} finding(s)" + (f" [{', '.join(rules)}]" if rules else ""))
+        if unsafe := unsafe_paths(result.report):
+            parts.append(f"unsafe {len(unsafe)}")
+    if observed:
+        parts.append("task re-check " + ", ".join(f"{t} {o}" for t, o, _ in observed))
+    return (
+        "orchestrate: "
+        + "; ".join(parts)
+        + (", coverage incomplete" if incomplete else "")
+        + " (edit feedback, not a delivery pass)"
+    )
+
+
+def gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[str, str]:
+    """The strict gate's (context, message) for an agent: verdict, findings, scopes,
+    recovery hints, and the changed config files it was judged with."""
+    decision = str(report.gate.decision)
+    what = "commit" if kind == "commit" else "push"
+    pieces = [f"orchestrate strict {what} gate: {decision}"]
+    changed = L.config_labels(configs)
+    if changed:
+        pieces.append(f"judged with a changed {changed} (its own copy in this {what})")
+    pieces.append(findings_line(report))
+    pieces.append(f"scopes: {describe_scopes(report)}")
+    if report.gate.decision == GateDecision.INCOMPLETE:
+        pieces.append(
+            "required coverage incomplete: this does not mean the code has errors; restore "
+            "the toolchain"
+        )
+    if hints := recovery_hints(report):
+        pieces.append("recovery: " + " / ".join(hints))
+    if gate_blocks(report.gate.decision):
+        pieces.append(f"the {what} was refused. Fix, then re-run: orchestrate gate {what}")
+    message = f"orchestrate {what} gate: {decision}" + (f" (changed {changed})" if changed else "")
+    return ". ".join(pieces) + ".", message
+
+
+def unjudged_why(kind: str, cause: str, detail: str | None) -> tuple[str, str]:
+    """(why, reason word) of a delivery whose surface could not be read
+    (usecases/agent.DeliveryUnjudged): what the agent can do instead."""
+    if cause == "policy_undeterminable":
+        why = f"cannot determine whether this {kind} changes the gate's own policy"
+        return why, "policy_change_undeterminable"
+    if cause == "push_undeterminable":
+        why = (
+            f"cannot determine what this push sends ({detail or 'push'}): push "
+            "the current branch with a plain `git push`, or let the pre-push hook judge it"
+        )
+        return why, detail or "push_undeterminable"
+    why = (
+        "cannot determine what this command commits: its own staging step fails. "
+        "Stage and commit in separate commands"
+    )
+    return why, "staging_replay_failed"
+
+
+def word(value: object) -> str | None:
+    """A short snake_case vocabulary word, else None."""
+    if isinstance(value, str) and 0 < len(value) <= 40 and value.replace("_", "a").isalnum():
+        return value if value.isascii() else None
+    return None

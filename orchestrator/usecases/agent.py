@@ -1,0 +1,207 @@
+"""The agent path's use cases: what a host hook runs for an edit or a delivery.
+
+The hosts' router picks the route and spells the answer (render/agent.py); the work
+below it is here: the edit-feedback lint of named files (`lint_here`, the request
+built here, never in a presenter) and the judging of a commit or push a shell command
+will make (`judge_delivery`: its repository and staging prepared, the governing files
+it changes read, the strict gate run on that surface). Nothing here decides what the
+agent is told; a judged delivery or the reason it could not be judged is returned.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from orchestrator.deadline import Deadline
+from orchestrator.decisions.agent import refuses_policy_change
+from orchestrator.shell.analyser import Analysis, Reason, analyse
+from orchestrator.vocab import Purpose
+
+if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.model.declared import LoadedChecker
+    from orchestrator.model.report import Report
+    from orchestrator.usecases.lint import LintResult
+    from orchestrator.usecases.pretool import ShellDelivery, SurfaceChanges
+
+
+def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
+    """The edit-feedback lint of a hook, in this process (the warm engine runs this).
+
+    `paths` name files (a confirmed edit's target, or what `git status` lists): lint's
+    selection judges each as the entry it is and never walks a folder among them, so
+    an unsafe one is the `unsafe` scope the whole-project lint gives it.
+    """
+    from orchestrator.core.engine import LintRequest
+    from orchestrator.usecases.lint import FEEDBACK_TASKS, lint
+
+    req = LintRequest(
+        project_root=root,
+        paths=tuple(paths),
+        entry="hook",
+        purpose=Purpose.FEEDBACK,
+        timeout=timeout,
+        cwd=root,
+        paths_are_entries=True,
+    )
+    return lint(req, FEEDBACK_TASKS)
+
+
+def analyse_command(command: str, start: Path | None, deadline: Deadline | None = None) -> Analysis:
+    """The analyser's verdict on a shell command; a git alias it does not know is looked
+    up in the start repository's config (within `deadline`, at most 5 s) and the command
+    read again, kept only when every git operation runs in that repository (another one
+    may define the name differently)."""
+    result = analyse(command)
+    if result.reason != Reason.UNKNOWN_GIT_SUBCOMMAND or start is None:
+        return result
+    from orchestrator.usecases.pretool import git_aliases
+
+    aliases = git_aliases(start, (deadline or Deadline.after(5.0)).within(5.0))
+    if not aliases:
+        return result
+    again = analyse(command, known_aliases=aliases)
+    return again if all(op.repository.is_default for op in again.ops) else result
+
+
+def protected_edit(target: object, project_root: Path | None) -> str | None:
+    """Why a file-edit tool aimed at `target` is refused ("protected_path": inside git's
+    folder, the hooks or orchestrate's configuration; or a reason word when the target
+    cannot be determined), or None when it may run. Git's places are read from the
+    project root and the target's nearest existing folder, within 5 s."""
+    from orchestrator.usecases.pretool import git_places
+    from orchestrator.usecases.shell_delivery import protected_target
+
+    deadline = Deadline.after(5.0)
+    places: dict[str, Path] = {}
+    for where in _nearest_dirs(target, project_root):
+        for name, place in git_places(where, deadline).items():
+            places[f"{name}:{place}"] = place
+    return protected_target(target, project_root, places)
+
+
+def _nearest_dirs(target: object, project_root: Path | None) -> list[Path]:
+    """The project root and the nearest existing folder of the edit target, as spelled
+    and with its links followed."""
+    out = [project_root] if project_root else []
+    if isinstance(target, str) and os.path.isabs(target) and "\x00" not in target:
+        for spelled in (os.path.normpath(target), os.path.realpath(target)):
+            here = Path(spelled).parent
+            while not here.is_dir() and here != here.parent:
+                here = here.parent
+            if here not in out:
+                out.append(here)
+    return out
+
+
+def tool_lint_request(
+    root: Path,
+    paths: Sequence[str],
+    feedback: bool,
+    only: Sequence[str] | None,
+    timeout: float,
+) -> LintRequest:
+    """The request of an agent's lint tool call (MCP): feedback tasks, the project's
+    own folder as cwd, `only` naming the checkers to run (all when empty)."""
+    from orchestrator.core.engine import LintRequest
+
+    return LintRequest(
+        project_root=root,
+        paths=tuple(paths),
+        entry="feedback" if feedback else "lint",
+        purpose=Purpose.FEEDBACK,
+        timeout=timeout,
+        only_checkers=frozenset(only) if only else None,
+        cwd=root,
+    )
+
+
+def loaded_checkers() -> tuple[list[LoadedChecker], int]:
+    """The checkers the plugin host loads, and how many plugins failed to load."""
+    from orchestrator.core.plugin_host import load
+
+    plugins = load()
+    return plugins.checkers(), len(plugins.failed)
+
+
+def project_root_of(cwd: Path) -> Path:
+    """The project an agent's server started in `cwd` serves (core/config's root)."""
+    from orchestrator.core.config import find_project_root
+
+    return find_project_root(cwd)
+
+
+@dataclass(frozen=True)
+class DeliveryJudged:
+    """A delivery the strict gate judged on the surface it will have."""
+
+    #: The gate's report; None only when the gate failed on a commit that is refused
+    #: for changing the gate's own policy anyway (the policy it changes may not load).
+    report: Report | None
+    #: Changed governing files (labels): the checkers' and git's config, then the policy.
+    configs: tuple[str, ...]
+    #: Changed files of orchestrate's own policy (labels).
+    policy: tuple[str, ...]
+    #: decisions/agent.refuses_policy_change of this delivery.
+    policy_refused: bool
+
+
+@dataclass(frozen=True)
+class DeliveryUnjudged:
+    """A delivery whose surface could not be read, so nothing was judged.
+
+    `cause`: "no_repository", "policy_undeterminable", "push_undeterminable" (with the
+    push reader's own word as `detail`, unfiltered) or "staging_replay_failed".
+    """
+
+    cause: str
+    detail: object = None
+
+
+def judge_delivery(
+    delivery: ShellDelivery,
+    event: Deadline,
+    surface_changes: Callable[[Path, Mapping[str, str], Deadline, str], SurfaceChanges],
+    gate: Callable[..., Report],
+    policy_deadline_s: float,
+) -> DeliveryJudged | DeliveryUnjudged:
+    """Judge the commit or push `delivery` describes by the strict gate, on the surface
+    it will have (its repository, its own staging), within `event`.
+
+    The governing files it changes are read first (within `policy_deadline_s` of the
+    event); a fault of the gate itself is raised, never turned into an answer, except
+    on a commit that is refused for changing the gate's policy anyway.
+    """
+    from orchestrator.git.repo import NoRepository
+    from orchestrator.usecases.pretool import GitError, NotJudgeable, ReplayFailed, prepared
+
+    try:
+        with prepared(delivery, event) as (root, env):
+            try:
+                changes = surface_changes(root, env, event.within(policy_deadline_s), delivery.kind)
+            except GitError:  # only this read: a fault of the gate itself stays a fault
+                return DeliveryUnjudged("policy_undeterminable")
+            # A commit changing the gate's own policy is refused whatever the verdict, but
+            # still judged: the agent learns what the gate found too, and every surface
+            # keeps one core report (CG-12). A push may carry a person's policy commit:
+            # named, not refused, here.
+            policy_refused = refuses_policy_change(delivery.kind, changes.policy)
+            configs = changes.configs + changes.policy
+            extra = {"env": env} if env else {}
+            try:
+                report = gate(delivery.kind, root, event.remaining(), **extra)
+            except Exception:
+                if policy_refused:  # refused anyway; the policy it changes may not load
+                    return DeliveryJudged(None, configs, changes.policy, True)
+                raise
+    except NoRepository:
+        return DeliveryUnjudged("no_repository")
+    except NotJudgeable as exc:
+        return DeliveryUnjudged("push_undeterminable", exc.reason)
+    except ReplayFailed:
+        return DeliveryUnjudged("staging_replay_failed")
+    return DeliveryJudged(report, configs, changes.policy, policy_refused)

@@ -1,0 +1,81 @@
+"""render/agent and render/agent_labels: the words an agent reads, built from a report
+alone (no event, no repository, no subprocess)."""
+
+from __future__ import annotations
+
+from orchestrator.decisions.coverage import coverage_of
+from orchestrator.model.report import Finding, Report, ScanInfo, Scope
+from orchestrator.render import agent_labels
+from orchestrator.render.agent import (
+    FEEDBACK_ONLY,
+    describe_scopes,
+    edit_message,
+    findings_line,
+    gate_text,
+    repair_pieces,
+    tasks_line,
+    unsafe_piece,
+    word,
+)
+from orchestrator.usecases.tasks import RepairTargets
+from orchestrator.vocab import GateDecision, ScopeStatus, Severity, Tier
+
+
+def _report(decision: GateDecision = GateDecision.ALLOW) -> Report:
+    scopes = [
+        Scope(path="a.py", checker="ruff", tier=Tier.NATIVE, language="python", status=st)
+        for st in (ScopeStatus.CHECKED, ScopeStatus.CHECKED, ScopeStatus.TIMED_OUT)
+    ] + [Scope(path="b b.py", checker="x\x1b", tier=Tier.NATIVE, status=ScopeStatus.UNSAFE)]
+    findings = [
+        Finding(checker="ruff", rule="F401", severity=Severity.ERROR, path="a.py", line=1),
+        Finding(checker="ruff", rule="bad rule", severity=Severity.WARNING, path="a.py", line=2),
+    ]
+    report = Report(scan=ScanInfo(project_root="/p"), scopes=scopes, findings=findings)
+    report.coverage = coverage_of(report.scopes, 0)
+    report.gate.decision = decision
+    return report
+
+
+def test_scopes_are_counted_per_safe_checker_name() -> None:
+    assert describe_scopes(_report()) == "checker?: unsafe 1; ruff: checked 2, timed_out 1"
+
+
+def test_findings_line_names_only_safe_rule_ids() -> None:
+    line = findings_line(_report())
+    assert line.startswith("findings 2 (")
+    assert line.endswith("; rules F401") and "bad rule" not in line
+
+
+def test_unsafe_paths_are_named_by_label() -> None:
+    assert unsafe_piece(_report()) == "unsafe, not checked, 1: b?b.py"
+
+
+def test_a_blocking_gate_text_says_the_delivery_was_refused() -> None:
+    context, message = gate_text("commit", _report(GateDecision.DENY), ["ruff.toml"])
+    assert context.startswith("orchestrate strict commit gate: deny. judged with a changed")
+    assert "the commit was refused" in context
+    assert message == "orchestrate commit gate: deny (changed ruff.toml)"
+    allowed, _ = gate_text("push", _report(GateDecision.ALLOW))
+    assert "refused" not in allowed
+
+
+def test_repair_and_task_lines_hold_only_safe_ids() -> None:
+    assert tasks_line(["T-0123456789ab", "T-bad; rm"]) == "tasks T-0123456789ab (+1 more)"
+    targets = RepairTargets(task_ids=("T-0123456789ab",), paths=frozenset({"a.py"}))
+    pieces = repair_pieces(targets, (("T-0123456789ab", "still_present", None),))
+    assert pieces[0] == "repair re-check by the original checker, files 1: a.py"
+    assert repair_pieces(RepairTargets(over_budget="$(x)"), ())[0].startswith(
+        "task facts over the hook budget (over_budget)"
+    )
+
+
+def test_edit_message_is_never_a_delivery_pass() -> None:
+    text = edit_message(None, (("T-0123456789ab", "absent_unverified", None),), True)
+    assert text.endswith(", coverage incomplete (edit feedback, not a delivery pass)")
+    assert "delivery not_evaluated" in FEEDBACK_ONLY
+
+
+def test_words_and_labels_are_bounded() -> None:
+    assert word("still_present") == "still_present"
+    assert word("two words") is None and word("x" * 41) is None
+    assert len(agent_labels.clamp("x" * 5000)) == agent_labels.CONTEXT_MAX_CHARS
