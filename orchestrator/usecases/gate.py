@@ -139,22 +139,31 @@ def read_surface(
     return ci_surface(git, rev)
 
 
-@dataclass
+@dataclass(frozen=True)
 class StrictPolicy:
     """What a strict gate runs with, read from the base and the judged surface (never
-    the working tree): the plugins loaded, the effective settings, the required table."""
+    the working tree): the plugins loaded, the effective settings, the required table.
+    Complete before the first run and never written after it: what only the runs and
+    the governing files tell is a `SurfaceCheck`."""
 
     plugins: PluginSet
     config: dict[str, Any]
     required: dict[str, str]
     inputs: PolicyInputs
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
     #: Language -> the native checker whose evidence the gate asks (`_gate_native`).
     native: dict[str, str] = field(default_factory=dict)
-    #: What differs between the base and the judged surface, filled by `check_surface`.
-    changes: list[Change] = field(default_factory=list)
-    #: Gate reasons naming the allowlist entries the surface adds, filled likewise.
-    allowlist_reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SurfaceCheck:
+    """The runs over a surface under a `StrictPolicy`: the merged report, what differs
+    between the base and the judged surface, and the gate reasons naming the allowlist
+    entries the surface adds (both read while checking, so kept beside the policy)."""
+
+    report: Report
+    changes: tuple[Change, ...] = ()
+    allowlist_reasons: tuple[str, ...] = ()
 
 
 def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
@@ -171,7 +180,8 @@ def strict_policy(git: Git, event: str, surface: Surface) -> StrictPolicy:
             f"{plugin_host.DISABLE_ENV} is ignored by strict gates: a plugin stays off only "
             "when both the base and the judged surface disable it"
         )
-    return StrictPolicy(plugins, config, config["required"], inputs, inputs.notes + notes, native)
+    notes = [*inputs.notes, *notes]
+    return StrictPolicy(plugins, config, config["required"], inputs, tuple(notes), native)
 
 
 def _gate_native(
@@ -196,7 +206,7 @@ def check_surface(
     timeout: float,
     only_checkers: frozenset[str] | None = None,
     policy: StrictPolicy | None = None,
-) -> Report:
+) -> SurfaceCheck:
     """Run the core over the surface in a private tree; one round per distinct version
     of a path. Report paths stay project-relative; the report names the real root.
 
@@ -204,7 +214,8 @@ def check_surface(
     loaded checker's `config_names`, orchestrate's config, git's attribute files) as
     the surface's source holds them (gates/materialise.py), so the checkers' own config
     discovery never sees the working tree. What differs between the base and the
-    surface (policy, governing files) is named in the notes.
+    surface (policy, governing files) is named in the notes, and returned beside the
+    report for the verdict (`_evaluated`); the policy itself is only read.
     """
     from orchestrator.core.engine import LintRequest, run_lint
 
@@ -226,7 +237,6 @@ def check_surface(
     base = policy.inputs.base
     base = None if event == "ci" and base == surface.revision else base
     reviewed = reviewed_files(git, event, base, governing, _reviewers(policy.plugins))
-    policy.allowlist_reasons = reviewed.reasons
     baselined, baseline_notes = _base_baseline(git, base)
     rounds = [(r, only_checkers) for r in split_rounds(surface.targets)] or [([], only_checkers)]
     # Versions judged by the policy checks alone: what the delivery's history adds.
@@ -285,10 +295,10 @@ def check_surface(
         )
     allowlists = sorted(_allowlists(policy.plugins))
     local = event in LOCAL_EVENTS
-    policy.changes = config_changes(git, policy.inputs, governing, candidates, allowlists, local)
-    report.notes += surface.notes + policy.notes + [c.line for c in policy.changes]
+    changes = config_changes(git, policy.inputs, governing, candidates, allowlists, local)
+    report.notes += [*surface.notes, *policy.notes, *(c.line for c in changes)]
     report.notes += reviewed.notes + baseline_notes
-    return report
+    return SurfaceCheck(report, tuple(changes), tuple(reviewed.reasons))
 
 
 def _base_baseline(git: Git, base: str | None) -> tuple[frozenset[str], list[str]]:
@@ -395,13 +405,14 @@ def gate(
     git = _open_strict(timeout, cwd, env)
     surface = read_surface(git, event, rev, remote, stdin)
     policy = strict_policy(git, event, surface)
-    report = check_surface(git, event, surface, timeout, policy=policy)
+    checked = check_surface(git, event, surface, timeout, policy=policy)
+    report = checked.report
     for source in legacy_skip_sources(git):
         report.notes.append(
             f"legacy skip present ({source}) and ignored: strict gates accept no skip; "
             "the full contract was checked"
         )
-    report.gate = _evaluated(report, policy)
+    report.gate = _evaluated(checked, policy)
     return GateResult(event, report, surface)
 
 
@@ -415,19 +426,20 @@ def message_gate(
     surface = message_surface(git, data, cut=cuts_at_scissors(git))
     policy = strict_policy(git, "commit", surface)
     only = _policy_checkers(policy.plugins)
-    report = check_surface(git, "commit", surface, timeout, only, policy)
-    report.gate = _evaluated(report, policy)
+    checked = check_surface(git, "commit", surface, timeout, only, policy)
+    report = checked.report
+    report.gate = _evaluated(checked, policy)
     return GateResult("commit", report, surface)
 
 
-def _evaluated(report: Report, policy: StrictPolicy) -> Gate:
+def _evaluated(checked: SurfaceCheck, policy: StrictPolicy) -> Gate:
     """The gate verdict under the effective policy; each change of policy, checker
     config or allowlist since the base is also a reason line of the gate output."""
-    verdict = evaluate_gate(report, policy.required, policy.native)
-    if policy.changes:
-        names = ", ".join(c.name for c in policy.changes)
+    verdict = evaluate_gate(checked.report, policy.required, policy.native)
+    if checked.changes:
+        names = ", ".join(c.name for c in checked.changes)
         verdict.reasons.append(f"changed since the base (see the notes): {names}")
-    verdict.reasons += policy.allowlist_reasons
+    verdict.reasons += checked.allowlist_reasons
     return verdict
 
 
@@ -485,12 +497,13 @@ def legacy_gate(
     policy = strict_policy(git, event, surface)
     if skip is not None:
         only = _policy_checkers(policy.plugins)
-        report = check_surface(git, event, surface, timeout, only, policy)
+        report = check_surface(git, event, surface, timeout, only, policy).report
         secrets, count = _skipped(git, audit_as or event, report, skip)
         result = GateResult(event, report, surface)
         return LegacyResult(result, legacy_blocks(report, skipped=True), skip, secrets, count)
-    report = check_surface(git, event, surface, timeout, policy=policy)
-    report.gate = _evaluated(report, policy)
+    checked = check_surface(git, event, surface, timeout, policy=policy)
+    report = checked.report
+    report.gate = _evaluated(checked, policy)
     blocks = legacy_blocks(report, skipped=False)
     if not blocks and report.gate.decision == GateDecision.INCOMPLETE:
         report.notes.append(
@@ -507,6 +520,7 @@ __all__ = [
     "LegacyResult",
     "NoRepository",
     "StrictPolicy",
+    "SurfaceCheck",
     "check_surface",
     "gate",
     "legacy_gate",
