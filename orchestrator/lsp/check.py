@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from orchestrator.safetext import printable
 
 if TYPE_CHECKING:
-    from orchestrator.core.engine import LintRequest
     from orchestrator.model.report import Report
 
 #: The seconds of one buffer check: the save-feedback route's deadline
@@ -38,23 +37,6 @@ class BufferCheck:
     cold_reason: str = ""
 
 
-def request_for(root: Path, rel: str, timeout: float = BUFFER_TIMEOUT_S) -> LintRequest:
-    """The request `orchestrate lint --feedback REL` makes from `root` (CG-12: the
-    editor asks what the command line asks)."""
-    from orchestrator.core.engine import LintRequest
-    from orchestrator.vocab import Purpose
-
-    return LintRequest(
-        project_root=root,
-        paths=(rel,),
-        entry="feedback",
-        purpose=Purpose.FEEDBACK,
-        timeout=timeout,
-        cwd=root,
-        paths_named=True,
-    )
-
-
 def check_content(
     root: Path, rel: str, content: bytes | None, timeout: float = BUFFER_TIMEOUT_S
 ) -> BufferCheck:
@@ -63,8 +45,9 @@ def check_content(
     Never raises: a fault of the run (a bad configuration, an internal error) is
     returned as `fault`."""
     from orchestrator.usecases.lint import NO_TASKS, lint, with_overlay
+    from orchestrator.usecases.requests import buffer_request
 
-    req = request_for(root, rel, timeout)
+    req = buffer_request(root, rel, timeout)
     try:
         if content is not None:
             req = with_overlay(req, {rel: content})
