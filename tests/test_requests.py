@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from helpers import git, new_repo
 
+from orchestrator.deadline import FEEDBACK_DEADLINE_S
 from orchestrator.decisions.exits import baseline_exit, diff_exit, unknown_base_exit
 from orchestrator.errors import UsageError
-from orchestrator.usecases.lint import FEEDBACK_TIMEOUT_S, FULL_TIMEOUT_S
+from orchestrator.usecases.lint import FULL_TIMEOUT_S
 from orchestrator.usecases.requests import (
     baseline_request,
     buffer_request,
@@ -42,7 +43,7 @@ def test_a_plain_lint_request_names_its_paths_under_the_full_deadline(tmp_path: 
 
 def test_feedback_since_and_hook_requests(tmp_path: Path) -> None:
     feedback = lint_request(tmp_path, tmp_path, feedback=True)
-    assert (feedback.entry, feedback.timeout) == ("feedback", FEEDBACK_TIMEOUT_S)
+    assert (feedback.entry, feedback.timeout) == ("feedback", FEEDBACK_DEADLINE_S)
     assert lint_request(tmp_path, tmp_path, timeout=7.0).timeout == 7.0
     # `--since` with nothing changed is an empty run, never the whole project.
     empty = lint_request(tmp_path, tmp_path, since=True)
@@ -53,7 +54,7 @@ def test_feedback_since_and_hook_requests(tmp_path: Path) -> None:
 
 
 def test_the_editor_asks_what_lint_feedback_asks(tmp_path: Path) -> None:
-    buffer = buffer_request(tmp_path, "a.py", FEEDBACK_TIMEOUT_S)
+    buffer = buffer_request(tmp_path, "a.py", FEEDBACK_DEADLINE_S)
     cli = lint_request(tmp_path, tmp_path, ["a.py"], feedback=True)
     assert buffer == cli
 
@@ -83,3 +84,14 @@ def test_since_paths_limits_to_the_named_paths_and_reports_an_unknown_rev(
     plain.mkdir()
     with pytest.raises(UsageError):
         since_paths(plain, "HEAD", [], plain)
+
+
+def test_the_feedback_deadline_is_written_once() -> None:
+    """Save feedback's 20 seconds: the CLI route, the editor, the agent's edit feedback
+    and the warm engine's client all read `deadline.FEEDBACK_DEADLINE_S`."""
+    from orchestrator.hosts.budgets import FAST_DEADLINE_S
+    from orchestrator.server.client import FEEDBACK_SECONDS
+    from orchestrator.usecases.lint import deadline_for
+
+    assert FEEDBACK_DEADLINE_S == 20.0
+    assert deadline_for(None, True) == FAST_DEADLINE_S == FEEDBACK_SECONDS == FEEDBACK_DEADLINE_S

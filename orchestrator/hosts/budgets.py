@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from orchestrator.deadline import FEEDBACK_DEADLINE_S
+
 #: Bytes of a host event read from stdin.
 MAX_EVENT_BYTES = 1024 * 1024
 #: Fast edit feedback: files, bytes of paths, bytes of scope.
@@ -33,7 +35,7 @@ MAX_TASK_IDS = 5
 #: The human line (systemMessage) is shorter still.
 MESSAGE_MAX_CHARS = 300
 #: Seconds: the router's own deadlines, below the host timeouts in hooks/.
-FAST_DEADLINE_S = 20.0
+FAST_DEADLINE_S = FEEDBACK_DEADLINE_S
 #: The whole pre-tool gate event (`git commit` / `git push` about to run): reading the
 #: command, replaying its staging, the policy read and the strict gate share this one
 #: deadline; the gate keeps a share of it for its own work after the checkers
