@@ -9,7 +9,13 @@ import pytest
 from helpers import git, new_repo
 
 from orchestrator.deadline import FEEDBACK_DEADLINE_S
-from orchestrator.decisions.exits import baseline_exit, diff_exit, unknown_base_exit
+from orchestrator.decisions.exits import (
+    NO_COMMAND,
+    UNAVAILABLE_COMMAND,
+    baseline_exit,
+    diff_exit,
+    unknown_base_exit,
+)
 from orchestrator.errors import UsageError
 from orchestrator.usecases.lint import FULL_TIMEOUT_S
 from orchestrator.usecases.requests import (
@@ -28,6 +34,8 @@ def test_the_exit_codes_of_baseline_diff_and_an_unknown_since_base() -> None:
     assert diff_exit(changes=True) == ExitCode.FINDINGS
     assert diff_exit(changes=False) == ExitCode.PASS
     assert unknown_base_exit() == ExitCode.INCOMPLETE
+    assert NO_COMMAND == ExitCode.USAGE
+    assert UNAVAILABLE_COMMAND == ExitCode.INTERNAL
 
 
 def test_a_plain_lint_request_names_its_paths_under_the_full_deadline(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator import __version__
-from orchestrator.decisions.exits import command_protocol, guarded
+from orchestrator.decisions.exits import NO_COMMAND, command_protocol, guarded
 from orchestrator.errors import UsageError
 from orchestrator.vocab import ExitCode
 
@@ -306,8 +306,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def _not_loaded(args: argparse.Namespace) -> int:
     """A listed command whose module could not be imported (the warning said why)."""
+    from orchestrator.decisions.exits import UNAVAILABLE_COMMAND
+
     print(f"orchestrate: {args.command} is unavailable in this installation", file=sys.stderr)
-    return ExitCode.INTERNAL
+    return UNAVAILABLE_COMMAND
 
 
 def build_parser(command: str | None = None, full: bool = False) -> argparse.ArgumentParser:
@@ -355,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
-            return ExitCode.USAGE
+            return NO_COMMAND
         # SIGTERM / SIGINT end every tool child and what it spawned (setsid helpers
         # included) before the process exits 143 / 130.
         from orchestrator.procs import signals_end_children

@@ -201,6 +201,10 @@ def unknown_base_exit() -> int:
 
 #: Invalid input files (a report, a rulebook, an unknown run id) are usage errors.
 INVALID_INPUT = ExitCode.USAGE
+#: `orchestrate` with no command: a usage error (the help is printed).
+NO_COMMAND = ExitCode.USAGE
+#: A listed command whose module could not be imported: the installation is faulty.
+UNAVAILABLE_COMMAND = ExitCode.INTERNAL
 
 
 def exit_for_exception(
@@ -311,6 +315,8 @@ __all__ = [
     "HOST_REFUSAL",
     "INVALID_INPUT",
     "LEGACY_BLOCK",
+    "NO_COMMAND",
+    "UNAVAILABLE_COMMAND",
     "LintExitPolicy",
     "Protocol",
     "baseline_exit",
