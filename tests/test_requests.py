@@ -96,7 +96,8 @@ def test_since_paths_limits_to_the_named_paths_and_reports_an_unknown_rev(
 
 def test_the_feedback_deadline_is_written_once() -> None:
     """Save feedback's 20 seconds: the CLI route, the editor, the agent's edit feedback
-    and the warm engine's client all read `deadline.FEEDBACK_DEADLINE_S`."""
+    and the warm engine's client (a copy: it starts without dataclasses) read
+    `deadline.FEEDBACK_DEADLINE_S`."""
     from orchestrator.hosts.budgets import FAST_DEADLINE_S
     from orchestrator.server.client import FEEDBACK_SECONDS
     from orchestrator.usecases.lint import deadline_for
