@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 _CANCELLED = threading.Event()
 #: How often a wait on a deadline looks whether the run was cancelled.
 CANCEL_POLL_S = 0.05
+#: Seconds: the one deadline of save feedback (`lint --feedback`, the editor's buffer
+#: check, an agent's edit feedback), below the host timeouts in hooks/. Here, in the
+#: foundation, because the warm engine's client must read it without the use cases.
+FEEDBACK_DEADLINE_S = 20.0
 
 
 def cancel_all() -> None:

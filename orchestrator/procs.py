@@ -72,11 +72,6 @@ class _Registry:
 _REGISTRY = _Registry()
 
 
-def shutting_down() -> bool:
-    """True once `terminate_all_children` ran to end the process: start no new work."""
-    return _REGISTRY.closed.is_set()
-
-
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)

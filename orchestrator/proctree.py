@@ -43,11 +43,6 @@ def become_subreaper() -> bool:
     return _subreaper
 
 
-def is_subreaper() -> bool:
-    """Whether `become_subreaper` succeeded in this process."""
-    return _subreaper
-
-
 @dataclass(frozen=True)
 class Proc:
     """One row of the process table: parent and state letter (``Z`` is a zombie)."""

@@ -47,6 +47,17 @@ def test_layer_contract_is_exhaustive() -> None:
     assert contracts["layers"]["exhaustive"] is True
 
 
+def test_the_presenters_are_kept_off_core_and_git() -> None:
+    """The `adapters` contract: cli and lsp import neither core nor git themselves."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = {c["id"]: c for c in config["tool"]["importlinter"]["contracts"]}
+    adapters = contracts["adapters"]
+    assert adapters["type"] == "forbidden"
+    assert {"orchestrator.cli", "orchestrator.lsp"} <= set(adapters["source_modules"])
+    assert set(adapters["forbidden_modules"]) == {"orchestrator.core", "orchestrator.git"}
+    assert not any(i.startswith("orchestrator.lsp") for i in adapters.get("ignore_imports", []))
+
+
 def test_a_broken_contract_fails(tmp_path: Path) -> None:
     """The check is not vacuous: a contract today's code breaks makes lint-imports fail."""
     config = tmp_path / "broken.toml"

@@ -296,3 +296,33 @@ def test_real_ruff_fixes_apply_in_sequence_and_never_overlap(git_repo: Path) -> 
     assert any("overlaps" in r.reason for r in out.outcome.results)
     assert service.undo(git_repo, out.outcome.run_id or "")[0][2] == "restored"
     assert (git_repo / "m.py").read_text() == "import os\nx = 1 == None\n"
+
+
+@pytest.mark.parametrize(
+    "doubt", ["rulebook_invalid", "rule_unproven", "generated", "not_tracked_clean"]
+)
+def test_an_apply_doubt_is_an_input_of_the_one_tier_derivation(doubt: str) -> None:
+    """What the apply step finds live makes an otherwise auto op ask, in derive_safety_tier."""
+    from orchestrator.model.edits import derive_safety_tier, tier_for_edit
+
+    assert derive_safety_tier("deterministic", False, True) == "auto"
+    assert derive_safety_tier("deterministic", False, True, doubts=frozenset({doubt})) == "confirm"  # type: ignore[arg-type]
+    assert tier_for_edit("deterministic", "replace-text") == "auto"
+    assert tier_for_edit("deterministic", "replace-text", doubts=frozenset({doubt})) == "confirm"  # type: ignore[arg-type]
+
+
+def test_the_apply_step_writes_no_tier_of_its_own() -> None:
+    """Every tier hygiene/apply.py returns comes from the one derivation, not a literal."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(engine))
+    literal_tiers = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Return)
+        and isinstance(node.value, ast.Tuple)
+        and isinstance(node.value.elts[0], ast.Constant)
+        and node.value.elts[0].value in ("auto", "confirm")
+    ]
+    assert literal_tiers == []

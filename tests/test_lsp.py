@@ -696,7 +696,7 @@ def _fake_engine(path: Path, answer: bytes) -> threading.Thread:
 def test_buffer_requests_are_validated_strictly() -> None:
     """The buffer field: bounded, base64, a relative path, exact keys; the check's
     deadline is the feedback route's."""
-    from orchestrator.lsp.check import BUFFER_TIMEOUT_S
+    from orchestrator.deadline import FEEDBACK_DEADLINE_S
     from orchestrator.server.protocol import (
         MAX_BUFFER,
         MAX_BUFFER_REQUEST,
@@ -704,9 +704,7 @@ def test_buffer_requests_are_validated_strictly() -> None:
         buffer_request,
         validate_request,
     )
-    from orchestrator.usecases.lint import FEEDBACK_TIMEOUT_S
 
-    assert BUFFER_TIMEOUT_S == FEEDBACK_TIMEOUT_S
     assert MAX_BUFFER == 16 << 20  # the largest max_parse_bytes a configuration may set
 
     def req(**over: Any) -> dict[str, Any]:
@@ -733,5 +731,5 @@ def test_buffer_requests_are_validated_strictly() -> None:
     # The client never sends what the engine would refuse: such a buffer stays in-process.
     from orchestrator.server.client import buffer_lint
 
-    over = buffer_lint(Path("/"), "a.py", b"x" * (MAX_BUFFER + 1), BUFFER_TIMEOUT_S)
+    over = buffer_lint(Path("/"), "a.py", b"x" * (MAX_BUFFER + 1), FEEDBACK_DEADLINE_S)
     assert over.data is None and "size cap" in over.reason

@@ -7,30 +7,27 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from orchestrator.vocab import ExitCode
-
 
 def cmd_baseline(args: argparse.Namespace) -> int:
     """Lint the whole project (baseline not applied, no tasks) and write its baseline;
     exit 3 without writing when a planned check did not finish (the baseline would
     miss what it did not see)."""
-    from orchestrator.core.config import find_project_root
-    from orchestrator.core.engine import LintRequest
     from orchestrator.decisions.coverage import failed_checks
+    from orchestrator.decisions.exits import baseline_exit
     from orchestrator.safetext import printable
     from orchestrator.tasks.baseline import write_baseline
-    from orchestrator.usecases.lint import NO_TASKS, deadline_for, lint
+    from orchestrator.usecases.lint import NO_TASKS, lint
+    from orchestrator.usecases.requests import baseline_request, project_root
 
-    root = Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
-    req = LintRequest(project_root=root, timeout=deadline_for(None, False), cwd=root)
-    result = lint(req, NO_TASKS, baseline=False)
+    root = project_root(args.root, Path.cwd())
+    result = lint(baseline_request(root), NO_TASKS, baseline=False)
     failed = failed_checks(result.report)
     if failed:
         print(printable(f"orchestrate baseline: not written: {failed[0]} did not finish"))
-        return ExitCode.INCOMPLETE
+        return baseline_exit(written=False)
     path, count = write_baseline(result.report, root)
     print(printable(f"baseline: {count} finding(s) recorded in {path.name}; commit it"))
-    return ExitCode.PASS
+    return baseline_exit(written=True)
 
 
 def add_parser(subparsers: Any) -> None:

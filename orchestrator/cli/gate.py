@@ -15,7 +15,6 @@ from collections.abc import Callable
 from orchestrator.cli.stdin import read_stdin_bounded
 from orchestrator.decisions.exits import gate_exit, gate_fault_exit
 from orchestrator.errors import UsageError
-from orchestrator.git.runner import GitError
 from orchestrator.render.output import emit_gate
 from orchestrator.safetext import printable
 from orchestrator.usecases.gate import (
@@ -78,7 +77,7 @@ def _run_gate(args: argparse.Namespace, label: str, run: Callable[[], GateResult
         result = run()
     except UsageError:
         raise
-    except (GitError, Exception) as exc:  # noqa: BLE001 - CG-02: a strict gate blocks on any fault
+    except Exception as exc:  # noqa: BLE001 - CG-02: a strict gate blocks on any fault
         print(
             f"orchestrate {label}: incomplete: internal fault ({type(exc).__name__}: "
             f"{printable(' '.join(str(exc).split())[:300])}); delivery blocked, nothing was"

@@ -24,9 +24,9 @@ from orchestrator.vocab import ExitCode
 
 
 def _root(args: argparse.Namespace) -> Path:
-    from orchestrator.core.config import find_project_root
+    from orchestrator.usecases.requests import project_root
 
-    return Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
+    return project_root(args.root, Path.cwd())
 
 
 def cmd_check(args: argparse.Namespace) -> int:

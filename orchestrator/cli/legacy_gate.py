@@ -166,4 +166,4 @@ def cmd_legacy_prompt(args: argparse.Namespace) -> int:
             }
         }
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-    return 0
+    return legacy_exit(block=False)

@@ -1,12 +1,11 @@
 """The `lint` options for fixing (`--fix`, `--diff`, `--unsafe-fixes`), changed files
-(`--since REV`), the baseline (`--no-baseline`) and the progress count (`--progress`,
+(`--since REV`, read by usecases/requests.py), the baseline (`--no-baseline`) and the progress count (`--progress`,
 `--no-progress`); cli/main.py registers them."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from orchestrator.errors import UsageError
@@ -47,32 +46,6 @@ def add_lint_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def since_paths(root: Path, rev: str, named: list[str], cwd: Path) -> list[str] | None:
-    """The absolute paths `--since REV` lints (limited to the `named` paths when given);
-    None when the base is unknown (the reason is printed; the run is incomplete)."""
-    from orchestrator.deadline import Deadline
-    from orchestrator.git.changed import changed_since
-    from orchestrator.git.repo import NoRepository, open_repo
-
-    try:
-        git = open_repo(Deadline.after(60), root)
-        changed = changed_since(git, rev)
-    except NoRepository as exc:
-        raise UsageError(f"--since needs a git repository: {exc}") from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if changed.problem:
-        print(printable(f"orchestrate: --since {rev}: {changed.problem}"), file=sys.stderr)
-        return None
-    limits = [(p if Path(p).is_absolute() else cwd / p).resolve() for p in named]
-    out = []
-    for rel in changed.paths:
-        full = git.root / rel
-        if not limits or any(full == lim or full.is_relative_to(lim) for lim in limits):
-            out.append(str(full))
-    return out
-
-
 def fix_run(args: argparse.Namespace, req: Any) -> Any:
     """Run `--fix` (or plan `--diff`) for `req`; the outcome (usecases/lint_fix.py)."""
     from orchestrator.usecases.lint_fix import fix
@@ -85,10 +58,13 @@ def fix_run(args: argparse.Namespace, req: Any) -> Any:
 
 
 def print_diff(outcome: Any) -> int:
-    """Print `--diff`'s unified diff and its notes: exit 1 when something would change."""
+    """Print `--diff`'s unified diff and its notes; the exit code `decisions/exits.diff_exit`
+    gives (1 when something would change)."""
     # File content is untrusted: each diff line is escaped like any other text we print.
     for line in outcome.diff.splitlines():
         print(printable(line))
     for note in outcome.notes():
         print(printable(f"orchestrate: {note}"), file=sys.stderr)
-    return 1 if outcome.applied else 0
+    from orchestrator.decisions.exits import diff_exit
+
+    return diff_exit(changes=bool(outcome.applied))

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orchestrator import __version__
-from orchestrator.decisions.exits import command_protocol, guarded
+from orchestrator.decisions.exits import NO_COMMAND, command_protocol, guarded
 from orchestrator.errors import UsageError
-from orchestrator.vocab import ExitCode, Purpose
+from orchestrator.vocab import ExitCode
 
 if TYPE_CHECKING:  # annotations only: `--version` and `--help` must start without them
     from orchestrator.render.formats import ReportFormat
@@ -115,49 +115,48 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 def cmd_lint(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from orchestrator.core.config import find_project_root
-    from orchestrator.core.engine import SPOOL_OVER, LintRequest, run_lint
-    from orchestrator.core.selection import parse_shard
-    from orchestrator.decisions.exits import LintExitPolicy
+    from orchestrator.core.engine import SPOOL_OVER, run_lint
+    from orchestrator.decisions.exits import LintExitPolicy, unknown_base_exit
     from orchestrator.decisions.findings import FailOn
     from orchestrator.render.output import emit_report
-    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, deadline_for, lint, missing_paths
+    from orchestrator.safetext import printable
+    from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, lint, missing_paths
+    from orchestrator.usecases.requests import lint_request, project_root, since_paths
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError("--timeout must be positive")
     cwd = Path.cwd()
-    root = Path(args.root).resolve() if args.root else find_project_root(cwd)
+    root = project_root(args.root, cwd)
     if not root.is_dir():
         raise UsageError(f"project root {root} is not a directory")
     missing = missing_paths(cwd, args.paths)
     if missing:
         raise UsageError(f"path does not exist: {missing[0]}")
-    timeout = args.timeout or deadline_for(None, args.feedback)
     paths = list(args.paths)
     if args.since:
-        from orchestrator.cli.lint_options import since_paths
-
         changed = since_paths(root, args.since, paths, cwd)
-        if changed is None:
-            return ExitCode.INCOMPLETE
-        paths = changed
-    req = LintRequest(
-        project_root=root,
-        paths=tuple(paths),
-        targets=[] if args.since and not paths else None,
-        entry="feedback" if args.feedback else "lint",
-        purpose=Purpose.FEEDBACK,
-        timeout=timeout,
+        if changed.problem:
+            print(
+                printable(f"orchestrate: --since {args.since}: {changed.problem}"), file=sys.stderr
+            )
+            return unknown_base_exit()
+        paths = changed.paths
+    req = lint_request(
+        root,
+        cwd,
+        paths,
+        feedback=args.feedback,
+        timeout=args.timeout,
         jobs=args.jobs,
-        only_checkers=frozenset(args.only) if args.only else None,
-        require=tuple(args.require or ()),
-        allow_gaps=frozenset(args.allow_gap or ()),
-        cwd=cwd,
-        paths_named=not (args.since or args.from_hook),
+        only=args.only,
+        require=args.require,
+        allow_gaps=args.allow_gap,
+        since=bool(args.since),
+        from_hook=args.from_hook,
         include_generated=args.include_generated,
-        shard=parse_shard(args.shard) if args.shard is not None else None,
+        shard=args.shard,
     )
     fixed = None
     if args.fix or args.diff or args.unsafe_fixes:
@@ -307,8 +306,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def _not_loaded(args: argparse.Namespace) -> int:
     """A listed command whose module could not be imported (the warning said why)."""
+    from orchestrator.decisions.exits import UNAVAILABLE_COMMAND
+
     print(f"orchestrate: {args.command} is unavailable in this installation", file=sys.stderr)
-    return ExitCode.INTERNAL
+    return UNAVAILABLE_COMMAND
 
 
 def build_parser(command: str | None = None, full: bool = False) -> argparse.ArgumentParser:
@@ -356,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
-            return ExitCode.USAGE
+            return NO_COMMAND
         # SIGTERM / SIGINT end every tool child and what it spawned (setsid helpers
         # included) before the process exits 143 / 130.
         from orchestrator.procs import signals_end_children

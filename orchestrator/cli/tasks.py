@@ -22,9 +22,9 @@ from orchestrator.vocab import ExitCode
 
 
 def _root(args: argparse.Namespace) -> Path:
-    from orchestrator.core.config import find_project_root
+    from orchestrator.usecases.requests import project_root
 
-    root = Path(args.root).resolve() if args.root else find_project_root(Path.cwd())
+    root = project_root(args.root, Path.cwd())
     if not root.is_dir():
         raise UsageError(f"project root {root} is not a directory")
     return root

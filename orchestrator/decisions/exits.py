@@ -11,6 +11,8 @@ exit policy (DESIGN.md "CLI exit codes") is written here and only here:
 * legacy-v1: exit 2 blocks, everything else (including a fault) exits 0;
 * agent hosts (Claude Code, Codex, Gemini): always exit 0, a refusal and a
   continuation are spelled in the host's JSON (`HOST_REFUSAL`, `HOST_CONTINUE`);
+* `baseline` (`baseline_exit`), `lint --diff` (`diff_exit`), `lint --since` with an
+  unknown base (`unknown_base_exit`);
 * MCP: `isError` only when the tool could not do its work (`mcp_is_error`);
 * exceptions at a `main`: one mapping, `exit_for_exception` / `guarded`.
 """
@@ -180,8 +182,29 @@ def tools_exit(*, installed: bool) -> int:
     return ExitCode.PASS if installed else ExitCode.FINDINGS
 
 
+def baseline_exit(*, written: bool) -> int:
+    """`orchestrate baseline`: 0 when the baseline was written, 3 when it was not because
+    a planned check did not finish (it would miss what that check did not see)."""
+    return ExitCode.PASS if written else ExitCode.INCOMPLETE
+
+
+def diff_exit(*, changes: bool) -> int:
+    """`orchestrate lint --diff`: 1 when a fix would change something, else 0."""
+    return ExitCode.FINDINGS if changes else ExitCode.PASS
+
+
+def unknown_base_exit() -> int:
+    """`orchestrate lint --since REV` whose merge-base git cannot tell: incomplete (3),
+    nothing was checked against it."""
+    return ExitCode.INCOMPLETE
+
+
 #: Invalid input files (a report, a rulebook, an unknown run id) are usage errors.
 INVALID_INPUT = ExitCode.USAGE
+#: `orchestrate` with no command: a usage error (the help is printed).
+NO_COMMAND = ExitCode.USAGE
+#: A listed command whose module could not be imported: the installation is faulty.
+UNAVAILABLE_COMMAND = ExitCode.INTERNAL
 
 
 def exit_for_exception(
@@ -292,9 +315,13 @@ __all__ = [
     "HOST_REFUSAL",
     "INVALID_INPUT",
     "LEGACY_BLOCK",
+    "NO_COMMAND",
+    "UNAVAILABLE_COMMAND",
     "LintExitPolicy",
     "Protocol",
+    "baseline_exit",
     "command_protocol",
+    "diff_exit",
     "exit_for_exception",
     "gate_blocks",
     "gate_exit",
@@ -305,5 +332,6 @@ __all__ = [
     "lint_exit_code",
     "mcp_is_error",
     "most_severe",
+    "unknown_base_exit",
     "verify_exit",
 ]

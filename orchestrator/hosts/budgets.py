@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from orchestrator.deadline import FEEDBACK_DEADLINE_S
 from orchestrator.decisions.agent import FAST_SCOPE_BUDGET_EXCEEDED
 
 #: Bytes of a host event read from stdin.
@@ -22,7 +23,7 @@ FAST_MAX_SCOPE_BYTES = 2048
 #: Over the fast budget, one batch check; past this many files even that is not run.
 BATCH_MAX_FILES = 256
 #: Seconds: the router's own deadlines, below the host timeouts in hooks/.
-FAST_DEADLINE_S = 20.0
+FAST_DEADLINE_S = FEEDBACK_DEADLINE_S
 #: The whole pre-tool gate event (`git commit` / `git push` about to run): reading the
 #: command, replaying its staging, the policy read and the strict gate share this one
 #: deadline; the gate keeps a share of it for its own work after the checkers

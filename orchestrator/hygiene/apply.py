@@ -443,7 +443,10 @@ def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, 
         return None
     ref = dedupe.parse_ref(edit.canonical_ref) if edit.kind == "dedupe" else None
     if place is None:
-        return "confirm", "needs approval: the hygiene rulebook is invalid"
+        return (
+            entry_tier(entry, doubts=frozenset({"rulebook_invalid"})),
+            "needs approval: the hygiene rulebook is invalid",
+        )
     kept = ref[0] if ref is not None else entry.path
     touched = [entry.path, kept]
     if edit.kind == "move-to-archive":
@@ -454,13 +457,14 @@ def _placement_tier(entry: Entry, place: Placement | None) -> tuple[SafetyTier, 
             "published": place.touches_published(*touched),
         }
     )
-    if entry_tier(entry, ev) == "auto":
+    tier = entry_tier(entry, ev)  # the live placement: a published page or a copy elsewhere
+    if tier == "auto":
         return None
     if any(place.generated(rel) is not None for rel in touched):
-        return "confirm", "downgraded to confirm: a generated file (edit its source)"
+        return tier, "downgraded to confirm: a generated file (edit its source)"
     if ev.published:
-        return "confirm", "downgraded to confirm: a published page"
-    return "confirm", "downgraded to confirm: the kept copy is in another document"
+        return tier, "downgraded to confirm: a published page"
+    return tier, "downgraded to confirm: the kept copy is in another document"
 
 
 def _effective_tier(
@@ -488,7 +492,8 @@ def _effective_tier(
         if entry.safety_tier == "auto" and tier != "auto":
             return tier, "downgraded to confirm: path is not tracked and clean now"
         if tier == "auto" and not _proven_by_rule(entry, proof()):
-            return "confirm", "downgraded to confirm: the live rulebook does not prove it may go"
+            tier = entry_tier(entry, ev, doubts=frozenset({"rule_unproven"}))
+            return tier, "downgraded to confirm: the live rulebook does not prove it may go"
         if tier == "confirm":
             return tier, "awaiting approval: " + _why_confirm(entry, live)
         return tier, ""
@@ -501,11 +506,13 @@ def _effective_tier(
         if downgraded is not None:
             return downgraded
     if entry.safety_tier == "auto" and generated_file(root, entry.path):
-        return "confirm", "needs approval: a generated file (edit its source)"
+        tier = entry_tier(entry, doubts=frozenset({"generated"}))
+        return tier, "needs approval: a generated file (edit its source)"
     if entry.safety_tier == "auto" and opts.require_clean_git:
         live = live_state()
         if not (live.tracked and live.clean):
-            return "confirm", "needs approval: path is not tracked and clean"
+            tier = entry_tier(entry, doubts=frozenset({"not_tracked_clean"}))
+            return tier, "needs approval: path is not tracked and clean"
     return entry.safety_tier, ""
 
 

@@ -16,6 +16,7 @@ from orchestrator.hygiene import dedupe
 from orchestrator.hygiene.hygiene_report import Entry, Evidence, HygieneReport, PromotionCandidate
 from orchestrator.model.edits import (
     LIFECYCLE_KINDS,
+    ApplyDoubt,
     LifecycleEvidence,
     PlacementEvidence,
     SafetyTier,
@@ -92,17 +93,24 @@ def placement_evidence(entry: Entry, evidence: Evidence | None = None) -> Placem
     return None
 
 
-def entry_tier(entry: Entry, evidence: Evidence | None = None) -> SafetyTier:
-    """The tier of an entry, by the one derivation function (`evidence` overrides the record)."""
+def entry_tier(
+    entry: Entry, evidence: Evidence | None = None, doubts: frozenset[ApplyDoubt] = frozenset()
+) -> SafetyTier:
+    """The tier of an entry, by the one derivation function (`evidence` overrides the
+    record; `doubts` are what the apply step found live)."""
     edit = entry.exact_edit
     if edit is None:
-        return derive_safety_tier(entry.op_type, entry.is_destructive, entry.is_reversible)
+        return derive_safety_tier(
+            entry.op_type, entry.is_destructive, entry.is_reversible, doubts=doubts
+        )
     if edit.kind in LIFECYCLE_KINDS:
         ev = evidence if evidence is not None else entry.evidence
         if entry.lifecycle is not None and entry.lifecycle.served_when is not None:
             ev = (ev or Evidence()).model_copy(update={"scanner_proven": False})
-        return tier_for_edit(entry.op_type, edit.kind, lifecycle_evidence(ev))
-    return tier_for_edit(entry.op_type, edit.kind, placement=placement_evidence(entry, evidence))
+        return tier_for_edit(entry.op_type, edit.kind, lifecycle_evidence(ev), doubts=doubts)
+    return tier_for_edit(
+        entry.op_type, edit.kind, placement=placement_evidence(entry, evidence), doubts=doubts
+    )
 
 
 def promotion_candidates(

@@ -1,6 +1,6 @@
 """The three hygiene operations as plain functions: check, clean, undo.
 
-The CLI (commands.py) and tests call these; they return data, never print.
+The hygiene use case (usecases/hygiene.py) and tests call these; they return data, never print.
 """
 
 from __future__ import annotations

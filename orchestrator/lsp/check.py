@@ -12,15 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from orchestrator.deadline import FEEDBACK_DEADLINE_S
 from orchestrator.safetext import printable
 
 if TYPE_CHECKING:
-    from orchestrator.core.engine import LintRequest
     from orchestrator.model.report import Report
 
-#: The seconds of one buffer check: the save-feedback route's deadline
-#: (usecases/lint.FEEDBACK_TIMEOUT_S; a test holds them equal).
-BUFFER_TIMEOUT_S = 20.0
 #: The most characters of a fault's text (ours, or the engine's).
 MAX_FAULT = 400
 #: The keys of the engine's answer (`check_json`).
@@ -38,33 +35,17 @@ class BufferCheck:
     cold_reason: str = ""
 
 
-def request_for(root: Path, rel: str, timeout: float = BUFFER_TIMEOUT_S) -> LintRequest:
-    """The request `orchestrate lint --feedback REL` makes from `root` (CG-12: the
-    editor asks what the command line asks)."""
-    from orchestrator.core.engine import LintRequest
-    from orchestrator.vocab import Purpose
-
-    return LintRequest(
-        project_root=root,
-        paths=(rel,),
-        entry="feedback",
-        purpose=Purpose.FEEDBACK,
-        timeout=timeout,
-        cwd=root,
-        paths_named=True,
-    )
-
-
 def check_content(
-    root: Path, rel: str, content: bytes | None, timeout: float = BUFFER_TIMEOUT_S
+    root: Path, rel: str, content: bytes | None, timeout: float = FEEDBACK_DEADLINE_S
 ) -> BufferCheck:
     """Lint `rel` under `root` in this process, judging `content` (the buffer's bytes)
     instead of the disk when given. Records no task and writes nothing in the project.
     Never raises: a fault of the run (a bad configuration, an internal error) is
     returned as `fault`."""
     from orchestrator.usecases.lint import NO_TASKS, lint, with_overlay
+    from orchestrator.usecases.requests import buffer_request
 
-    req = request_for(root, rel, timeout)
+    req = buffer_request(root, rel, timeout)
     try:
         if content is not None:
             req = with_overlay(req, {rel: content})
@@ -110,7 +91,7 @@ def check_buffer(root: Path, rel: str, text: str | None) -> BufferCheck:
         return BufferCheck(None, printable(f"{type(exc).__name__}: {exc}")[:MAX_FAULT])
     from orchestrator.server.client import buffer_lint
 
-    answer = buffer_lint(root, rel, content, BUFFER_TIMEOUT_S)
+    answer = buffer_lint(root, rel, content, FEEDBACK_DEADLINE_S)
     if answer.data is not None:
         warm = _from_engine(answer.data)
         if warm is not None:

@@ -20,12 +20,12 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from orchestrator import __version__
-from orchestrator.core.config import find_project_root
 from orchestrator.lsp.actions import code_actions
 from orchestrator.lsp.check import BufferCheck, check_buffer
 from orchestrator.lsp.diagnostics import buffer_diagnostics, failed_of, fault_diagnostic
 from orchestrator.model.report import Report
 from orchestrator.safetext import printable
+from orchestrator.usecases.requests import project_root
 
 #: Seconds a change waits for the next keystroke before the buffer is checked.
 DEBOUNCE_S = 0.3
@@ -67,7 +67,7 @@ def locate(server: LanguageServer, uri: str) -> tuple[Path, str] | None:
         if p
     ]
     inside = [f for f in folders if path.is_relative_to(f)]
-    root = max(inside, key=lambda f: len(f.parts)) if inside else find_project_root(path.parent)
+    root = max(inside, key=lambda f: len(f.parts)) if inside else project_root(None, path.parent)
     if not path.is_relative_to(root) or path == root:
         return None
     return root, path.relative_to(root).as_posix()

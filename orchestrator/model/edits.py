@@ -23,6 +23,14 @@ if getattr(_pydantic_plugins, "_plugins", {}) is None:
 OpType = Literal["deterministic", "generative"]
 SafetyTier = Literal["auto", "confirm"]
 Lifetime = Literal["keep", "temporary", "delete-once-served"]
+# What the apply step finds live that a report (untrusted) cannot vouch for; any one of
+# them makes the op ask first (docs/hygiene.md, "The clean").
+ApplyDoubt = Literal[
+    "rulebook_invalid",  # the scope rule cannot be checked: the hygiene rulebook is invalid
+    "rule_unproven",  # the live rulebook does not prove a lifecycle op may go
+    "generated",  # the edited file says it is generated
+    "not_tracked_clean",  # the run requires a tracked, clean path and this one is not
+]
 
 EDIT_KINDS = (
     "delete-range",
@@ -193,15 +201,17 @@ def derive_safety_tier(
     is_reversible: bool,
     lifecycle: LifecycleEvidence | None = None,
     placement: PlacementEvidence | None = None,
+    doubts: frozenset[ApplyDoubt] = frozenset(),
 ) -> SafetyTier:
     """Return the safety tier of an op. The single source of truth for tiers.
 
     Never returns "auto" for a generative op, for a destructive or irreversible
     non-lifecycle op, for a lifecycle op that is not scanner-proven on a tracked,
-    clean path, or for a span edit whose placement touches a published page or keeps
-    its copy in another document. Unknown op types derive to "confirm".
+    clean path, for a span edit whose placement touches a published page or keeps
+    its copy in another document, or for an op the apply step has any doubt about
+    (`doubts`). Unknown op types derive to "confirm".
     """
-    if op_type != "deterministic":
+    if doubts or op_type != "deterministic":
         return "confirm"
     if placement is not None and (placement.published or placement.kept_elsewhere):
         return "confirm"
@@ -219,9 +229,11 @@ def tier_for_edit(
     kind: str,
     lifecycle: LifecycleEvidence | None = None,
     placement: PlacementEvidence | None = None,
+    doubts: frozenset[ApplyDoubt] = frozenset(),
 ) -> SafetyTier:
     """Derive the tier of an exact edit from its kind's inherent character (and, for a
-    dedupe, where its copy is kept: without that evidence a dedupe is never auto)."""
+    dedupe, where its copy is kept: without that evidence a dedupe is never auto); any
+    of the apply step's `doubts` makes it "confirm"."""
     destructive, reversible = KIND_CHARACTER[kind]
     if kind in LIFECYCLE_KINDS:
         # A lifecycle op without evidence can never be auto.
@@ -230,7 +242,7 @@ def tier_for_edit(
         lifecycle = None
     if kind == "dedupe" and placement is None:
         placement = PlacementEvidence(published=False, kept_elsewhere=True)
-    return derive_safety_tier(op_type, destructive, reversible, lifecycle, placement)
+    return derive_safety_tier(op_type, destructive, reversible, lifecycle, placement, doubts)
 
 
 def tier_for_fix(

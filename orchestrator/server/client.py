@@ -54,7 +54,9 @@ START_WAIT_SECONDS = 30.0
 STOP_WAIT_SECONDS = 10.0
 #: Added to the lint's own deadline: the engine also loads and renders.
 WAIT_MARGIN_SECONDS = 2.0
-FEEDBACK_SECONDS = 20.0  # usecases/lint.FEEDBACK_TIMEOUT_S (not imported: it is heavy)
+# deadline.FEEDBACK_DEADLINE_S, not imported: the client starts without dataclasses;
+# tests/test_requests.py holds the two equal.
+FEEDBACK_SECONDS = 20.0
 FULL_SECONDS = 1800.0  # usecases/lint.FULL_TIMEOUT_S
 MAX_WAIT_SECONDS = 3600.0
 

@@ -21,6 +21,7 @@ from orchestrator.core import plugin_host
 from orchestrator.core.config import load_config
 from orchestrator.core.engine import LintRequest, excluded_dirs, run_lint
 from orchestrator.core.selection import select
+from orchestrator.deadline import FEEDBACK_DEADLINE_S
 from orchestrator.decisions.coverage import (
     failed_checks,
     is_configured_gap,
@@ -33,7 +34,6 @@ from orchestrator.model.report import Report
 from orchestrator.tasks.baseline import apply_local_baseline
 
 TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
-FEEDBACK_TIMEOUT_S = 20.0  # the save-feedback route's one deadline
 FULL_TIMEOUT_S = 1800.0  # a full lint's one deadline, and the most a caller may ask
 
 
@@ -42,7 +42,7 @@ def deadline_for(asked: float | None, feedback: bool) -> float:
     else the default of its route."""
     if asked and 0 < asked <= FULL_TIMEOUT_S:
         return asked
-    return FEEDBACK_TIMEOUT_S if feedback else FULL_TIMEOUT_S
+    return FEEDBACK_DEADLINE_S if feedback else FULL_TIMEOUT_S
 
 
 def missing_paths(base: Path, paths: Iterable[str]) -> list[str]:
