@@ -44,7 +44,7 @@ RUNNER_USERS = frozenset(
         "orchestrator/gates/legacy.py",
         "orchestrator/gates/materialise.py",
         "orchestrator/gates/strict_policy.py",
-        "orchestrator/hosts/shell.py",
+        "orchestrator/usecases/changed_paths.py",
         "orchestrator/hygiene/gitstate.py",
         "orchestrator/usecases/gate.py",
         "orchestrator/usecases/pretool.py",

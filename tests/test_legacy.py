@@ -301,3 +301,21 @@ def test_every_legacy_headline_matches_its_exit() -> None:
         assert "block" not in passed.replace("no blocking finding", "")
         assert not _claims_certified(passed)
         assert passed.startswith(open_words.get(decision, "UNVERIFIED (exit 0): ")), passed
+
+
+def test_the_legacy_prompt_decodes_its_event_as_the_hosts_do(monkeypatch) -> None:
+    """One host-event decoder: the legacy-v1 prompt reads stdin through hosts/events."""
+    import io
+
+    from orchestrator.cli import legacy_gate
+
+    seen: list[bytes] = []
+
+    def decode(data: bytes) -> dict[str, object] | None:
+        seen.append(data)
+        return None
+
+    monkeypatch.setattr(legacy_gate, "decode_event", decode)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"prompt": "hi"}')))
+    assert legacy_gate._read_event() is None
+    assert seen == [b'{"prompt": "hi"}']

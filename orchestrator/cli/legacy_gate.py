@@ -19,12 +19,12 @@ from pathlib import Path
 from orchestrator.cli.stdin import read_stdin_bounded
 from orchestrator.decisions.exits import Protocol, gate_fault_exit, legacy_exit
 from orchestrator.gates.legacy import NOT_CERTIFIED
+from orchestrator.hosts.events import decode_event, read_stdin
 from orchestrator.model.report import Finding, Report
 from orchestrator.render.output import emit_gate, legacy_headline
 from orchestrator.safetext import printable
 from orchestrator.usecases.gate import DEFAULT_TIMEOUT, NoRepository, legacy_gate
 
-MAX_EVENT_BYTES = 1024 * 1024
 MAX_CONTEXT = 1200
 MAX_PATH_LABEL = 128
 #: Old soft-gate trigger: the prompt speaks of committing or pushing. The text is only
@@ -88,17 +88,12 @@ def run_legacy(args: argparse.Namespace) -> int:
 
 
 def _read_event() -> dict[str, object] | None:
+    """The prompt event on stdin, decoded as every host event is (hosts/events)."""
     try:
-        data = sys.stdin.buffer.read(MAX_EVENT_BYTES + 1)
-    except (OSError, ValueError, AttributeError):
+        stream = sys.stdin.buffer
+    except AttributeError:  # a replaced stdin without bytes: no event
         return None
-    if len(data) > MAX_EVENT_BYTES:
-        return None
-    try:
-        event = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return event if isinstance(event, dict) else None
+    return decode_event(read_stdin(stream))
 
 
 def _event_dir(event: dict[str, object]) -> Path:
