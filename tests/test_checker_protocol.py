@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import subprocess
+import warnings
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from orchestrator.decisions.coverage import missing_required
 from orchestrator.hosts.discovery import discover, probe_states
 from orchestrator.model.checker import Probe, probe_of
 from orchestrator.model.declared import native_languages
+from orchestrator.vocab import Tier
 
 
 def _checkers() -> dict[str, object]:
@@ -137,3 +139,68 @@ def test_public_api_names_resolve() -> None:
         assert getattr(api, name) is not None, name
     with pytest.raises(AttributeError):
         api.no_such_name  # noqa: B018
+
+
+class _OldStyleChecker:
+    """A checker written before `config_names` and `column_unit` were declarations."""
+
+    name = "oldstyle"
+    tier = Tier.NATIVE
+    languages = frozenset({"cobol"})
+
+    def claims(self, target: object) -> bool:
+        return False
+
+    def plan(self, targets: object, ctx: object) -> object:
+        raise AssertionError("never planned: it claims nothing")
+
+    def run(self, batch: object, ctx: object) -> object:
+        raise AssertionError("never run")
+
+
+def test_a_checker_without_the_new_declarations_loads_and_warns_once() -> None:
+    """The deprecation path: the old defaults, one warning per checker per process."""
+    from types import SimpleNamespace
+
+    from orchestrator.core.hookspecs import hookimpl
+
+    plugin = SimpleNamespace(orchestrate_checkers=hookimpl(lambda: [_OldStyleChecker()]))
+    plugin_host._WARNED.discard(("oldstyle", "oldstyle"))
+    with pytest.warns(plugin_host.PluginDeclarationWarning) as seen:
+        first = plugin_host.load(extra_modules=[("oldstyle", plugin)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", plugin_host.PluginDeclarationWarning)
+        plugin_host.load(extra_modules=[("oldstyle", plugin)])  # no second warning
+    (message,) = [str(w.message) for w in seen if "oldstyle" in str(w.message)]
+    assert "config_names, column_unit" in message and "future release" in message
+    (loaded,) = [c for c in first.checkers() if c.name == "oldstyle"]
+    assert loaded.config_names == () and loaded.column_unit == "codepoint"
+    assert loaded.defaulted == ("config_names", "column_unit")
+    assert first.native_languages()["cobol"] == "oldstyle"
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value", "says"),
+    [
+        ("config_names", ".oldrc", "config_names must be a tuple of strings"),
+        ("config_names", ("",), "config_names must hold non-empty strings"),
+        ("column_unit", "bytes", "column_unit must be one of"),
+        ("config_required", "yes", "must be booleans"),
+        ("reuse_identity", 3, "reuse_identity must be callable"),
+    ],
+)
+def test_a_malformed_declaration_fails_the_plugin_load(
+    attribute: str, value: object, says: str
+) -> None:
+    from types import SimpleNamespace
+
+    from orchestrator.core.hookspecs import hookimpl
+
+    checker = _OldStyleChecker()
+    checker.name = f"bad-{attribute}"  # type: ignore[misc]
+    setattr(checker, attribute, value)
+    plugin = SimpleNamespace(orchestrate_checkers=hookimpl(lambda: [checker]))
+    ps = plugin_host.load(extra_modules=[("bad", plugin)])
+    assert checker.name not in {c.name for c in ps.checkers()}
+    (failure,) = [f for f in ps.failed if f.name == "bad"]
+    assert says in failure.reason, failure.reason
