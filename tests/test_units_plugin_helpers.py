@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from orchestrate_plugins import _rubocop_config as rubocop_config
 from orchestrate_plugins import _ruff_rules
 from orchestrate_plugins._ruff_rules import INFORMATION_URI, cache_file, rule_docs
 from orchestrate_plugins.eslint_text import Text, edit, pos
@@ -170,3 +171,35 @@ def test_ruff_rule_docs_without_an_answer_give_the_home_page(
     monkeypatch.setattr(_ruff_rules, "user_cache_root", lambda: tmp_path)
     monkeypatch.setattr(_ruff_rules, "_ask_ruff", lambda _tool: None)
     assert rule_docs("/bin/ruff", "0.9.0") == {"information_uri": INFORMATION_URI}
+
+
+def test_rubocop_nearest_config_and_local_chain(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".rubocop.yml").write_text("inherit_from: base.yml\nrequire: rubocop-rails\n")
+    (tmp_path / "base.yml").write_text("plugins: [rubocop-performance]\n")
+    config = rubocop_config.nearest_config(tmp_path, "sub/a.rb")
+    assert config == tmp_path / ".rubocop.yml"
+    got = rubocop_config.describe(tmp_path, config)
+    assert got.refusal is None
+    assert got.chain == (config, tmp_path / "base.yml")
+    assert got.requires == ("rubocop-rails", "rubocop-performance")
+    assert rubocop_config.nearest_config(tmp_path / "sub", "a.rb") is None
+
+
+def test_rubocop_config_that_fetches_or_loads_a_file_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / ".rubocop.yml"
+    config.write_text("inherit_from: https://example.invalid/x.yml\n")
+    refusal = rubocop_config.describe(tmp_path, config).refusal
+    assert refusal is not None and "remote config" in refusal.reason
+    config.write_text("require: ./local.rb\n")
+    refusal = rubocop_config.describe(tmp_path, config).refusal
+    assert refusal is not None and "loads a file" in refusal.reason
+
+
+def test_rubocop_options_file_allows_display_options_only(tmp_path: Path) -> None:
+    assert rubocop_config.options_refusal(tmp_path) is None
+    (tmp_path / ".rubocop").write_text("--color -D\n")
+    assert rubocop_config.options_refusal(tmp_path) is None
+    (tmp_path / ".rubocop").write_text("--color --autocorrect\n")
+    refusal = rubocop_config.options_refusal(tmp_path)
+    assert refusal is not None and "--autocorrect" in refusal.reason
