@@ -34,11 +34,8 @@ STILL_UNTESTED: frozenset[str] = frozenset(
         "orchestrator.git.staging",
         "orchestrator.hosts.common",
         "orchestrator.hygiene.journal_check",
-        "orchestrator.hygiene.render",
-        "orchestrator.hygiene.summary",
         "orchestrator.lsp.server",
         "orchestrator.shell.git_rules",
-        "orchestrator.usecases.doctor",
         "orchestrator.usecases.hygiene",
     }
 )
