@@ -31,12 +31,10 @@ STILL_UNTESTED: frozenset[str] = frozenset(
         "orchestrator.cli.lsp",
         "orchestrator.cli.server",
         "orchestrator.core.plan",
-        "orchestrator.git.staging",
         "orchestrator.hosts.common",
         "orchestrator.hygiene.journal_check",
         "orchestrator.lsp.server",
         "orchestrator.shell.git_rules",
-        "orchestrator.usecases.hygiene",
     }
 )
 

@@ -20,6 +20,7 @@ from orchestrator.git.objects import (
     staged_changes,
 )
 from orchestrator.git.runner import Git, GitError
+from orchestrator.git.staging import ReplayFailed, replayed_index
 
 
 def _git(repo: Path) -> Git:
@@ -82,3 +83,31 @@ def test_changed_since_lists_changed_and_untracked_files(git_repo: Path) -> None
     assert got.paths == ["a.txt", "u.txt"] and got.base == base and got.problem == ""
     with pytest.raises(ValueError, match="names no commit"):
         changed_since(g, "no-such-ref")
+
+
+def _paths(g: Git, env: dict[str, str]) -> set[str]:
+    sub = Git(g.root, g.deadline, {**g.env, **env})
+    return {e.path for e in read_index(sub)}
+
+
+def test_replayed_index_stages_into_a_private_index_only(git_repo: Path) -> None:
+    g = _git(git_repo)
+    (git_repo / "b.py").write_text("b = 1\n")
+    with replayed_index(g) as env:
+        assert env == {}
+    with replayed_index(g, [("add", "--", "b.py")]) as env:
+        assert "b.py" in _paths(g, env)
+        private = Path(env["GIT_INDEX_FILE"])
+        assert private.is_file()
+    assert not private.exists()
+    assert "b.py" not in {e.path for e in read_index(g)}  # the real index is untouched
+    with replayed_index(g, only_paths=["b.py"]) as env:
+        assert "b.py" in _paths(g, env)
+
+
+def test_a_staging_step_that_is_no_staging_command_fails(git_repo: Path) -> None:
+    g = _git(git_repo)
+    with pytest.raises(ReplayFailed), replayed_index(g, [("mv", "a", "b")]):
+        pass
+    with pytest.raises(ReplayFailed), replayed_index(g, [("add", "--", "absent.py")]):
+        pass
