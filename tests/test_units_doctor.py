@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from orchestrator.cli import init_doctor
 from orchestrator.errors import UsageError
 from orchestrator.usecases.doctor import DoctorResult, LanguageRow, init, starter_config
+from orchestrator.vocab import ExitCode
 
 
 def test_a_language_is_proposed_at_what_every_file_meets() -> None:
@@ -38,3 +42,17 @@ def test_init_writes_a_starter_config_once(tmp_path: Path) -> None:
     assert any(row.language == "json" for row in result.languages)
     with pytest.raises(UsageError, match="not overwritten"):
         init(tmp_path)
+
+
+def test_doctor_and_init_presenters_print_what_they_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.json").write_text('{"a": 1}\n')
+    args = argparse.Namespace(root=str(tmp_path), format="json")
+    assert init_doctor.cmd_doctor(args) == ExitCode.PASS
+    data = json.loads(capsys.readouterr().out)
+    assert {"tools", "config_files", "languages"} <= set(data)
+    assert any(row["language"] == "json" for row in data["languages"])
+    assert init_doctor.cmd_init(argparse.Namespace(root=str(tmp_path))) == ExitCode.PASS
+    out = capsys.readouterr().out
+    assert out.startswith("wrote orchestrate.toml:") and "  json: 1 file(s)" in out
