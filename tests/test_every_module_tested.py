@@ -29,8 +29,6 @@ STILL_UNTESTED: frozenset[str] = frozenset(
         "orchestrator.cli.legacy_gate",
         "orchestrator.cli.lsp",
         "orchestrator.cli.server",
-        "orchestrator.core.plan",
-        "orchestrator.hosts.common",
         "orchestrator.lsp.server",
         "orchestrator.shell.git_rules",
     }
