@@ -5,7 +5,7 @@
 Prints each package's and each module's line coverage, then the modules under the
 floors, and exits 1 when any floor fails: `orchestrator/decisions/`,
 `orchestrator/usecases/` and `orchestrator/model/` (each as a whole) at least 85%, and
-every module at least 50%. A module with no statements (an empty `__init__`) counts as
+every module but `__main__` at least 50%. A module with no statements (an empty `__init__`) counts as
 fully covered. Exit 2 when the report cannot be read.
 """
 
@@ -84,7 +84,8 @@ def failures(
         elif lines.percent < package_floor:
             out.append(f"package {name}: {lines.percent:.1f}% < {package_floor:.0f}%")
     for path, lines in sorted(modules.items()):
-        if lines.percent < module_floor:
+        # `python -m` entries run only end to end, as the module meta-test leaves them out.
+        if PurePosixPath(path).name != "__main__.py" and lines.percent < module_floor:
             out.append(f"module {path}: {lines.percent:.1f}% < {module_floor:.0f}%")
     return out
 

@@ -3,9 +3,17 @@ lsp/actions), on in-memory documents: no editor, no server process."""
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
+
+from helpers import new_repo
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
+from orchestrator.cli import lsp as cli_lsp
 from orchestrator.lsp.actions import text_edit
 from orchestrator.lsp.diagnostics import (
     buffer_diagnostics,
@@ -14,6 +22,7 @@ from orchestrator.lsp.diagnostics import (
     finding_diagnostic,
     severity_of,
 )
+from orchestrator.lsp.server import build_server, locate
 from orchestrator.model.report import Finding, Report, ScanInfo, Scope
 from orchestrator.vocab import ScopeStatus, Severity, Tier
 
@@ -92,3 +101,27 @@ def test_text_edit_replaces_only_the_changed_middle() -> None:
     assert edit.new_text == "re"
     assert (edit.range.start.line, edit.range.start.character) == (0, 7)
     assert (edit.range.end.line, edit.range.end.character) == (0, 9)
+
+
+def test_locate_places_a_buffer_in_its_project(tmp_path: Path) -> None:
+    root = new_repo(tmp_path / "r", {"pkg/a.py": "x = 1\n"})
+    uri = (root / "pkg" / "a.py").as_uri()
+    # No workspace folder: the buffer's git top level is its project.
+    bare = cast(LanguageServer, SimpleNamespace(workspace=SimpleNamespace(folders={})))
+    assert locate(bare, uri) == (root.resolve(), "pkg/a.py")
+    assert locate(bare, "untitled:Untitled-1") is None
+    folder = SimpleNamespace(uri=(root / "pkg").as_uri())
+    nested = cast(LanguageServer, SimpleNamespace(workspace=SimpleNamespace(folders={"f": folder})))
+    assert locate(nested, uri) == ((root / "pkg").resolve(), "a.py")
+
+
+def test_build_server_registers_the_document_features() -> None:
+    features = set(build_server().protocol.fm.features)
+    assert {"textDocument/didOpen", "textDocument/didSave", "textDocument/codeAction"} <= features
+
+
+def test_the_lsp_command_is_registered_with_its_handler() -> None:
+    parser = argparse.ArgumentParser()
+    cli_lsp.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["lsp", "--stdio"])
+    assert args.stdio and args.func is cli_lsp.cmd_lsp
