@@ -27,7 +27,6 @@ SELF = Path(__file__).resolve()
 STILL_UNTESTED: frozenset[str] = frozenset(
     {
         "orchestrator.cli.server",
-        "orchestrator.shell.git_rules",
     }
 )
 
