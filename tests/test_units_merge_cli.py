@@ -16,6 +16,7 @@ from orchestrator.cli import baseline, hook_paths, lint_options, report, stdin
 from orchestrator.core.engine import LintRequest
 from orchestrator.core.selection import parse_shard
 from orchestrator.errors import UsageError
+from orchestrator.usecases import requests
 from orchestrator.usecases.lint import NO_TASKS, deadline_for, lint
 from orchestrator.usecases.merge import load_shard_report, merge, merge_reports
 from orchestrator.vocab import ExitCode
@@ -102,11 +103,11 @@ def test_since_paths_lists_changed_files_within_the_named_paths(tmp_path: Path) 
     base = git(root, "rev-parse", "HEAD").strip()
     (root / "a" / "x.py").write_text("x = 2\n")
     (root / "b" / "y.py").write_text("y = 2\n")
-    got = lint_options.since_paths(root, base, [], root)
-    assert got == [str(root / "a" / "x.py"), str(root / "b" / "y.py")]
-    assert lint_options.since_paths(root, base, ["a"], root) == [str(root / "a" / "x.py")]
+    got = requests.since_paths(root, base, [], root)
+    assert got.paths == [str(root / "a" / "x.py"), str(root / "b" / "y.py")]
+    assert requests.since_paths(root, base, ["a"], root).paths == [str(root / "a" / "x.py")]
     with pytest.raises(UsageError, match="names no commit"):
-        lint_options.since_paths(root, "no-such-ref", [], root)
+        requests.since_paths(root, "no-such-ref", [], root)
 
 
 def test_fix_options_that_exclude_each_other_are_usage_errors() -> None:
