@@ -167,6 +167,17 @@ def remember_version(path: str, version: str) -> None:
         return
 
 
+def folders_up(root: Path, folder: Path) -> list[Path]:
+    """`folder` and each folder above it, nearest first, up to `root`; none outside it."""
+    out: list[Path] = []
+    while folder.is_relative_to(root):
+        out.append(folder)
+        if folder == root:
+            break
+        folder = folder.parent
+    return out
+
+
 def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:
     """Which of the config `names` exist as files directly in `root` (for a probe)."""
     return tuple(n for n in names if (root / n).is_file())

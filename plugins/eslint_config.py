@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from orchestrate_plugins._common import folders_up
+
 CONFIG_NAMES = tuple(f"eslint.config.{e}" for e in ("js", "mjs", "cjs", "ts", "mts", "cts"))
 #: In ESLint's own order of precedence within one folder (package.json comes last).
 LEGACY_NAMES = (
@@ -60,14 +62,7 @@ class Setup:
 
 def ancestors(root: Path, rel_path: str) -> list[Path]:
     """The file's folders from nearest to `root`, all inside `root`."""
-    folder = (root / rel_path).parent
-    out: list[Path] = []
-    while folder.is_relative_to(root):
-        out.append(folder)
-        if folder == root:
-            break
-        folder = folder.parent
-    return out
+    return folders_up(root, (root / rel_path).parent)
 
 
 def nearest_config(root: Path, rel_path: str) -> Path | None:

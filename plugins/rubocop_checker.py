@@ -42,6 +42,7 @@ from orchestrate_plugins._common import (
     cached_version,
     digest_files,
     find_on_path,
+    folders_up,
     is_ruby_file,
     probe_version,
 )
@@ -113,14 +114,7 @@ def _texts(paths: set[Path]) -> list[str]:
 
 def _folders(root: Path, path: Path) -> list[Path]:
     """`path`'s folder and each one above it, up to `root` (none outside it)."""
-    out: list[Path] = []
-    folder = path.parent
-    while folder.is_relative_to(root):
-        out.append(folder)
-        if folder == root:
-            break
-        folder = folder.parent
-    return out
+    return folders_up(root, path.parent)
 
 
 #: RuboCop's severities; `info` offenses do not fail `rubocop` (its default fail level).
