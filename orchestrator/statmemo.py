@@ -1,6 +1,6 @@
 """Answers a warm engine keeps between requests, each re-validated by file stat.
 
-A long-lived process (the warm engine, server/engine.py) calls `enable()` once; from
+A long-lived process (the warm engine, usecases/warm.warm_up) calls `enable()` once; from
 then on `StatMemo.get(key, paths, compute)` answers from memory while every file or
 folder in `paths` has the stat it had when the answer was computed (size, mtime,
 ctime, inode, device, or absent). A path changed too recently for its mtime to tell

@@ -97,6 +97,12 @@ BASELINE_FILE = ".orchestrate-baseline.json"
 #: them as a check the project asked for and did not get (decisions/coverage.py).
 UNREADABLE_REASONS = ("cannot read", "cannot stat", "cannot resolve", "folder cannot be read")
 
+#: The most bytes of git's pre-push protocol (a pre-push hook's standard input) that
+#: orchestrate accepts. Both ends of that contract use it: the hook's reader
+#: (cli/stdin.py reads one byte more, to tell an overflow) and the parser that refuses
+#: more (git/push.parse_push_lines); here, below both, neither imports the other.
+MAX_PUSH_STDIN = 1024 * 1024
+
 
 class ExitCode(IntEnum):
     """CLI exit codes; precedence cancelled > internal > incomplete > findings > pass."""

@@ -2,7 +2,9 @@
 
 `lint-imports` (import-linter) checks the layers (presenters over use cases over core over
 git over the foundation), the absence of circles between sibling packages, that plugins
-import only the public API, and that the core imports no plugin. A broken contract fails
+import only the public API, that the core imports no plugin, and that the presenters
+import neither the core nor git themselves; no contract exempts an import
+(`ignore_imports`). A broken contract fails
 this test with import-linter's own explanation of the offending import chain.
 
 pylint's duplicate-code check runs here too: a block repeated across modules is a decision
@@ -15,8 +17,12 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = ROOT / "pyproject.toml"
+#: The presenters: each parses a request, calls a use case and renders its result.
+PRESENTERS = ("orchestrator.cli", "orchestrator.hosts", "orchestrator.lsp", "orchestrator.server")
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
 
@@ -47,15 +53,47 @@ def test_layer_contract_is_exhaustive() -> None:
     assert contracts["layers"]["exhaustive"] is True
 
 
+def _contracts(text: str) -> list[dict[str, Any]]:
+    return list(tomllib.loads(text)["tool"]["importlinter"]["contracts"])
+
+
 def test_the_presenters_are_kept_off_core_and_git() -> None:
-    """The `adapters` contract: cli and lsp import neither core nor git themselves."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    contracts = {c["id"]: c for c in config["tool"]["importlinter"]["contracts"]}
+    """The `adapters` contract: every presenter (cli, hosts with the MCP server, lsp, the
+    warm engine's server) imports neither core nor git itself."""
+    contracts = {c["id"]: c for c in _contracts(PYPROJECT.read_text(encoding="utf-8"))}
     adapters = contracts["adapters"]
     assert adapters["type"] == "forbidden"
-    assert {"orchestrator.cli", "orchestrator.lsp"} <= set(adapters["source_modules"])
+    assert set(adapters["source_modules"]) == set(PRESENTERS)
     assert set(adapters["forbidden_modules"]) == {"orchestrator.core", "orchestrator.git"}
-    assert not any(i.startswith("orchestrator.lsp") for i in adapters.get("ignore_imports", []))
+
+
+def exempted_imports(text: str) -> dict[str, list[str]]:
+    """The `ignore_imports` lines of each import-linter contract in a pyproject text that
+    has any (contract id or name -> lines)."""
+    return {
+        str(c.get("id") or c.get("name")): list(c["ignore_imports"])
+        for c in _contracts(text)
+        if c.get("ignore_imports")
+    }
+
+
+def test_no_contract_exempts_an_import() -> None:
+    """No contract of pyproject.toml lists `ignore_imports`: an import that breaks a
+    contract is moved, never exempted."""
+    assert exempted_imports(PYPROJECT.read_text(encoding="utf-8")) == {}
+
+
+def test_an_exemption_would_be_found() -> None:
+    """The exemption check is not vacuous: one `ignore_imports` line in any contract is
+    reported, by the contract it is in."""
+    text = PYPROJECT.read_text(encoding="utf-8").replace(
+        'id = "checkers-independent"\n',
+        'id = "checkers-independent"\n'
+        'ignore_imports = ["orchestrate_plugins.ruff_checker -> orchestrate_plugins._common"]\n',
+    )
+    assert exempted_imports(text) == {
+        "checkers-independent": ["orchestrate_plugins.ruff_checker -> orchestrate_plugins._common"]
+    }
 
 
 def test_a_broken_contract_fails(tmp_path: Path) -> None:

@@ -732,4 +732,4 @@ def test_buffer_requests_are_validated_strictly() -> None:
     from orchestrator.server.client import buffer_lint
 
     over = buffer_lint(Path("/"), "a.py", b"x" * (MAX_BUFFER + 1), FEEDBACK_DEADLINE_S)
-    assert over.data is None and "size cap" in over.reason
+    assert over.check is None and "size cap" in over.reason

@@ -113,15 +113,12 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from orchestrator.core.engine import SPOOL_OVER, run_lint
     from orchestrator.decisions.exits import LintExitPolicy, unknown_base_exit
     from orchestrator.decisions.findings import FailOn
     from orchestrator.render.output import emit_report
     from orchestrator.safetext import printable
     from orchestrator.usecases.lint import CLI_TASKS, NO_TASKS, lint, missing_paths
-    from orchestrator.usecases.requests import lint_request, project_root, since_paths
+    from orchestrator.usecases.requests import lint_request, project_root, since_paths, spooled
 
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
@@ -169,9 +166,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     show = show_progress(args.progress, root)
     result = lint(
-        replace(req, spool_over=SPOOL_OVER),  # a big run's rows stay on disk
+        spooled(req),  # a big run's rows stay on disk
         NO_TASKS if args.no_tasks else CLI_TASKS,
-        run=lambda r: run_with_progress(r, run_lint, show),
+        around=lambda r, run: run_with_progress(r, run, show),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
         baseline=not args.no_baseline,
     )
@@ -184,27 +181,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_plugins(args: argparse.Namespace) -> int:
     import json
 
-    from orchestrator.core import plugin_host
     from orchestrator.safetext import printable
+    from orchestrator.usecases.plugins import plugin_rows
 
-    ps = plugin_host.load()
-    rows = [
-        {
-            "name": p.name,
-            "display": p.display,
-            "source": p.source,
-            "version": p.version,
-            "checkers": list(p.checkers),
-            "status": "loaded",
-        }
-        for p in ps.loaded
-    ]
-    rows += [
-        {"name": f.name, "source": f.source, "status": "failed", "reason": f.reason}
-        for f in ps.failed
-    ]
-    rows += [{"name": n, "status": "blocked"} for n in ps.blocked]
-    rows.sort(key=lambda r: str(r["name"]))
+    rows = plugin_rows()
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     else:

@@ -141,9 +141,9 @@ def show_progress(flag: bool | None, root: Any) -> bool:
     configuration only when stderr is a terminal."""
     if flag is False or not sys.stderr.isatty():
         return False
-    from orchestrator.core.config import load_config
+    from orchestrator.usecases.settings import project_settings
 
-    return wanted(flag, load_config(root), os.environ)
+    return wanted(flag, project_settings(root), os.environ)
 
 
 __all__ = ["MANY", "SHOW_AFTER_S", "Counter", "run_with_progress", "show_progress", "under_ci"]

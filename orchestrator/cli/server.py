@@ -83,42 +83,27 @@ def _run(root: Path) -> int:
     """Serve `root` in the foreground until stopped, stale or idle."""
     import importlib
 
-    from orchestrator.core.config import load_config
+    from orchestrator.server import services
     from orchestrator.server.engine import Engine
     from orchestrator.server.protocol import runtime_paths
+    from orchestrator.usecases.settings import project_settings
+    from orchestrator.usecases.warm import warm_up
 
-    settings = load_config(root).get("server", {})
+    settings = project_settings(root).get("server", {})
     idle = float(settings.get("idle_timeout", DEFAULT_IDLE_TIMEOUT_S))
     # The CLI's own entry, found by name like the other subcommand modules: it imports
     # this module (a static import back would make a circle).
     main = importlib.import_module("orchestrator.cli.main").main
-    # Warm what every request needs: the report model, the plugins and their grammars.
-    from orchestrator import statmemo
-    from orchestrator.core import plugin_host
-    from orchestrator.model import report  # noqa: F401 - imported to be warm
-
-    statmemo.enable()  # answers re-validated by file stat, kept between requests
-    plugin_host.load()
-    from orchestrator.lsp.check import check_json
-
+    warm_up()  # what every request needs, loaded now and kept between requests
     engine = Engine(
-        root, runtime_paths(root), main, idle, hook_lint=_hook_lint, buffer_lint=check_json
+        root,
+        runtime_paths(root),
+        main,
+        idle,
+        hook_lint=services.hook_lint,
+        buffer_lint=services.buffer_lint,
     )
     return engine.serve()
-
-
-def _hook_lint(root: Path, paths: list[str], timeout: float) -> bytes:
-    """A host hook's edit-feedback lint, as the hook would run it, its result as JSON."""
-    from orchestrator.usecases.agent import lint_here
-
-    result = lint_here(root, paths, timeout)
-    data = {
-        "report": result.report.model_dump(mode="json"),
-        "required_gaps": list(result.required_gaps),
-        "task_ids": list(result.task_ids),
-        "task_error": result.task_error,
-    }
-    return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

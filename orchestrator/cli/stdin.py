@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from orchestrator.git.push import MAX_PUSH_STDIN
+from orchestrator.vocab import MAX_PUSH_STDIN
 
 
 def read_stdin_bounded() -> bytes:

@@ -20,10 +20,8 @@ from orchestrator.git.runner import Git
 from orchestrator.git.surfaces import Surface, add_history, add_messages, add_targets
 from orchestrator.model.checker import MAX_FILE_BYTES
 from orchestrator.model.report import Scope
-from orchestrator.vocab import ScopeStatus
+from orchestrator.vocab import MAX_PUSH_STDIN, ScopeStatus
 
-#: Bytes of pre-push protocol read from stdin.
-MAX_PUSH_STDIN = 1024 * 1024
 ZERO = "0" * 40
 
 

@@ -21,10 +21,11 @@ from pygls.workspace import TextDocument
 
 from orchestrator import __version__
 from orchestrator.lsp.actions import code_actions
-from orchestrator.lsp.check import BufferCheck, check_buffer
+from orchestrator.lsp.check import check_buffer
 from orchestrator.lsp.diagnostics import buffer_diagnostics, failed_of, fault_diagnostic
 from orchestrator.model.report import Report
 from orchestrator.safetext import printable
+from orchestrator.usecases.editor import BufferCheck
 from orchestrator.usecases.requests import project_root
 
 #: Seconds a change waits for the next keystroke before the buffer is checked.

@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from orchestrator.server.protocol import (
     MAX_BUFFER,
@@ -33,6 +33,7 @@ from orchestrator.server.protocol import (
     UnsafeRuntime,
     buffer_request,
     client_identity,
+    hook_request,
     parse_json,
     parse_reply,
     peer_uid,
@@ -41,6 +42,10 @@ from orchestrator.server.protocol import (
     runtime_paths,
     send_frame,
 )
+
+if TYPE_CHECKING:  # the records load only when an answer is decoded
+    from orchestrator.usecases.editor import BufferCheck
+    from orchestrator.usecases.lint import LintResult
 
 #: True inside the engine: a request it runs must never ask an engine again.
 SERVING = False
@@ -408,50 +413,40 @@ def try_warm(argv: list[str]) -> int | None:
         return exit_for_exception(exc)
 
 
-#: The keys of a hook lint's answer (the lint use case's result, as JSON).
-HOOK_RESULT_KEYS = frozenset({"report", "required_gaps", "task_ids", "task_error"})
-
-
-def hook_lint(root: Path, paths: list[str], timeout: float) -> dict[str, Any] | None:
-    """The edit-feedback lint of a host hook answered by the warm engine: the lint
-    result's fields as JSON data (to validate into the report model), or None when the
-    hook must lint in-process. Only edit feedback asks: never a gate."""
+def hook_lint(root: Path, paths: list[str], timeout: float) -> LintResult | None:
+    """The edit-feedback lint of a host hook answered by the warm engine (the lint
+    result, decoded by server/codec.py), or None when the hook must lint in-process.
+    Only edit feedback asks: never a gate."""
     if SERVING or os.environ.get(OFF_SWITCH) == "0" or not 0 < timeout <= MAX_WAIT_SECONDS:
         return None
     engine = _engine_of(root)
     if engine is None:
         return None
     wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
-    request = {
-        "proto": PROTO,
-        "kind": "hook_lint",
-        "root": str(root),
-        "paths": list(paths),
-        "timeout": float(timeout),
-        "env": dict(os.environ),
-        "client": client_identity(),
-        "wait_s": wait,
-    }
+    request = hook_request(str(root), paths, timeout, dict(os.environ), wait)
     reply = _ask(root, engine, request, lambda: auto_enabled(root))
     if reply is None:
         return None
+    from orchestrator.server.codec import decode_lint_result
+
     try:
-        data = parse_json(reply.stdout, "lint result")
+        result = decode_lint_result(parse_json(reply.stdout, "lint result"))
     except ProtocolError:
-        data = None
-    if not isinstance(data, dict) or set(data) != HOOK_RESULT_KEYS:
+        result = None
+    if result is None:
         say("warm engine answered something malformed (lint result); checking in-process")
         return None
     if reply.stderr:
         sys.stderr.buffer.write(reply.stderr)
         sys.stderr.buffer.flush()
-    return data
+    return result
 
 
 class BufferAnswer(NamedTuple):
-    """The engine's check of an editor buffer (`data`, JSON), or why there is none."""
+    """The engine's check of an editor buffer (decoded by server/codec.py), or why
+    there is none."""
 
-    data: dict[str, Any] | None
+    check: BufferCheck | None
     #: Why the buffer is checked in-process ("" when `data` is the engine's answer).
     reason: str = ""
 
@@ -494,13 +489,15 @@ def buffer_lint(root: Path, rel: str, content: bytes, timeout: float) -> BufferA
         return BufferAnswer(None, f"warm engine unreachable ({err})")
     if reply.status != "ok":
         return BufferAnswer(None, f"warm engine did not serve ({reply.status}: {reply.reason})")
+    from orchestrator.server.codec import decode_buffer_check
+
     try:
-        data = parse_json(reply.stdout, "buffer check")
+        check = decode_buffer_check(parse_json(reply.stdout, "buffer check"))
     except ProtocolError:
-        data = None
-    if not isinstance(data, dict):
+        check = None
+    if check is None:
         return BufferAnswer(None, "warm engine answered something malformed (buffer check)")
-    return BufferAnswer(data)
+    return BufferAnswer(check)
 
 
 def _start_later(root: Path, message: str) -> None:

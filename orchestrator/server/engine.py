@@ -6,7 +6,9 @@ thread per connection reads and validates the request (peer credential first: an
 user is refused before anything is read); the requests themselves run one at a time
 in the main thread, through the very CLI entry a cold run uses (`run_main`), with the
 client's working folder, environment and output encoding, so the rendered bytes and
-the exit code are those of a cold run. What stays warm between requests: the imported
+the exit code are those of a cold run; a host hook's edit lint and an editor buffer's
+check are the use-case calls it is handed (server/services.py), their results encoded
+by server/codec.py. What stays warm between requests: the imported
 code (pydantic models, plugins, tree-sitter grammars and parsers), the tool versions
 the plugins cache by path and file stat, and the reuse cache, keyed by the identity
 core/reuse.py defines.
@@ -38,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator import __version__, deadline
-from orchestrator.core import run_memo
 from orchestrator.resident import residency
 from orchestrator.server import client as client_mod
 from orchestrator.server.protocol import (
@@ -480,7 +481,6 @@ class Engine:
         """Serve until stopped, stale or idle. 0 after a clean stop; 1 when another
         engine already serves this root or the runtime folder is not private."""
         client_mod.SERVING = True  # a request run here must never call an engine
-        run_memo.hold()  # unchanged trees are answered from the kept run
         try:
             private_folder(self.paths.folder, create=True)
         except Exception as exc:  # noqa: BLE001 - UnsafeRuntime and OS errors alike

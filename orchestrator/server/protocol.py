@@ -283,6 +283,23 @@ def buffer_request(
     }
 
 
+def hook_request(
+    root: str, paths: list[str], timeout: float, env: dict[str, str], wait: float
+) -> dict[str, Any]:
+    """The request asking the engine for a host hook's edit-feedback lint of `paths`
+    in project `root` (the other side of `validate_request`)."""
+    return {
+        "proto": PROTO,
+        "kind": "hook_lint",
+        "root": root,
+        "paths": list(paths),
+        "timeout": float(timeout),
+        "env": env,
+        "client": client_identity(),
+        "wait_s": wait,
+    }
+
+
 def _validate_stdout(out: Any) -> None:
     _check(
         isinstance(out, dict)
@@ -368,6 +385,7 @@ __all__ = [
     "UnsafeRuntime",
     "buffer_request",
     "client_identity",
+    "hook_request",
     "make_reply",
     "parse_json",
     "parse_reply",

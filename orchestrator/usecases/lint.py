@@ -12,7 +12,7 @@ and the report says so).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -172,10 +172,15 @@ def _native_declared(req: LintRequest) -> dict[str, str] | None:
     return plugins.native_languages({n for n in plugins.config_names() if (root / n).is_file()})
 
 
+#: What may wrap the core's run: given the request and the run, it returns what
+#: `run(request)` returns (the CLI's progress count on a terminal, cli/progress.py).
+Around = Callable[[LintRequest, Callable[[LintRequest], Report]], Report]
+
+
 def lint(
     req: LintRequest,
     tasks: TaskPolicy = CLI_TASKS,
-    run: Any = run_lint,
+    around: Around | None = None,
     exit_policy: LintExitPolicy = DEFAULT_LINT_EXIT,
     baseline: bool = True,
 ) -> LintResult:
@@ -183,10 +188,11 @@ def lint(
     is False), note failed checks and missing required coverage, and record tasks
     under `tasks`; the result's exit code follows `exit_policy`.
 
-    A re-check child (`only_checkers`) observes and never writes tasks. `run` lets
-    the CLI wrap the core run (a progress spinner); it must call `run_lint`.
+    A re-check child (`only_checkers`) observes and never writes tasks. `around` lets
+    a presenter wrap the core run without importing the core: it is handed the
+    request and the run (core/engine.run_lint) and must return that run's report.
     """
-    report = run(req)
+    report = around(req, run_lint) if around is not None else run_lint(req)
     if baseline:
         apply_local_baseline(report, req.project_root)
     report.notes += allowed_gap_notes(report) + incomplete_notes(report)
@@ -248,6 +254,7 @@ __all__ = [
     "FEEDBACK_TASKS",
     "NO_TASKS",
     "TASK_SYNC_BUDGET",
+    "Around",
     "LintResult",
     "TaskPolicy",
     "allowed_gap_notes",

@@ -8,11 +8,11 @@ module and the editor asks exactly what the command line asks (CG-12).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from orchestrator.core.config import find_project_root
-from orchestrator.core.engine import LintRequest
+from orchestrator.core.engine import SPOOL_OVER, LintRequest
 from orchestrator.core.selection import parse_shard
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
@@ -66,6 +66,13 @@ def lint_request(
         include_generated=include_generated,
         shard=parse_shard(shard) if shard is not None else None,
     )
+
+
+def spooled(req: LintRequest) -> LintRequest:
+    """`req` as `orchestrate lint` runs it: a run of more than core/engine.SPOOL_OVER
+    files keeps its rows on disk instead of in memory (every other caller keeps them
+    in memory)."""
+    return replace(req, spool_over=SPOOL_OVER)
 
 
 def buffer_request(root: Path, rel: str, timeout: float) -> LintRequest:
@@ -130,4 +137,5 @@ __all__ = [
     "lint_request",
     "project_root",
     "since_paths",
+    "spooled",
 ]
