@@ -11,6 +11,16 @@ is a long-lived one that may keep a helper warm (`is_resident`, `at_resident_exi
 and orchestrate's folder in the user's cache folder with the atomic writer a plugin's
 own cache uses (`user_cache_root`, `atomic_write`).
 
+A checker that runs one command-line tool subclasses `CommandChecker` (declarations
+and one `parse` method; the base finds the tool, probes its version, batches, runs
+under the deadline and output budget, maps process facts to outcomes and gives the
+reuse identity; `CommandTool` is the tool it found). The helpers it is made of are
+public too, for a checker that needs its own shape: tool lookup (`find_tool`,
+`find_on_path`, `interpreter_bin_dir`, `is_executable`), version probes cached per
+tool stamp (`probe_version`, `VersionProbe`, `PROBE_SECONDS`, `tool_version`,
+`cached_version`, `remember_version`) and config files (`folders_up`, `root_configs`,
+`digest_files`).
+
 Internal modules (``orchestrator.core.*``, ``orchestrator.procs``...) may move or
 change between releases; the names below do not. `API_VERSION` follows the report's
 `SCHEMA_VERSION`: a name that has to change keeps working under its old name for one
@@ -25,6 +35,20 @@ import warnings
 from typing import Any
 
 from orchestrator import __version__ as ORCHESTRATE_VERSION
+from orchestrator.checkers.command import CommandChecker, CommandTool
+from orchestrator.checkers.configs import digest_files, folders_up, root_configs
+from orchestrator.checkers.tools import (
+    PROBE_SECONDS,
+    VersionProbe,
+    cached_version,
+    find_on_path,
+    find_tool,
+    interpreter_bin_dir,
+    is_executable,
+    probe_version,
+    remember_version,
+    tool_version,
+)
 from orchestrator.core.hookspecs import ReportFormat, hookimpl
 from orchestrator.core.reuse import ReuseIdentity
 from orchestrator.deadline import Deadline
@@ -75,11 +99,14 @@ __all__ = [
     "MAX_PARSE_BYTES",
     "NO_OUTPUT",
     "ORCHESTRATE_VERSION",
+    "PROBE_SECONDS",
     "SCHEMA_VERSION",
     "Anchor",
     "Batch",
     "Checker",
     "CheckerPlan",
+    "CommandChecker",
+    "CommandTool",
     "Deadline",
     "FileOutcome",
     "FileTarget",
@@ -101,15 +128,23 @@ __all__ = [
     "ToolIdentity",
     "ToolStamp",
     "Unparsable",
+    "VersionProbe",
     "at_resident_exit",
     "atomic_write",
     "bounded_message",
+    "cached_version",
     "derive_safety_tier",
     "detect",
+    "digest_files",
+    "find_on_path",
+    "find_tool",
     "fingerprint",
+    "folders_up",
     "grammar_info",
     "grammar_manifest",
     "hookimpl",
+    "interpreter_bin_dir",
+    "is_executable",
     "is_resident",
     "managed_install_hint",
     "managed_tool_homes",
@@ -117,10 +152,14 @@ __all__ = [
     "one_line",
     "outcome_for_all",
     "outcome_from",
+    "probe_version",
     "process_failure",
+    "remember_version",
+    "root_configs",
     "run_bounded",
     "settled_plan",
     "tool_stamp",
+    "tool_version",
     "user_cache_root",
 ]
 

@@ -30,14 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import (
-    cached_version,
-    digest_files,
-    doc_url,
-    root_configs,
-    rule_description,
-    tool_version,
-)
+from orchestrate_plugins._common import doc_url, rule_description
 from orchestrate_plugins.eslint_config import (
     CONFIG_NAMES,
     IGNORE_FILE,
@@ -75,12 +68,16 @@ from orchestrator.api import (
     ToolIdentity,
     Unparsable,
     bounded_message,
+    cached_version,
+    digest_files,
     fingerprint,
     hookimpl,
     one_line,
     outcome_for_all,
     outcome_from,
+    root_configs,
     run_bounded,
+    tool_version,
 )
 
 NAME = "eslint"

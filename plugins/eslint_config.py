@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import folders_up
+from orchestrator.api import folders_up
 
 CONFIG_NAMES = tuple(f"eslint.config.{e}" for e in ("js", "mjs", "cjs", "ts", "mts", "cts"))
 #: In ESLint's own order of precedence within one folder (package.json comes last).

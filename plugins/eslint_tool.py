@@ -14,7 +14,6 @@ import os
 import shlex
 from pathlib import Path
 
-from orchestrate_plugins._common import find_tool
 from orchestrate_plugins.eslint_config import (
     LAST_LEGACY_MAJOR,
     Setup,
@@ -23,7 +22,13 @@ from orchestrate_plugins.eslint_config import (
     range_differs,
 )
 
-from orchestrator.api import RunContext, ToolIdentity, managed_install_hint, managed_tool_homes
+from orchestrator.api import (
+    RunContext,
+    ToolIdentity,
+    find_tool,
+    managed_install_hint,
+    managed_tool_homes,
+)
 
 NAME = "eslint"
 HOME_ENV = "ORCHESTRATE_ESLINT_HOME"

@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from orchestrate_plugins import exact_inprocess, exact_versions
-from orchestrate_plugins._common import find_on_path, probe_version
 from orchestrate_plugins.exact_parsers import ErrorLine, ExactParser, Garbage, parser_for
 
 from orchestrator.api import (
@@ -29,7 +28,9 @@ from orchestrator.api import (
     RunContext,
     SyntaxEvidence,
     ToolIdentity,
+    find_on_path,
     one_line,
+    probe_version,
     run_bounded,
 )
 

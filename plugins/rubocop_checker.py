@@ -37,15 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from orchestrate_plugins._common import (
-    VersionProbe,
-    cached_version,
-    digest_files,
-    find_on_path,
-    folders_up,
-    is_ruby_file,
-    probe_version,
-)
+from orchestrate_plugins._common import is_ruby_file
 from orchestrate_plugins._pins import Pin, differs, gemfile_lock_pin, pin_sentence
 from orchestrate_plugins._rubocop_config import (
     DOTFILE,
@@ -72,12 +64,18 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     Unparsable,
+    VersionProbe,
     bounded_message,
+    cached_version,
+    digest_files,
+    find_on_path,
     fingerprint,
+    folders_up,
     hookimpl,
     one_line,
     outcome_for_all,
     outcome_from,
+    probe_version,
     run_bounded,
     settled_plan,
 )

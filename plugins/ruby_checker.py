@@ -22,13 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import (
-    cached_version,
-    digest_files,
-    find_on_path,
-    is_ruby_file,
-    probe_version,
-)
+from orchestrate_plugins._common import is_ruby_file
 
 from orchestrator.api import (
     Batch,
@@ -46,11 +40,15 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     Unparsable,
+    cached_version,
+    digest_files,
+    find_on_path,
     fingerprint,
     hookimpl,
     one_line,
     outcome_for_all,
     outcome_from,
+    probe_version,
     run_bounded,
     settled_plan,
 )

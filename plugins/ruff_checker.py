@@ -40,17 +40,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from orchestrate_plugins._common import (
-    cached_version,
-    digest_files,
-    doc_url,
-    find_tool,
-    interpreter_bin_dir,
-    line_starts,
-    offset_of,
-    remember_version,
-    tool_version,
-)
+from orchestrate_plugins._common import doc_url, line_starts, offset_of
 from orchestrate_plugins._pins import pin_sentence, precommit_rev
 from orchestrate_plugins._ruff_config import (
     CONFIG_NAMES,
@@ -80,11 +70,17 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     Unparsable,
+    cached_version,
     derive_safety_tier,
+    digest_files,
+    find_tool,
     fingerprint,
     hookimpl,
+    interpreter_bin_dir,
     outcome_from,
+    remember_version,
     run_bounded,
+    tool_version,
 )
 
 NAME = "ruff"

@@ -9,10 +9,17 @@ import os
 import stat
 from pathlib import Path
 
-from orchestrate_plugins._common import PROBE_SECONDS, probe_version, tool_version
 from orchestrate_plugins.ruby_checker import RubyChecker
 
-from orchestrator.api import Deadline, FileTarget, RunContext, ScopeStatus
+from orchestrator.api import (
+    PROBE_SECONDS,
+    Deadline,
+    FileTarget,
+    RunContext,
+    ScopeStatus,
+    probe_version,
+    tool_version,
+)
 
 #: Far beyond the probe's own cap: a probe that ignores the deadline ends by the cap.
 HANG = "sleep 60"

@@ -180,7 +180,9 @@ def test_a_recent_change_is_never_trusted(warm: None, tmp_path: Path) -> None:
 def test_ruffs_wheel_version_is_read_once_per_stat_of_the_tool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from orchestrate_plugins import _common, ruff_checker
+    from orchestrate_plugins import ruff_checker
+
+    from orchestrator.checkers import tools
 
     fake_bin = tmp_path / "fake-bin"
     fake_bin.mkdir()
@@ -196,7 +198,7 @@ def test_ruffs_wheel_version_is_read_once_per_stat_of_the_tool(
     monkeypatch.setattr(ruff_checker, "interpreter_bin_dir", lambda: fake_bin)
     monkeypatch.setattr(ruff_checker, "_dist_info_version", fake_version)
     monkeypatch.setattr(ruff_checker.metadata, "version", fake_version)
-    monkeypatch.setattr(_common, "_VERSION_CACHE", {})
+    monkeypatch.setattr(tools, "_VERSION_CACHE", {})
     assert ruff_checker._wheel_version(str(tool)) == "ruff 9.1"
     assert ruff_checker._wheel_version(str(tool)) == "ruff 9.1"
     assert read == ["ruff"]

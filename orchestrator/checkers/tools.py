@@ -1,0 +1,161 @@
+"""Finding a checker's tool and asking its version: absolute paths only, bounded probes.
+
+A tool is resolved to an absolute path, never through a relative PATH entry (that
+would run whatever the current folder holds). A version probe runs under the run's
+deadline, and its answer is kept per tool path and `tool_stamp` for the process, so a
+replaced binary is asked again and an unchanged one never twice.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from orchestrator.deadline import Deadline
+from orchestrator.model.checker import RunContext
+from orchestrator.procs import run_bounded
+from orchestrator.toolstamp import ToolStamp, tool_stamp
+
+_VERSION_CACHE: dict[tuple[str, ToolStamp], str | None] = {}
+
+#: The most a version probe may take, and less when the run's deadline comes sooner.
+PROBE_SECONDS = 10.0
+
+
+def is_executable(path: Path) -> bool:
+    """True when `path` is a regular file this process may execute."""
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def find_tool(
+    name: str, override: str | None = None, extra_dirs: Iterable[Path] = ()
+) -> str | None:
+    """Resolve a tool to an absolute path, or None.
+
+    Order: an explicit absolute override; the given directories (e.g. next to the
+    running interpreter); then ABSOLUTE entries of PATH only: a relative PATH entry is
+    never trusted.
+    """
+    if override:
+        p = Path(override)
+        return str(p) if p.is_absolute() and is_executable(p) else None
+    for d in extra_dirs:
+        cand = Path(d) / name
+        if is_executable(cand):
+            return str(cand)
+    safe_path = os.pathsep.join(
+        e for e in os.environ.get("PATH", "").split(os.pathsep) if e and os.path.isabs(e)
+    )
+    found = shutil.which(name, path=safe_path)
+    return str(Path(found)) if found else None
+
+
+def find_on_path(name: str, ctx: RunContext) -> str | None:
+    """The run's explicit tool path for `name` (`ctx.tool_overrides`, absolute and
+    executable, else None), or the first ABSOLUTE entry of the run's PATH (`ctx.env`,
+    else the process's) holding an executable `name`. A relative entry is never used."""
+    explicit = ctx.tool_overrides.get(name)
+    if explicit is not None:
+        p = Path(explicit)
+        return str(p) if p.is_absolute() and is_executable(p) else None
+    env: Mapping[str, str] = ctx.env if ctx.env is not None else os.environ
+    for entry in env.get("PATH", "").split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue  # a relative entry would run whatever the current folder holds
+        cand = Path(entry) / name
+        if is_executable(cand):
+            return str(cand)
+    return None
+
+
+def interpreter_bin_dir() -> Path:
+    """The scripts folder of the running interpreter (a venv's bin/)."""
+    return Path(sys.executable).parent
+
+
+@dataclass(frozen=True)
+class VersionProbe:
+    """What `TOOL --version` answered: the first line, or why there is none."""
+
+    version: str | None
+    timed_out: bool = False
+    detail: str | None = None
+
+
+def probe_version(
+    path: str,
+    deadline: Deadline,
+    args: tuple[str, ...] = ("--version",),
+    cap: float = PROBE_SECONDS,
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> VersionProbe:
+    """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
+
+    The first line of its output, cached per path and `tool_stamp`; a failed probe is not
+    remembered (it may be transient). `timed_out` says the deadline or the cap ended
+    it, so the caller can report `timed_out` rather than a broken tool. `cwd` and `env`
+    let a tool that reads its config even for `--version` (RuboCop) start where it can
+    write nothing into the project.
+    """
+    try:
+        key = (path, tool_stamp(path))
+    except OSError as exc:
+        return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
+    if key in _VERSION_CACHE:
+        return VersionProbe(_VERSION_CACHE[key])
+    limit = Deadline.after(min(cap, deadline.remaining()))
+    res = run_bounded([path, *args], deadline=limit, output_budget=65536, cwd=cwd, env=env)
+    if res.timed_out:
+        return VersionProbe(None, timed_out=True, detail="no answer before the deadline")
+    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
+    if res.spawn_error:
+        return VersionProbe(None, detail=res.spawn_error)
+    if res.over_budget:
+        return VersionProbe(None, detail="output over budget")
+    if res.returncode != 0:
+        return VersionProbe(None, detail=f"exit {res.returncode}")
+    if not text:
+        return VersionProbe(None, detail="no output")
+    version = text.splitlines()[0].strip()
+    _VERSION_CACHE[key] = version
+    return VersionProbe(version)
+
+
+def tool_version(
+    path: str,
+    args: tuple[str, ...] = ("--version",),
+    timeout: float = PROBE_SECONDS,
+    deadline: Deadline | None = None,
+) -> str | None:
+    """`TOOL --version`, first line, cached per path and `tool_stamp`. None when it fails.
+
+    Pass the run's `deadline`: without one the probe may take `timeout` seconds
+    whatever the run's own deadline says. `probe_version` also says why it failed.
+    """
+    return probe_version(path, deadline or Deadline.after(timeout), args, cap=timeout).version
+
+
+def cached_version(path: str | None) -> str | None:
+    """The version `tool_version` already found for `path`, without running anything."""
+    if path is None:
+        return None
+    try:
+        return _VERSION_CACHE.get((path, tool_stamp(path)))
+    except OSError:
+        return None
+
+
+def remember_version(path: str, version: str) -> None:
+    """Keep `version` for the tool at `path` as `tool_version` would, per path and
+    `tool_stamp`: a version read elsewhere (a wheel's metadata) spares a later probe a
+    process."""
+    try:
+        _VERSION_CACHE[(path, tool_stamp(path))] = version
+    except OSError:
+        return
