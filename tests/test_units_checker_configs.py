@@ -1,0 +1,45 @@
+"""Unit tests of the config-file helpers a checker's probe and reuse identity use
+(orchestrator.checkers.configs), and that the public API names the base itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orchestrator import api
+from orchestrator.checkers import command
+from orchestrator.checkers.configs import digest_files, folders_up, root_configs
+
+
+def test_the_api_re_exports_the_base_and_the_helpers() -> None:
+    assert api.CommandChecker is command.CommandChecker
+    assert api.folders_up is folders_up
+    assert api.digest_files is digest_files
+
+
+def test_folders_up_stops_at_the_root_and_never_leaves_it(tmp_path: Path) -> None:
+    deep = tmp_path / "a" / "b"
+    assert folders_up(tmp_path, deep) == [deep, tmp_path / "a", tmp_path]
+    assert folders_up(tmp_path, tmp_path) == [tmp_path]
+    assert folders_up(tmp_path / "a", tmp_path) == []
+
+
+def test_root_configs_names_only_files_directly_in_the_root(tmp_path: Path) -> None:
+    (tmp_path / ".yamllint").write_text("extends: default\n")
+    (tmp_path / ".yamllint.yml").mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".yamllint.yaml").write_text("x\n")
+    names = (".yamllint", ".yamllint.yaml", ".yamllint.yml")
+    assert root_configs(tmp_path, names) == (".yamllint",)
+
+
+def test_digest_follows_bytes_and_presence_and_not_order(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text("x = 1\n")
+    first = digest_files([a, b])
+    assert digest_files([b, a]) == first
+    assert digest_files([a, b, a]) == first
+    b.write_text("")
+    with_empty_b = digest_files([a, b])
+    assert with_empty_b != first  # a file appearing changes the identity
+    a.write_text("x = 2\n")
+    assert digest_files([a, b]) != with_empty_b
