@@ -35,6 +35,21 @@ def range_commits(git: Git, tip: str, exclude: Sequence[str]) -> list[str]:
     return git.out(*args, *(f"^{e}" for e in exclude)).split()
 
 
+def pushed_objects(git: Git, tip: str, exclude: Sequence[str]) -> list[tuple[str, str]]:
+    """Every object reachable from `tip` (a commit, tag, tree or blob id) and from none
+    of `exclude` (``git rev-list --objects``: commits, tags, trees and blobs, as git's
+    pack for a push is built), each with the name git walked it under (a path in a
+    tree, or empty). A line that does not start with an object id is left out (a name
+    holding a newline); at worst that names a blob by its id instead of its path."""
+    args = ["rev-list", "--objects", "--end-of-options", tip, *(f"^{e}" for e in exclude)]
+    out: list[tuple[str, str]] = []
+    for line in git.run(*args).stdout.decode("utf-8", "surrogateescape").splitlines():
+        oid, _, name = line.partition(" ")
+        if len(oid) in (40, 64) and all(c in "0123456789abcdef" for c in oid):
+            out.append((oid, name))
+    return out
+
+
 #: Bytes of `.git/shallow` read (one commit id a line).
 MAX_SHALLOW_FILE = 1024 * 1024
 
