@@ -96,7 +96,7 @@ def tracking_bases(git: Git, remote: str | None) -> tuple[list[str], list[str]]:
         ref, _, symref = line.partition("\0")
         if symref:
             continue
-        value, current = network_value(git, ref)
+        value, current = network_value(git, ref, remote)
         if value is None:
             notes.append(f"{ref} has no fetch or push on record: not taken as the remote's state")
             continue
@@ -299,7 +299,7 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     note = ""
     if remote and not remote.startswith("-"):
         tracking = f"refs/remotes/{remote}/{remote_ref.removeprefix('refs/heads/')}"
-        value, current = network_value(git, tracking)
+        value, current = network_value(git, tracking, remote)
         remote_oid = value or ZERO
         if value and not current:
             note = (
