@@ -119,3 +119,74 @@ def test_a_message_longer_than_the_scan_limit_is_not_allowed(git_repo: Path) -> 
     assert scope["path"] == "<commit message>" and "longer than" in scope["reason"]
     msg.write_bytes(b"short and clean\n")
     assert run_cli(["gate", "commit-msg", str(msg)], cwd=git_repo).returncode == 0
+
+
+#: `git commit` spellings that set the scissors cleanup and give the message on the
+#: command line: git runs no editor, reads the cleanup as `whitespace` and keeps what
+#: follows the scissors line ({msg}: the message file; the text, for `-m`).
+KEPT_SCISSORS = (
+    ("commit", "--cleanup=scissors", "-F", "{msg}"),
+    ("commit", "--cleanup", "scissors", "-F", "{msg}"),
+    ("commit", "--cleanu=scissors", "--file={msg}"),
+    ("commit", "--cleanup=scissors", "-m", "{text}"),
+    ("commit", "--cleanup=scissors", "-qm", "{text}"),
+    ("-c", "commit.cleanup=scissors", "commit", "-F", "{msg}"),
+    ("commit", "--cleanup=scissors", "--edit", "--no-edit", "-F", "{msg}"),
+    ("config:scissors", "commit", "-F", "{msg}"),
+)
+
+
+@pytest.mark.parametrize("spelling", KEPT_SCISSORS, ids=" ".join)
+def test_a_scissors_cleanup_without_an_editor_keeps_and_judges_every_line(
+    git_repo: Path, spelling: tuple[str, ...]
+) -> None:
+    """git keeps the lines below the scissors line when it runs no editor, whatever the
+    cleanup says; the commit-msg hook judges them and refuses the key there."""
+    repo = _hooked(git_repo)
+    text = f"fine\n{SCISSORS}key {AWS_KEY}\n"
+    msg = repo.parent / "msg.txt"
+    msg.write_text(text)
+    words = list(spelling)
+    if words[0] == "config:scissors":
+        git(repo, "config", "commit.cleanup", "scissors")
+        words = words[1:]
+    argv = [w.format(msg=msg, text=text) for w in words]
+    before = _count(repo)
+    # What git records of this message when no hook judges it: the key line too.
+    res = _run(repo, "git", *argv, "--allow-empty", "--no-verify")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert AWS_KEY in git(repo, "log", "-1", "--format=%B")
+    git(repo, "reset", "-q", "--soft", "HEAD~1")
+    res = _run(repo, "git", *argv, "--allow-empty")
+    out = res.stdout + res.stderr
+    assert res.returncode != 0, out
+    assert "secret-aws-access-key-id" in out and AWS_KEY not in out
+    assert _count(repo) == before
+
+
+#: An editor that leaves a message whose key follows the scissors line.
+SCISSORS_EDITOR = """#!/bin/sh
+printf 'fine\\n# ------------------------ >8 ------------------------\\nkey %s\\n' "$KEY" > "$1"
+"""
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [("--cleanup=scissors",), ("--cleanup=scissors", "-e", "-m", "draft")],
+    ids=" ".join,
+)
+def test_a_scissors_cleanup_with_the_editor_cuts_as_git_does(
+    git_repo: Path, spelling: tuple[str, ...]
+) -> None:
+    """With the editor (none given, or `--edit`), git drops what follows the scissors
+    line: the hook does not judge it, and git records none of it."""
+    from gate_support import clean_env
+
+    repo = _hooked(git_repo)
+    editor = repo.parent / "editor.sh"
+    editor.write_text(SCISSORS_EDITOR)
+    editor.chmod(0o755)
+    env = clean_env(GIT_EDITOR=str(editor), KEY=AWS_KEY)
+    res = _run(repo, "git", "commit", "-q", "--allow-empty", *spelling, env=env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert git(repo, "log", "-1", "--format=%B").strip() == "fine"

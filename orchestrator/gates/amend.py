@@ -47,6 +47,10 @@ LONG_FLAGS = frozenset(name for name, kind in COMMIT_LONG.items() if kind != "va
 }
 #: Short options whose value follows (attached, or as the next word).
 SHORT_WITH_VALUE = frozenset(s for s, name in COMMIT_SHORT.items() if COMMIT_LONG[name] == "value")
+#: `git commit` options that give or reuse a message (then git runs no editor unless
+#: `--edit` is given, or git's choice is not certain: such a message is not cut).
+MESSAGE_LONG = frozenset({"message", "file", "reuse-message", "reedit-message", "fixup", "squash"})
+MESSAGE_SHORT = frozenset({"m", "F", "C", "c"})
 #: Short options whose optional value can only be attached (`-Skey`, `-uno`).
 SHORT_OPTIONAL = frozenset(s for s, name in COMMIT_SHORT.items() if COMMIT_LONG[name] == "optional")
 
@@ -106,6 +110,11 @@ class CommitOptions:
     verbose: bool | None = None
     #: The `--cleanup` mode, when given.
     cleanup: str | None = None
+    #: A message given or reused on the command line (`-m`, `-F`, `-C`, `-c`,
+    #: `--fixup`, `--squash`): git then runs no editor unless told to.
+    message: bool = False
+    #: `--edit` / `--no-edit` (the last wins); None when neither is given.
+    edit: bool | None = None
 
 
 def _read_options(args: Sequence[str]) -> CommitOptions:
@@ -124,7 +133,11 @@ def _read_options(args: Sequence[str]) -> CommitOptions:
                 out.amend = full == "amend"
             elif full in ("verbose", "no-verbose"):
                 out.verbose = full == "verbose"
-            elif full in LONG_WITH_VALUE and not has_value:
+            elif full in ("edit", "no-edit"):
+                out.edit = full == "edit"
+            if full in MESSAGE_LONG:
+                out.message = True
+            if full in LONG_WITH_VALUE and not has_value:
                 if full == "cleanup" and i < len(args):
                     out.cleanup = args[i]
                 i += 1
@@ -134,6 +147,10 @@ def _read_options(args: Sequence[str]) -> CommitOptions:
             for j, ch in enumerate(word[1:], start=1):
                 if ch == "v":
                     out.verbose = True
+                elif ch == "e":
+                    out.edit = True
+                elif ch in MESSAGE_SHORT:
+                    out.message = True
                 if ch in SHORT_OPTIONAL:
                     break
                 if ch in SHORT_WITH_VALUE:
@@ -144,25 +161,39 @@ def _read_options(args: Sequence[str]) -> CommitOptions:
 
 def cuts_at_scissors(git: Git) -> bool:
     """Whether the `git commit` whose commit-msg hook runs this process drops what
-    follows git's scissors line from the message: with `--verbose` (or `commit.verbose`)
-    or the `scissors` cleanup (`--cleanup`, `commit.cleanup`), and `#` as the comment
-    character, as git does. False when that `git commit` cannot be seen: then every
-    line of the message file is judged (what git keeps of it is not known)."""
+    follows git's scissors line from the message (`drops_below_scissors`). False when
+    that `git commit` cannot be seen: then every line of the message file is judged
+    (what git keeps of it is not known)."""
     if "GIT_INDEX_FILE" not in git.env:
         return False
     argv = _git_parent_argv()
     args = commit_arguments(argv, lambda n: config_get(git, f"alias.{n}")) if argv else None
     if args is None:
         return False
-    if config_get(git, "core.commentChar") not in (None, "#"):
+    return drops_below_scissors(args, lambda key: config_get(git, key))
+
+
+def drops_below_scissors(args: Sequence[str], config: Callable[[str], str | None]) -> bool:
+    """Whether `git commit ARGS` (`config(key)`: the repository's value of a setting, or
+    None) drops what follows its scissors line from the message, as git decides it:
+    with `--verbose` (or `commit.verbose`) always; with the `scissors` cleanup
+    (`--cleanup`, `commit.cleanup`) only when git runs the editor, that is when no
+    message is given or reused on the command line (`-m`, `-F`, `-C`, `-c`, `--fixup`,
+    `--squash`) or `--edit` says so; `--no-edit` runs none. Without an editor git reads
+    the scissors cleanup as `whitespace` and keeps every line. Only with `#` as the
+    comment character (git looks for the line it writes itself). Where git's choice
+    is not certain (`-c`, `--fixup` and `--squash` without `--edit`), the answer is
+    False: every line is judged."""
+    if config("core.commentChar") not in (None, "#"):
         return False
     opts = _read_options(args)
     verbose = opts.verbose
     if verbose is None:
-        value = config_get(git, "commit.verbose")
+        value = config("commit.verbose")
         verbose = value is not None and _verbose_value(value)
-    cleanup = opts.cleanup if opts.cleanup is not None else config_get(git, "commit.cleanup")
-    return verbose or cleanup == "scissors"
+    cleanup = opts.cleanup if opts.cleanup is not None else config("commit.cleanup")
+    editor = opts.edit if opts.edit is not None else not opts.message
+    return verbose or (cleanup == "scissors" and editor)
 
 
 def _verbose_value(value: str) -> bool:

@@ -14,8 +14,6 @@ from orchestrator.git.runner import Git
 BLOB_MODES = frozenset({"100644", "100755", "120000"})
 #: A submodule entry: a commit id of another repository, no blob here.
 GITLINK = "160000"
-#: Reflog subjects git writes when a remote-tracking ref follows the remote itself.
-NETWORK_SUBJECTS = ("fetch", "pull", "update by push", "clone")
 
 
 @dataclass(frozen=True)
@@ -33,6 +31,21 @@ def range_commits(git: Git, tip: str, exclude: Sequence[str]) -> list[str]:
     """
     args = ["rev-list", "--reverse", "--topo-order", "--end-of-options", tip]
     return git.out(*args, *(f"^{e}" for e in exclude)).split()
+
+
+def pushed_objects(git: Git, tip: str, exclude: Sequence[str]) -> list[tuple[str, str]]:
+    """Every object reachable from `tip` (a commit, tag, tree or blob id) and from none
+    of `exclude` (``git rev-list --objects``: commits, tags, trees and blobs, as git's
+    pack for a push is built), each with the name git walked it under (a path in a
+    tree, or empty). A line that does not start with an object id is left out (a name
+    holding a newline); at worst that names a blob by its id instead of its path."""
+    args = ["rev-list", "--objects", "--end-of-options", tip, *(f"^{e}" for e in exclude)]
+    out: list[tuple[str, str]] = []
+    for line in git.run(*args).stdout.decode("utf-8", "surrogateescape").splitlines():
+        oid, _, name = line.partition(" ")
+        if len(oid) in (40, 64) and all(c in "0123456789abcdef" for c in oid):
+            out.append((oid, name))
+    return out
 
 
 #: Bytes of `.git/shallow` read (one commit id a line).
@@ -95,20 +108,75 @@ def added_blobs(git: Git, commits: Sequence[str]) -> list[Added]:
     return out
 
 
-def network_value(git: Git, ref: str) -> tuple[str | None, bool]:
-    """The commit `ref` (a remote-tracking ref) held when git last moved it by a fetch,
-    pull, clone or push, per its reflog; and whether that is its current value.
+def network_value(git: Git, ref: str, remote: str) -> tuple[str | None, bool]:
+    """The commit `ref` (a remote-tracking ref of `remote`) held when git last moved it
+    by contact with `remote` itself (a fetch or pull from it, a clone, a push to it),
+    per its reflog; and whether that is its current value.
 
-    Anything else (`git update-ref`, a hand edit) leaves no such record: such a move is
-    not taken as the remote's state. None when the reflog holds no network record.
+    Anything else leaves no such record and is not taken as the remote's state:
+    `git update-ref`, a hand edit, or a fetch from another repository into the ref
+    (`git fetch . +side:refs/remotes/origin/main`, a path, a URL, another remote).
+    None when the reflog holds no such record.
     """
     current = git.answer("rev-parse", "--verify", "-q", "--end-of-options", f"{ref}^{{commit}}")
     res = git.run("log", "-g", "--format=%H %gs", "--end-of-options", ref, check=False)
     for line in res.stdout.decode("utf-8", "surrogateescape").splitlines():
         oid, _, subject = line.partition(" ")
-        if subject.startswith(NETWORK_SUBJECTS):
+        if contacts_remote(subject, remote):
             return oid, oid == current
     return None, False
+
+
+#: `git fetch` / `git pull` options whose value may be the next word (a reflog subject
+#: records the command's words as given).
+FETCH_WITH_VALUE = frozenset(
+    {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "--upload-pack"}
+    | {"-j", "--jobs", "--refmap", "-o", "--server-option", "--negotiation-tip", "--filter"}
+    | {"--recurse-submodules-default", "--submodule-prefix", "-s", "--strategy", "-X"}
+    | {"--strategy-option", "--recurse-submodules"}
+)
+
+
+def contacts_remote(subject: str, remote: str) -> bool:
+    """Whether a remote-tracking ref's reflog `subject` records git moving it by contact
+    with `remote`: ``update by push``, ``clone: ...``, or ``fetch``/``pull`` whose
+    repository is `remote` by name (given, one of ``--multiple`` names, ``--all``, or
+    the default when none is given) and that ran no program of its own
+    (``--upload-pack``). A fetch from ``.``, a path, a URL or another remote into the
+    ref is no contact with `remote`: what it stored there the remote may not hold."""
+    if subject == "update by push" or subject.startswith("clone: "):
+        return True
+    head, sep, _note = subject.rpartition(": ")
+    words = head.split() if sep else []
+    if not words or words[0] not in ("fetch", "pull"):
+        return False
+    words = words[1:]
+    positional: list[str] = []
+    everything = multiple = False
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == "--":
+            positional += words[i:]
+            break
+        if not word.startswith("-") or word == "-":
+            positional.append(word)
+            continue
+        name = word.partition("=")[0]
+        if name.startswith("--upl") and "--upload-pack".startswith(name):
+            return False  # the answers came from a program it ran, not from the remote
+        if word == "--all":
+            everything = True
+        elif word == "--multiple":
+            multiple = True
+        elif word in FETCH_WITH_VALUE:
+            i += 1
+    if everything or not positional:
+        return True
+    if multiple:
+        return remote in positional
+    return positional[0] == remote
 
 
 @dataclass(frozen=True)

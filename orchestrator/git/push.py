@@ -10,14 +10,22 @@ from orchestrator.git.history import (
     Message,
     added_blobs,
     network_value,
+    pushed_objects,
     range_commits,
+    read_messages,
     shallow_boundary,
     tag_chain,
 )
-from orchestrator.git.objects import Entry, has_commit, read_tree
+from orchestrator.git.objects import Entry, has_commit, object_sizes, read_tree
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git
-from orchestrator.git.surfaces import Surface, add_history, add_messages, add_targets
+from orchestrator.git.surfaces import (
+    Surface,
+    add_history,
+    add_messages,
+    add_objects,
+    add_targets,
+)
 from orchestrator.model.checker import MAX_FILE_BYTES
 from orchestrator.model.report import Scope
 from orchestrator.vocab import MAX_PUSH_STDIN, ScopeStatus
@@ -86,7 +94,7 @@ def tracking_bases(git: Git, remote: str | None) -> tuple[list[str], list[str]]:
         ref, _, symref = line.partition("\0")
         if symref:
             continue
-        value, current = network_value(git, ref)
+        value, current = network_value(git, ref, remote)
         if value is None:
             notes.append(f"{ref} has no fetch or push on record: not taken as the remote's state")
             continue
@@ -188,6 +196,7 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     pushed: dict[str, None] = {}
     tags: list[Message] = []
     bases: set[str | None] = set()
+    walked: dict[str, tuple[str, str]] = {}
     for up in updates:
         if up.deletes:
             surface.notes.append(f"push deletes {up.remote_ref}: nothing to check")
@@ -208,18 +217,50 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
         touched = {a.entry.path for a in news}
         if commits and not touched:
             surface.notes.append(f"{up.remote_ref}: {len(commits)} commit(s) that add no file")
-        for e in read_tree(git, up.local_oid):
-            if e.path in touched:
-                chosen.setdefault((e.path, e.oid), e)
+        if commits:
+            for e in read_tree(git, up.local_oid):
+                if e.path in touched:
+                    chosen.setdefault((e.path, e.oid), e)
+        else:
+            surface.notes += _no_commit_note(git, up)
         added += news
+        # Whatever the ref names (a tree, a blob, a tag of either, a notes commit), git
+        # sends every object the remote lacks: each is judged, not only commit ranges.
+        for oid, name in pushed_objects(git, up.local_oid, exclude):
+            walked.setdefault(oid, (name, up.remote_ref))
     delivered = set(chosen.values())
     add_targets(git, list(delivered), surface, "pushed commits")
-    add_history(git, _unique(added), surface, delivered)
+    history = _unique(added)
+    add_history(git, history, surface, delivered)
+    covered = {e.oid for e in delivered} | {a.entry.oid for a in history}
+    kinds = object_sizes(git, list(walked), ("blob", "commit", "tag"))
+    blobs = {o: walked[o] for o, (kind, _size) in kinds.items() if kind == "blob"}
+    add_objects(git, {o: w for o, w in blobs.items() if o not in covered}, surface)
+    pushed.update(dict.fromkeys(o for o, (kind, _s) in kinds.items() if kind == "commit"))
+    known = {t.oid for t in tags}
+    extra = [o for o, (kind, _s) in kinds.items() if kind == "tag" and o not in known]
+    tags += [m for m in read_messages(git, extra, MAX_FILE_BYTES)[0] if m.kind == "tag"]
     add_messages(git, list(pushed), tags, surface)
     tips = {up.local_oid for up in updates if not up.deletes}
-    surface.source = tips.pop() if len(tips) == 1 else None
+    # The governing files are read from the one pushed commit; a tree or a blob pushed
+    # alone holds none of the project's (the checkers then run on their defaults).
+    tip = tips.pop() if len(tips) == 1 else None
+    surface.source = tip if tip is not None and has_commit(git, tip) else None
     surface.base = bases.pop() if len(bases) == 1 else None
     return surface
+
+
+def _no_commit_note(git: Git, up: PushUpdate) -> list[str]:
+    """The note on a pushed ref whose object reaches no new commit and is no commit
+    itself (a tree, a blob, a tag of either); none for a commit the remote has."""
+    sizes = object_sizes(git, [up.local_oid], ("blob", "tree", "tag"))
+    if up.local_oid not in sizes:
+        return []
+    kind = sizes[up.local_oid][0]
+    return [
+        f"{up.remote_ref}: names a {kind} ({up.local_oid[:12]}), not a commit: every object "
+        "it delivers is scanned for secrets (no checker lints a file outside a commit)"
+    ]
 
 
 def _unique(added: Sequence[Added]) -> list[Added]:
@@ -256,7 +297,7 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     note = ""
     if remote and not remote.startswith("-"):
         tracking = f"refs/remotes/{remote}/{remote_ref.removeprefix('refs/heads/')}"
-        value, current = network_value(git, tracking)
+        value, current = network_value(git, tracking, remote)
         remote_oid = value or ZERO
         if value and not current:
             note = (

@@ -22,6 +22,10 @@ LISTING_BUDGET = 256 * 1024 * 1024
 SMALL_BUDGET = 64 * 1024
 
 
+#: The config keys `driver_settings` reads (section, driver name, program key).
+DRIVER_PATTERN = r"^(filter|diff|merge|remote)\..*\.(clean|smudge|process|command|textconv|driver|uploadpack|receivepack)$"
+
+
 class GitError(Exception):
     """Git could not answer: the surface cannot be established (an internal fault)."""
 
@@ -33,7 +37,9 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     gate may run git elsewhere, so the path is pinned here. Optional locks are off (a
     read must not rewrite the index under a running commit) and messages are in the C
     locale, so parsing never depends on the user's language. Replace refs and grafts are
-    off: what the gate reads is what git commits and pushes. No fsmonitor hook runs.
+    off: what the gate reads is what git commits and pushes. No program the config or
+    the caller names runs (fsmonitor, pager, external diff, signature check, transport;
+    the drivers the repository names are emptied by `Git`).
     """
     out = dict(os.environ if env is None else env)
     index = out.get("GIT_INDEX_FILE")
@@ -47,14 +53,83 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     # `git replace <its blob> <a clean blob>` would be judged clean and pushed as is.
     out["GIT_NO_REPLACE_OBJECTS"] = "1"
     out["GIT_GRAFT_FILE"] = os.devnull
-    # An fsmonitor hook is a program the repository's config names, run by any git
-    # that refreshes the index: inside a gate it could kill the hook (a host reads a
-    # hook killed by a signal as "go on") or say no file changed. Git scans instead.
-    count = out.get("GIT_CONFIG_COUNT", "0")
-    if count.isdigit():
-        out[f"GIT_CONFIG_KEY_{count}"] = "core.fsmonitor"
-        out[f"GIT_CONFIG_VALUE_{count}"] = "false"
-        out["GIT_CONFIG_COUNT"] = str(int(count) + 1)
+    # Programs git would start on the configuration's or the caller's word, inside a
+    # gate: an fsmonitor hook could kill the hook (a host reads a hook killed by a
+    # signal as "go on") or say no file changed; a pager, an external diff, a signature
+    # check, a transport (ssh, ext::, a remote's upload-pack) could do anything. None of
+    # orchestrate's git calls needs one: each is set to run none (`NEUTRAL_SETTINGS`),
+    # and no transport is allowed (orchestrate never fetches; a partial clone's lazy
+    # fetch fails instead of running a remote helper).
+    for name in PROGRAM_VARIABLES:
+        out.pop(name, None)
+    out["GIT_PAGER"] = "cat"
+    out["GIT_ALLOW_PROTOCOL"] = ""
+    out["GIT_PROTOCOL_FROM_USER"] = "0"
+    return with_settings(out, NEUTRAL_SETTINGS)
+
+
+#: Settings that name a program git runs, each with the value that runs none.
+NEUTRAL_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("core.fsmonitor", "false"),
+    ("core.pager", "cat"),
+    ("diff.external", ""),
+    ("log.showSignature", "false"),
+    ("core.sshCommand", ""),
+    ("protocol.allow", "never"),
+    ("protocol.ext.allow", "never"),
+    ("protocol.file.allow", "never"),
+    ("core.alternateRefsCommand", ""),
+)
+#: Variables of the caller's environment that name a program git would run.
+PROGRAM_VARIABLES = ("GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_PAGER")
+#: Per-driver settings (`filter.NAME.clean`, `diff.NAME.textconv`, ...) that name a
+#: program, and the value that runs none; a filter so emptied must not be required.
+DRIVER_PROGRAMS = {
+    "filter": ("clean", "smudge", "process"),
+    "diff": ("command", "textconv"),
+    "merge": ("driver",),
+    "remote": ("uploadpack", "receivepack"),
+}
+
+
+def with_settings(env: Mapping[str, str], settings: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """`env` with `settings` (key, value) given to git on its command-line level, after
+    any the caller gave there (``GIT_CONFIG_PARAMETERS``, which git passes a hook for
+    ``git -c``): the last value wins, so these override every other level."""
+    out = dict(env)
+    words = [out.get("GIT_CONFIG_PARAMETERS", "").strip()]
+    words += [f"{_quote(key)}={_quote(value)}" for key, value in settings]
+    out["GIT_CONFIG_PARAMETERS"] = " ".join(w for w in words if w)
+    return out
+
+
+def without_hooks(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` with no hook of the repository's run (``core.hooksPath`` names no folder):
+    for git calls that write an index or a ref, which git would report to a hook. Not
+    the default: the hooks folder is read through the same setting."""
+    return with_settings(env, [("core.hooksPath", os.devnull)])
+
+
+def _quote(text: str) -> str:
+    """Git's own single quoting of a word in ``GIT_CONFIG_PARAMETERS``."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def driver_settings(listing: bytes) -> list[tuple[str, str]]:
+    """From ``git config -z --get-regexp`` output, the settings that empty every
+    program a filter, diff or merge driver or a remote's transport names (and make
+    such a filter not required, so git stores the bytes as they are)."""
+    out: list[tuple[str, str]] = []
+    for record in listing.split(b"\0"):
+        name = record.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+        section, _, rest = name.partition(".")
+        driver, _, key = rest.rpartition(".")
+        if not driver or key not in DRIVER_PROGRAMS.get(section, ()):
+            continue
+        if (name, "") not in out:
+            out.append((name, ""))
+        if section == "filter" and (f"filter.{driver}.required", "false") not in out:
+            out.append((f"filter.{driver}.required", "false"))
     return out
 
 
@@ -65,6 +140,16 @@ class Git:
         self.root = root
         self.deadline = deadline
         self.env = git_env(env)
+        # The drivers are named by the repository's config, so they are read here, once.
+        listing = run_bounded(
+            ["git", "config", "-z", "--get-regexp", DRIVER_PATTERN],
+            deadline=deadline,
+            cwd=root,
+            env=self.env,
+            output_budget=SMALL_BUDGET,
+        )
+        if listing.ok:
+            self.env = with_settings(self.env, driver_settings(listing.stdout))
 
     def run(
         self,

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from orchestrator.git.runner import Git, GitError, succeeded
+from orchestrator.git.runner import Git, GitError, succeeded, without_hooks
 
 #: Git subcommands a replay may run. `rm` runs as `rm --cached` (the same index, the
 #: work tree untouched); `mv` moves files, so it is never replayed.
@@ -61,7 +61,9 @@ def replayed_index(
             "GIT_OBJECT_DIRECTORY": str(private / "objects"),
             "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(alternates),
         }
-        sub = Git(git.root, git.deadline, {**git.env, **extra})
+        # The replay writes an index: git would run the repository's post-index-change
+        # hook on it. No hook of the repository runs inside the gate.
+        sub = Git(git.root, git.deadline, without_hooks({**git.env, **extra}))
         steps = [list(s) for s in staging]
         if only_paths is not None:
             tree = sub.answer("rev-parse", "--verify", "-q", "HEAD^{tree}")

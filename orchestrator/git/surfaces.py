@@ -200,6 +200,38 @@ def add_history(git: Git, added: Sequence[Added], surface: Surface, delivered: s
         surface.scan_only.append(ScanTarget(target, where, a.commit))
 
 
+def object_label(oid: str, name: str) -> str:
+    """The name a pushed blob outside every pushed commit's changes is scanned under: the
+    path git walked it at when that is a plain relative path (so rules that read a
+    file's name still apply), else the synthetic `<blob 1a2b3c4d5e6f>` (never written
+    to, opened in, or fixed in the user's repository)."""
+    parts = name.split("/")
+    plain = (
+        name
+        and not too_deep(name)
+        and all(p not in ("", ".", "..") and p.lower() != ".git" and p.isprintable() for p in parts)
+    )
+    return name if plain else f"<blob {oid[:12]}>"
+
+
+def add_objects(git: Git, blobs: dict[str, tuple[str, str]], surface: Surface) -> None:
+    """Queue for the secret scan each pushed blob in `blobs` (id -> (name it was walked
+    under, the remote ref whose push delivers it)): a blob a tag, a tree or a notes ref
+    names carries content to the remote as a commit's file does. One too large to read
+    is refused as unsafe."""
+    contents = read_blobs(git, list(blobs))
+    for oid, (name, ref) in blobs.items():
+        label = object_label(oid, name)
+        where = (
+            f"a blob ({oid[:12]}) the push of {ref} delivers outside any pushed commit's changes"
+        )
+        content = contents.get(oid)
+        if content is None:
+            surface.refused.append(_too_large(label, f" ({where})"))
+            continue
+        surface.scan_only.append(ScanTarget(_target(git, label, content, None), where))
+
+
 def message_label(message: Message) -> str:
     """The synthetic name a message is judged under: `<commit 1a2b3c4d5e6f message>`.
     Not a project path: it is never written to, opened in, or fixed in the user's repo."""
