@@ -63,8 +63,13 @@ _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", "<>", ">&", "&>|"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 _OUTSIDE_PREFIXES = ("/tmp/", "/dev/", "/proc/", "/var/tmp/")
 # GIT_* select the repository; CDPATH steers `cd`; PATH, HOME and XDG_CONFIG_HOME
-# decide which git runs and which global config (and so which hooks) it reads.
-_TRACKED_ENV = re.compile(r"^(GIT_[A-Za-z0-9_]*|CDPATH|PATH|HOME|XDG_CONFIG_HOME)$")
+# decide which git runs and which global config (and so which hooks) it reads; the
+# pager, editor and browser variables name programs git runs; BASH_ENV, ENV, PS4,
+# SHELLOPTS, BASHOPTS and PROMPT_COMMAND are code a shell runs by itself.
+_TRACKED_ENV = re.compile(
+    r"^(GIT_[A-Za-z0-9_]*|CDPATH|PATH|HOME|XDG_CONFIG_HOME|PAGER|EDITOR|VISUAL|SSH_ASKPASS"
+    r"|LESSOPEN|LESSCLOSE|BROWSER|BASH_ENV|ENV|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND)$"
+)
 _ANSI_ESCAPES = {
     "a": "\a",
     "b": "\b",
