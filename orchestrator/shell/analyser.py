@@ -79,6 +79,13 @@ _DESCRIPTIONS = {
     "to a branch, tag or HEAD~N by name",
     Reason.PUSH_STATE_CHANGED: "an earlier part of the command changes git's config, "
     "refs or branch before the push: run them separately, then push",
+    Reason.EXECUTES_TEXT: "a program in this command runs code given to it as text "
+    "(perl -e, python -c, awk system(), sed e, ...), which cannot be read: put it in a "
+    "file and run that in its own command",
+    Reason.SCRIPT_WRITTEN_THEN_RUN: "this command writes a file and runs it: write it "
+    "in one command and run it in another",
+    Reason.SHELL_STARTUP: "this command sets code a shell runs by itself (BASH_ENV, ENV, "
+    "PS4 with tracing, an array subscript evaluated as arithmetic): refused",
     Reason.REMOTE_REF_WRITE: "writing remote-tracking refs by hand is not allowed",
     Reason.GIT_DIR_WRITE: "writing inside .git (hooks, config) is not allowed",
     Reason.ORCHESTRATE_CONFIG_WRITE: "changing orchestrate's configuration from a "

@@ -66,6 +66,9 @@ class Reason(StrEnum):
     GIT_RUNS_COMMAND = "git_runs_command"
     REF_MOVE_UNKNOWN = "ref_move_target_unknown"
     PUSH_STATE_CHANGED = "earlier_command_may_change_push"
+    EXECUTES_TEXT = "program_executes_text"
+    SCRIPT_WRITTEN_THEN_RUN = "script_written_then_run"
+    SHELL_STARTUP = "shell_startup_code"
     # forbidden
     NO_VERIFY = "no_verify"
     HOOKS_PATH_CHANGE = "hooks_path_change"
