@@ -68,6 +68,24 @@ _DESCRIPTIONS = {
     "being committed: change, stage and commit in separate commands",
     Reason.NO_VERIFY: "skipping git hooks (--no-verify) is not allowed",
     Reason.HOOKS_PATH_CHANGE: "changing where git looks for hooks is not allowed",
+    Reason.PROGRAM_SETTING: "setting a git option that makes git run a program (hooks, "
+    "fsmonitor, diff, textconv or filter drivers, pager, editor, ssh command, "
+    "upload-pack, protocol.allow) is not allowed",
+    Reason.GIT_RUNS_COMMAND: "git would run a program this command hands it (an external "
+    "diff, ssh or pager command, --upload-pack, --exec, ext::, bisect run, rebase -x): "
+    "it cannot be read, so it is refused",
+    Reason.REF_MOVE_UNKNOWN: "this command moves a branch, tag or HEAD to a commit that "
+    "cannot be named from the text (a substitution, an object id, :/search): move it "
+    "to a branch, tag or HEAD~N by name",
+    Reason.PUSH_STATE_CHANGED: "an earlier part of the command changes git's config, "
+    "refs or branch before the push: run them separately, then push",
+    Reason.EXECUTES_TEXT: "a program in this command runs code given to it as text "
+    "(perl -e, python -c, awk system(), sed e, ...), which cannot be read: put it in a "
+    "file and run that in its own command",
+    Reason.SCRIPT_WRITTEN_THEN_RUN: "this command writes a file and runs it: write it "
+    "in one command and run it in another",
+    Reason.SHELL_STARTUP: "this command sets code a shell runs by itself (BASH_ENV, ENV, "
+    "PS4 with tracing, an array subscript evaluated as arithmetic): refused",
     Reason.REMOTE_REF_WRITE: "writing remote-tracking refs by hand is not allowed",
     Reason.GIT_DIR_WRITE: "writing inside .git (hooks, config) is not allowed",
     Reason.ORCHESTRATE_CONFIG_WRITE: "changing orchestrate's configuration from a "

@@ -3,7 +3,10 @@
 A wrapper (`sudo`, `env`, `time`, `xargs`, ...) is followed to the command it runs; an
 option a wrapper table does not know makes the command undeterminable, since its
 argument count is then unknown. Programs this module does not know may change any file
-or the index, which matters only when a commit follows in the same command.
+or the index, which matters only when a commit follows in the same command. Code the
+command hands a program that executes it (an interpreter's inline code, awk and sed
+programs that run commands, a script the command wrote) is undeterminable
+(`code_text` reads which arguments are code).
 """
 
 from __future__ import annotations
@@ -13,9 +16,27 @@ import posixpath
 import re
 from dataclasses import replace
 
+from orchestrator.shell.code_text import (
+    AWKS,
+    INTERPRETERS,
+    SEDS,
+    awk_program,
+    awk_runs,
+    interpreter_code,
+    sed_runs,
+    sed_scripts,
+)
 from orchestrator.shell.git_rules import run_git
 from orchestrator.shell.records import DYN, Ctx, Reason, State, Stop, Word
-from orchestrator.shell.walk import _TRACKED_ENV, CommandRules, Walker, normpath, split_words
+from orchestrator.shell.walk import (
+    _TRACKED_ENV,
+    CommandRules,
+    Walker,
+    expands_code,
+    normpath,
+    split_words,
+    subscript_code,
+)
 
 
 def _names(text: str) -> frozenset[str]:
@@ -30,7 +51,7 @@ READ_ONLY = _names(""": true false echo printf test [ pwd type which whereis wai
     tail wc grep egrep fgrep rg ag less more file stat du df basename dirname realpath
     readlink seq expr tr cut uniq jq yq diff cmp comm date whoami id uname hostname
     printenv tree md5sum sha1sum sha256sum sha512sum hexdump od xxd strings column nl
-    fold fmt ls exa eza sort awk bat fd locate cal env_check tput clear reset history
+    fold fmt ls exa eza sort bat fd locate cal env_check tput clear reset history
     fc times caller declare typeset readonly export unalias times ps top pgrep""")
 RESERVED = _names(
     "{ } ( ) [[ ]] (( )) ! if then else elif fi case esac for select while until do done in function coproc"
@@ -39,7 +60,18 @@ RESERVED = _names(
 FED_TEXT_SAFE = READ_ONLY | frozenset({"tee", "git"}) | SHELLS
 # Writers whose path arguments may name protected places (.git/**, orchestrate config).
 WRITERS = _names("""cp mv tee ln install touch rm rmdir unlink chmod chown chgrp mkdir truncate dd
-    rsync sed perl patch shred mkfifo""")
+    rsync sed gsed patch shred mkfifo""")
+#: Writers that change a file's mode, owner or existence, not its bytes.
+_NOT_CONTENT = _names("touch rm rmdir unlink chmod chown chgrp mkdir shred mkfifo")
+#: Builtins that evaluate a name or an expression as arithmetic, array subscripts
+#: included (`a[$(cmd)]` runs cmd): a word unknown before the command runs may hold one.
+_EVALUATES_NAMES = _names(
+    "let read test [ printf unset mapfile readarray wait declare typeset readonly local export"
+)
+#: Files a program reads its own steps from without being told (`make` its Makefile,
+#: `npm` package.json, `pytest` conftest.py, ...): written by the command, then run.
+_IMPLICIT_SCRIPTS = _names("""Makefile makefile GNUmakefile package.json conftest.py justfile Justfile
+    Rakefile noxfile.py setup.py build.rs CMakeLists.txt tox.ini pytest.ini .npmrc""")
 
 # wrapper: (short options taking a value, short flags, long options taking a value,
 # long flags, positional words before the command)
@@ -153,6 +185,11 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         w.doubt(Reason.UNKNOWN_CONSTRUCT)
         return st.tainted()
     base = posixpath.basename(prog)
+    _startup_code(w, st)
+    if "/" in prog:
+        _runs_written(w, Word(prog), st)
+    if "/" not in prog and prog in _EVALUATES_NAMES:
+        _evaluated_names(w, prog, args)
     if "/" not in prog:
         if prog in ctx.funcs:
             return _call_function(w, ctx.funcs[prog], st, ctx, nd)
@@ -174,21 +211,124 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return st.tainted()
     if base == "find":
         return _find(w, args, st, ctx, nd)
+    if base in SEDS:
+        _sed(w, args, st)
     if base in WRITERS:
+        content = base not in _NOT_CONTENT
         for a in args:
             if not a.text.startswith("-") or "=" in a.text:
                 path = a.text.split("=", 1)[1] if a.text.startswith("of=") else a.text
-                w.write_target(Word(path, a.glob), st)
+                w.write_target(Word(path, a.glob), st, content)
         return replace(st, worktree_changed=True)
     if base in ("su", "runuser", "script"):
         return _command_option(w, args, st, ctx)
+    if base in AWKS:
+        return _awk(w, args, st)
     if base in READ_ONLY:
         return st
     if looks_like_delivery(" ".join(a.text for a in args)):
         # A program handed text that reads like a delivery (`ssh host 'git push'`,
         # `python -c "...git commit..."`) may run it: do not call it harmless.
         w.doubt(Reason.DELIVERY_IN_ARGUMENT)
+    interpreter = _interpreter(base)
+    if interpreter is not None:
+        _interpret(w, interpreter, args, st)
+    elif w.written_unknown or any(posixpath.basename(p) in _IMPLICIT_SCRIPTS for p in w.written):
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `make` after writing its Makefile
     return st.tainted()
+
+
+def _interpreter(base: str) -> str | None:
+    """The interpreter table's name for a program (`python3.12` -> `python3`), or None."""
+    if base in INTERPRETERS:
+        return base
+    bare = re.sub(r"[0-9.]+$", "", base)
+    for name in (bare + "3", bare):
+        if name in INTERPRETERS and bare:
+            return name
+    return None
+
+
+def _interpret(w: Walker, name: str, args: list[Word], st: State) -> None:
+    """A general interpreter runs a language not read here: inline code (`perl -e`,
+    `python -c`, `node -e`, `vim -c`) or a program read from its input is
+    undeterminable; a script file the same command wrote is too."""
+    code = interpreter_code(name, args)
+    if code is None or code:
+        w.doubt(Reason.EXECUTES_TEXT)
+        return
+    script = next((a for a in args if not a.text.startswith(("-", "+"))), None)
+    if script is not None:
+        _runs_written(w, script, st)
+
+
+def _awk(w: Walker, args: list[Word], st: State) -> State:
+    """awk reads: a program that can run a command or write a file (`system()`, a
+    pipe, `print > FILE`, `@load`) is undeterminable; a program file is read as a
+    program like any other (unless the command wrote it)."""
+    if any(a.text.startswith(("-l", "--load")) for a in args):
+        w.doubt(Reason.EXECUTES_TEXT)  # gawk loads a shared library: native code
+        return st.tainted()
+    program, from_file = awk_program(args)
+    if from_file:
+        for a in args:
+            _runs_written(w, a, st)
+        return st.tainted()
+    if program is not None and awk_runs(program.text):
+        w.doubt(Reason.EXECUTES_TEXT)
+        return st.tainted()
+    return st
+
+
+def _sed(w: Walker, args: list[Word], st: State) -> None:
+    """sed's `e` command and flag run a command, `w` writes a file: undeterminable
+    unless `--sandbox` refuses them; a script file the command wrote is too."""
+    scripts, from_file, sandbox = sed_scripts(args)
+    if from_file:
+        for a in args:
+            _runs_written(w, a, st)
+    if not sandbox and any(sed_runs(s.text) for s in scripts):
+        w.doubt(Reason.EXECUTES_TEXT)
+
+
+def _runs_written(w: Walker, path: Word, st: State) -> None:
+    """A file run as a program or script: undeterminable when this command wrote it
+    (or wrote a file it cannot name), since what it runs was never read."""
+    if not w.written and not w.written_unknown:
+        return
+    where = normpath(st.cwd, path.text) if path.literal else None
+    if w.written_unknown or where is None or where in w.written:
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)
+
+
+def _startup_code(w: Walker, st: State) -> None:
+    """Code Bash runs by itself: `BASH_ENV` / `ENV` (sourced by a shell a program
+    starts), `PROMPT_COMMAND`, and a `PS4` that expands anything (run on each traced
+    line under `set -x`)."""
+    env = dict(st.env)
+    if any(env.get(k, "") != "" for k in ("BASH_ENV", "ENV", "PROMPT_COMMAND")):
+        w.doubt(Reason.SHELL_STARTUP)
+    if "PS4" in env and expands_code(env["PS4"]):
+        w.doubt(Reason.SHELL_STARTUP)
+
+
+def _evaluated_names(w: Walker, prog: str, args: list[Word]) -> None:
+    """A builtin that evaluates names or arithmetic handed a subscript with an
+    expansion (`let 'a[$(cmd)]'`), or a name unknown before the command runs where it
+    evaluates one (`let "$v"`, `test -v "$v"`, `printf -v "$v"`, `read "$v"`)."""
+    if any(subscript_code(a.text) for a in args):
+        w.doubt(Reason.SHELL_STARTUP)
+        return
+    names: list[Word] = []
+    if prog == "let":
+        names = args
+    elif prog in ("read", "mapfile", "readarray", "unset", "declare", "typeset"):
+        names = [a for a in args if not a.text.startswith("-")]
+    for i, a in enumerate(args[:-1]):
+        if a.text == "-v":
+            names.append(args[i + 1])
+    if any(DYN in a.text for a in names):
+        w.doubt(Reason.SHELL_STARTUP)
 
 
 _DELIVERY_TEXT = re.compile(
@@ -324,6 +464,14 @@ def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: in
             # sudo resets the environment: what the command set may or may not survive.
             for key, _ in st.env:
                 st = st.with_env(key, None)
+    if name == "time":
+        # `time` is a keyword before a simple command: its assignments are the command's.
+        for a in rest:
+            if "=" not in a.text or not a.text.split("=", 1)[0].replace("_", "a").isalnum():
+                break
+            if subscript_code(a.text):
+                w.doubt(Reason.SHELL_STARTUP)
+        rest, st = _leading_assignments(rest, st)
     if name == "xargs":
         return _xargs(w, seen, rest, st, ctx, nd)
     if name == "watch":
@@ -481,6 +629,7 @@ def _shell(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
         w.doubt(Reason.DYNAMIC_SCRIPT)  # `bash <(...)`, `bash "$F"`
         return st.tainted()
     if script is not None and not script.text.startswith(("-s", "/dev/", "/proc/")):
+        _runs_written(w, script, st)
         return st.tainted()  # a script file: a program like any other
     w.doubt(Reason.SHELL_READS_STDIN)
     return st.tainted()

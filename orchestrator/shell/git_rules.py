@@ -8,6 +8,7 @@ table makes a delivery undeterminable rather than guessed.
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import replace
 
@@ -22,6 +23,14 @@ from orchestrator.git.grammar import (
     PUSH_LONG,
     PUSH_SHORT,
     REPOSITORY_OPTIONS,
+)
+from orchestrator.git.program_settings import (
+    CONFIG_FILE_ENV,
+    PROGRAM_SECTIONS,
+    harmless_env,
+    harmless_value,
+    parameter_pairs,
+    runs_program,
 )
 from orchestrator.shell.records import (
     DYN,
@@ -178,6 +187,9 @@ def run_git(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
     """Run `git ARGS` abstractly; return the state if it succeeds."""
     g = _Git()
     _check_config_env(w, st)
+    _check_program_env(w, st)
+    if any("ext::" in a.text.casefold() for a in args):
+        w.doubt(Reason.GIT_RUNS_COMMAND)  # an `ext::` URL is a command git runs
     i = 0
     while i < len(args):
         a, t = args[i], args[i].text
@@ -219,13 +231,53 @@ def _check_config_env(w: Walker, st: State) -> None:
             w.forbid(Reason.HOOKS_PATH_CHANGE)
 
 
+def _check_program_env(w: Walker, st: State) -> None:
+    """Variables that make git run a program (`GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`,
+    a pager or editor, ...) or read a configuration the command does not show: git
+    would run what the gate cannot read. Settings passed through `GIT_CONFIG_*` are
+    judged as `-c` is."""
+    env = dict(st.env)
+    for key, value in st.env:
+        if key == "GIT_ALLOW_PROTOCOL" and not harmless_env(key, value):
+            w.forbid(Reason.PROGRAM_SETTING)
+        elif key == "GIT_EXEC_PATH":
+            w.doubt(Reason.CONFIG_OVERRIDE)  # where git finds its own programs
+        elif not harmless_env(key, value):
+            w.doubt(Reason.GIT_RUNS_COMMAND)
+        elif key in CONFIG_FILE_ENV and value != "/dev/null":
+            w.doubt(Reason.CONFIG_OVERRIDE)  # a file that may set any program
+        elif key in ("HOME", "XDG_CONFIG_HOME"):
+            w.doubt(Reason.CONFIG_OVERRIDE)  # another user-level configuration
+        elif key == "GIT_CONFIG_PARAMETERS":
+            pairs = parameter_pairs(value) if value is not None else None
+            if pairs is None:
+                w.doubt(Reason.CONFIG_OVERRIDE)
+            for k, v in pairs or ():
+                _program_setting(w, k, v)
+        elif key.startswith("GIT_CONFIG_KEY_"):
+            v = env.get("GIT_CONFIG_VALUE_" + key.removeprefix("GIT_CONFIG_KEY_"))
+            if value is None:
+                w.doubt(Reason.CONFIG_OVERRIDE)
+            else:
+                _program_setting(w, value, v)
+
+
+def _program_setting(w: Walker, key: str, value: str | None) -> None:
+    """Setting `key` to `value` (None: unknown) is forbidden when it makes git run a
+    program (core.hooksPath and includes keep their own reason)."""
+    k = key.casefold()
+    if k == "core.hookspath" or k.startswith(("include.", "includeif.")):
+        w.forbid(Reason.HOOKS_PATH_CHANGE)
+    elif runs_program(k) and not harmless_value(k, value):
+        w.forbid(Reason.PROGRAM_SETTING)
+
+
 def _config(w: Walker, g: _Git, kv: str) -> None:
     key, _, value = kv.partition("=")
     k = key.casefold()
     if DYN in k:
         w.doubt(Reason.DYNAMIC_ARGUMENT)
-    if k == "core.hookspath" or k.startswith(("include.", "includeif.")):
-        w.forbid(Reason.HOOKS_PATH_CHANGE)
+    _program_setting(w, k, None if DYN in value else value)
     if _is_fetch_mapping(k):
         w.forbid(Reason.REF_WRITE)
     if k.startswith("alias."):
@@ -233,8 +285,78 @@ def _config(w: Walker, g: _Git, kv: str) -> None:
     g.config.append(k)
 
 
+#: Options of a subcommand whose value is a command git runs (`--upload-pack`, `--exec`,
+#: `difftool --extcmd`, `rebase --exec`, ...), long names and short letters; `clone
+#: --template` copies hooks that run at its checkout.
+_COMMAND_LONG: dict[str, tuple[str, ...]] = {
+    "fetch": ("upload-pack",),
+    "pull": ("upload-pack",),
+    "clone": ("upload-pack", "template"),
+    "ls-remote": ("upload-pack",),
+    "archive": ("exec",),
+    "fetch-pack": ("upload-pack", "exec"),
+    "send-pack": ("receive-pack", "exec"),
+    "difftool": ("extcmd",),
+    "rebase": ("exec",),
+    "grep": ("open-files-in-pager",),
+    "daemon": ("access-hook",),
+    "instaweb": ("httpd", "browser"),
+}
+_COMMAND_SHORT = {
+    "clone": "u",
+    "ls-remote": "u",
+    "difftool": "x",
+    "rebase": "x",
+    "grep": "O",
+    "instaweb": "db",
+}
+
+
+def _runs_command(sub: str, args: list[Word]) -> bool:
+    """Whether `git SUB ARGS` hands git a command to run (an option above, in any
+    abbreviation git accepts, or `bisect run`)."""
+    if sub == "bisect" and any(a.text == "run" for a in args[:1]):
+        return True
+    long, short = _COMMAND_LONG.get(sub, ()), _COMMAND_SHORT.get(sub, "")
+    for a in _before_dashdash(args):
+        t = a.text
+        if t.startswith("--") and len(t) > 3:
+            name = t[2:].split("=", 1)[0]
+            if any(opt.startswith(name) for opt in long):
+                return True
+        elif t.startswith("-") and not t.startswith("--") and any(c in short for c in t[1:]):
+            return True
+    return False
+
+
+def _clone_config(w: Walker, args: list[Word]) -> None:
+    """`git clone -c KEY=VALUE` / `--config`: set in the new repository and used by the
+    clone's own checkout, judged as `git -c` is."""
+    for i, a in enumerate(args):
+        t = a.text
+        value = args[i + 1].text if i + 1 < len(args) else ""
+        if t in ("-c", "--config"):
+            kv = value
+        elif t.startswith("--config="):
+            kv = t.split("=", 1)[1]
+        elif t.startswith("-c") and not t.startswith("--"):
+            kv = t[2:]
+        else:
+            continue
+        key, _, val = kv.partition("=")
+        _program_setting(w, key, None if DYN in val else val)
+
+
 def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: Ctx) -> State:
     repo = g.repository(st)
+    # A delivery that is undeterminable anyway keeps its own reason.
+    delivers = sub in _OTHER_DELIVERIES and not any(
+        a.literal and a.text in _NO_COMMIT_FLAGS for a in args
+    )
+    if not delivers and _runs_command(sub, args):
+        w.doubt(Reason.GIT_RUNS_COMMAND)
+    if sub == "clone":
+        _clone_config(w, args)
     if sub in _NO_VERIFY_SUBS and any(
         a.literal and _is_no_verify(a.text) for a in _before_dashdash(args)
     ):
@@ -258,6 +380,8 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         return st.tainted()
     if sub in _STASH_REF_WRITERS or (sub == "stash" and args and args[0].text == "branch"):
         _stash_ref_write(w, sub, args)
+    if sub in _STASH_REF_WRITERS and _unnamed_target(sub, args):
+        w.doubt(Reason.REF_MOVE_UNKNOWN)
     if sub in _OTHER_DELIVERIES:
         delivers = not any(a.literal and a.text in _NO_COMMIT_FLAGS for a in args)
         flags = frozenset(a.text for a in args if a.literal and a.text in ("--exec", "-x"))
@@ -272,7 +396,8 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
     if sub == "remote" and any(a.text.startswith("--mirror") for a in args):
         w.forbid(Reason.REF_WRITE)  # a mirror remote's fetch overwrites every local ref
     if sub in _READ_ONLY:
-        w.record(GitOp(sub, False, repo))
+        writes = sub in _REF_LISTERS and _writes_refs(sub, args)
+        w.record(GitOp(sub, False, repo, flags=frozenset({"write"} if writes else ())))
         return st
     return _alias(w, g, sub, args, st, ctx)
 
@@ -453,8 +578,82 @@ def _commit_surface(
 
 # ---------------------------------------------------------------- push, refs, config
 
-#: Subcommands that can point a branch (or HEAD) at a stash commit, which no gate judged.
-_STASH_REF_WRITERS = _names("reset branch checkout switch worktree")
+#: Subcommands that can point a branch, a tag or HEAD at a stash commit (or any commit
+#: no gate judged).
+_STASH_REF_WRITERS = _names("reset branch checkout switch worktree tag")
+#: Options of `branch` / `tag` that list, delete, rename or copy refs: none points a ref
+#: at new content.
+_REF_LIST_OPTIONS = {
+    "branch": _names("""-d -D --delete -l --list -a -r --all --remotes --contains
+        --no-contains --merged --no-merged --points-at --show-current -m -M -c -C --move
+        --copy -u --set-upstream-to --unset-upstream --edit-description -v -vv --verbose
+        --format --sort --column"""),
+    "tag": _names("""-d --delete -l --list -v --verify -n --contains --no-contains --merged
+        --no-merged --points-at --sort --format --column"""),
+}
+#: Options whose value is the next word (a message, a file, a name), not a revision.
+_REF_VALUE_OPTIONS = _names("-m -F -u --message --file --local-user --reason --orphan")
+#: A revision spelled as an object id: nothing in the text says which commit it is.
+_OBJECT_ID = re.compile(r"[0-9a-fA-F]{4,64}([~^@].*)?")
+
+
+def _ref_words(sub: str, args: list[Word]) -> list[Word] | None:
+    """The words of a ref-moving subcommand that are names or revisions (option values
+    left out), or None when it moves no ref to a revision (paths after `--`, a listing
+    or deleting `branch`/`tag`, a `worktree` subcommand other than `add`)."""
+    before = _before_dashdash(args)
+    if len(before) < len(args) - 1:
+        return None  # paths after `--`: files are restored, no ref moves
+    if sub == "worktree":
+        if not before or before[0].text != "add":
+            return None
+        before = before[1:]
+    if any(a.text.split("=", 1)[0] in _REF_LIST_OPTIONS.get(sub, ()) for a in before):
+        return None
+    words: list[Word] = []
+    skip = False
+    for a in before:
+        if skip:
+            skip = False
+        elif a.text in _REF_VALUE_OPTIONS:
+            skip = True
+        elif not a.text.startswith("-") or a.text == "-":
+            words.append(a)
+    return words
+
+
+def _unnamed_target(sub: str, args: list[Word]) -> bool:
+    """Whether a branch, tag or HEAD is moved onto a revision the text does not name: a
+    substitution or variable, an object id, or a `:/` message search (which finds
+    stash commits as well)."""
+    words = _ref_words(sub, args)
+    if not words:
+        return False
+    creates = any(a.text.split("=", 1)[0] in ("-b", "-B", "-c", "-C", "--detach") for a in args)
+    if sub in ("reset", "checkout") and len(words) > 1 and not creates:
+        return False  # `git reset REV PATHS`, `git checkout REV PATHS`: files only
+    if sub in ("branch", "tag", "worktree") and len(words) < 2:
+        return False  # the new ref starts at HEAD
+    target = words[-1]
+    t = target.text.lstrip(DYN)
+    return not target.literal or t.startswith(":") or bool(_OBJECT_ID.fullmatch(t))
+
+
+#: `branch`, `tag` and `remote` read or write refs and settings depending on their words.
+_REF_LISTERS = frozenset({"branch", "tag", "remote"})
+_REMOTE_WRITES = _names("add rename remove rm set-head set-branches set-url prune update")
+#: `branch` / `tag` options that change refs or upstreams even with no other word.
+_REF_CHANGING_OPTIONS = _names("-u --set-upstream-to --unset-upstream -d -D --delete -m -M -c -C")
+
+
+def _writes_refs(sub: str, args: list[Word]) -> bool:
+    """Whether `git branch/tag/remote ARGS` changes a ref or a remote's settings."""
+    if sub == "remote":
+        words = [a for a in args if not a.text.startswith("-")]
+        return bool(words) and words[0].text in _REMOTE_WRITES
+    if any(a.text.split("=", 1)[0] in _REF_CHANGING_OPTIONS for a in args):
+        return True
+    return bool(_ref_words(sub, args))
 
 
 def _is_stash_rev(text: str) -> bool:
@@ -490,6 +689,9 @@ def _fetch_refspecs(w: Walker, args: list[Word]) -> None:
     destination writes it by hand: remote-tracking refs, or a branch, tag or replace
     ref (a destination without `refs/` is a branch) that no gate judged."""
     _forged_refspecs(w, args)
+    sources = [a for a in args if not a.text.startswith("-")][1:]
+    if any(_is_stash_rev(a.text.lstrip(DYN + "+").split(":", 1)[0]) for a in sources):
+        w.forbid(Reason.REF_WRITE)  # FETCH_HEAD (or a ref) set to a stash commit
     if any(a.text.startswith("--refm") and ":" in a.text for a in args):
         w.forbid(Reason.REF_WRITE)  # --refmap maps the command line's refspecs anywhere
     for a in args:
@@ -509,6 +711,24 @@ def _forged_refspecs(w: Walker, args: list[Word]) -> None:
             w.forbid(Reason.REMOTE_REF_WRITE)
 
 
+#: Git operations before a push that leave what it sends as the gate reads it now:
+#: reading, staging, fetching, stashing and restoring files.
+_PUSH_NEUTRAL = (_READ_ONLY - _REF_LISTERS) | _names(
+    "add rm mv fetch config stash restore clean status branch tag remote"
+)
+
+
+def _push_state_changed(w: Walker) -> Reason | None:
+    """The push gate reads git's config, refs and current branch before the command
+    runs: an earlier git operation of the same command that writes config
+    (`push.followTags`, `remote.*.push`), a tag or branch, a remote, or moves HEAD
+    would make the push send what was not judged."""
+    for op in w.ops:
+        if op.kind not in _PUSH_NEUTRAL or "write" in op.flags:
+            return Reason.PUSH_STATE_CHANGED
+    return None
+
+
 def _push(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
     repo = g.repository(st)
     opts, rest, reason = _parse(args, PUSH_LONG, PUSH_SHORT)
@@ -516,13 +736,15 @@ def _push(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
     _forged_refspecs(w, rest)
     if reason is None and names & {"receive-pack", "exec"}:
         reason = Reason.PUSH_EXEC_OPTION
+        if "dry-run" in names:
+            w.doubt(reason)  # a dry run still runs the program on the other end
     if reason is None and not all(a.literal for a in rest):
         reason = Reason.DYNAMIC_ARGUMENT
     if reason is None and any(
         n == "recurse-submodules" and v.text not in ("no", "check") for n, v in opts
     ):
         reason = Reason.UNKNOWN_OPTION
-    reason = reason or _delivery_doubt(g, repo, st, ctx)
+    reason = reason or _delivery_doubt(g, repo, st, ctx) or _push_state_changed(w)
     remote = rest[0].text if rest else None
     refspecs = tuple(a.text for a in rest[1:])
     surface = None
@@ -614,5 +836,13 @@ def _config_cmd(w: Walker, repo: Repository, args: list[Word], st: State) -> Sta
         hooks = key == "core.hookspath" or key.startswith(("include.", "includeif."))
         if hooks or (section_op and (key in ("core", "include") or key.startswith("includeif"))):
             w.forbid(Reason.HOOKS_PATH_CHANGE)
+        unsets = bool(modes & {"--unset", "--unset-all"}) or verb == "unset"
+        if not section_op and not unsets and len(names) >= 2:
+            _program_setting(w, key, None if DYN in names[1].text else names[1].text)
+        elif not section_op and not unsets and runs_program(key):
+            w.forbid(Reason.PROGRAM_SETTING)  # a value git reads from elsewhere
+        renamed = names[1].text.casefold().split(".", 1)[0] if len(names) >= 2 else ""
+        if section_op and renamed in PROGRAM_SECTIONS:
+            w.forbid(Reason.PROGRAM_SETTING)  # a section renamed onto a program setting
     w.record(GitOp("config", False, repo, flags=frozenset({"write"} if write else set())))
     return st

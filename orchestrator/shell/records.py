@@ -63,9 +63,16 @@ class Reason(StrEnum):
     NOT_JUDGED_KIND = "commits_created_otherwise"
     PUSH_EXEC_OPTION = "push_exec_option"
     DELIVERY_IN_ARGUMENT = "delivery_in_program_argument"
+    GIT_RUNS_COMMAND = "git_runs_command"
+    REF_MOVE_UNKNOWN = "ref_move_target_unknown"
+    PUSH_STATE_CHANGED = "earlier_command_may_change_push"
+    EXECUTES_TEXT = "program_executes_text"
+    SCRIPT_WRITTEN_THEN_RUN = "script_written_then_run"
+    SHELL_STARTUP = "shell_startup_code"
     # forbidden
     NO_VERIFY = "no_verify"
     HOOKS_PATH_CHANGE = "hooks_path_change"
+    PROGRAM_SETTING = "program_setting_change"
     REMOTE_REF_WRITE = "remote_ref_write"
     GIT_DIR_WRITE = "git_dir_write"
     ORCHESTRATE_CONFIG_WRITE = "orchestrate_config_write"
@@ -76,6 +83,7 @@ FORBIDDEN_REASONS = frozenset(
     {
         Reason.NO_VERIFY,
         Reason.HOOKS_PATH_CHANGE,
+        Reason.PROGRAM_SETTING,
         Reason.REMOTE_REF_WRITE,
         Reason.GIT_DIR_WRITE,
         Reason.ORCHESTRATE_CONFIG_WRITE,

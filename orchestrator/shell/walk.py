@@ -63,8 +63,13 @@ _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", "<>", ">&", "&>|"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 _OUTSIDE_PREFIXES = ("/tmp/", "/dev/", "/proc/", "/var/tmp/")
 # GIT_* select the repository; CDPATH steers `cd`; PATH, HOME and XDG_CONFIG_HOME
-# decide which git runs and which global config (and so which hooks) it reads.
-_TRACKED_ENV = re.compile(r"^(GIT_[A-Za-z0-9_]*|CDPATH|PATH|HOME|XDG_CONFIG_HOME)$")
+# decide which git runs and which global config (and so which hooks) it reads; the
+# pager, editor and browser variables name programs git runs; BASH_ENV, ENV, PS4,
+# SHELLOPTS, BASHOPTS and PROMPT_COMMAND are code a shell runs by itself.
+_TRACKED_ENV = re.compile(
+    r"^(GIT_[A-Za-z0-9_]*|CDPATH|PATH|HOME|XDG_CONFIG_HOME|PAGER|EDITOR|VISUAL|SSH_ASKPASS"
+    r"|LESSOPEN|LESSCLOSE|BROWSER|BASH_ENV|ENV|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND)$"
+)
 _ANSI_ESCAPES = {
     "a": "\a",
     "b": "\b",
@@ -242,6 +247,10 @@ class Walker:
         self.reasons: list[Reason] = []
         self.background = False
         self.steps = 0
+        # Files the command writes content to (from the start folder), in walk order;
+        # `written_unknown`: one it writes cannot be named.
+        self.written: set[str] = set()
+        self.written_unknown = False
         # Redirections the grammar hangs on a whole list or pipeline belong to its
         # last command (`a && b > f`), keyed by that command's byte span.
         self.attached: dict[tuple[int, int], list[Node]] = {}
@@ -389,11 +398,18 @@ class Walker:
             st = self.write_target(target, st)
         return st
 
-    def write_target(self, target: Word, st: State) -> State:
-        """A file a command writes: refuse protected places, note the change."""
+    def write_target(self, target: Word, st: State, content: bool = True) -> State:
+        """A file a command writes (`content`: its bytes, not only its mode or
+        existence): refuse protected places, note the change."""
         reason = self.rules.protected_write(target.text, st.cwd)
         if reason is not None:
             self.forbid(reason)
+        if content:
+            path = normpath(st.cwd, target.text) if target.literal else None
+            if path is None:
+                self.written_unknown = True
+            else:
+                self.written.add(path)
         if target.literal and target.text.startswith(_OUTSIDE_PREFIXES):
             return st
         return replace(st, worktree_changed=True)
@@ -410,6 +426,7 @@ def _command(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     name = node.child_by_field_name("name")
     assigns = [c for c in node.named_children if c.type == "variable_assignment"]
     if name is None:
+        _code_in_values(w, assigns, ctx)
         for a in assigns:
             st = _assign(a, st, ctx)
         return st, st
@@ -428,6 +445,7 @@ def _command(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
             and not c.type.endswith("_redirect")
         ):
             words.append(word(c, ctx))
+    _code_in_values(w, assigns, ctx)
     child = st
     for a in assigns:
         child = _assign(a, child, ctx)
@@ -452,6 +470,7 @@ def _assign(node: Node, st: State, ctx: Ctx) -> State:
 def _assignments(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     st = w.substitutions(node, st, ctx, nd)
     items = [node] if node.type == "variable_assignment" else node.named_children
+    _code_in_values(w, items, ctx)
     for a in items:
         if a.type == "variable_assignment":
             st = _assign(a, st, ctx)
@@ -467,6 +486,13 @@ def _unset(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
 
 def _only_substitutions(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     st = w.substitutions(node, st, ctx, nd)
+    if node.type == "test_command":
+        stack = list(node.children)
+        while stack:
+            n = stack.pop()
+            if n.type == "raw_string" and subscript_code(_text(n, ctx)):
+                w.doubt(Reason.SHELL_STARTUP)
+            stack.extend(n.children)
     return st, st
 
 
@@ -652,6 +678,39 @@ _HANDLERS: dict[str, Callable[[Walker, Node, State, Ctx, int], Pair]] = {
     "test_command": _only_substitutions,
     "comment": _comment,
 }
+
+
+#: A subscript that Bash evaluates as arithmetic with an expansion in it
+#: (`a[$(cmd)]`): the expansion runs when the name is used (`let`, `declare`,
+#: `test -v`, `printf -v`, `read`, `(( ))`, `$(( ))`).
+_SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`|\$\{|\x00)")
+
+
+def subscript_code(text: str) -> bool:
+    """Whether `text`, used as a name or in arithmetic, would run a command."""
+    return bool(_SUBSCRIPT_CODE.search(text))
+
+
+def expands_code(text: str | None) -> bool:
+    """Whether a prompt-like value (`PS4`; None: unknown) holds anything Bash expands
+    when it prints it: a `$` expansion, a backquote, or a part unknown before the
+    command runs."""
+    return text is None or any(c in text for c in ("$", "`", DYN))
+
+
+def _code_in_values(w: Walker, nodes: list[Node], ctx: Ctx) -> None:
+    """Assignment values and declared names that hold a subscript Bash would evaluate
+    later (`x='a[$(cmd)]'`, `declare 'a[$(cmd)]'`), and single-quoted text in a `[[ ]]`
+    test (`[[ -v 'a[$(cmd)]' ]]`): code the command hides from its own syntax."""
+    for n in nodes:
+        if n.type == "variable_assignment":
+            value = n.child_by_field_name("value")
+            if value is not None and subscript_code(word(value, ctx).text):
+                w.doubt(Reason.SHELL_STARTUP)
+        elif n.type in ("raw_string", "string", "word", "concatenation") and subscript_code(
+            word(n, ctx).text
+        ):
+            w.doubt(Reason.SHELL_STARTUP)
 
 
 def split_words(text: str) -> list[Word] | None:

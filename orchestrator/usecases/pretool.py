@@ -118,8 +118,14 @@ def _check_push(git: Git, delivery: ShellDelivery) -> None:
         raise NotJudgeable("push_sends_more_than_current_branch")
     default = config_get(git, "push.default")
     updates, remote = current_push(git)
-    if default not in _SINGLE_BRANCH_DEFAULTS or (
-        remote and config_get(git, f"remote.{remote}.push")
+    # `push.followTags` sends annotated tags beside the branch; a mirror remote every ref.
+    follows = config_get(git, "push.followTags", as_bool=True) == "true"
+    mirror = bool(remote) and config_get(git, f"remote.{remote}.mirror", as_bool=True) == "true"
+    if (
+        default not in _SINGLE_BRANCH_DEFAULTS
+        or (remote and config_get(git, f"remote.{remote}.push"))
+        or follows
+        or mirror
     ):
         raise NotJudgeable("push_configuration_sends_more")
     if delivery.remote is not None and delivery.remote != remote:
