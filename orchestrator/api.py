@@ -27,6 +27,7 @@ from typing import Any
 from orchestrator import __version__ as ORCHESTRATE_VERSION
 from orchestrator.core.hookspecs import ReportFormat, hookimpl
 from orchestrator.core.reuse import ReuseIdentity
+from orchestrator.core.tool_paths import tool_refusal as _tool_refusal
 from orchestrator.deadline import Deadline
 from orchestrator.managed_tools import homes as managed_tool_homes
 from orchestrator.managed_tools import install_hint as managed_install_hint
@@ -120,6 +121,7 @@ __all__ = [
     "process_failure",
     "run_bounded",
     "settled_plan",
+    "tool_refusal",
     "tool_stamp",
     "user_cache_root",
 ]
@@ -127,6 +129,14 @@ __all__ = [
 #: Old public name -> (module, current name). A renamed export stays reachable here,
 #: with a warning, for one minor version after the rename. Empty: nothing renamed yet.
 _DEPRECATED: dict[str, tuple[str, str]] = {}
+
+
+def tool_refusal(tool: str, ctx: RunContext) -> str | None:
+    """Why the executable `tool` may not run in the run `ctx`, or None when it may: a
+    file git tracks inside the project is never a tool, and a strict gate (delivery)
+    runs nothing that lives inside the judged tree or the repository (orchestrate's own
+    install aside). Every checker asks this of the tool it found before running it."""
+    return _tool_refusal(tool, ctx.project_root, ctx.purpose, ctx.untrusted_roots)
 
 
 def __getattr__(name: str) -> Any:

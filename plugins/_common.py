@@ -7,11 +7,19 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from orchestrator.api import Deadline, FileTarget, RunContext, ToolStamp, run_bounded, tool_stamp
+from orchestrator.api import (
+    Deadline,
+    FileTarget,
+    RunContext,
+    ToolStamp,
+    run_bounded,
+    tool_refusal,
+    tool_stamp,
+)
 
 _VERSION_CACHE: dict[tuple[str, ToolStamp], str | None] = {}
 _DOC_URL = re.compile(r"https?://[!-~]{1,2000}")
@@ -33,43 +41,52 @@ def rule_description(value: object) -> str | None:
 
 
 def find_tool(
-    name: str, override: str | None = None, extra_dirs: Iterable[Path] = ()
+    name: str,
+    override: str | None = None,
+    extra_dirs: Iterable[Path] = (),
+    refuse: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """Resolve a tool to an absolute path, or None.
 
     Order: an explicit absolute override; the given directories (e.g. next to the
     running interpreter); then ABSOLUTE entries of PATH only: a relative PATH entry is
-    never trusted.
+    never trusted. A candidate `refuse` gives a reason for (`api.tool_refusal`) is
+    passed over; a refused override is None.
     """
+    refused = refuse or (lambda _path: None)
     if override:
         p = Path(override)
-        return str(p) if p.is_absolute() and os.access(p, os.X_OK) and p.is_file() else None
+        ok = p.is_absolute() and os.access(p, os.X_OK) and p.is_file()
+        return str(p) if ok and refused(str(p)) is None else None
     for d in extra_dirs:
         cand = Path(d) / name
-        if cand.is_file() and os.access(cand, os.X_OK):
+        if cand.is_file() and os.access(cand, os.X_OK) and refused(str(cand)) is None:
             return str(cand)
-    safe_path = os.pathsep.join(
-        e for e in os.environ.get("PATH", "").split(os.pathsep) if e and os.path.isabs(e)
-    )
-    found = shutil.which(name, path=safe_path)
-    return str(Path(found)) if found else None
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue  # a relative entry would run whatever the current folder holds
+        found = shutil.which(name, path=entry)
+        if found and refused(str(Path(found))) is None:
+            return str(Path(found))
+    return None
 
 
 def find_on_path(name: str, ctx: RunContext) -> str | None:
     """The run's explicit tool path for `name` (`ctx.tool_overrides`, absolute and
     executable, else None), or the first ABSOLUTE entry of the run's PATH (`ctx.env`,
-    else the process's) holding an executable `name`. A relative entry is never used."""
+    else the process's) holding an executable `name`. A relative entry is never used,
+    nor a tool `api.tool_refusal` refuses (an explicit one refused is None)."""
     explicit = ctx.tool_overrides.get(name)
     if explicit is not None:
         p = Path(explicit)
         ok = p.is_absolute() and p.is_file() and os.access(p, os.X_OK)
-        return str(p) if ok else None
+        return str(p) if ok and tool_refusal(str(p), ctx) is None else None
     env: Mapping[str, str] = ctx.env if ctx.env is not None else os.environ
     for entry in env.get("PATH", "").split(os.pathsep):
         if not entry or not os.path.isabs(entry):
             continue  # a relative entry would run whatever the current folder holds
         cand = Path(entry) / name
-        if cand.is_file() and os.access(cand, os.X_OK):
+        if cand.is_file() and os.access(cand, os.X_OK) and tool_refusal(str(cand), ctx) is None:
             return str(cand)
     return None
 

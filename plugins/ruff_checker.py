@@ -32,6 +32,8 @@ one per file, except for staged/committed content, which goes over stdin with
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 from collections import defaultdict
@@ -67,6 +69,7 @@ from orchestrator.api import (
     Anchor,
     Batch,
     CheckerPlan,
+    Deadline,
     FileOutcome,
     FileTarget,
     Finding,
@@ -85,6 +88,7 @@ from orchestrator.api import (
     hookimpl,
     outcome_from,
     run_bounded,
+    tool_refusal,
 )
 
 NAME = "ruff"
@@ -92,7 +96,7 @@ PY_SUFFIXES = (".py", ".pyi")
 NOTEBOOK_SUFFIX = ".ipynb"
 #: The suffixes of Ruff's default `include` (besides `pyproject.toml`).
 DEFAULT_INCLUDE_SUFFIXES = (*PY_SUFFIXES, NOTEBOOK_SUFFIX)
-INSTALL_HINT = "install Ruff (pip install ruff) or set [tool.orchestrate.tools] ruff = '/abs/path'"
+INSTALL_HINT = "install Ruff (pip install ruff) or set ORCHESTRATE_TOOL_RUFF=/abs/path"
 
 
 def _severity(item: dict[str, Any]) -> tuple[Severity, str | None]:
@@ -264,18 +268,56 @@ EXCLUDED_DEFAULT = "excluded by Ruff's default exclude list"
 NOT_INCLUDED = "not included by the project's Ruff config"
 
 
-def project_ruff(root: Path) -> str | None:
-    """The project's own Ruff (`.venv/bin/ruff` under the root) when it is executable."""
+def project_ruff(root: Path, ctx: RunContext | None = None) -> str | None:
+    """The project's own Ruff (`.venv/bin/ruff` under the root) when it is executable
+    and, for a run, `tool_refusal` allows it (never tracked, never at a strict gate)."""
     cand = root / PROJECT_RUFF
-    return str(cand) if cand.is_file() and os.access(cand, os.X_OK) else None
+    if not (cand.is_file() and os.access(cand, os.X_OK)):
+        return None
+    return str(cand) if ctx is None or tool_refusal(str(cand), ctx) is None else None
 
 
-def select_tool(root: Path, override: str | None) -> str | None:
-    """The Ruff to run: an explicit `[tools] ruff` path, else the project's own
-    (its `.venv`), else the one installed beside orchestrate, else PATH's."""
+def select_tool(root: Path, override: str | None, ctx: RunContext | None = None) -> str | None:
+    """The Ruff to run: an explicit machine `[tools] ruff` path, else the project's own
+    (its untracked `.venv`, not at a strict gate), else the one installed beside
+    orchestrate, else PATH's; for a run (`ctx`) only one `tool_refusal` allows."""
+    refuse = None if ctx is None else functools.partial(tool_refusal, ctx=ctx)
     if override is not None:
-        return find_tool(NAME, override=override)
-    return project_ruff(root) or find_tool(NAME, extra_dirs=[interpreter_bin_dir()])
+        return find_tool(NAME, override=override, refuse=refuse)
+    own = project_ruff(root, ctx)
+    return own or find_tool(NAME, extra_dirs=[interpreter_bin_dir()], refuse=refuse)
+
+
+#: Where Ruff looks for first-party modules by default (`src = [".", "src"]`, from
+#: each project root and config folder).
+SOURCE_ROOTS = (".", "src")
+
+
+def first_party_digest(folders: Sequence[Path]) -> str:
+    """A digest of the module names Ruff can take for first-party: in each of
+    `folders` and its `src` child, every Python file's stem and every folder's name
+    (hidden and cache folders aside). Names only: an edit inside a module changes
+    nothing here, a module added, removed or renamed does."""
+    names: set[str] = set()
+    for folder in {f / sub for f in folders for sub in SOURCE_ROOTS}:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.startswith(".") or e.name == "__pycache__":
+                continue
+            try:
+                if e.is_dir():
+                    names.add(f"{folder}/{e.name}/")
+                elif e.name.endswith(PY_SUFFIXES):
+                    names.add(f"{folder}/{e.name}")
+            except OSError:
+                continue
+    h = hashlib.sha256()
+    for name in sorted(names):
+        h.update(name.encode("utf-8", "surrogateescape") + b"\0")
+    return h.hexdigest()[:16]
 
 
 def _label(root: Path, path: Path) -> str:
@@ -329,7 +371,8 @@ class RuffChecker:
 
     def probe(self, root: Path) -> Probe:
         """The Ruff a run would use (no override known here) and the root's config."""
-        tool = select_tool(root, None)
+        # A feedback run's view: a tracked project Ruff is not one (tool_refusal).
+        tool = select_tool(root, None, RunContext(project_root=root, deadline=Deadline.after(5)))
         configs = _root_configured(root)
         return Probe(
             found=tool is not None,
@@ -347,7 +390,7 @@ class RuffChecker:
         if not targets:
             return CheckerPlan()
         root = ctx.project_root
-        tool = select_tool(root, ctx.tool_overrides.get(NAME))
+        tool = select_tool(root, ctx.tool_overrides.get(NAME), ctx)
         if tool is None:
             return CheckerPlan(settled=tuple(self._not_found(targets, root)))
         ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))
@@ -459,10 +502,15 @@ class RuffChecker:
         )
 
     def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
-        """The batch's identity for reuse: the tool, and every config file that governs
-        one of its files (nearest config and its whole `extend` chain)."""
+        """The batch's identity for reuse: the tool, every config file that governs one
+        of its files (nearest config and its whole `extend` chain), and the first-party
+        module names Ruff sees (`first_party_digest`): a file's result depends on other
+        files there (I001's first-party section), so adding `foo.py` at the root
+        changes the result of `pkg/a.py`, which imports foo."""
         files = self._chain_files(batch)
         rules = "isolated" if batch.data["isolated"] else "hierarchical"
+        folders = [ctx.project_root, *(p.parent for p in files)]
+        rules += f";first-party:{first_party_digest(folders)}"
         return ReuseIdentity(
             tool=batch.data["ident"], config_digest=digest_files(files), rules=rules
         )
