@@ -33,7 +33,6 @@ one per file, except for staged/committed content, which goes over stdin with
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from collections import defaultdict
@@ -288,38 +287,6 @@ def select_tool(root: Path, override: str | None, ctx: RunContext | None = None)
     return own or find_tool(NAME, extra_dirs=[interpreter_bin_dir()], refuse=refuse)
 
 
-#: Where Ruff looks for first-party modules by default (`src = [".", "src"]`, from
-#: each project root and config folder).
-SOURCE_ROOTS = (".", "src")
-
-
-def first_party_digest(folders: Sequence[Path]) -> str:
-    """A digest of the module names Ruff can take for first-party: in each of
-    `folders` and its `src` child, every Python file's stem and every folder's name
-    (hidden and cache folders aside). Names only: an edit inside a module changes
-    nothing here, a module added, removed or renamed does."""
-    names: set[str] = set()
-    for folder in {f / sub for f in folders for sub in SOURCE_ROOTS}:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for e in entries:
-            if e.name.startswith(".") or e.name == "__pycache__":
-                continue
-            try:
-                if e.is_dir():
-                    names.add(f"{folder}/{e.name}/")
-                elif e.name.endswith(PY_SUFFIXES):
-                    names.add(f"{folder}/{e.name}")
-            except OSError:
-                continue
-    h = hashlib.sha256()
-    for name in sorted(names):
-        h.update(name.encode("utf-8", "surrogateescape") + b"\0")
-    return h.hexdigest()[:16]
-
-
 def _label(root: Path, path: Path) -> str:
     """A config file as the report names it: root-relative, or absolute outside it."""
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
@@ -502,15 +469,10 @@ class RuffChecker:
         )
 
     def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
-        """The batch's identity for reuse: the tool, every config file that governs one
-        of its files (nearest config and its whole `extend` chain), and the first-party
-        module names Ruff sees (`first_party_digest`): a file's result depends on other
-        files there (I001's first-party section), so adding `foo.py` at the root
-        changes the result of `pkg/a.py`, which imports foo."""
+        """The batch's identity for reuse: the tool, and every config file that governs
+        one of its files (nearest config and its whole `extend` chain)."""
         files = self._chain_files(batch)
         rules = "isolated" if batch.data["isolated"] else "hierarchical"
-        folders = [ctx.project_root, *(p.parent for p in files)]
-        rules += f";first-party:{first_party_digest(folders)}"
         return ReuseIdentity(
             tool=batch.data["ident"], config_digest=digest_files(files), rules=rules
         )

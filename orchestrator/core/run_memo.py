@@ -16,9 +16,6 @@ when its witness is unchanged:
   config; a checked file's own `stat` too (a link's target). Cache folders orchestrate and the tools write (`__pycache__`,
   `.ruff_cache`, `.orchestrate`, ...) are skipped; tool folders (`node_modules`,
   `.venv`, `venv`) count by their own stat and that of their `bin` / `.bin`;
-- the module names (Python files and folders) of each folder from the walked ones up
-  to the project root and of its `src`: which imports are first-party (Ruff's I001)
-  depends on them, so a new `foo.py` at the root makes `lint pkg/` run again;
 - the config files in each folder from the walked ones up to `/` (the names checkers
   declare in `config_names`, orchestrate's own), present or absent, and every config
   file a scope names (`config_files`: an `extend` chain reaching a folder not walked);
@@ -337,7 +334,6 @@ def _witness(
     # A checked file the walk did not see as a plain entry (below a linked folder).
     rows.extend(_stat_row(t, follow=True) for t in targets if t not in plain)
     rows.extend(_above(starts, names))
-    rows.extend(_module_rows(starts, report.scan.project_root))
     rows.extend(_git_rows(starts))
     rows.extend(_config_rows(report))
     rows.extend(_tool_rows(report))
@@ -362,48 +358,6 @@ def _above(starts: Sequence[str], names: frozenset[str]) -> list[Row]:
         while folder not in done:
             done.add(folder)
             rows.extend(_stat_row(os.path.join(folder, n)) for n in sorted(names))
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                break
-            folder = parent
-    return rows
-
-
-#: Module files by suffix: their names decide which imports are first-party.
-MODULE_SUFFIXES = (".py", ".pyi")
-#: The source folder Ruff (`src = [".", "src"]`) takes first-party modules from too.
-SOURCE_CHILD = "src"
-
-
-def _module_names(folder: str) -> Row:
-    """The module names `folder` holds (its Python files and its folders), or why
-    none can be read. Names only: an edit inside a module is another row's."""
-    try:
-        with os.scandir(folder) as it:
-            names = sorted(
-                e.name
-                for e in it
-                if not e.name.startswith(".")
-                and (e.name.endswith(MODULE_SUFFIXES) or e.is_dir(follow_symlinks=False))
-            )
-    except OSError as exc:
-        return (folder + "/:modules", exc.errno)
-    return (folder + "/:modules", tuple(names))
-
-
-def _module_rows(starts: Sequence[str], root: str) -> list[Row]:
-    """The module names of each folder from a walked one up to the project `root`, and
-    of each such folder's `src`: a file's result can depend on them (Ruff sorts a
-    first-party import into its own section), so adding `foo.py` at the root makes
-    `pkg/a.py`'s kept run stale. Folders outside `root` count for nothing here."""
-    rows: list[Row] = []
-    done: set[str] = set()
-    for start in starts:
-        folder = start
-        while folder not in done and (folder == root or folder.startswith(root.rstrip("/") + "/")):
-            done.add(folder)
-            rows.append(_module_names(folder))
-            rows.append(_module_names(os.path.join(folder, SOURCE_CHILD)))
             parent = os.path.dirname(folder)
             if parent == folder:
                 break
