@@ -1,3 +1,3 @@
 """Fixtures for conformance/ (helpers live in tests/helpers.py)."""
 
-from helpers import git_repo, write_files  # noqa: F401 - re-exported fixtures
+from helpers import git_repo, machine_tools_reset, write_files  # noqa: F401 - re-exported fixtures

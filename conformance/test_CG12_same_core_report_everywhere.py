@@ -8,13 +8,14 @@ scopes, gate decision) is identical; every strict entry blocks; save feedback st
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from gate_support import SECRET_VALUE, clean_env, orchestrate, run
-from helpers import VENV_BIN, new_repo
+from helpers import VENV_BIN, new_repo, set_machine_tool
 from host_contracts import check_claude, encode, payload
 from mcp import Client, StdioServerParameters
 
@@ -27,8 +28,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.scenario("CG-12")]
 
 
 def _project(tmp_path: Path) -> Path:
+    set_machine_tool("ruff", "/nonexistent/bin/ruff")  # the machine's: ends with the test
     files = {
-        "pyproject.toml": '[tool.orchestrate.tools]\nruff = "/nonexistent/bin/ruff"\n',
         "a.py": "x = 1\n",
         "config/.env": f"API_KEY={SECRET_VALUE}\n",
     }
@@ -37,7 +38,12 @@ def _project(tmp_path: Path) -> Path:
 
 def _mcp_gate(repo: Path) -> dict[str, Any]:
     params = StdioServerParameters(
-        command=str(VENV_BIN / "orchestrate"), args=["mcp"], cwd=str(repo)
+        # The machine's tool paths (set_machine_tool) reach the server as they reach
+        # the CLI: the MCP client passes only a few variables by default.
+        command=str(VENV_BIN / "orchestrate"),
+        args=["mcp"],
+        cwd=str(repo),
+        env=dict(os.environ),
     )
 
     async def main() -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import set_machine_tool
 from orchestrate_plugins.treesitter_checker import HINT_SUSPECT, MAX_CANDIDATES
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -26,7 +27,7 @@ def _no_exact_parser(root: Path) -> None:
     """Go's exact parser (gofmt) is configured to a path that holds nothing: the grammar's
     recovery nodes stay candidates whatever the machine has installed."""
     absent = (root / "absent" / "gofmt").as_posix()
-    (root / "orchestrate.toml").write_text(f'tools = {{ gofmt = "{absent}" }}\n')
+    set_machine_tool("gofmt", absent)  # the machine's path: ends with the test
 
 
 def _lint(root: Path):  # type: ignore[no-untyped-def]

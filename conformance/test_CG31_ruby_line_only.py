@@ -101,7 +101,7 @@ def test_CG31_selected_failures_never_switch_to_the_grammar(
             paths=["lib/broken.rb", "lib/fine.rb"],
             cwd=root,
             timeout=3,
-            config={"tools": {"ruby": fake}},
+            tools={"ruby": fake},
         )
     )
     scopes = _scopes(report)

@@ -47,6 +47,7 @@ from orchestrator.checkers.tools import (
     is_executable,
     probe_version,
     remember_version,
+    tool_refusal,
     tool_version,
 )
 from orchestrator.core.hookspecs import ReportFormat, hookimpl
@@ -158,6 +159,7 @@ __all__ = [
     "root_configs",
     "run_bounded",
     "settled_plan",
+    "tool_refusal",
     "tool_stamp",
     "tool_version",
     "user_cache_root",

@@ -28,6 +28,7 @@ from orchestrator.api import (
     find_tool,
     managed_install_hint,
     managed_tool_homes,
+    tool_refusal,
 )
 
 NAME = "eslint"
@@ -58,7 +59,7 @@ def install_hint() -> str:
     cmd = f"npm ci --prefix {shlex.quote(env)}" if usable and env else managed_install_hint(NAME)
     return (
         f"install the pinned ESLint: {cmd} "
-        "(or add eslint to the project, or set [tool.orchestrate.tools] eslint = '/abs/path')"
+        "(or add eslint to the project, or set ORCHESTRATE_TOOL_ESLINT=/abs/path)"
     )
 
 
@@ -69,15 +70,12 @@ def _executable(p: Path) -> bool:
 def resolve_tool(root: Path, rel_path: str, ctx: RunContext) -> str | None:
     """Absolute path of the ESLint to run for `rel_path`, or None (see module docs)."""
     explicit = ctx.tool_overrides.get(NAME)
-    if explicit is None:
-        tools = ctx.config.get("tools", {})
-        cand = tools.get(NAME) if isinstance(tools, dict) else None
-        explicit = cand if isinstance(cand, str) and os.path.isabs(cand) else None
     if explicit is not None:
-        return find_tool(NAME, override=explicit)
+        return find_tool(NAME, override=explicit, refuse=lambda p: tool_refusal(p, ctx))
     for folder in ancestors(root, rel_path):
         cand = folder / "node_modules" / ".bin" / NAME
-        if _executable(cand):
+        # A tracked node_modules, or any at a strict gate, is the change's code.
+        if _executable(cand) and tool_refusal(str(cand), ctx) is None:
             return str(cand)
     for home in managed_homes():
         managed = home / "node_modules" / ".bin" / NAME

@@ -20,7 +20,7 @@ without RuboCop (`configuration_required` from a second native checker is no gap
 `require:` of a gem that is not installed is RuboCop's own error: `tool_error` with
 its first line.
 
-The RuboCop run is an explicit `[tools] rubocop` path, else the project's own
+The RuboCop run is an explicit machine `[tools] rubocop` path, else the project's own
 `bin/rubocop` (a binstub) when it answers `--version`, else the first absolute PATH
 entry. The scope's reason names the RuboCop that ran and where it came from and, when
 the nearest `Gemfile.lock` locks another version, that they differ (Debian's RuboCop
@@ -78,6 +78,7 @@ from orchestrator.api import (
     probe_version,
     run_bounded,
     settled_plan,
+    tool_refusal,
 )
 
 NAME = "rubocop"
@@ -163,7 +164,7 @@ def select_tool(root: Path, ctx: RunContext) -> tuple[str | None, VersionProbe |
         return tool, _probe(tool, ctx) if tool else None, "the configured path"
     own = root / PROJECT_RUBOCOP
     passed_over = ""
-    if own.is_file() and os.access(own, os.X_OK):
+    if own.is_file() and os.access(own, os.X_OK) and tool_refusal(str(own), ctx) is None:
         probe = _probe(str(own), ctx)
         if probe.version is not None:
             return str(own), probe, f"the project's {PROJECT_RUBOCOP.as_posix()}"

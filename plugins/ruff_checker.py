@@ -32,6 +32,7 @@ one per file, except for staged/committed content, which goes over stdin with
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections import defaultdict
@@ -57,6 +58,7 @@ from orchestrator.api import (
     Anchor,
     Batch,
     CheckerPlan,
+    Deadline,
     FileOutcome,
     FileTarget,
     Finding,
@@ -80,6 +82,7 @@ from orchestrator.api import (
     outcome_from,
     remember_version,
     run_bounded,
+    tool_refusal,
     tool_version,
 )
 
@@ -88,7 +91,7 @@ PY_SUFFIXES = (".py", ".pyi")
 NOTEBOOK_SUFFIX = ".ipynb"
 #: The suffixes of Ruff's default `include` (besides `pyproject.toml`).
 DEFAULT_INCLUDE_SUFFIXES = (*PY_SUFFIXES, NOTEBOOK_SUFFIX)
-INSTALL_HINT = "install Ruff (pip install ruff) or set [tool.orchestrate.tools] ruff = '/abs/path'"
+INSTALL_HINT = "install Ruff (pip install ruff) or set ORCHESTRATE_TOOL_RUFF=/abs/path"
 
 
 def _severity(item: dict[str, Any]) -> tuple[Severity, str | None]:
@@ -260,18 +263,24 @@ EXCLUDED_DEFAULT = "excluded by Ruff's default exclude list"
 NOT_INCLUDED = "not included by the project's Ruff config"
 
 
-def project_ruff(root: Path) -> str | None:
-    """The project's own Ruff (`.venv/bin/ruff` under the root) when it is executable."""
+def project_ruff(root: Path, ctx: RunContext | None = None) -> str | None:
+    """The project's own Ruff (`.venv/bin/ruff` under the root) when it is executable
+    and, for a run, `tool_refusal` allows it (never tracked, never at a strict gate)."""
     cand = root / PROJECT_RUFF
-    return str(cand) if cand.is_file() and os.access(cand, os.X_OK) else None
+    if not (cand.is_file() and os.access(cand, os.X_OK)):
+        return None
+    return str(cand) if ctx is None or tool_refusal(str(cand), ctx) is None else None
 
 
-def select_tool(root: Path, override: str | None) -> str | None:
-    """The Ruff to run: an explicit `[tools] ruff` path, else the project's own
-    (its `.venv`), else the one installed beside orchestrate, else PATH's."""
+def select_tool(root: Path, override: str | None, ctx: RunContext | None = None) -> str | None:
+    """The Ruff to run: an explicit machine `[tools] ruff` path, else the project's own
+    (its untracked `.venv`, not at a strict gate), else the one installed beside
+    orchestrate, else PATH's; for a run (`ctx`) only one `tool_refusal` allows."""
+    refuse = None if ctx is None else functools.partial(tool_refusal, ctx=ctx)
     if override is not None:
-        return find_tool(NAME, override=override)
-    return project_ruff(root) or find_tool(NAME, extra_dirs=[interpreter_bin_dir()])
+        return find_tool(NAME, override=override, refuse=refuse)
+    own = project_ruff(root, ctx)
+    return own or find_tool(NAME, extra_dirs=[interpreter_bin_dir()], refuse=refuse)
 
 
 def _label(root: Path, path: Path) -> str:
@@ -325,7 +334,8 @@ class RuffChecker:
 
     def probe(self, root: Path) -> Probe:
         """The Ruff a run would use (no override known here) and the root's config."""
-        tool = select_tool(root, None)
+        # A feedback run's view: a tracked project Ruff is not one (tool_refusal).
+        tool = select_tool(root, None, RunContext(project_root=root, deadline=Deadline.after(5)))
         configs = _root_configured(root)
         return Probe(
             found=tool is not None,
@@ -343,7 +353,7 @@ class RuffChecker:
         if not targets:
             return CheckerPlan()
         root = ctx.project_root
-        tool = select_tool(root, ctx.tool_overrides.get(NAME))
+        tool = select_tool(root, ctx.tool_overrides.get(NAME), ctx)
         if tool is None:
             return CheckerPlan(settled=tuple(self._not_found(targets, root)))
         ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))

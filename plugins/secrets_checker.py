@@ -8,7 +8,9 @@ note). No global skip flag disables it: it declares itself `essential`, and the
 plugin host loads an essential checker's plugin even when a block list names it.
 
 Every file is scanned, lock files and generated files included; a binary through its
-printable runs, UTF-16/32 text decoded (`secrets_decode`). What cannot be read is a
+printable runs, UTF-16/32 text decoded (`secrets_decode`), compressed data unpacked
+within a bound (`secrets_archive`: gzip, bzip2, xz, zip with its member names), and
+the path itself (a token in a file or folder name is delivered too). What cannot be read is a
 `partial` scope with the reason. Reviewed false positives are allowed through the
 committed allowlist (`secrets_allow`).
 """
@@ -24,7 +26,8 @@ from orchestrate_plugins.secrets_allow import (
     parse_allowlist,
     reviewed_allowlist,
 )
-from orchestrate_plugins.secrets_decode import views
+from orchestrate_plugins.secrets_archive import expand, is_compressed
+from orchestrate_plugins.secrets_decode import View, views
 from orchestrate_plugins.secrets_rules import (
     CONTENT_RULES,
     DOTENV_ASSIGNMENT,
@@ -103,48 +106,86 @@ class ScanTimedOut(Exception):
 _DEADLINE_EVERY = 256
 
 
+def _scan_view(
+    view: View,
+    rules: Sequence[Rule],
+    deadline: Deadline | None,
+    seen: tuple[set[tuple[str, int]], set[tuple[str, bytes]]],
+    hits: list[tuple[Rule, int | None]],
+    *,
+    lines: bool,
+) -> None:
+    """Add the hits of `rules` in `view` to `hits` (see scan_content); a view whose
+    newlines are not the file's lines (`lines` False) gives hits without a line."""
+    lines_seen, values_seen = seen
+    for rule in rules:
+        if deadline is not None and deadline.expired():
+            raise ScanTimedOut
+        for n, m in enumerate(rule.finditer(view.data), 1):
+            if deadline is not None and n % _DEADLINE_EVERY == 0 and deadline.expired():
+                raise ScanTimedOut
+            value = (rule.id, m.group())
+            if lines and view.lines:
+                line = view.data.count(b"\n", 0, m.start()) + 1
+                if (rule.id, line) not in lines_seen:
+                    lines_seen.add((rule.id, line))
+                    hits.append((rule, line))
+            elif value not in values_seen:
+                hits.append((rule, None))
+            values_seen.add(value)
+            if rule is DOTENV_ASSIGNMENT:
+                break  # one assignment is enough to name the file
+
+
+def path_hits(path: str) -> list[tuple[Rule, int | None]]:
+    """The content rules' hits in the path itself (every folder and the file's name):
+    a token is as delivered in a name as in a file. Without a line."""
+    hits: list[tuple[Rule, int | None]] = []
+    data = path.encode("utf-8", "surrogateescape")
+    _scan_view(View(data, lines=False), CONTENT_RULES, None, (set(), set()), hits, lines=False)
+    return hits
+
+
 def scan_content(
     path: str, data: bytes, deadline: Deadline | None = None
 ) -> tuple[list[tuple[Rule, int | None]], str | None]:
     """Content hits for `path` with bytes `data`, and what could not be read (None: all).
 
     At most one hit per rule and line; in a view without lines (a binary's runs) one
-    per rule and distinct match not already found. Matched values are compared here
-    and dropped. With a `deadline`, raises `ScanTimedOut` once it has passed: it is
-    looked at before each rule's pass over each view and every few hundred matches,
-    so a file never runs the scan past the gate's one deadline by more than one pass
-    of one linear-time rule over at most `SCAN_LIMIT` bytes.
+    per rule and distinct match not already found. Compressed data (gzip, bzip2, xz,
+    zip; secrets_archive) is unpacked within `SCAN_LIMIT` bytes and scanned too, with
+    zip member names; its hits carry no line, and what was not unpacked is named.
+    Matched values are compared here and dropped. With a `deadline`, raises
+    `ScanTimedOut` once it has passed: it is looked at before each rule's pass over
+    each view and every few hundred matches, so a file never runs the scan past the
+    gate's one deadline by more than one pass of one linear-time rule over at most
+    `SCAN_LIMIT` bytes.
     """
     read = views(data)
     hits: list[tuple[Rule, int | None]] = []
-    lines_seen: set[tuple[str, int]] = set()
-    values_seen: set[tuple[str, bytes]] = set()
+    seen: tuple[set[tuple[str, int]], set[tuple[str, bytes]]] = (set(), set())
     dotenv = _is_dotenv(PurePosixPath(path).name.lower())
     for view in read.views:
         rules = (DOTENV_ASSIGNMENT, *CONTENT_RULES) if dotenv and view.lines else CONTENT_RULES
-        for rule in rules:
-            if deadline is not None and deadline.expired():
-                raise ScanTimedOut
-            for n, m in enumerate(rule.finditer(view.data), 1):
-                if deadline is not None and n % _DEADLINE_EVERY == 0 and deadline.expired():
-                    raise ScanTimedOut
-                value = (rule.id, m.group())
-                if view.lines:
-                    line = view.data.count(b"\n", 0, m.start()) + 1
-                    if (rule.id, line) not in lines_seen:
-                        lines_seen.add((rule.id, line))
-                        hits.append((rule, line))
-                elif value not in values_seen:
-                    hits.append((rule, None))
-                values_seen.add(value)
-                if rule is DOTENV_ASSIGNMENT:
-                    break  # one assignment is enough to name the file
-    return hits, read.unreadable
+        _scan_view(view, rules, deadline, seen, hits, lines=True)
+    unreadable = [read.unreadable] if read.unreadable else []
+    if is_compressed(data):
+        inner = expand(data, SCAN_LIMIT)
+        for _where, blob in inner.blobs:
+            for view in views(blob).views:
+                _scan_view(view, CONTENT_RULES, deadline, seen, hits, lines=False)
+        for name in inner.names:
+            hits += [h for h in _name_hits(name) + path_hits(name) if h not in hits]
+        if inner.unread:
+            shown = "; ".join(inner.unread[:3])
+            more = f" and {len(inner.unread) - 3} more" if len(inner.unread) > 3 else ""
+            unreadable.append(f"compressed content not fully scanned: {shown}{more}")
+    return hits, "; ".join(unreadable) or None
 
 
 def scan(path: str, data: bytes | None) -> list[tuple[Rule, int | None]]:
     """Every (rule, line) hit for `path` with bytes `data`; `data` None: name rules only."""
-    hits = _name_hits(path)
+    hits = _name_hits(path) + path_hits(path)
     if data is not None:
         hits += scan_content(path, data)[0]
     return hits
@@ -259,7 +300,7 @@ class SecretsChecker:
     ) -> FileOutcome:
         reasons: list[str] = []
         status = ScopeStatus.CHECKED
-        hits = _name_hits(target.path)
+        hits = _name_hits(target.path) + path_hits(target.path)
         try:
             data: bytes | None = target.read_bytes(SCAN_LIMIT + 1)
         except OSError as exc:

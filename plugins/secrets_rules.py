@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 #: Identity of the rule set; bump when a rule changes what it matches.
-RULESET_VERSION = "4"
+RULESET_VERSION = "5"  # 5: paths and compressed content are scanned too
 
 
 @dataclass(frozen=True)

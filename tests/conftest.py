@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import git_repo, write_files  # noqa: F401 - re-exported fixtures
+from helpers import git_repo, machine_tools_reset, write_files  # noqa: F401 - re-exported fixtures
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from helpers import VENV_BIN, git, run_cli, stage  # noqa: F401 - stage re-exported
+from helpers import VENV_BIN, git, run_cli, set_machine_tool, stage  # noqa: F401 - stage re-exported
 
 SECRET_VALUE = "hunter2-" + "s3cr3t-value"  # assembled so no file holds it whole
 BAD_PY = "import os\n"  # F401: a blocking Ruff finding
@@ -50,10 +50,11 @@ def orchestrate(
 
 
 def ruff_unavailable(repo: Path) -> None:
-    """Commit a project config that points Ruff at a path that does not exist."""
-    (repo / "pyproject.toml").write_text(
-        '[tool.orchestrate.tools]\nruff = "/nonexistent/bin/ruff"\n'
-    )
+    """Point the machine's Ruff at a path that does not exist (`ORCHESTRATE_TOOL_RUFF`,
+    for the rest of the test: a project's `[tools]` names no tool), and commit a
+    project config as the step before."""
+    set_machine_tool("ruff", "/nonexistent/bin/ruff")
+    (repo / "pyproject.toml").write_text('[project]\nname = "x"\n')
     git(repo, "add", "pyproject.toml")
     git(repo, "commit", "-q", "-m", "config")
 

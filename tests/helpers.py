@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,26 @@ def corpus(item_id: str) -> Path:
             " (./run test runs it before the tests)"
         )
     return found
+
+
+@pytest.fixture(autouse=True)
+def machine_tools_reset() -> Iterator[None]:
+    """The machine tool paths a test names (`set_machine_tool`) end with it (autouse
+    through each conftest)."""
+    before = {k: v for k, v in os.environ.items() if k.startswith("ORCHESTRATE_TOOL_")}
+    yield
+    for key in [k for k in os.environ if k.startswith("ORCHESTRATE_TOOL_")]:
+        del os.environ[key]
+    os.environ.update(before)
+
+
+def set_machine_tool(name: str, path: str) -> None:
+    """Name the machine's tool path for `name` (`ORCHESTRATE_TOOL_<NAME>`, the way a
+    user does: a project config's `[tools]` is ignored) for the rest of the test, in
+    process and in every CLI it starts; `machine_tools_reset` clears it after."""
+    from orchestrator.core.tool_paths import env_name
+
+    os.environ[env_name(name)] = path
 
 
 def run_cli(

@@ -53,9 +53,7 @@ def test_native_languages_come_from_the_loaded_checkers() -> None:
 
 def test_require_native_names_the_declaring_checker(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("x = 1\n")
-    report = run_lint(
-        LintRequest(project_root=tmp_path, config={"tools": {"ruff": "/nonexistent/ruff"}})
-    )
+    report = run_lint(LintRequest(project_root=tmp_path, tools={"ruff": "/nonexistent/ruff"}))
     assert missing_required(report, ["native"], {"python": "pyfast"}) == [
         "m.py: no native (pyfast) evidence"
     ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import run_cli, sarif_schema
+from helpers import run_cli, sarif_schema, set_machine_tool
 
 from orchestrator.model.report import json_schema
 
@@ -98,7 +98,7 @@ def test_hanging_tool_times_out_within_deadline(tmp_path: Path) -> None:
     fake = tmp_path / "fake_ruff"
     fake.write_text('#!/bin/sh\ncase "$1" in --version) echo "ruff 0.0.1";; *) sleep 60;; esac\n')
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
-    (root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    set_machine_tool("ruff", f"{fake}")
     (root / "a.py").write_text("x = 1\n")
     (root / "b.json").write_text('{"ok": true}\n')
     start = time.monotonic()
@@ -124,7 +124,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 
 
 def test_require_native_exits_3_when_tool_missing(tmp_path: Path) -> None:
-    (tmp_path / "orchestrate.toml").write_text('[tools]\nruff = "/nonexistent/ruff"\n')
+    set_machine_tool("ruff", "/nonexistent/ruff")
     (tmp_path / "a.py").write_text("x = 1\n")
     res = run_cli(["lint", "a.py", "--require", "native", "--format", "json"], cwd=tmp_path)
     assert res.returncode == 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import git, new_repo, run_cli
+from helpers import git, new_repo, run_cli, set_machine_tool
 
 from orchestrator.core.config import load_config, parse_config
 from orchestrator.errors import UsageError
@@ -119,7 +119,6 @@ def test_wrong_type_is_a_usage_error_not_an_internal_one(project: Path) -> None:
         ('disable_plugins = "yamllint"\n', "disable_plugins"),
         ("exclude_dirs = [1]\n", "exclude_dirs.0"),
         ('policy_in_lint = "yes"\n', "policy_in_lint"),
-        ('[tools]\nruff = "bin/ruff"\n', "tools.ruff"),
         ("tools = 3\n", "tools"),
         ("required = 3\n", "required"),
         ("hygiene = []\n", "hygiene"),
@@ -272,19 +271,28 @@ def test_cli_unknown_required_language_is_exit_2(project: Path) -> None:
     [("rufff", "ruff"), ("eslnt", "eslint"), ("gofmtt", "gofmt"), ("rubocp", "rubocop")],
 )
 def test_cli_a_tools_key_near_a_checker_name_is_exit_2(project: Path, key: str, meant: str) -> None:
-    (project / "orchestrate.toml").write_text(f'[tools]\n{key} = "/opt/x/bin/{key}"\n')
+    set_machine_tool(key, f"/opt/x/bin/{key}")
     res = _lint(project)
     assert res.returncode == 2, res.stdout + res.stderr
-    assert f"orchestrate.toml: tools.{key}: no checker or parser named {key!r}" in res.stderr
+    assert f"tools.{key}: no checker or parser named {key!r}" in res.stderr
     assert f"(did you mean {meant!r}?)" in res.stderr
 
 
 @pytest.mark.e2e
-def test_cli_a_tools_key_in_pyproject_names_the_dotted_key(project: Path) -> None:
+def test_cli_a_committed_tools_table_is_ignored_with_a_note(project: Path) -> None:
+    """A project's `[tools]` never names a tool (issue 24): even a typo in it is only
+    the note saying where tool paths belong."""
+    import json
+
     (project / "pyproject.toml").write_text('[tool.orchestrate.tools]\nrufff = "/opt/ruff"\n')
-    res = _lint(project)
-    assert res.returncode == 2, res.stdout + res.stderr
-    assert "pyproject.toml: tool.orchestrate.tools.rufff: no checker" in res.stderr
+    res = _lint(project, "--format", "json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    notes = json.loads(res.stdout)["notes"]
+    assert any(
+        n.startswith("pyproject.toml: tool.orchestrate.tools is ignored (rufff)")
+        and "ORCHESTRATE_TOOL_RUFFF=/abs/path" in n
+        for n in notes
+    ), notes
 
 
 @pytest.mark.e2e
@@ -293,13 +301,13 @@ def test_cli_a_tools_key_far_from_every_name_is_a_warning(project: Path) -> None
     refused."""
     import json
 
-    (project / "orchestrate.toml").write_text('[tools]\nterraform-ls = "/opt/tf/bin/tfls"\n')
+    set_machine_tool("terraform-ls", "/opt/tf/bin/tfls")
     res = _lint(project, "--format", "json")
     assert res.returncode == 0, res.stdout + res.stderr
     notes = json.loads(res.stdout)["notes"]
     assert any("tools.terraform-ls: no checker or parser named" in n for n in notes), notes
     res = _lint(project)
-    assert res.returncode == 0 and "warning: orchestrate.toml: tools.terraform-ls" in res.stdout
+    assert res.returncode == 0 and "warning: machine tool paths" in res.stdout
 
 
 def test_tool_key_distance() -> None:

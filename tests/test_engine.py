@@ -113,9 +113,7 @@ def test_unclaimed_file_is_unsupported(tmp_path: Path) -> None:
 
 def test_missing_native_tool_falls_back_to_grammar(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f(:\n    pass\n")
-    report = run_lint(
-        LintRequest(project_root=tmp_path, config={"tools": {"ruff": "/nonexistent/ruff"}})
-    )
+    report = run_lint(LintRequest(project_root=tmp_path, tools={"ruff": "/nonexistent/ruff"}))
     ruff = _scope(report, "m.py", "ruff")
     assert ruff.status == ScopeStatus.MISSING
     assert ruff.hint and "install" in ruff.hint

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import fail_or_skip, run_cli
+from helpers import fail_or_skip, run_cli, set_machine_tool
 
 from orchestrator.cli import main as cli_main
 from orchestrator.core.engine import LintRequest
@@ -205,7 +205,7 @@ def test_cli_every_check_failed_is_not_a_pass(tmp_path: Path) -> None:
     """`orchestrate lint && deploy` must not deploy when the planned checks crashed."""
     root = tmp_path / "p"
     root.mkdir()
-    (root / "orchestrate.toml").write_text(f'[tools]\nruff = "{_crashing_ruff(tmp_path)}"\n')
+    set_machine_tool("ruff", f"{_crashing_ruff(tmp_path)}")
     (root / "a.py").write_text("x = 1\n")
     res = run_cli(["lint", ".", "--no-tasks", "--format", "json"], cwd=root)
     assert res.returncode == 3, res.stderr
@@ -230,7 +230,7 @@ def test_cli_syntax_candidate_exits_0_unless_fail_on_candidate(tmp_path: Path) -
     (tmp_path / "main.go").write_text('package main\n\nfunc main() {\n\tprintln("a"\n}\n')
     # No exact parser confirms it (gofmt's explicit path names nothing): a candidate.
     absent = (tmp_path / "absent" / "gofmt").as_posix()
-    (tmp_path / "orchestrate.toml").write_text(f'tools = {{ gofmt = "{absent}" }}\n')
+    set_machine_tool("gofmt", absent)
     res = run_cli(["lint", "main.go", "--no-tasks", "--format", "json"], cwd=tmp_path)
     report = json.loads(res.stdout)
     assert report["findings"] and all(f["candidate"] for f in report["findings"])
@@ -564,7 +564,7 @@ def test_cli_a_configured_tool_that_is_absent_is_incomplete(
     (tmp_path / config).write_text("export default [];\n" if checker == "eslint" else "\n")
     (tmp_path / source[0]).write_text(source[1])
     absent = (tmp_path / "absent" / checker).as_posix()
-    (tmp_path / "orchestrate.toml").write_text(f'[tools]\n{checker} = "{absent}"\n')
+    set_machine_tool(f"{checker}", f"{absent}")
     res = run_cli(["lint", "--no-tasks", "--format", "json"], cwd=tmp_path)
     report = json.loads(res.stdout)
     (scope,) = [s for s in report["scopes"] if s["checker"] == checker and s["path"] == source[0]]
@@ -578,7 +578,7 @@ def test_cli_a_configured_tool_that_is_absent_is_incomplete(
 def test_cli_an_unconfigured_missing_tool_stays_a_reported_gap(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     absent = (tmp_path / "absent" / "ruff").as_posix()
-    (tmp_path / "orchestrate.toml").write_text(f'[tools]\nruff = "{absent}"\n')
+    set_machine_tool("ruff", f"{absent}")
     res = run_cli(["lint", "--no-tasks", "--format", "json"], cwd=tmp_path)
     assert res.returncode == ExitCode.PASS, res.stdout + res.stderr
     (scope,) = [s for s in json.loads(res.stdout)["scopes"] if s["checker"] == "ruff"]

@@ -14,7 +14,7 @@ import yaml
 from gate_support import BAD_PY, GOOD_PY, SECRET_VALUE
 from gate_support import clean_env as _env
 from gate_support import run as _run
-from helpers import REPO, VENV_BIN, add_remote, git, run_cli
+from helpers import REPO, VENV_BIN, add_remote, git, run_cli, set_machine_tool
 from secrets_support import AWS_KEY
 
 #: Every test here runs orchestrate as a user does (README "Tests").
@@ -129,9 +129,8 @@ def test_real_push_runs_the_pre_push_gate(hooked: Path, tmp_path: Path) -> None:
 
 
 def test_missing_ruff_is_incomplete_under_strict_unverified_under_legacy(git_repo: Path) -> None:
-    (git_repo / "pyproject.toml").write_text(
-        '[tool.orchestrate.tools]\nruff = "/nonexistent/bin/ruff"\n'
-    )
+    set_machine_tool("ruff", "/nonexistent/bin/ruff")
+    (git_repo / "pyproject.toml").write_text('[project]\nname = "x"\n')
     git(git_repo, "add", "pyproject.toml")
     git(git_repo, "commit", "-q", "-m", "config")
     _stage(git_repo, {"a.py": GOOD_PY})

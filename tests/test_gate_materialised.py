@@ -19,7 +19,15 @@ from pathlib import Path
 
 import pytest
 from gate_support import BAD_PY, GOOD_PY, clean_env, orchestrate
-from helpers import VENV_BIN, add_remote, eslint_path, git, new_repo, require_tool, stage
+from helpers import (
+    VENV_BIN,
+    add_remote,
+    eslint_path,
+    git,
+    new_repo,
+    require_tool,
+    stage,
+)
 
 from orchestrator.core import reuse
 from orchestrator.gates.materialise import TREES_DIR, UnsafePath, materialised

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import new_repo, ruff_directly, run_cli, stage
+from helpers import git, new_repo, ruff_directly, run_cli, stage
 from secrets_support import AWS_KEY
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -191,6 +191,13 @@ def test_gate_follows_the_staged_gitattributes_not_the_work_tree(tmp_path: Path)
     _code, report = _gate(repo)
     assert _checkers(report, "gen/conf.lua").get("treesitter") == "unqualified", report["gate"]
     stage(repo, {".gitattributes": "gen/** linguist-generated\n"})
+    _code, report = _gate(repo)
+    # Staged in the same change: the change's own mark is policy, the base (HEAD) has
+    # none, so the file is still judged (the stricter of the two; issue 24).
+    assert _checkers(report, "gen/conf.lua").get("treesitter") == "unqualified", report["gate"]
+    # Once HEAD carries the mark too, the staged one applies.
+    git(repo, "commit", "-q", "--no-verify", "-m", "mark gen/ generated")
+    stage(repo, {"gen/conf.lua": "local x = 2\n"})
     _code, report = _gate(repo)
     (scope,) = [
         s for s in report["scopes"] if s["path"] == "gen/conf.lua" and s["checker"] != "secrets"

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import VENV_BIN, eslint_path, fail_or_skip, new_repo, run_cli
+from helpers import VENV_BIN, eslint_path, fail_or_skip, new_repo, run_cli, set_machine_tool
 from lsprotocol import types
 from pytest_lsp.client import LanguageClient, client_capabilities, make_test_lsp_client
 
@@ -198,10 +198,8 @@ def test_syntax_only_file_gets_one_coverage_note(tmp_path: Path) -> None:
 
 
 def test_missing_native_checker_note_says_what_to_do(tmp_path: Path) -> None:
-    root = _project(
-        tmp_path,
-        {"a.py": CLEAN, "pyproject.toml": '[tool.orchestrate.tools]\nruff = "/nonexistent/ruff"\n'},
-    )
+    set_machine_tool("ruff", "/nonexistent/ruff")
+    root = _project(tmp_path, {"a.py": CLEAN})
 
     async def body(s: Session) -> Sequence[types.Diagnostic]:
         uri = s.open("a.py", CLEAN)
@@ -211,7 +209,7 @@ def test_missing_native_checker_note_says_what_to_do(tmp_path: Path) -> None:
     notes = [d for d in diags if d.code == "coverage"]
     assert len(notes) == 1, diags
     assert "ruff: missing" in notes[0].message
-    assert "install" in notes[0].message or "[tool.orchestrate.tools]" in notes[0].message
+    assert "install" in notes[0].message or "[tools]" in notes[0].message
 
 
 def test_code_action_applies_the_auto_tier_fix(tmp_path: Path) -> None:
@@ -273,14 +271,8 @@ def test_server_survives_a_crashing_tool_and_says_so(tmp_path: Path) -> None:
         "kill -SEGV $$\n"
     )
     fake.chmod(0o755)
-    root = _project(
-        tmp_path,
-        {
-            "a.py": CLEAN,
-            "main.go": "package main\n",
-            "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n',
-        },
-    )
+    set_machine_tool("ruff", str(fake))
+    root = _project(tmp_path, {"a.py": CLEAN, "main.go": "package main\n"})
 
     async def body(s: Session) -> tuple[Sequence[types.Diagnostic], Sequence[types.Diagnostic]]:
         uri = s.open("a.py", UNUSED_IMPORT)
@@ -300,9 +292,8 @@ def test_server_shows_a_message_for_a_crashing_tool(tmp_path: Path) -> None:
     fake = tmp_path / "fake_ruff"
     fake.write_text("#!/bin/sh\necho crashed >&2\nexit 70\n")
     fake.chmod(0o755)
-    root = _project(
-        tmp_path, {"a.py": CLEAN, "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n'}
-    )
+    set_machine_tool("ruff", str(fake))
+    root = _project(tmp_path, {"a.py": CLEAN})
 
     async def body(s: Session) -> list[types.ShowMessageParams]:
         uri = s.open("a.py", CLEAN)
@@ -393,14 +384,8 @@ def test_neovim_survives_a_crashing_tool_and_says_so(tmp_path: Path) -> None:
     fake = tmp_path / "fake_ruff"
     fake.write_text("#!/bin/sh\necho fake ruff crashed >&2\nkill -SEGV $$\n")
     fake.chmod(0o755)
-    root = _project(
-        tmp_path,
-        {
-            "a.py": CLEAN,
-            "main.go": "package main\n",
-            "pyproject.toml": f'[tool.orchestrate.tools]\nruff = "{fake}"\n',
-        },
-    )
+    set_machine_tool("ruff", str(fake))
+    root = _project(tmp_path, {"a.py": CLEAN, "main.go": "package main\n"})
     got = _neovim(tmp_path, root, "crash")
     notes = _rows(got["crashed"], "coverage")
     assert len(notes) == 1 and "ruff: tool_error" in notes[0]["message"], got

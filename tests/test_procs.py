@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import REPO
+from helpers import REPO, set_machine_tool
 
 from orchestrator import proctree
 from orchestrator.deadline import Deadline
@@ -198,7 +198,7 @@ def test_orchestrate_lint_ends_its_tree_on_a_signal(
     project = tmp_path / "project"
     project.mkdir()
     tool = _fake_tool(tmp_path / "tool")
-    (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{tool}"\n')
+    set_machine_tool("ruff", f"{tool}")
     (project / "m.py").write_text("x = 1\n")
     argv = ["-m", "orchestrator.cli", "lint", "--no-tasks", "--root", str(project), str(project)]
     proc = subprocess.Popen([sys.executable, *argv], cwd=tmp_path)

@@ -86,14 +86,14 @@ def test_ruff_version_change_invalidates(
 ) -> None:
     fake = tmp_path_factory.mktemp("bin") / "fake_ruff"
     _fake_ruff(fake, "0.0.1")
-    config = {"tools": {"ruff": str(fake)}}
-    first = _lint(project, config=config)
+    tools = {"ruff": str(fake)}
+    first = _lint(project, tools=tools)
     assert _ruff_scope(first).tool.version == "ruff 0.0.1"  # type: ignore[union-attr]
-    assert _ruff_scope(_lint(project, config=config)).reused == reuse.REUSE_REASON
+    assert _ruff_scope(_lint(project, tools=tools)).reused == reuse.REUSE_REASON
     _fake_ruff(fake, "0.0.2")
     st = fake.stat()
     os.utime(fake, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
-    changed = _lint(project, config=config)
+    changed = _lint(project, tools=tools)
     assert _ruff_scope(changed).tool.version == "ruff 0.0.2"  # type: ignore[union-attr]
     assert _ruff_scope(changed).reused is None
 

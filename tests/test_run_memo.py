@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import VENV_BIN, eslint_path, git, new_repo, require_tool
+from helpers import VENV_BIN, eslint_path, git, new_repo, require_tool, set_machine_tool
 
 from orchestrator.core import reuse, run_memo
 from orchestrator.core.engine import LintRequest, run_lint
@@ -180,7 +180,7 @@ def test_a_tool_behind_a_wrapper_that_changed_checks_again(project: Path, tmp_pa
     wrapper = tmp_path / "fake-ruff-shim"
     wrapper.write_text(f'#!/bin/sh\nexec "{current}/ruff" "$@"\n')
     wrapper.chmod(0o755)
-    (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+    set_machine_tool("ruff", f"{wrapper}")
     _lint(project)
     assert _replayed(_lint(project))
     swapped = tmp_path / "current.new"
@@ -229,9 +229,9 @@ BROKEN_SH = "#!/bin/bash\nif true; then\n  echo x\n"
 
 
 def _parser_project(root: Path, fake: Path) -> Path:
-    new_repo(root, {"run.sh": BROKEN_SH})
-    (root / "orchestrate.toml").write_text(f'[tools]\nbash = "{fake}"\n')
-    git(root, "add", "orchestrate.toml")
+    # c.json: a file the fallback checks (qualified grammar), so a replay shows.
+    new_repo(root, {"run.sh": BROKEN_SH, "c.json": '{"k": 1}\n'})
+    set_machine_tool("bash", f"{fake}")
     git(root, "commit", "-qm", "files")
     return root
 
@@ -282,7 +282,7 @@ def test_a_file_removed_while_the_run_ran_is_not_replayed(project: Path, tmp_pat
         f'out=$("{real}" "$@"); rc=$?\nrm -f "{gone}"\nprintf "%s" "$out"\nexit $rc\n'
     )
     wrapper.chmod(0o755)
-    (project / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+    set_machine_tool("ruff", f"{wrapper}")
     first = _lint(project)
     assert "app/b.py" in {s.path for s in first.scopes if s.checker == "ruff"}
     assert not gone.exists()

@@ -1,5 +1,5 @@
 """Unit tests of the entry-point cache (core/entry_points) and the strict gate's machine
-tools (gates/strict_policy), in process."""
+tools (core/tool_paths), in process."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.core import entry_points
+from orchestrator.core import entry_points, tool_paths
 from orchestrator.errors import UsageError
-from orchestrator.gates import strict_policy
 
 
 @pytest.fixture
@@ -40,17 +39,17 @@ def test_a_damaged_cache_file_is_a_miss(cache_root: Path) -> None:
     assert entry_points.cached("orchestrate", key) is None
 
 
-def test_machine_tools_overlay_the_user_config_absolute_paths(
+def test_machine_tools_are_the_user_config_absolute_paths_never_a_commit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     user = tmp_path / "config.toml"
-    monkeypatch.setattr(strict_policy, "user_config_path", lambda: user)
-    base = {"tools": {"ruff": "/base/ruff", "eslint": 3}}
-    assert strict_policy.machine_tools(base) == ({"ruff": "/base/ruff"}, [])
+    monkeypatch.setattr(tool_paths, "user_config_path", lambda: user)
+    assert tool_paths.machine_tools({}) == ({}, [])
     user.write_text('extra = 1\n[tools]\nruff = "/home/u/ruff"\nnode = "relative/node"\n')
-    tools, notes = strict_policy.machine_tools(base)
+    tools, notes = tool_paths.machine_tools({})
     assert tools == {"ruff": "/home/u/ruff"}
-    assert len(notes) == 1 and "only [tools] is read" in notes[0] and "extra" in notes[0]
+    assert len(notes) == 2 and "only [tools] is read" in notes[0] and "extra" in notes[0]
+    assert "tools.node: not an absolute path" in notes[1]
     user.write_text("[tools\n")
     with pytest.raises(UsageError, match="cannot read the user configuration"):
-        strict_policy.machine_tools(base)
+        tool_paths.machine_tools({})

@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import IN_CI, VENV_BIN, eslint_path, fail_or_skip, git, new_repo, run_cli
+from helpers import (
+    IN_CI,
+    VENV_BIN,
+    eslint_path,
+    fail_or_skip,
+    git,
+    new_repo,
+    run_cli,
+    set_machine_tool,
+)
 from host_contracts import encode, payload
 
 from orchestrator.server.protocol import runtime_paths
@@ -701,7 +710,7 @@ def test_a_request_whose_client_went_away_is_cancelled(project: Project, tmp_pat
     """A client killed mid-request: the engine ends that run (its tool is killed, as on
     a passed deadline) instead of running it to the end, and serves the next client."""
     fake, pid_file = _slow_fake_ruff(tmp_path)
-    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    set_machine_tool("ruff", f"{fake}")
     project.start()
     client = _client(project, "lint", "--format", "json", "--timeout", "500", "app/ok.py")
     try:
@@ -727,7 +736,7 @@ def test_a_queued_request_whose_client_went_away_never_runs(
     """A second client waiting behind a busy run and killed: its request is dropped
     unrun when its turn comes."""
     fake, pid_file = _slow_fake_ruff(tmp_path)
-    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{fake}"\n')
+    set_machine_tool("ruff", f"{fake}")
     project.start()
     first = _client(project, "lint", "--format", "json", "--timeout", "500", "app/ok.py")
     second = None
@@ -771,7 +780,7 @@ def test_a_tool_behind_a_wrapper_is_seen_to_change(project: Project, tmp_path: P
     wrapper = tmp_path / "ruff-wrapper"
     wrapper.write_text(f'#!/bin/sh\nexec "{current}/ruff" "$@"\n')
     wrapper.chmod(0o755)
-    (project.root / "orchestrate.toml").write_text(f'[tools]\nruff = "{wrapper}"\n')
+    set_machine_tool("ruff", f"{wrapper}")
 
     def versions(out: subprocess.CompletedProcess[str]) -> set[str]:
         scopes = json.loads(out.stdout)["scopes"]

@@ -44,6 +44,7 @@ from orchestrator.checkers.tools import (
     interpreter_bin_dir,
     is_executable,
     probe_version,
+    tool_refusal,
 )
 from orchestrator.core.reuse import ReuseIdentity
 from orchestrator.deadline import Deadline
@@ -243,16 +244,23 @@ class CommandChecker:
         explicit = self._explicit(ctx)
         if explicit is not None:
             p = Path(explicit)
-            if p.is_absolute() and is_executable(p):
-                return CommandTool((str(p),), ToolIdentity(path=str(p)), "the configured path"), ""
-            return None, f"the configured {self.name} path is not an absolute executable: {p}"
+            if not (p.is_absolute() and is_executable(p)):
+                return None, f"the configured {self.name} path is not an absolute executable: {p}"
+            refused = tool_refusal(str(p), ctx)
+            if refused is not None:
+                return None, f"the configured {self.name} path {refused}"
+            return CommandTool((str(p),), ToolIdentity(path=str(p)), "the configured path"), ""
         if self.python_module:
             found = self._python_tool()
             why = f"{self.python_module} is not installed in orchestrate's environment"
             return (found, found.source) if found else (None, why)
         for folder, source in self._folders(ctx):
             cand = folder / self.tool
-            if folder.is_absolute() and is_executable(cand):
+            if (
+                folder.is_absolute()
+                and is_executable(cand)
+                and tool_refusal(str(cand), ctx) is None
+            ):
                 return CommandTool((str(cand),), ToolIdentity(path=str(cand)), source), source
         places = [f"the project's {d}" for d in self.project_dirs]
         places += ["orchestrate's environment", "a managed install", "an absolute PATH entry"]

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from orchestrator.core.tool_paths import tool_refusal as _tool_refusal
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import RunContext
 from orchestrator.procs import run_bounded
@@ -31,43 +32,60 @@ def is_executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
+def tool_refusal(tool: str, ctx: RunContext) -> str | None:
+    """Why the executable `tool` may not run in the run `ctx`, or None when it may: a
+    file git tracks inside the project is never a tool, and a strict gate (delivery)
+    runs nothing that lives inside the judged tree or the repository (orchestrate's own
+    install aside). Every checker asks this of the tool it found before running it."""
+    return _tool_refusal(tool, ctx.project_root, ctx.purpose, ctx.untrusted_roots)
+
+
 def find_tool(
-    name: str, override: str | None = None, extra_dirs: Iterable[Path] = ()
+    name: str,
+    override: str | None = None,
+    extra_dirs: Iterable[Path] = (),
+    refuse: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """Resolve a tool to an absolute path, or None.
 
     Order: an explicit absolute override; the given directories (e.g. next to the
     running interpreter); then ABSOLUTE entries of PATH only: a relative PATH entry is
-    never trusted.
+    never trusted. A candidate `refuse` gives a reason for (`api.tool_refusal`) is
+    passed over; a refused override is None.
     """
+    refused = refuse or (lambda _path: None)
     if override:
         p = Path(override)
-        return str(p) if p.is_absolute() and is_executable(p) else None
+        return str(p) if p.is_absolute() and is_executable(p) and refused(str(p)) is None else None
     for d in extra_dirs:
         cand = Path(d) / name
-        if is_executable(cand):
+        if is_executable(cand) and refused(str(cand)) is None:
             return str(cand)
-    safe_path = os.pathsep.join(
-        e for e in os.environ.get("PATH", "").split(os.pathsep) if e and os.path.isabs(e)
-    )
-    found = shutil.which(name, path=safe_path)
-    return str(Path(found)) if found else None
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue  # a relative entry would run whatever the current folder holds
+        found = shutil.which(name, path=entry)
+        if found and refused(str(Path(found))) is None:
+            return str(Path(found))
+    return None
 
 
 def find_on_path(name: str, ctx: RunContext) -> str | None:
     """The run's explicit tool path for `name` (`ctx.tool_overrides`, absolute and
     executable, else None), or the first ABSOLUTE entry of the run's PATH (`ctx.env`,
-    else the process's) holding an executable `name`. A relative entry is never used."""
+    else the process's) holding an executable `name`. A relative entry is never used,
+    nor a tool `tool_refusal` refuses (an explicit one refused is None)."""
     explicit = ctx.tool_overrides.get(name)
     if explicit is not None:
         p = Path(explicit)
-        return str(p) if p.is_absolute() and is_executable(p) else None
+        ok = p.is_absolute() and is_executable(p)
+        return str(p) if ok and tool_refusal(str(p), ctx) is None else None
     env: Mapping[str, str] = ctx.env if ctx.env is not None else os.environ
     for entry in env.get("PATH", "").split(os.pathsep):
         if not entry or not os.path.isabs(entry):
             continue  # a relative entry would run whatever the current folder holds
         cand = Path(entry) / name
-        if is_executable(cand):
+        if is_executable(cand) and tool_refusal(str(cand), ctx) is None:
             return str(cand)
     return None
 

@@ -137,16 +137,6 @@ def config_from_files(files: Mapping[str, bytes], label: str = ".") -> dict[str,
     return {}
 
 
-def tool_overrides(config: dict[str, Any]) -> dict[str, str]:
-    """Explicit tool paths from `[tool.orchestrate.tools]`; only absolute paths count."""
-    tools = config.get("tools", {})
-    if not isinstance(tools, dict):
-        return {}
-    return {
-        str(k): str(v) for k, v in tools.items() if isinstance(v, str) and Path(v).is_absolute()
-    }
-
-
 #: The checkers orchestrate ships (pyproject.toml's `orchestrate` entry points): a
 #: `[tools]` key near one of them is a typo even while that plugin is disabled.
 BUILTIN_CHECKERS = frozenset({"ruff", "treesitter", "eslint", "ruby", "rubocop", "secrets"})

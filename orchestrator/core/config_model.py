@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from pathlib import PurePosixPath, PureWindowsPath
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import MAX_FILE_BYTES
@@ -22,15 +21,6 @@ from orchestrator.safetext import printable
 Level = Literal["native", "syntax", "none"]
 #: How many validation errors one message lists.
 MAX_ERRORS = 5
-
-
-def _absolute(path: str) -> str:
-    if not (PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()):
-        raise ValueError("want an absolute path")
-    return path
-
-
-AbsolutePath = Annotated[str, AfterValidator(_absolute)]
 
 
 class ServerConfig(BaseModel):
@@ -63,8 +53,9 @@ class ProjectConfig(BaseModel):
     #: Hand files the syntax grammar found clean to the exact parser as well (true for
     #: every language, or a list of languages); off by default (docs/grammars.md).
     exact_parse_clean: bool | list[str] = False
-    #: Explicit absolute tool paths by checker name (and by exact parser name).
-    tools: dict[str, AbsolutePath] = Field(default_factory=dict)
+    #: Ignored, with a note: a tool path is machine-local (core/tool_paths: the user
+    #: config's `[tools]`, `ORCHESTRATE_TOOL_<NAME>`); accepted so an older config loads.
+    tools: dict[str, Any] = Field(default_factory=dict)
     #: Required coverage per language (and `default`) for delivery gates.
     required: dict[str, Level] = Field(default_factory=dict)
     #: The hygiene rulebook table; its fields are validated by hygiene/rulebook.py.

@@ -20,7 +20,7 @@ from typing import Any
 from orchestrator.core import assemble as stages
 from orchestrator.core import plugin_host, reuse, run_memo
 from orchestrator.core.assemble import Assembly, Streamed, assemble, scopes_of
-from orchestrator.core.config import config_source, load_config, tool_key_warnings, tool_overrides
+from orchestrator.core.config import config_source, load_config, tool_key_warnings
 from orchestrator.core.plan import plan_run, unsupported
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.run import Sink, late_fallback, run_batches
@@ -31,6 +31,12 @@ from orchestrator.core.selection import (
     named_files,
     select,
     take_shard,
+)
+from orchestrator.core.tool_paths import (
+    ENV_PREFIX,
+    committed_tools_note,
+    machine_tools,
+    user_config_path,
 )
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
@@ -71,6 +77,8 @@ class LintRequest:
     output_budget: int | None = None
     #: The judged surface's policy files, for a strict gate (see RunContext).
     surface_files: Mapping[str, bytes] | None = None
+    #: The base commit's copies of them (RunContext.base_files).
+    base_files: Mapping[str, bytes] | None = None
     #: `paths` are the user's own (the command line): a generated file named there is
     #: linted. Paths a hook or an agent hands over are not (generated files skip lint).
     paths_named: bool = False
@@ -86,6 +94,12 @@ class LintRequest:
     #: Over this many files, stream the rows to a spool on disk instead of holding them
     #: (model/rows.py: the report's two lists are then read-only sequences); None: never.
     spool_over: int | None = None
+    #: Explicit absolute tool paths by checker (or parser) name; None: the machine's
+    #: (core/tool_paths.machine_tools). Never the project config's `[tools]`.
+    tools: Mapping[str, str] | None = None
+    #: Folders besides the project root whose executables a delivery run never runs
+    #: (a strict gate's real repository; core/tool_paths.tool_refusal).
+    untrusted_roots: Sequence[Path] = ()
 
 
 #: The files past which `orchestrate lint` streams its report rows (`spool_over`).
@@ -99,8 +113,11 @@ def default_jobs() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunContext:
-    """The run context every checker sees: one deadline started now, budgets, config."""
+def _context(
+    req: LintRequest, root: Path, config: Mapping[str, Any], tools: Mapping[str, str]
+) -> RunContext:
+    """The run context every checker sees: one deadline started now, budgets, config,
+    the machine's tool paths."""
     jobs = req.jobs or int(config.get("jobs", 0) or 0) or default_jobs()
     return RunContext(
         project_root=root,
@@ -108,9 +125,11 @@ def _context(req: LintRequest, root: Path, config: Mapping[str, Any]) -> RunCont
         purpose=req.purpose,
         config=config,
         jobs=jobs,
-        tool_overrides=tool_overrides(config),
+        tool_overrides=dict(tools),
+        untrusted_roots=tuple(req.untrusted_roots),
         env=req.env,
         surface_files=req.surface_files,
+        base_files=req.base_files,
         on_progress=req.on_progress,
         **({"output_budget": req.output_budget} if req.output_budget else {}),
     )
@@ -152,18 +171,44 @@ def _checkers(req: LintRequest, plugins: PluginSet) -> list[LoadedChecker]:
     return [c for c in checkers if c.name in req.only_checkers]
 
 
+def _tools(req: LintRequest) -> tuple[Mapping[str, str], list[str]]:
+    """The run's explicit tool paths (the request's, else the machine's) and notes."""
+    if req.tools is not None:
+        return req.tools, []
+    return machine_tools(req.env)
+
+
 def _tool_notes(
-    req: LintRequest, root: Path, config: Mapping[str, Any], checkers: Sequence[LoadedChecker]
+    req: LintRequest,
+    root: Path,
+    config: Mapping[str, Any],
+    tools: Mapping[str, str],
+    checkers: Sequence[LoadedChecker],
 ) -> list[str]:
-    """The warnings about `[tools]` keys no checker looks a tool up by; a key that is a
-    near miss of one is a usage error (core/config.tool_key_warnings). The names are
+    """The note when the project config sets `[tools]` (ignored: core/tool_paths), and
+    the warnings about machine tool names no checker looks a tool up by; a name that is
+    a near miss of one is a usage error (core/config.tool_key_warnings). The names are
     the loaded checkers' own and the tools they declare they look up (`tool_names`)."""
-    tools = config.get("tools") or {}
-    if not isinstance(tools, Mapping) or not tools:
-        return []
-    known = {c.name for c in checkers} | {n for c in checkers for n in c.tool_names}
     source, prefix = config_source(root) if req.config is None else ("configuration", "")
-    return tool_key_warnings(tools, known, source, prefix)
+    note = committed_tools_note(config, source, prefix)
+    notes = [note] if note is not None else []
+    if not tools or req.tools is not None:
+        return notes
+    known = {c.name for c in checkers} | {n for c in checkers for n in c.tool_names}
+
+    # A name from the environment is set in both spellings of `-`/`_`: only one of the
+    # two is checked (the known one, else the `-` one).
+    def twins(key: str) -> set[str]:
+        return {key.replace("_", "-"), key.replace("-", "_")} - {key}
+
+    twin = {
+        k
+        for k in tools
+        if k not in known and twins(k) & set(tools) and (twins(k) & known or "_" in k)
+    }
+    spelt = {k: v for k, v in tools.items() if k not in twin}
+    source = f"machine tool paths ({user_config_path()} [tools], {ENV_PREFIX}*)"
+    return notes + tool_key_warnings(spelt, known, source, "")
 
 
 def run_lint(req: LintRequest) -> Report:
@@ -171,9 +216,10 @@ def run_lint(req: LintRequest) -> Report:
     checker's fault (those are outcomes); raises UsageError for a bad configuration."""
     root = req.project_root.resolve()
     config = dict(req.config) if req.config is not None else load_config(root)
-    ctx = _context(req, root, config)
+    tools, machine_notes = _tools(req)
+    ctx = _context(req, root, config, tools)
     # A long-lived process answers an unchanged tree's run again (core/run_memo.py).
-    memo_key = run_memo.request_key(req, root, config)
+    memo_key = run_memo.request_key(req, root, config, tools)
     if (replayed := run_memo.replay(memo_key)) is not None:
         return replayed
     plugins = req.plugins or plugin_host.load(
@@ -187,10 +233,10 @@ def run_lint(req: LintRequest) -> Report:
         targets, refused = list(req.targets), list(req.refused)
     shard_id = None
     if req.shard is not None:
-        targets, refused, shard_id = take_shard(targets, refused, req.shard)
+        targets, refused, shard_id = take_shard(targets, refused, req.shard, config)
 
     checkers = _checkers(req, plugins)
-    tool_notes = _tool_notes(req, root, config, checkers)
+    tool_notes = machine_notes + _tool_notes(req, root, config, tools, checkers)
     # Policy checks (the secret scan) guard delivery surfaces; a plain lint runs them
     # only when asked by name (--only secrets) or by config (policy_in_lint = true).
     with_policy = bool(

@@ -108,7 +108,10 @@ def _attributes(ctx: RunContext) -> gen.Attributes:
     """The root `.gitattributes`: the judged surface's copy in a strict gate (never the
     work tree's), else the work tree's."""
     if ctx.surface_files is not None:
-        return gen.parse_gitattributes(ctx.surface_files.get(gen.GITATTRIBUTES))
+        surface = gen.parse_gitattributes(ctx.surface_files.get(gen.GITATTRIBUTES))
+        if ctx.base_files is None:
+            return surface
+        return gen.stricter(gen.parse_gitattributes(ctx.base_files.get(gen.GITATTRIBUTES)), surface)
     try:
         return gen.parse_gitattributes((ctx.project_root / gen.GITATTRIBUTES).read_bytes())
     except OSError:

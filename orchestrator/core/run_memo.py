@@ -117,7 +117,9 @@ class RequestKey:
     started_ns: int
 
 
-def request_key(req: Any, root: Path, config: Mapping[str, Any]) -> RequestKey | None:
+def request_key(
+    req: Any, root: Path, config: Mapping[str, Any], tools: Mapping[str, str] | None = None
+) -> RequestKey | None:
     """The identity of a core request `req` (a LintRequest) that may be kept or
     replayed, taken as its run starts; None when this one never is (module docs)."""
     started_ns = time.time_ns()
@@ -152,6 +154,7 @@ def request_key(req: Any, root: Path, config: Mapping[str, Any]) -> RequestKey |
         "shard": repr(req.shard),
         "env": sorted(env.items()),
         "config": config,
+        "tools": dict(tools or {}),
     }
     blob = json.dumps(parts, sort_keys=True, default=str)
     return RequestKey(

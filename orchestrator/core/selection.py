@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from orchestrator.core.walk import Unlisted, parent_dirs, scan_unlisted, walk_files
 from orchestrator.deadline import Deadline
@@ -370,17 +372,47 @@ def shard_of(path: str, count: int) -> int:
     return max(range(1, count + 1), key=lambda i: _weight(path, i))
 
 
+def tree_digest(targets: Sequence[FileTarget], refused: Sequence[Scope]) -> str:
+    """SHA-256 over each selected file's path and the digest of its bytes (a refused
+    path, or a file that cannot be read, counts by its path and a marker), in path
+    order: equal for two runs exactly when they judged the same contents."""
+    rows: dict[str, str] = {s.path: "refused" for s in refused}
+    for t in targets:
+        try:
+            rows[t.path] = hashlib.sha256(t.read_bytes()).hexdigest()
+        except OSError as exc:
+            rows[t.path] = f"unreadable:{exc.errno}"
+    h = hashlib.sha256()
+    for path in sorted(rows):
+        h.update(path.encode("utf-8", "surrogateescape") + b"\0" + rows[path].encode() + b"\0")
+    return h.hexdigest()
+
+
+def config_digest(settings: Mapping[str, Any]) -> str:
+    """SHA-256 of the run's validated orchestrate settings (canonical JSON)."""
+    blob = json.dumps(settings, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8", "surrogateescape")).hexdigest()
+
+
 def take_shard(
-    targets: Sequence[FileTarget], refused: Sequence[Scope], shard: Shard
+    targets: Sequence[FileTarget],
+    refused: Sequence[Scope],
+    shard: Shard,
+    settings: Mapping[str, Any] | None = None,
 ) -> tuple[list[FileTarget], list[Scope], ShardIdentity]:
     """The targets and refused scopes of `shard`'s share, and the identity the shard's
-    report records: the share, and a digest of the full list it was chosen from."""
+    report records: the share, a digest of the full list it was chosen from, of every
+    file's bytes in that list (`tree_digest`: the revision, uncommitted edits included)
+    and of the run's `settings` (`config_digest`), so shards of two commits with the
+    same file list, or of two configurations, never pass for one run."""
     every = [t.path for t in targets] + [s.path for s in refused]
     identity = ShardIdentity(
         index=shard.index,
         count=shard.count,
         files_digest=files_digest(every),
         files=len(set(every)),
+        tree_digest=tree_digest(targets, refused),
+        config_digest=config_digest(settings or {}),
     )
     mine_t = [t for t in targets if shard_of(t.path, shard.count) == shard.index]
     mine_r = [s for s in refused if shard_of(s.path, shard.count) == shard.index]

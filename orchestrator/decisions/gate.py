@@ -42,8 +42,7 @@ def _recovery(s: Scope, language: str | None) -> str:
     tool = s.checker
     if s.status == ScopeStatus.MISSING:
         return (
-            s.hint
-            or f"install {tool} (or set [tool.orchestrate.tools] {tool} = '/abs/path'), then re-run"
+            s.hint or f"install {tool} (or set its path in the user config's [tools]), then re-run"
         )
     if s.status == ScopeStatus.CONFIGURATION_REQUIRED:
         return s.hint or f"configure {tool} for this project, then re-run"

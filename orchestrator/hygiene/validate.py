@@ -24,7 +24,7 @@ from orchestrator.model.edits import (
     LIFECYCLE_KINDS,
     tier_for_fix,
 )
-from orchestrator.model.report import SCHEMA_VERSION as LINT_SCHEMA_VERSION
+from orchestrator.model.report import READABLE_SCHEMAS as LINT_SCHEMAS
 from orchestrator.model.report import Report
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024
@@ -113,13 +113,16 @@ def validate_hygiene(data: Any) -> tuple[HygieneReport | None, list[str]]:
     return (None, reasons) if reasons else (report, [])
 
 
-def envelope_reasons(version: str, known: str, generated_at: str) -> list[str]:
-    """Why a report's envelope cannot be trusted: a schema we do not know, or a
-    generated_at that is not a timestamp or lies in the future (it would switch the
-    mtime guard off)."""
+def envelope_reasons(version: str, known: str | tuple[str, ...], generated_at: str) -> list[str]:
+    """Why a report's envelope cannot be trusted: a schema we do not know (`known`: the
+    one, or the ones, we read), or a generated_at that is not a timestamp or lies in the
+    future (it would switch the mtime guard off)."""
     out = []
-    if version != known:
-        out.append(f"schema_version: {version[:20]!r} is not one we know (expected {known})")
+    readable = (known,) if isinstance(known, str) else known
+    if version not in readable:
+        out.append(
+            f"schema_version: {version[:20]!r} is not one we know (expected {' or '.join(readable)})"
+        )
     try:
         ts = parse_time(generated_at)
     except ValueError:
@@ -254,7 +257,7 @@ def validate_lint(data: Any) -> tuple[Report | None, list[str]]:
         return None, _pydantic_reasons(exc)
     except RecursionError:
         return None, ["report nested too deeply to validate"]
-    reasons = envelope_reasons(report.schema_version, LINT_SCHEMA_VERSION, report.generated_at)
+    reasons = envelope_reasons(report.schema_version, LINT_SCHEMAS, report.generated_at)
     for i, f in enumerate(report.findings):
         if f.exact_edit is None:
             continue

@@ -19,8 +19,8 @@ SOURCE = "orchestrate"
 COVERAGE_CODE = "coverage"
 #: What to do about a gap when its checker gave no hint of its own.
 NEXT_STEP = {
-    ScopeStatus.MISSING: "install the tool (orchestrate tools install) or name it in "
-    "[tool.orchestrate.tools]",
+    ScopeStatus.MISSING: "install the tool (orchestrate tools install) or name its path in "
+    "the user config's [tools] (or ORCHESTRATE_TOOL_<NAME>)",
     ScopeStatus.CONFIGURATION_REQUIRED: "add the tool's configuration to the project",
     ScopeStatus.TIMED_OUT: "save again to retry; a slow tool needs a longer --timeout",
     ScopeStatus.TOOL_ERROR: "the tool failed: run `orchestrate lint --feedback` on the file "

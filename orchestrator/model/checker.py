@@ -79,14 +79,21 @@ class RunContext:
     output_budget: int = DEFAULT_OUTPUT_BUDGET
     config: Mapping[str, Any] = field(default_factory=dict)
     jobs: int = 4
-    #: Values like ("tool", "eslint") -> "/abs/path" from config or tests.
+    #: Explicit tool paths by checker or parser name ("eslint" -> "/abs/path"): the
+    #: machine's (core/tool_paths.machine_tools), never the project config's.
     tool_overrides: Mapping[str, str] = field(default_factory=dict)
+    #: Folders besides the project root whose executables a delivery run never runs.
+    untrusted_roots: tuple[Path, ...] = ()
     env: Mapping[str, str] | None = None
     #: Policy files taken from the judged surface by a strict gate (project-relative
     #: path -> bytes; a path absent from the mapping is absent from the surface). When
     #: set, a checker reads its policy files from here, never from the working tree;
     #: None means the working tree is the surface.
     surface_files: Mapping[str, bytes] | None = None
+    #: The base commit's copies of the policy files whose stricter reading a strict gate
+    #: applies (the root `.gitattributes`: model/generated.stricter); None: no base to
+    #: compare with (the surface's own policy applies).
+    base_files: Mapping[str, bytes] | None = None
     #: Called with (0, total) when a set of batches starts (total: their file count)
     #: and with (done, total) after each batch returns; a presenter's progress count.
     on_progress: Callable[[int, int], None] | None = None

@@ -27,7 +27,10 @@ from orchestrator.vocab import (
     Tier,
 )
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
+#: The lint report schemas this version reads: 1.1 added the shard's `tree_digest` and
+#: `config_digest` (fields only added, so a 1.0 report still validates).
+READABLE_SCHEMAS = ("1.0", "1.1")
 #: The most shards one run may be split into (`--shard I/N`).
 MAX_SHARDS = 1024
 #: `request.entry` of a report merged from shards (`orchestrate report merge`).
@@ -150,13 +153,20 @@ class ShardIdentity(_Model):
 
     `files_digest` is the SHA-256 of the full file list the share was chosen from (every
     path the unsharded run would report on, sorted, NUL-separated), so shards of
-    different trees never pass for one run; `files` is that list's length.
+    different trees never pass for one run; `files` is that list's length;
+    `tree_digest` and `config_digest` tell two revisions or configurations with the
+    same file list apart.
     """
 
     index: int = Field(ge=1)
     count: int = Field(ge=1, le=MAX_SHARDS)
     files_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     files: int = Field(ge=0)
+    #: SHA-256 over every file of that list and its bytes: the revision (and any
+    #: uncommitted edit) the run judged (schema 1.1; None in an older shard's report).
+    tree_digest: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    #: SHA-256 of the run's orchestrate settings (schema 1.1).
+    config_digest: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
 
 
 def files_digest(paths: Iterable[str]) -> str:

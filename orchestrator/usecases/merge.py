@@ -2,7 +2,9 @@
 
 `merge` reads each shard's report (untrusted: read with a size bound and validated as
 a lint report by hygiene/validate.py, the one validation every report consumer uses),
-checks that every scope and finding lies in its shard's share (`shard_of`), and unions
+checks that every scope and finding lies in its shard's share (`shard_of`), refuses
+shards that judged different contents or settings (`tree_digest`, `config_digest`: two
+commits can share a file list) and a shard's report too old to say, and unions
 scopes, findings, plugin failures and notes into one report that records every
 shard's identity. Whether the set of shards is one whole run (none missing, none twice,
 one N, one file list) and the coverage block come from decisions/coverage.py, as for
@@ -58,6 +60,12 @@ def load_shard_report(path: Path) -> Report:
             f"{label}: not a shard's report (no shard identity; make it with "
             "`orchestrate lint --shard I/N --format json`)"
         )
+    if any(s.tree_digest is None or s.config_digest is None for s in report.shards):
+        raise UsageError(
+            f"{label}: a shard's report from before schema 1.1 (schema "
+            f"{printable(report.schema_version)}): it does not say which revision and settings "
+            "it judged, so it cannot be merged; make every shard again with this orchestrate"
+        )
     stray = [s.path for s in report.scopes if not _in_share(s.path, report.shards)]
     stray += [f.path for f in report.findings if not _in_share(f.path, report.shards)]
     if stray:
@@ -72,6 +80,24 @@ def _key(s: ShardIdentity) -> tuple[int, int, str]:
     return (s.count, s.index, s.files_digest)
 
 
+def _one_revision(shards: Sequence[ShardIdentity]) -> None:
+    """UsageError when shards chosen from one file list judged different contents or
+    settings: shards of two commits (or two configurations) with the same file list
+    are not one run. Different file lists are a gap the merged report names
+    (decisions/coverage.shard_gaps)."""
+    for what, attr in (("revisions (file contents)", "tree_digest"), ("settings", "config_digest")):
+        groups: dict[str, set[str]] = {}
+        for s in shards:
+            groups.setdefault(s.files_digest, set()).add(str(getattr(s, attr)))
+        seen = sorted(max(groups.values(), key=len, default=set()))
+        if len(seen) > 1:
+            named = ", ".join(d[:12] for d in seen[:_REASONS_SHOWN])
+            raise UsageError(
+                f"report merge: the shards judged different {what} ({named}): they are not "
+                "one run; make every shard from one commit with one configuration"
+            )
+
+
 def merge_reports(reports: Sequence[Report]) -> Report:
     """One report of `reports` (validated shard reports), in the order given.
 
@@ -81,6 +107,7 @@ def merge_reports(reports: Sequence[Report]) -> Report:
     """
     if not reports:
         raise UsageError("report merge: name at least one shard's report")
+    _one_revision([s for r in reports for s in r.shards])
     first = reports[0]
     identities: list[ShardIdentity] = []
     taken: set[tuple[int, int, str]] = set()
