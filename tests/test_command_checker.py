@@ -31,6 +31,7 @@ from orchestrator.api import (
     fingerprint,
 )
 from orchestrator.model.declared import declare
+from orchestrator.vocab import Purpose
 
 #: The linter: `--version` prints a version (and counts its calls in versions.log);
 #: else it reads the paths after `--` (or stdin after `-`), prints `PATH:LINE: bad`
@@ -237,6 +238,42 @@ def test_a_project_folder_the_checker_names_is_tried_first(tmp_path: Path) -> No
     found = ProjectLintish().locate(ctx)
     assert found is not None and found.argv == (str(own),)
     assert found.source == "the project's tools/bin"
+
+
+def test_a_project_tool_is_passed_over_when_tracked_or_at_a_strict_gate(tmp_path: Path) -> None:
+    """The base asks tool_refusal of every candidate: a tool git tracks is never run, and
+    at a strict gate (delivery) nothing inside the project runs; PATH's tool does."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    own = _tool(root / "tools" / "bin")
+    on_path = _tool(tmp_path / "bin")
+
+    class ProjectLintish(Lintish):
+        project_dirs = ("tools/bin",)
+
+    env = {"PATH": str(tmp_path / "bin")}
+
+    def ctx(purpose: Purpose) -> RunContext:
+        return RunContext(project_root=root, deadline=Deadline.after(30), env=env, purpose=purpose)
+
+    checker = ProjectLintish()
+    untracked = checker.locate(ctx(Purpose.FEEDBACK))
+    assert untracked is not None and untracked.argv == (str(own),)
+    gate = checker.locate(ctx(Purpose.DELIVERY))
+    assert gate is not None and gate.argv == (str(on_path),)
+    git = ["git", "-C", str(root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "tools/bin/lintish"], check=True)
+    tracked = checker.locate(ctx(Purpose.FEEDBACK))
+    assert tracked is not None and tracked.argv == (str(on_path),)
+    explicit = RunContext(
+        project_root=root,
+        deadline=Deadline.after(30),
+        env=env,
+        tool_overrides={"lintish": str(own)},
+    )
+    assert checker.locate(explicit) is None
 
 
 def test_a_crash_without_parsable_output_is_tool_error(tmp_path: Path) -> None:
