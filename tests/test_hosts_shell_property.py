@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_budget import derandomize, examples
 from shell_gate_support import BENIGN, DELIVERIES, make_project, repo_state
 
 from orchestrator.decisions.findings import is_blocking
@@ -128,10 +129,11 @@ def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
+#: Each example routes a real gate over a real repository (git runs): tests/property_budget.py.
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(60, 300),
     deadline=None,
-    derandomize=True,
+    derandomize=derandomize(),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
