@@ -153,6 +153,39 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return out.stdout
 
 
+#: Per test process, the repository `new_repo` copies: {initial_commit: template folder}.
+_REPO_TEMPLATES: dict[bool, Path] = {}
+
+
+def _repo_template(initial_commit: bool) -> Path:
+    """The repository `new_repo` would build, built once per test process and kept in a
+    temporary folder (removed at exit). Copying it costs one git run instead of six.
+
+    It is built with no global or system git configuration, so it is the same whatever
+    environment the first test that asks for it has set up."""
+    found = _REPO_TEMPLATES.get(initial_commit)
+    if found is not None:
+        return found
+    import atexit
+    import tempfile
+
+    holder = Path(tempfile.mkdtemp(prefix="orchestrate-test-repo-"))
+    atexit.register(shutil.rmtree, holder, ignore_errors=True)
+    path = holder / "repo"
+    path.mkdir()
+    env = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    git(path, "init", "-q", "-b", "main", env=env)
+    git(path, "config", "user.name", "Test", env=env)
+    git(path, "config", "user.email", "test@example.invalid", env=env)
+    git(path, "config", "commit.gpgsign", "false", env=env)
+    if initial_commit:
+        (path / "README.md").write_text("test\n")
+        git(path, "add", "README.md", env=env)
+        git(path, "commit", "-q", "-m", "init", env=env)
+    _REPO_TEMPLATES[initial_commit] = path
+    return path
+
+
 def new_repo(
     path: Path, files: dict[str, str] | None = None, *, initial_commit: bool = True
 ) -> Path:
@@ -160,16 +193,17 @@ def new_repo(
 
     This is the one repository builder of the tests. With `initial_commit`, README.md is
     committed first (so HEAD exists); `files` are then written and staged, not committed.
+    The repository is a copy of a per-process template (`_repo_template`): the objects,
+    refs, config and index `git init` + `git commit` leave, with the index's file stamps
+    refreshed for the copy. Every repository of one test process therefore starts from
+    the same initial commit (same id and date); the commits a test makes are its own.
     """
     path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
-    git(path, "config", "user.name", "Test")
-    git(path, "config", "user.email", "test@example.invalid")
-    git(path, "config", "commit.gpgsign", "false")
+    shutil.copytree(_repo_template(initial_commit), path, symlinks=True, dirs_exist_ok=True)
     if initial_commit:
-        (path / "README.md").write_text("test\n")
-        git(path, "add", "README.md")
-        git(path, "commit", "-q", "-m", "init")
+        # The index records README.md's inode and ctime, which the copy changed: refresh
+        # them, so plumbing that trusts the stamps (diff-files, ls-files -m) sees it clean.
+        git(path, "update-index", "-q", "--refresh")
     stage(path, files or {})
     return path
 
@@ -189,12 +223,13 @@ def add_remote(repo: Path, remote: Path, push: bool = True) -> Path:
 
 
 def stage(repo: Path, files: dict[str, str]) -> None:
-    """Write `files` (relative path -> text) into `repo` and `git add` each."""
+    """Write `files` (relative path -> text) into `repo` and `git add` them (one git run)."""
     for rel, text in files.items():
         target = repo / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
-        git(repo, "add", rel)
+    if files:
+        git(repo, "add", "--", *files)
 
 
 def task_backlog(root: Path, n: int, message: str = "msg", path: str = "a.py") -> list[str]:
