@@ -25,7 +25,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.safetext import printable
 from orchestrator.vocab import Purpose
@@ -129,7 +128,7 @@ def _inside(path: Path, roots: Iterable[Path]) -> bool:
 def is_tracked(root: Path, path: Path) -> bool:
     """Whether git tracks `path` (inside the repository at `root`). Any doubt (git
     fails or does not answer in time) counts as tracked: the tool is then not run."""
-    from orchestrator.git.runner import Git, succeeded
+    from orchestrator.git.listing import tracks_path
 
     try:
         rel = path.relative_to(root)
@@ -137,9 +136,7 @@ def is_tracked(root: Path, path: Path) -> bool:
         return False
     if not (root / ".git").exists():
         return False
-    git = Git(root, Deadline.after(TRACKED_PROBE_SECONDS))
-    res = git.run("ls-files", "-z", "--", f":(literal){rel.as_posix()}", check=False)
-    return not succeeded(res) or bool(res.stdout.strip(b"\0"))
+    return tracks_path(root, rel.as_posix(), TRACKED_PROBE_SECONDS)
 
 
 def tool_refusal(

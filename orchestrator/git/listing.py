@@ -9,8 +9,10 @@ relative to where git reports them (see each function).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from orchestrator.git.runner import Git
+from orchestrator.deadline import Deadline
+from orchestrator.git.runner import Git, succeeded
 
 
 def split_z(data: bytes) -> list[str]:
@@ -103,3 +105,12 @@ def status(git: Git, *pathspecs: str, ignored: bool = False) -> list[StatusEntry
     if ignored:
         args.append("--ignored")
     return parse_status_z(git.run(*args, "--", *pathspecs).stdout)
+
+
+def tracks_path(root: Path, rel: str, seconds: float) -> bool:
+    """Whether the repository at `root` tracks the file `rel` (POSIX, relative to
+    `root`, taken literally), asked within `seconds`. Any doubt (git fails or does not
+    answer in time) counts as tracked."""
+    git = Git(root, Deadline.after(seconds))
+    res = git.run("ls-files", "-z", "--", f":(literal){rel}", check=False)
+    return not succeeded(res) or bool(res.stdout.strip(b"\0"))
