@@ -22,17 +22,16 @@ BROKEN_DART = "void main() {\n  print('hi';\n}\n"  # unqualified grammar
 PLAIN = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
 
 
-def _no_exact_parser(root: Path) -> None:
-    """Go's exact parser (gofmt) is configured to a path that holds nothing: the grammar's
-    recovery nodes stay candidates whatever the machine has installed."""
-    absent = (root.parent / "absent" / "gofmt").as_posix()
-    (root / "orchestrate.toml").write_text(f'tools = {{ gofmt = "{absent}" }}\n')
+def _no_exact_parser(root: Path) -> dict[str, str]:
+    """The environment that points Go's exact parser (gofmt) at a path that holds nothing
+    (a tool path is the machine's, never the project's): the grammar's recovery nodes
+    stay candidates whatever the machine has installed."""
+    return {"ORCHESTRATE_TOOL_GOFMT": (root.parent / "absent" / "gofmt").as_posix()}
 
 
 def _folder(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     root.mkdir()
-    _no_exact_parser(root)
     (root / "main.go").write_text(BROKEN_GO)
     (root / "app.dart").write_text(BROKEN_DART)
     (root / "page.html").write_text("{% for x in xs %}<p>{{ x }}</p>{% endfor %}\n")
@@ -41,7 +40,9 @@ def _folder(tmp_path: Path) -> Path:
 
 def test_json_candidates_do_not_block_and_say_how_to_confirm(tmp_path: Path) -> None:
     root = _folder(tmp_path)
-    report = json.loads(run_cli(["lint", ".", "--format", "json"], cwd=root).stdout)
+    report = json.loads(
+        run_cli(["lint", ".", "--format", "json"], cwd=root, env=_no_exact_parser(root)).stdout
+    )
     cands = [f for f in report["findings"] if f["checker"] == "treesitter"]
     go = [f for f in cands if f["path"] == "main.go"]
     dart = [f for f in cands if f["path"] == "app.dart"]
@@ -56,7 +57,9 @@ def test_json_candidates_do_not_block_and_say_how_to_confirm(tmp_path: Path) -> 
 
 def test_sarif_candidates_are_warnings_and_artifacts_carry_the_language(tmp_path: Path) -> None:
     root = _folder(tmp_path)
-    log = json.loads(run_cli(["lint", ".", "--format", "sarif"], cwd=root).stdout)
+    log = json.loads(
+        run_cli(["lint", ".", "--format", "sarif"], cwd=root, env=_no_exact_parser(root)).stdout
+    )
     schema = sarif_schema()
     jsonschema.validators.validator_for(schema)(schema).validate(log)
     (run,) = log["runs"]
@@ -72,7 +75,7 @@ def test_sarif_candidates_are_warnings_and_artifacts_carry_the_language(tmp_path
 
 def test_human_output_labels_syntax_candidates(tmp_path: Path) -> None:
     root = _folder(tmp_path)
-    out = run_cli(["lint", "."], cwd=root, env=PLAIN).stdout
+    out = run_cli(["lint", "."], cwd=root, env={**PLAIN, **_no_exact_parser(root)}).stdout
     lines = [ln for ln in out.splitlines() if "treesitter/syntax/" in ln]
     assert lines
     assert all("(syntax candidate)" in ln and "confirm with" in ln for ln in lines)
