@@ -265,22 +265,30 @@ def _validate_buffer(obj: dict[str, Any]) -> None:
     _check(len(obj["content"]) <= MAX_BUFFER, "content: over the size cap")
 
 
-def buffer_request(
-    root: str, rel: str, content: bytes, timeout: float, env: dict[str, str], wait: float
+def _request(
+    kind: str, root: str, timeout: float, env: dict[str, str], wait: float, **fields: Any
 ) -> dict[str, Any]:
-    """The request asking the engine to lint the editor buffer `content` as file `rel`
-    of project `root` (the other side of `validate_request`)."""
+    """A request of `kind` for project `root` with its own `fields`, and the parts every
+    request carries (protocol, deadline, environment, client, how long to wait)."""
     return {
         "proto": PROTO,
-        "kind": "buffer_lint",
+        "kind": kind,
         "root": root,
-        "path": rel,
-        "content": base64.b64encode(content).decode("ascii"),
+        **fields,
         "timeout": float(timeout),
         "env": env,
         "client": client_identity(),
         "wait_s": wait,
     }
+
+
+def buffer_request(
+    root: str, rel: str, content: bytes, timeout: float, env: dict[str, str], wait: float
+) -> dict[str, Any]:
+    """The request asking the engine to lint the editor buffer `content` as file `rel`
+    of project `root` (the other side of `validate_request`)."""
+    encoded = base64.b64encode(content).decode("ascii")
+    return _request("buffer_lint", root, timeout, env, wait, path=rel, content=encoded)
 
 
 def hook_request(
@@ -288,16 +296,7 @@ def hook_request(
 ) -> dict[str, Any]:
     """The request asking the engine for a host hook's edit-feedback lint of `paths`
     in project `root` (the other side of `validate_request`)."""
-    return {
-        "proto": PROTO,
-        "kind": "hook_lint",
-        "root": root,
-        "paths": list(paths),
-        "timeout": float(timeout),
-        "env": env,
-        "client": client_identity(),
-        "wait_s": wait,
-    }
+    return _request("hook_lint", root, timeout, env, wait, paths=list(paths))
 
 
 def _validate_stdout(out: Any) -> None:
