@@ -41,6 +41,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from orchestrate_plugins import _ruff_first_party
 from orchestrate_plugins._common import doc_url, line_starts, offset_of
 from orchestrate_plugins._pins import pin_sentence, precommit_rev
 from orchestrate_plugins._ruff_config import (
@@ -471,6 +472,19 @@ class RuffChecker:
         rules = "isolated" if batch.data["isolated"] else "hierarchical"
         return ReuseIdentity(
             tool=batch.data["ident"], config_digest=digest_files(files), rules=rules
+        )
+
+    def reuse_dependencies(
+        self, target: FileTarget, source: bytes, batch: Batch, ctx: RunContext
+    ) -> list[str] | None:
+        """The paths whose kind decides which of the file's imports are first-party and
+        which package it is in (`_ruff_first_party`): probed by reuse and the warm
+        engine, never listed; None (never reused) when its source roots need a listing."""
+        configs: dict[str, RuffConfig | None] = batch.data["configs"]
+        cfg = None if batch.data["isolated"] else configs.get(target.path)
+        notebook = target.path.endswith(NOTEBOOK_SUFFIX)
+        return _ruff_first_party.dependencies(
+            ctx.project_root, target.abs_path, source, cfg, notebook
         )
 
     @staticmethod
