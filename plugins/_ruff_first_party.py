@@ -111,12 +111,15 @@ def source_roots(root: Path, config: RuffConfig | None) -> list[Path] | None:
 
 def module_paths(roots: Sequence[Path], modules: Iterable[str]) -> list[str]:
     """For each root and each dotted prefix of each module: the folder, `.py` and `.pyi`."""
+    # Plain strings: a file names a hundred paths or more, pathlib would cost more
+    # than the stats themselves.
+    bases = [os.path.join(str(r), "") for r in roots]
     out: list[str] = []
     for module in sorted(set(modules)):
         parts = module.split(".")[:MAX_PARTS]
         for n in range(1, len(parts) + 1):
-            rel = os.path.join(*parts[:n])
-            out += [str(r / rel) + suffix for r in roots for suffix in MODULE_SUFFIXES]
+            rel = os.sep.join(parts[:n])
+            out += [base + rel + suffix for base in bases for suffix in MODULE_SUFFIXES]
     return out
 
 
@@ -126,15 +129,16 @@ def package_paths(file: Path, root: Path) -> list[str]:
     project root; a configured namespace package continues the chain past a folder
     without one, so the chain up to the root is probed whatever it holds)."""
     out: list[str] = []
-    folder = file.parent
-    inside = True
+    top = os.path.normpath(str(root))
+    folder = os.path.dirname(os.path.normpath(str(file)))
+    inside = folder.startswith(os.path.join(top, "")) or folder == top
     while True:
-        init = folder / "__init__.py"
-        out.append(str(init))
-        inside = inside and folder != root and folder.is_relative_to(root)
-        if not inside and not init.is_file():
+        init = os.path.join(folder, "__init__.py")
+        out.append(init)
+        inside = inside and folder != top
+        if not inside and not os.path.isfile(init):
             break
-        parent = folder.parent
+        parent = os.path.dirname(folder)
         if parent == folder:
             break
         folder = parent
@@ -142,11 +146,11 @@ def package_paths(file: Path, root: Path) -> list[str]:
 
 
 def dependencies(
-    root: Path, file: Path, source: bytes, config: RuffConfig | None, notebook: bool
+    root: Path, file: Path, source: bytes, roots: Sequence[Path] | None, notebook: bool
 ) -> list[str] | None:
     """Every path whose kind decides Ruff's result for `file` beyond its bytes and its
-    config (see the module docs); None when they cannot all be named."""
-    roots = source_roots(root, config)
+    config (see the module docs), given its `source_roots`; None when they cannot all
+    be named."""
     if roots is None:
         return None
     text = notebook_text(source) if notebook else source.decode("utf-8", "replace")

@@ -120,3 +120,18 @@ def test_a_checker_that_declares_nothing_keeps_its_identity() -> None:
     assert not dependencies.declares(checker)
     assert dependencies.declared(checker, None, b"", None, None) == ()  # type: ignore[arg-type]
     assert reuse.KeyParts("d", "c", "t", "v", "r", "p", "x", "feedback").depends == ""
+
+
+def test_a_shared_memo_stats_each_path_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stats: list[str] = []
+    real = dependencies.kind
+    monkeypatch.setattr(dependencies, "kind", lambda p: stats.append(p) or real(p))
+    (tmp_path / "f").write_text("")
+    memo: dict[str, str] = {}
+    paths = [str(tmp_path / "f"), str(tmp_path / "g")]
+    assert dependencies.probe(paths, memo) == dependencies.probe(paths[::-1], memo)
+    assert stats == paths  # the second probe answered from the memo
+    assert dependencies.probe(paths) == {paths[0]: "file", paths[1]: "absent"}
+    assert stats == paths * 2  # without a memo, each probe stats again

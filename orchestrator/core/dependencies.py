@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
@@ -51,14 +50,25 @@ def kind(path: str) -> str:
     return "file" if stat.S_ISREG(mode) else "other"
 
 
-def probe(paths: Iterable[str]) -> Answers:
-    """Each path's `kind` now (one stat each, in the order given)."""
-    return {p: kind(p) for p in paths}
+def probe(paths: Iterable[str], kinds: dict[str, str] | None = None) -> Answers:
+    """Each path's `kind` now (one stat each, in the order given). `kinds`, when given,
+    is a memo shared by the probes of one moment (a run's files import the same
+    modules): a path it holds is not stat'd again, and each new answer goes into it."""
+    if kinds is None:
+        return {p: kind(p) for p in paths}
+    out: Answers = {}
+    for p in paths:
+        k = kinds.get(p)
+        if k is None:
+            k = kinds[p] = kind(p)
+        out[p] = k
+    return out
 
 
 def digest(answers: Mapping[str, str]) -> str:
-    """The identity of a set of answers: what `KeyParts.depends` holds."""
-    blob = json.dumps(sorted(answers.items()), separators=(",", ":"))
+    """The identity of a set of answers, in their order: what `KeyParts.depends` holds
+    (a NUL never occurs in a path or a kind, so the joined text is unambiguous)."""
+    blob = "\0".join(f"{path}\0{k}" for path, k in answers.items())
     return hashlib.sha256(blob.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
@@ -82,7 +92,8 @@ def declared(
         return None
     if raw is None or isinstance(raw, str | bytes) or not isinstance(raw, Sequence):
         return None
-    if not all(isinstance(p, str) and os.path.isabs(p) for p in raw):
+    # Absolute paths only: a probe must answer the same whatever the working folder.
+    if not all(isinstance(p, str) and p.startswith(os.sep) for p in raw):
         return None
     paths = tuple(dict.fromkeys(raw))
     return paths if len(paths) <= MAX_PATHS else None

@@ -477,6 +477,7 @@ def lookup(
     max_age_s: float = MAX_AGE_S,
     stat: StatKey | None = None,
     watch: bool = False,
+    kinds: dict[str, str] | None = None,
 ) -> Cached | None:
     """The stored complete outcome for exactly this identity, or None (a miss).
 
@@ -486,7 +487,8 @@ def lookup(
     stored stat differs (the file was touched, its bytes are the same). Only this
     entry's body is decoded. With `watch` (the checker declares dependencies), the
     paths the entry stores are probed now and their answers are the identity's
-    `depends`: a path whose kind changed since the result was stored is a miss.
+    `depends`: a path whose kind changed since the result was stored is a miss
+    (`kinds`: the memo of the run's probes, `dependencies.probe`).
     """
     if parts.purpose != str(Purpose.FEEDBACK) or parts.completeness != str(ScopeStatus.CHECKED):
         return None
@@ -505,7 +507,7 @@ def lookup(
             paths = dependencies.stored_paths(data.get("depends"))
             if paths is None:
                 raise ValueError("malformed dependencies")
-            answers = dependencies.probe(paths)
+            answers = dependencies.probe(paths, kinds)
             parts = replace(parts, depends=dependencies.digest(answers))
         if data.get("parts") != parts.as_dict():
             return None  # another identity (its config or tool changed): a plain miss
@@ -593,7 +595,11 @@ PreRun = dict[str, Answers | None]
 
 
 def _pre_run(
-    checker: LoadedChecker, t: FileTarget, batch: Batch, ctx: RunContext
+    checker: LoadedChecker,
+    t: FileTarget,
+    batch: Batch,
+    ctx: RunContext,
+    kinds: dict[str, str] | None = None,
 ) -> Answers | None:
     """The answers of `t`'s declared dependencies now (before its batch runs), or None
     when the checker cannot name them (the file is then neither stored nor watched).
@@ -604,18 +610,24 @@ def _pre_run(
     except OSError:
         return None
     paths = dependencies.declared(checker, t, source, batch, ctx)
-    return dependencies.probe(paths) if paths is not None else None
+    return dependencies.probe(paths, kinds) if paths is not None else None
 
 
 def partition(
-    index: Path | ReuseIndex, checker: LoadedChecker, batch: Batch, ctx: RunContext
+    index: Path | ReuseIndex,
+    checker: LoadedChecker,
+    batch: Batch,
+    ctx: RunContext,
+    kinds: dict[str, str] | None = None,
 ) -> tuple[list[Cached], Batch | None, dict[str, str], PreRun]:
     """Split a batch into reused outcomes and what still has to run.
 
     Returns (reused, batch_to_run or None, source digests of the targets to run, and,
     for a checker that declares dependencies, their answers before the run per target
-    to run: both to pass to `remember`). Only feedback runs reuse.
+    to run: both to pass to `remember`). Only feedback runs reuse. `kinds` is the memo
+    of the run's dependency probes (`dependencies.probe`).
     """
+    kinds = {} if kinds is None else kinds
     watch = dependencies.declares(checker)
     unknown: PreRun = {t.path: None for t in batch.targets} if watch else {}
     if ctx.purpose != Purpose.FEEDBACK or not enabled():
@@ -636,7 +648,7 @@ def partition(
         now_ns = time.time_ns()
         parts = key_parts(t, name, ident, ctx, by_stat, settings)
         trusted = _trusted_stat(st, now_ns) if st is not None and by_stat is None else None
-        hit = lookup(idx, parts, stat=trusted, watch=watch) if parts else None
+        hit = lookup(idx, parts, stat=trusted, watch=watch, kinds=kinds) if parts else None
         if hit is not None:
             reused.append(hit)
             continue
@@ -645,7 +657,7 @@ def partition(
             digests[t.path] = parts.source_digest
         if watch:
             # A miss runs the tool, which costs far more than this second read.
-            pre[t.path] = _pre_run(checker, t, batch, ctx)
+            pre[t.path] = _pre_run(checker, t, batch, ctx, kinds)
     if owned:
         idx.save()
     if not rest:
@@ -680,6 +692,7 @@ def remember(
     name = checker.name
     settings = _settings_digest(ctx.config)
     by_path = {t.path: t for t in batch.targets}
+    now_kinds: dict[str, str] = {}  # one snapshot after the batch, shared by its files
     kept = 0
     for o in outcomes:
         t = by_path.get(o.path)
@@ -703,7 +716,7 @@ def remember(
         if watch:
             answers = (pre or {}).get(o.path)
             # A dependency that changed while the batch ran may or may not be in the result.
-            if answers is None or dependencies.probe(answers) != answers:
+            if answers is None or dependencies.probe(answers, now_kinds) != answers:
                 continue
             parts, paths = replace(parts, depends=dependencies.digest(answers)), tuple(answers)
         trusted = _trusted_stat(st, now_ns) if st is not None else None
@@ -772,11 +785,12 @@ def consult(
     except Exception:  # noqa: BLE001 - the cache must never stop a check
         return _fresh(work)
     reused_keys = keys if keys is not None else set()
+    kinds: dict[str, str] = {}  # the run's dependency probes, each path stat'd once
     plan = ReusePlan(reused=[], work=[], reused_keys=reused_keys, digests=[], index=index)
     for checker, batch in work:
         watch = dependencies.declares(checker)
         try:
-            hits, rest, digests, pre = partition(index, checker, batch, ctx)
+            hits, rest, digests, pre = partition(index, checker, batch, ctx, kinds)
         except Exception:  # noqa: BLE001 - the cache must never stop a check
             hits, rest, digests, pre = [], batch, {}, {}
             plan.unwatched = plan.unwatched or watch
