@@ -265,3 +265,51 @@ def test_a_kept_run_is_still_replayed_when_nothing_ruff_looks_at_changed(
     (root / "bar.py").write_text("")  # outside the walked folder, imported by nobody
     (root / "foo" / "y.txt").write_text("")  # inside a first-party folder: still one
     assert _hook(root) == ["I001"] and len(warm) == 1
+
+
+def test_a_streamed_run_sees_a_root_module_too(tmp_path: Path, ran: list[str]) -> None:
+    # A big run streams its rows (spool_over); its reuse is the same consult and remember.
+    root = _repo(tmp_path, {"pyproject.toml": CONFIG, "pkg/a.py": MIXED})
+
+    def streamed() -> tuple[list[str], str | None]:
+        req = LintRequest(project_root=root, paths=["pkg/a.py"], cwd=root, timeout=60, spool_over=0)
+        report = lint(req, NO_TASKS).report
+        (scope,) = [s for s in report.scopes if s.checker == "ruff"]
+        return sorted(f.rule for f in report.findings), scope.reused
+
+    assert streamed() == ([], None)
+    assert streamed() == ([], reuse.REUSE_REASON)
+    (root / "foo.py").write_text("")
+    assert streamed() == (["I001"], None)
+    assert streamed() == (["I001"], reuse.REUSE_REASON)
+
+
+@pytest.fixture
+def appears_during_the_run(ran: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """FAKE timing (fault injection): `foo.py` appears at the root while Ruff's batch
+    runs, after the real Ruff has looked (so its result does not know the module)."""
+    counting = ruff_checker.RuffChecker.run
+
+    def late(self: Any, batch: Any, ctx: Any) -> Any:
+        out = counting(self, batch, ctx)
+        (ctx.project_root / "foo.py").write_text("")
+        return out
+
+    monkeypatch.setattr(ruff_checker.RuffChecker, "run", late)
+
+
+def test_a_module_appearing_while_the_file_is_checked_is_not_stored(
+    tmp_path: Path, appears_during_the_run: None, ran: list[str]
+) -> None:
+    root = _repo(tmp_path, {"pyproject.toml": CONFIG, "pkg/a.py": MIXED})
+    assert _lint(root) == {"pkg/a.py": ([], None)}  # what Ruff saw before foo.py
+    assert _lint(root) == {"pkg/a.py": (["I001"], None)}  # not reused: it is checked again
+    assert ran == ["pkg/a.py"] * 2
+
+
+def test_a_run_whose_module_appeared_while_it_ran_is_not_kept(
+    tmp_path: Path, warm: list[int], appears_during_the_run: None
+) -> None:
+    root = _repo(tmp_path, {"pyproject.toml": CONFIG, "pkg/a.py": MIXED})
+    assert _hook(root) == []
+    assert _hook(root) == ["I001"] and len(warm) == 2
