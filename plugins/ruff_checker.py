@@ -41,6 +41,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from orchestrate_plugins import _ruff_first_party
 from orchestrate_plugins._common import doc_url, line_starts, offset_of
 from orchestrate_plugins._pins import pin_sentence, precommit_rev
 from orchestrate_plugins._ruff_config import (
@@ -359,12 +360,14 @@ class RuffChecker:
         ident = ToolIdentity(path=tool, version=_ruff_version(tool, ctx))
         configs, notes, settled = self._configs(targets, ctx.project_root, ident)
         batches: list[Batch] = []
+        # The source roots of each config, worked out once per plan (reuse_dependencies).
+        roots: dict[Path | None, list[Path] | None] = {}
         for isolated in (False, True):
             members = [
                 t for t in targets if t.path in configs and (configs[t.path] is None) == isolated
             ]
             data = {"tool": tool, "ident": ident, "isolated": isolated}
-            data |= {"configs": configs, "notes": notes}
+            data |= {"configs": configs, "notes": notes, "src_roots": roots}
             mode = "isolated" if isolated else "config"
             for chunk in _argv_chunks([t for t in members if t.on_disk]):
                 batches.append(Batch(chunk, data, label=f"ruff:{mode}"))
@@ -471,6 +474,23 @@ class RuffChecker:
         rules = "isolated" if batch.data["isolated"] else "hierarchical"
         return ReuseIdentity(
             tool=batch.data["ident"], config_digest=digest_files(files), rules=rules
+        )
+
+    def reuse_dependencies(
+        self, target: FileTarget, source: bytes, batch: Batch, ctx: RunContext
+    ) -> list[str] | None:
+        """The paths whose kind decides which of the file's imports are first-party and
+        which package it is in (`_ruff_first_party`): probed by reuse and the warm
+        engine, never listed; None (never reused) when its source roots need a listing."""
+        configs: dict[str, RuffConfig | None] = batch.data["configs"]
+        cfg = None if batch.data["isolated"] else configs.get(target.path)
+        memo: dict[Path | None, list[Path] | None] = batch.data["src_roots"]
+        key = cfg.path if cfg is not None else None
+        if key not in memo:
+            memo[key] = _ruff_first_party.source_roots(ctx.project_root, cfg)
+        notebook = target.path.endswith(NOTEBOOK_SUFFIX)
+        return _ruff_first_party.dependencies(
+            ctx.project_root, target.abs_path, source, memo[key], notebook
         )
 
     @staticmethod

@@ -286,7 +286,8 @@ def run_lint(req: LintRequest) -> Report:
     if shard_id is not None:
         report.shards = [shard_id]
     names = [n for c in checkers for n in c.config_names]
-    run_memo.keep(memo_key, root, req, targets, report, names, excluded, ctx.deadline)
+    watched = None if reuse_plan.unwatched else reuse_plan.watched
+    run_memo.keep(memo_key, root, req, targets, report, names, excluded, ctx.deadline, watched)
     return report
 
 
@@ -302,7 +303,7 @@ def _stream(rows: Streamed, plan: reuse.ReusePlan, ctx: RunContext) -> None:
         if index is not None and plan.digests[i]:
             checker, batch = plan.work[i]
             with contextlib.suppress(Exception):  # the cache must never stop a check
-                reuse.remember(index, checker, batch, ctx, outcomes, plan.digests[i])
+                reuse.remember(index, checker, batch, ctx, outcomes, plan.digests[i], plan.pre[i])
 
     run_batches(plan.work, ctx, ctx.jobs, sink)
     if index is not None:

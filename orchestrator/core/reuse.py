@@ -30,6 +30,14 @@ outcomes, the work left to run, the reused (path, checker) keys whose scope gets
 `reused = REUSE_REASON`), and `record(root, plan, ctx, outcomes)` after. A checker
 opts in by declaring `reuse_identity(batch, ctx) -> ReuseIdentity | None` (read once
 into its `model/declared.LoadedChecker`); any other checker is never reused. `ORCHESTRATE_REUSE=0` turns reuse off.
+
+A checker whose result for a file depends on other files declares it too
+(`reuse_dependencies`, core/dependencies.py): the paths it names are probed (their
+kind, one stat each, never a listing) before the batch runs, the answers are part of
+the identity (`KeyParts.depends`), and the entry keeps the path list, so a later
+lookup probes the same paths without reading the file. A result is stored only when
+the answers after the run are those from before it; a file whose dependencies the
+checker cannot name is never reused.
 """
 
 from __future__ import annotations
@@ -48,6 +56,8 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel, TypeAdapter
 
+from orchestrator.core import dependencies
+from orchestrator.core.dependencies import Answers
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
 from orchestrator.model.declared import LoadedChecker
 from orchestrator.model.report import Finding, Scope, ToolIdentity, compact
@@ -71,7 +81,9 @@ RACY_NS = 2_000_000_000
 #: Version 4: findings carry the tool's rule link and description; older indexes miss.
 #: Version 5: JSON lines of `HEAD<TAB>BODY`, bodies kept undecoded; older indexes miss.
 #: Version 6: findings carry their column unit (`Finding.column_unit`); older indexes miss.
-INDEX_SCHEMA = "orchestrate.reuse/6"
+#: Version 7: identities carry the answers of a checker's declared dependencies
+#: (`KeyParts.depends`), and entries the paths probed; older indexes miss.
+INDEX_SCHEMA = "orchestrate.reuse/7"
 #: Kept for callers that name the schema of what is stored.
 ENTRY_SCHEMA = INDEX_SCHEMA
 
@@ -98,6 +110,9 @@ class KeyParts:
     checker: str
     purpose: str
     completeness: str = str(ScopeStatus.CHECKED)
+    #: The digest of the answers of the checker's declared dependencies (`dependencies.
+    #: digest`); empty for a checker that declares none.
+    depends: str = ""
 
     def as_dict(self) -> dict[str, str]:
         """The fields by name (what an entry stores and is compared against); plain
@@ -118,6 +133,9 @@ class Cached:
 
     outcome: FileOutcome
     reason: str = REUSE_REASON
+    #: The answers of the declared dependencies the hit was checked against (None: the
+    #: checker declares none).
+    depends: Answers | None = None
 
 
 def cache_dir(project_root: Path, create: bool = False) -> Path:
@@ -196,9 +214,14 @@ def _parse_line(line: bytes) -> tuple[str, RawEntry] | None:
     return key, RawEntry(at=float(at), stat=stat, digest=digest, body=body)
 
 
-def _encode_body(parts: KeyParts, outcome: dict[str, Any]) -> bytes:
-    """The BODY of an index line: compact JSON, with no raw tab or newline."""
-    whole = {"parts": parts.as_dict(), "outcome": outcome}
+def _encode_body(
+    parts: KeyParts, outcome: dict[str, Any], depends: Sequence[str] | None = None
+) -> bytes:
+    """The BODY of an index line: compact JSON, with no raw tab or newline; `depends`,
+    the paths a declared dependency probes, when the checker declares any."""
+    whole: dict[str, Any] = {"parts": parts.as_dict(), "outcome": outcome}
+    if depends is not None:
+        whole["depends"] = list(depends)
     try:
         return pydantic_core.to_json(whole)
     except ValueError:  # a lone surrogate: json escapes it, pydantic-core refuses
@@ -453,6 +476,8 @@ def lookup(
     parts: KeyParts,
     max_age_s: float = MAX_AGE_S,
     stat: StatKey | None = None,
+    watch: bool = False,
+    kinds: dict[str, str] | None = None,
 ) -> Cached | None:
     """The stored complete outcome for exactly this identity, or None (a miss).
 
@@ -460,7 +485,10 @@ def lookup(
     read. Delivery purposes never reuse. A corrupt, stale or mismatching entry is a miss
     (a corrupt or stale one is dropped). `stat`, when given, is kept with a hit whose
     stored stat differs (the file was touched, its bytes are the same). Only this
-    entry's body is decoded.
+    entry's body is decoded. With `watch` (the checker declares dependencies), the
+    paths the entry stores are probed now and their answers are the identity's
+    `depends`: a path whose kind changed since the result was stored is a miss
+    (`kinds`: the memo of the run's probes, `dependencies.probe`).
     """
     if parts.purpose != str(Purpose.FEEDBACK) or parts.completeness != str(ScopeStatus.CHECKED):
         return None
@@ -474,6 +502,13 @@ def lookup(
         if entry.digest != parts.source_digest:
             return None  # the file changed: a plain miss, its body not even decoded
         data = entry.decode()
+        answers: Answers | None = None
+        if watch:
+            paths = dependencies.stored_paths(data.get("depends"))
+            if paths is None:
+                raise ValueError("malformed dependencies")
+            answers = dependencies.probe(paths, kinds)
+            parts = replace(parts, depends=dependencies.digest(answers))
         if data.get("parts") != parts.as_dict():
             return None  # another identity (its config or tool changed): a plain miss
         outcome = _decode(parts.path, parts.checker, data["outcome"])
@@ -488,7 +523,7 @@ def lookup(
         index.put(parts.path, parts.checker, replace(entry, stat=stat))
         if owned:
             index.save()
-    return Cached(outcome=outcome)
+    return Cached(outcome=outcome, depends=answers)
 
 
 def store(
@@ -496,11 +531,14 @@ def store(
     parts: KeyParts,
     outcome: FileOutcome,
     stat: StatKey | None = None,
+    depends: Sequence[str] | None = None,
 ) -> bool:
     """Keep a complete feedback outcome under its identity; False when not storable.
 
     `where` is the project root (the index is read and written for this call) or an
     index the caller saves. `stat` is the file's trusted stat (`_trusted_stat`), or None.
+    `depends` are the paths of the checker's declared dependencies (their answers are
+    in `parts.depends`), kept so a lookup probes them again.
     """
     if (
         parts.purpose != str(Purpose.FEEDBACK)
@@ -511,7 +549,7 @@ def store(
         return False
     if len(outcome.findings) > MAX_ENTRY_FINDINGS:
         return False
-    body = _encode_body(parts, _encode(outcome))
+    body = _encode_body(parts, _encode(outcome), depends)
     index, owned = _open(where)
     entry = RawEntry(at=time.time(), stat=stat, digest=parts.source_digest, body=body)
     index.put(parts.path, parts.checker, entry)
@@ -551,45 +589,82 @@ def _stat(t: FileTarget) -> os.stat_result | None:
         return None
 
 
+#: What `partition` took of each file left to run, for its declared dependencies: the
+#: answers probed before the run, or None when the checker could not name them.
+PreRun = dict[str, Answers | None]
+
+
+def _pre_run(
+    checker: LoadedChecker,
+    t: FileTarget,
+    batch: Batch,
+    ctx: RunContext,
+    kinds: dict[str, str] | None = None,
+) -> Answers | None:
+    """The answers of `t`'s declared dependencies now (before its batch runs), or None
+    when the checker cannot name them (the file is then neither stored nor watched).
+    A file that changes between this read and its digest is not stored (`remember`
+    compares the digests before and after the run)."""
+    try:
+        source = t.read_bytes()
+    except OSError:
+        return None
+    paths = dependencies.declared(checker, t, source, batch, ctx)
+    return dependencies.probe(paths, kinds) if paths is not None else None
+
+
 def partition(
-    index: Path | ReuseIndex, checker: LoadedChecker, batch: Batch, ctx: RunContext
-) -> tuple[list[Cached], Batch | None, dict[str, str]]:
+    index: Path | ReuseIndex,
+    checker: LoadedChecker,
+    batch: Batch,
+    ctx: RunContext,
+    kinds: dict[str, str] | None = None,
+) -> tuple[list[Cached], Batch | None, dict[str, str], PreRun]:
     """Split a batch into reused outcomes and what still has to run.
 
-    Returns (reused, batch_to_run or None, source digests of the targets to run, to
-    pass to `remember`). Only feedback runs reuse.
+    Returns (reused, batch_to_run or None, source digests of the targets to run, and,
+    for a checker that declares dependencies, their answers before the run per target
+    to run: both to pass to `remember`). Only feedback runs reuse. `kinds` is the memo
+    of the run's dependency probes (`dependencies.probe`).
     """
+    kinds = {} if kinds is None else kinds
+    watch = dependencies.declares(checker)
+    unknown: PreRun = {t.path: None for t in batch.targets} if watch else {}
     if ctx.purpose != Purpose.FEEDBACK or not enabled():
-        return [], batch, {}
+        return [], batch, {}, unknown
     ident = _identity(checker, batch, ctx)
     if ident is None:
-        return [], batch, {}
+        return [], batch, {}, unknown
     idx, owned = _open(index)
     name = checker.name
     settings = _settings_digest(ctx.config)
     reused: list[Cached] = []
     rest: list[FileTarget] = []
     digests: dict[str, str] = {}
+    pre: PreRun = {}
     for t in batch.targets:
         st = _stat(t)
-        known = stored_digest(idx, t.path, name, st) if st is not None else None
+        by_stat = stored_digest(idx, t.path, name, st) if st is not None else None
         now_ns = time.time_ns()
-        parts = key_parts(t, name, ident, ctx, known, settings)
-        trusted = _trusted_stat(st, now_ns) if st is not None and known is None else None
-        hit = lookup(idx, parts, stat=trusted) if parts else None
+        parts = key_parts(t, name, ident, ctx, by_stat, settings)
+        trusted = _trusted_stat(st, now_ns) if st is not None and by_stat is None else None
+        hit = lookup(idx, parts, stat=trusted, watch=watch, kinds=kinds) if parts else None
         if hit is not None:
             reused.append(hit)
             continue
         rest.append(t)
         if parts is not None:
             digests[t.path] = parts.source_digest
+        if watch:
+            # A miss runs the tool, which costs far more than this second read.
+            pre[t.path] = _pre_run(checker, t, batch, ctx, kinds)
     if owned:
         idx.save()
     if not rest:
-        return reused, None, digests
+        return reused, None, digests, pre
     if len(rest) == len(batch.targets):
-        return reused, batch, digests
-    return reused, Batch(tuple(rest), batch.data, batch.label), digests
+        return reused, batch, digests, pre
+    return reused, Batch(tuple(rest), batch.data, batch.label), digests, pre
 
 
 def remember(
@@ -599,21 +674,25 @@ def remember(
     ctx: RunContext,
     outcomes: Sequence[FileOutcome],
     digests: Mapping[str, str],
+    pre: Mapping[str, Answers | None] | None = None,
 ) -> int:
     """Store the complete outcomes of a batch that just ran; returns how many were kept.
 
     A file whose bytes changed while it was being checked (digest before != after)
-    is not stored.
+    is not stored; for a checker that declares dependencies, nor is one whose answers
+    before the run (`pre`, from `partition`) are missing or differ from those now.
     """
     if ctx.purpose != Purpose.FEEDBACK or not digests or not enabled():
         return 0
     ident = _identity(checker, batch, ctx)
     if ident is None:
         return 0
+    watch = dependencies.declares(checker)
     idx, owned = _open(index)
     name = checker.name
     settings = _settings_digest(ctx.config)
     by_path = {t.path: t for t in batch.targets}
+    now_kinds: dict[str, str] = {}  # one snapshot after the batch, shared by its files
     kept = 0
     for o in outcomes:
         t = by_path.get(o.path)
@@ -633,8 +712,15 @@ def remember(
         parts = key_parts(t, name, ident, ctx, None, settings)
         if parts is None or parts.source_digest != before:
             continue
+        paths: tuple[str, ...] | None = None
+        if watch:
+            answers = (pre or {}).get(o.path)
+            # A dependency that changed while the batch ran may or may not be in the result.
+            if answers is None or dependencies.probe(answers, now_kinds) != answers:
+                continue
+            parts, paths = replace(parts, depends=dependencies.digest(answers)), tuple(answers)
         trusted = _trusted_stat(st, now_ns) if st is not None else None
-        kept += store(idx, parts, o, stat=trusted)
+        kept += store(idx, parts, o, stat=trusted, depends=paths)
     if owned:
         idx.save()
     return kept
@@ -649,10 +735,29 @@ class ReusePlan:
     reused_keys: set[tuple[str, str]]
     digests: list[dict[str, str]]
     index: ReuseIndex | None = None
+    #: Per batch of `work`: its declared dependencies' answers before the run.
+    pre: list[PreRun] = field(default_factory=list)
+    #: Every declared dependency of the run, reused or run, with its answer before the
+    #: run: what a warm engine's kept run must see unchanged (core/run_memo.py).
+    watched: Answers = field(default_factory=dict)
+    #: Some file's declared dependencies are not known (its checker could not name
+    #: them, or reuse was not consulted for it): the run must not be kept whole.
+    unwatched: bool = False
+
+    def watch(self, answers: Mapping[str, str] | None) -> None:
+        """Add one file's answers (None: its dependencies are not known)."""
+        if answers is None:
+            self.unwatched = True
+            return
+        for path, kind in answers.items():
+            if self.watched.setdefault(path, kind) != kind:
+                self.unwatched = True  # probed twice, changed between: not settled
 
 
 def _fresh(work: Sequence[tuple[Any, Batch]]) -> ReusePlan:
-    return ReusePlan([], list(work), set(), [{} for _ in work])
+    plan = ReusePlan([], list(work), set(), [{} for _ in work], pre=[{} for _ in work])
+    plan.unwatched = any(dependencies.declares(c) for c, _batch in work)
+    return plan
 
 
 def consult(
@@ -680,14 +785,21 @@ def consult(
     except Exception:  # noqa: BLE001 - the cache must never stop a check
         return _fresh(work)
     reused_keys = keys if keys is not None else set()
+    kinds: dict[str, str] = {}  # the run's dependency probes, each path stat'd once
     plan = ReusePlan(reused=[], work=[], reused_keys=reused_keys, digests=[], index=index)
     for checker, batch in work:
+        watch = dependencies.declares(checker)
         try:
-            hits, rest, digests = partition(index, checker, batch, ctx)
+            hits, rest, digests, pre = partition(index, checker, batch, ctx, kinds)
         except Exception:  # noqa: BLE001 - the cache must never stop a check
-            hits, rest, digests = [], batch, {}
+            hits, rest, digests, pre = [], batch, {}, {}
+            plan.unwatched = plan.unwatched or watch
         for h in hits:
             plan.reused_keys.add((h.outcome.path, h.outcome.checker))
+            if watch:
+                plan.watch(h.depends)
+        for answers in pre.values():
+            plan.watch(answers)
         if on_hits is not None:
             on_hits([h.outcome for h in hits])
         else:
@@ -695,6 +807,7 @@ def consult(
         if rest is not None:
             plan.work.append((checker, rest))
             plan.digests.append(digests)
+            plan.pre.append(pre)
     return plan
 
 
@@ -706,14 +819,14 @@ def record(
     if plan.index is None:
         return 0
     kept = 0
-    for (checker, batch), digests in zip(plan.work, plan.digests, strict=True):
+    for (checker, batch), digests, pre in zip(plan.work, plan.digests, plan.pre, strict=True):
         if not digests:
             continue
         name = checker.name
         paths = {t.path for t in batch.targets}
         mine = [o for o in outcomes if o.checker == name and o.path in paths]
         try:
-            kept += remember(plan.index, checker, batch, ctx, mine, digests)
+            kept += remember(plan.index, checker, batch, ctx, mine, digests, pre)
         except Exception:  # noqa: BLE001 - the cache must never stop a check
             continue
     with contextlib.suppress(Exception):

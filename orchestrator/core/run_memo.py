@@ -24,7 +24,12 @@ when its witness is unchanged:
 - git's state: HEAD, the ref it names, the index, config, packed refs, info/exclude,
   and the user's git config and ignore files (`core.excludesFile` wherever it names);
 - every tool a scope names, by `toolstamp.tool_stamp`, the folders of PATH and that
-  of the managed tools (`orchestrate tools install`).
+  of the managed tools (`orchestrate tools install`);
+- every path a checker declared the results depend on (`core/dependencies.py`: Ruff's
+  candidate first-party modules in its source roots, the `__init__.py` of each folder
+  up), by its kind (folder, file, other, absent), as probed before the run: a
+  dependency anywhere, inside the walked folders or not, that appears, goes or changes
+  kind checks again. A run where some file's dependencies are not known is not kept.
 
 A witness whose newest mtime or ctime (a walked folder's included: a file removed
 while the run ran) is later than `reuse.RACY_NS` before the run started is not kept (the run may have read a file before a write, or a write in the
@@ -49,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.core import reuse
+from orchestrator.core import dependencies, reuse
 from orchestrator.core.config import CONFIG_FILES
 from orchestrator.deadline import Deadline
 from orchestrator.git.runner import Git, GitError
@@ -93,6 +98,7 @@ class _Kept:
     excluded: frozenset[str]
     witness: tuple[Row, ...]
     report: Report
+    watched: tuple[str, ...] = ()
 
 
 def hold(on: bool = True) -> None:
@@ -170,7 +176,7 @@ def replay(request: RequestKey | None) -> Report | None:
     if time.time() - kept.at > reuse.MAX_AGE_S:
         _KEPT.pop(key, None)
         return None
-    now = _witness(kept.starts, kept.targets, kept.names, kept.excluded, kept.report)
+    now = _witness(kept.starts, kept.targets, kept.names, kept.excluded, kept.report, kept.watched)
     if now is None or now != kept.witness:
         _KEPT.pop(key, None)
         return None
@@ -202,14 +208,19 @@ def keep(
     config_names: Iterable[str],
     excluded: Iterable[str],
     deadline: Deadline,
+    watched: Mapping[str, str] | None,
 ) -> bool:
     """Keep `report` for `request` when it may be replayed (see the module docs);
     whether it was kept. Never raises: a fault means nothing is kept. An entry changed
     since `RACY_NS` before the run started keeps nothing (the run may have read its
     bytes before the change), nor does a run whose `deadline` passed or was cancelled
     (a step it cut short, an exact parser or a late fallback, judged less than a run
-    in time does, whatever its scopes' statuses say)."""
+    in time does, whatever its scopes' statuses say). `watched` are the declared
+    dependencies of the run with their answers before it (`reuse.ReusePlan.watched`);
+    None (some are not known) keeps nothing, and so does an answer that changed since."""
     if request is None or len(report.scopes) > MAX_SCOPES or report.plugin_failures:
+        return False
+    if watched is None:
         return False
     if deadline.expired():
         return False
@@ -225,15 +236,20 @@ def keep(
         skip = frozenset(excluded) | CACHE_DIRS
         marked = _copy(report, report.generated_at, [_reused(s) for s in report.scopes])
         times: list[int] = []
-        witness = _witness(starts, paths, names, skip, marked, times)
+        depends = tuple(sorted(watched))
+        witness = _witness(starts, paths, names, skip, marked, depends, times)
         if (
             witness is None
             or max(_newest_ns(witness), *times) >= request.started_ns - reuse.RACY_NS
         ):
             return False
+        # The run saw its dependencies as they were before it: one that changed since
+        # may or may not be in its results.
+        if _kinds(witness, depends) != dict(watched):
+            return False
     except Exception:  # noqa: BLE001 - keeping is an optimisation, never a fault
         return False
-    _KEPT[request.digest] = _Kept(time.time(), starts, paths, names, skip, witness, marked)
+    _KEPT[request.digest] = _Kept(time.time(), starts, paths, names, skip, witness, marked, depends)
     _KEPT.move_to_end(request.digest)
     while len(_KEPT) > MAX_RUNS or sum(len(k.report.scopes) for k in _KEPT.values()) > MAX_SCOPES:
         _KEPT.popitem(last=False)  # the least recently used first
@@ -285,6 +301,7 @@ def _witness(
     names: frozenset[str],
     skip: frozenset[str],
     report: Report,
+    depends: Sequence[str] = (),
     times: list[int] | None = None,
 ) -> tuple[Row, ...] | None:
     """Every stat the kept run depends on, in a stable order; None when over the bound.
@@ -337,7 +354,22 @@ def _witness(
     rows.extend(_git_rows(starts))
     rows.extend(_config_rows(report))
     rows.extend(_tool_rows(report))
+    rows.extend((p, (DEPENDS, dependencies.kind(p))) for p in depends)
     return tuple(rows)
+
+
+#: The tag of a declared dependency's witness row: `(path, (DEPENDS, kind))`.
+DEPENDS = "depends"
+
+
+def _kinds(rows: Sequence[Row], depends: Sequence[str]) -> dict[str, str]:
+    """The kinds the witness `rows` hold for the declared dependencies `depends`."""
+    wanted = set(depends)
+    return {
+        path: value[1]
+        for path, value in rows
+        if path in wanted and isinstance(value, tuple) and value[:1] == (DEPENDS,)
+    }
 
 
 def _config_rows(report: Report) -> list[Row]:

@@ -2,9 +2,9 @@
 
 A plugin object is duck-typed (plugins/README.md): `name`, `tier`, `claims`, `plan`
 and `run` are required; `languages`, `config_names`, `column_unit`, `tool_names`,
-`essential`, `reuse_identity` and `reviewed_policy_file` are declarations. Before this
-record every consumer probed the object with `getattr` and validated what it found its
-own way. Now `declare(checker)` reads each declaration once, refuses a malformed one
+`essential`, `reuse_identity`, `reuse_dependencies` and `reviewed_policy_file` are
+declarations. Before this record every consumer probed the object with `getattr` and
+validated what it found its own way. Now `declare(checker)` reads each declaration once, refuses a malformed one
 (the plugin then fails to load, with the reason), and fills a missing one with the
 default that keeps the old behaviour, naming it in `defaulted` so the host can warn
 once (a deprecation path: a future release requires them).
@@ -68,6 +68,9 @@ class LoadedChecker:
     reviewed_policy_file: Callable[..., Any] | None
     #: The declarations in EXPECTED the plugin did not make (their defaults apply).
     defaulted: tuple[str, ...] = ()
+    #: `reuse_dependencies(target, source, batch, ctx)`: the other paths a file's result
+    #: depends on (core/dependencies.py); None when it depends on no other file.
+    reuse_dependencies: Callable[..., Any] | None = None
 
     @functools.cached_property
     def tool_names(self) -> tuple[str, ...]:
@@ -153,6 +156,7 @@ def declare(checker: object) -> LoadedChecker:
         reuse_identity=_hook(checker, "reuse_identity", name),
         reviewed_policy_file=_hook(checker, "reviewed_policy_file", name),
         defaulted=missing,
+        reuse_dependencies=_hook(checker, "reuse_dependencies", name),
     )
 
 
