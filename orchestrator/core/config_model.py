@@ -50,8 +50,10 @@ class ProjectConfig(BaseModel):
     max_parse_bytes: int | None = Field(default=None, ge=1024, le=MAX_FILE_BYTES)
     #: Run the policy checks (the secret scan) in a plain lint too.
     policy_in_lint: bool = False
-    #: Hand files the syntax grammar found clean to the exact parser as well (true for
-    #: every language, or a list of languages); off by default (docs/grammars.md).
+    #: Hand files the syntax grammar found clean to an exact parser that is a separate
+    #: program as well (true for every language, or a list of languages); off by default,
+    #: as each file costs a process. The in-process parsers (JSON, TOML, YAML) judge every
+    #: file of their language regardless (docs/grammars.md).
     exact_parse_clean: bool | list[str] = False
     #: Ignored, with a note: a tool path is machine-local (core/tool_paths: the user
     #: config's `[tools]`, `ORCHESTRATE_TOOL_<NAME>`); accepted so an older config loads.
