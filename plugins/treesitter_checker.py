@@ -351,10 +351,12 @@ def _verdict(
 def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: bytes) -> bool:
     """Whether a file the grammar found clean goes to the exact parser too.
 
-    Always where the language's parser runs in this process (JSON, TOML, YAML: cheap,
-    and they find what a grammar accepts, such as a key defined twice); for a parser
-    that is a separate program, as the project's `exact_parse_clean` says (true for every
-    language, or a list of languages; off by default, as each file costs a process).
+    By default, where the language's parser is marked `every_file` (the in-process JSON,
+    TOML and YAML parsers, and `sh -n`, `bash -n`, `gofmt -e`, `xmllint --noout`: cheap,
+    and they find what a grammar accepts, such as a key defined twice). The project's
+    `exact_parse_clean` changes that for the parsers that are separate programs: true for
+    every one, a list of languages for those too, false for none of them (the in-process
+    parsers always judge their files).
     """
     from orchestrate_plugins.exact_parsers import parser_for
 
@@ -363,10 +365,12 @@ def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: 
         return False
     if parser.command is None:
         return True
-    value = ctx.config.get(CLEAN_OPTION, False)
+    value = ctx.config.get(CLEAN_OPTION)
+    if value is None:
+        return parser.every_file
     if isinstance(value, bool):
         return value
-    return isinstance(value, list | tuple) and language in value
+    return parser.every_file or (isinstance(value, list | tuple) and language in value)
 
 
 def scope_status(info: Any, verdict: Verdict | None) -> ScopeStatus:

@@ -590,13 +590,46 @@ def test_a_js_file_is_read_as_its_package_json_type_says(tmp_path: Path) -> None
     assert_refuted(judge(tmp_path, "cjs/a.js", b"yield = 1;\n"), "node")
 
 
-def test_a_parser_that_costs_a_process_judges_grammar_clean_files_only_when_asked(
+def test_cheap_external_parsers_judge_grammar_clean_files_unless_turned_off(
     tmp_path: Path,
 ) -> None:
     src = b"#!/bin/sh\necho ok\n"
     plain = judge(tmp_path, "a.sh", src)
-    assert plain.syntax_parser is None and plain.status == ScopeStatus.UNQUALIFIED
-    asked = judge(tmp_path, "b.sh", src, config={"exact_parse_clean": ["bash"]})
+    assert plain.syntax_parser is not None and plain.status == ScopeStatus.CHECKED
+    off = judge(tmp_path, "b.sh", src, config={"exact_parse_clean": False})
+    assert off.syntax_parser is None and off.status == ScopeStatus.UNQUALIFIED
+
+
+@pytest.mark.parametrize(
+    ("name", "src", "line"),
+    [
+        # Grammar-clean shell files with errors only the shell's own parser finds.
+        ("a.sh", b"#!/bin/bash\ncase x in\n  a) echo a ;;\nesac\nfi\n", 5),
+        ("b.bash", b"#!/bin/bash\nfor x in 1 2; do\n  echo $x\ndone\ndone\n", 5),
+    ],
+)
+def test_a_shell_error_the_grammar_accepts_is_confirmed_by_the_shell(
+    tmp_path: Path, name: str, src: bytes, line: int
+) -> None:
+    import time
+
+    from orchestrate_plugins.treesitter_checker import candidate_regions, parse
+
+    deadline = time.monotonic() + 30
+    assert candidate_regions("bash", src, parse("bash", src, deadline), deadline) == []
+    o = judge(tmp_path, name, src)
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert o.syntax_evidence == SyntaxEvidence.CONFIRMED, o.reason
+    assert o.findings[0].line == line and o.findings[0].blocking
+
+
+def test_a_costly_external_parser_judges_grammar_clean_files_only_when_asked(
+    tmp_path: Path,
+) -> None:
+    src = b"<?php echo 1;\n"
+    plain = judge(tmp_path, "a.php", src)
+    assert plain.syntax_parser is None
+    asked = judge(tmp_path, "b.php", src, config={"exact_parse_clean": ["php"]})
     assert asked.syntax_parser is not None and asked.status == ScopeStatus.CHECKED
 
 
