@@ -97,6 +97,14 @@ BASELINE_FILE = ".orchestrate-baseline.json"
 #: them as a check the project asked for and did not get (decisions/coverage.py).
 UNREADABLE_REASONS = ("cannot read", "cannot stat", "cannot resolve", "folder cannot be read")
 
+#: The reasons of a file nobody lints: no checker, grammar or parser knows its language
+#: (core/plan.py), or it is binary (core/selection.py). The readable formats count these
+#: in one line instead of listing them (decisions/coverage.nothing_to_check).
+NO_CHECKER_REASON = "no checker or grammar covers this file"
+#: The checker name of the scopes refused before any checker ran (core/selection.py).
+SELECTION_CHECKER = "orchestrate"
+BINARY_REASON = "binary file (NUL bytes): not text"
+
 #: The most bytes of git's pre-push protocol (a pre-push hook's standard input) that
 #: orchestrate accepts. Both ends of that contract use it: the hook's reader
 #: (cli/stdin.py reads one byte more, to tell an overflow) and the parser that refuses

@@ -251,6 +251,8 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
     )
     try:
         errors = exact_inprocess.errors(parser.name, src, target.path)
+    except exact_inprocess.Lenient as exc:
+        return Verdict(SyntaxEvidence.REFUTED, ident, reason=str(exc))
     except exact_inprocess.TooDeep as exc:
         # The parser's own limit (Python's recursion, libyaml's depth), not the file's.
         return Verdict(

@@ -25,6 +25,17 @@ class TooDeep(Exception):
     """The source nests deeper than the parser follows: no verdict either way."""
 
 
+class Lenient(Exception):
+    """The source is not strict JSON but is valid JSONC, and nothing says whether its
+    reader takes comments: accepted, with that said (a note, never a blocking error)."""
+
+
+#: Files whose reader takes strict JSON only (npm, Composer): comments are errors there.
+STRICT_JSON_NAMES = frozenset(
+    {"package.json", "package-lock.json", "npm-shrinkwrap.json", "composer.json", "composer.lock"}
+)
+
+
 #: Files whose JSON dialect is JSONC (comments and trailing commas allowed).
 JSONC_NAMES = frozenset(
     {
@@ -46,6 +57,14 @@ JSONC_NAMES = frozenset(
         ".markdownlint.json",
         "biome.json",
         ".oxlintrc.json",
+        "cspell.json",
+        ".cspell.json",
+        "cspell.config.json",
+        "renovate.json",
+        ".renovaterc.json",
+        ".swcrc",
+        "nx.json",
+        "project.json",
     }
 )
 #: Any tsconfig/jsconfig a project `extends` (`tsconfig.base.json`, `tsconfig-base.json`,
@@ -93,20 +112,42 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def json_errors(text: str, path: str) -> list[ErrorLine]:
-    """JSON syntax errors (RFC 8259: no NaN/Infinity, no trailing comma); JSONC rules
-    for the files `is_jsonc` names. A duplicate key is allowed (the RFC says SHOULD)."""
-    if is_jsonc(path):
-        text = strip_jsonc(text)
+def _json_error(text: str) -> ErrorLine | None:
     try:
         json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        return [(exc.lineno, exc.colno, exc.msg)]
+        return (exc.lineno, exc.colno, exc.msg)
     except ValueError as exc:
-        return [(1, None, str(exc))]
+        return (1, None, str(exc))
     except RecursionError:
         raise TooDeep("json: nested deeper than the decoder follows") from None
-    return []
+    return None
+
+
+def json_errors(text: str, path: str) -> list[ErrorLine]:
+    """JSON syntax errors, judged by the file's reader: RFC 8259 (no NaN/Infinity, no
+    comment, no trailing comma) for strict readers (`STRICT_JSON_NAMES`); JSONC rules for
+    the files `is_jsonc` names. Any other `.json` with comments that is valid as JSONC
+    raises Lenient (its reader is not known). A duplicate key is allowed (the RFC says SHOULD)."""
+    strict = PurePosixPath(path.lower()).name in STRICT_JSON_NAMES
+    if not strict and is_jsonc(path):
+        text = strip_jsonc(text)
+    error = _json_error(text)
+    if error is None:
+        return []
+    lenient = not strict and not is_jsonc(path) and _has_comment(text)
+    if lenient and _json_error(strip_jsonc(text)) is None:
+        raise Lenient(
+            "valid as JSONC (it has comments) but not as strict JSON; whether its "
+            "reader takes comments is not known"
+        )
+    return [error]
+
+
+def _has_comment(text: str) -> bool:
+    """True when `text` has a `//` or `/* */` comment outside its strings: a sign its
+    writer reads it as JSONC (a trailing comma alone is more often a slip)."""
+    return any(m.group(0).startswith("/") for m in _JSONC_TOKEN.finditer(text))
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")

@@ -96,6 +96,11 @@ class ExactParser:
     #: at its limit has not found an error in the file, whatever its exit code says, so
     #: the run gives no verdict (the candidate stays, with this reason).
     limit: Callable[[str, str], str | None] = lambda _o, _e: None
+    #: Judges every file of its languages by default, not only those the grammar flags
+    #: (plugins/treesitter_checker.check_clean): the in-process parsers, and programs
+    #: that cost about 2 ms a file and confirmed no valid file of the qualification
+    #: corpus with `grammars/confirm_measure.py --clean` (bench/RESULTS.md).
+    every_file: bool = False
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -320,6 +325,7 @@ PARSERS: tuple[ExactParser, ...] = (
         scrub=("ENV", "BASH_ENV"),
         accepts=lambda path, src: is_posix_sh(path, src),
         limit=_shell_limit,
+        every_file=True,
     ),
     ExactParser(
         name="bash",
@@ -334,6 +340,7 @@ PARSERS: tuple[ExactParser, ...] = (
         scrub=("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS"),
         cannot_judge=_shell_dialect,
         limit=_shell_limit,
+        every_file=True,
     ),
     ExactParser(
         name="node",
@@ -365,6 +372,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "module download or toolchain switch",
         scrub=("GOFLAGS", "GOTOOLCHAIN"),
         limit=_gofmt_limit,
+        every_file=True,
     ),
     ExactParser(
         name="php",
@@ -396,6 +404,7 @@ PARSERS: tuple[ExactParser, ...] = (
         scrub=("XML_CATALOG_FILES",),
         discounted=_xml_unread_entity,
         limit=_xmllint_limit,
+        every_file=True,
     ),
     ExactParser(
         name="rustfmt",
@@ -421,6 +430,7 @@ PARSERS: tuple[ExactParser, ...] = (
         package="",
         safe="Python's json decoder in this process; JSONC files (tsconfig.json, "
         ".vscode/*.json, devcontainer.json) have comments and trailing commas removed first",
+        every_file=True,
     ),
     ExactParser(
         name="toml",
@@ -430,6 +440,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="Python's tomllib in this process: builds plain dicts, nothing else; a "
         "duplicate key is an error",
         max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
     ),
     ExactParser(
         name="yaml",
@@ -440,6 +451,7 @@ PARSERS: tuple[ExactParser, ...] = (
         "loads and nothing is constructed; a duplicate mapping key is an error",
         cannot_judge=_yaml_dialect,
         max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
     ),
 )
 

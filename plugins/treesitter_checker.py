@@ -69,6 +69,9 @@ CLEAN_OPTION = "exact_parse_clean"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
 #: What a candidate's message proposes when the manifest names no confirming tool.
 CONFIRM_DEFAULT = "the language's own parser (parse only)"
+#: The exact parser's verdicts that decide a file (it accepted it, or located its error):
+#: such a file is `checked` by the language's own parser, whatever the grammar's standing.
+DECIDED = frozenset({SyntaxEvidence.CONFIRMED, SyntaxEvidence.REFUTED})
 
 
 @dataclass(frozen=True)
@@ -288,10 +291,10 @@ def _verdict(
     """
     severity = Severity.ERROR if info.qualified else Severity.WARNING
     reasons = []
-    if not info.qualified:
+    evidence = verdict.evidence if verdict else None
+    if not info.qualified and evidence not in DECIDED:
         # A template names itself, so it is not read as a broken HTML/XML/CSS file.
         reasons.append(REASON_UNQUALIFIED + (f" ({info.note})" if info.template else ""))
-    evidence = verdict.evidence if verdict else None
     exact: dict[str, Any] = {
         "syntax_evidence": SyntaxEvidence.CANDIDATE if regions else None,
         "syntax_parser": verdict.parser if verdict else None,
@@ -321,6 +324,8 @@ def _verdict(
             exact["syntax_evidence"] = SyntaxEvidence.REFUTED
         else:
             reasons.append(f"also accepted by {verdict.label}")
+        if verdict.reason:  # accepted with a caveat (JSON valid only as JSONC)
+            reasons.append(verdict.reason)
         return {
             "reason": "; ".join(reasons),
             "findings": (),
@@ -343,13 +348,37 @@ def _verdict(
     }
 
 
-def check_clean(ctx: RunContext, language: str | None) -> bool:
-    """Whether files the grammar found clean go to the exact parser too: the project's
-    `exact_parse_clean` (true for every language, or a list of languages; off by default)."""
-    value = ctx.config.get(CLEAN_OPTION, False)
+def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: bytes) -> bool:
+    """Whether a file the grammar found clean goes to the exact parser too.
+
+    By default, where the language's parser is marked `every_file` (the in-process JSON,
+    TOML and YAML parsers, and `sh -n`, `bash -n`, `gofmt -e`, `xmllint --noout`: cheap,
+    and they find what a grammar accepts, such as a key defined twice). The project's
+    `exact_parse_clean` changes that for the parsers that are separate programs: true for
+    every one, a list of languages for those too, false for none of them (the in-process
+    parsers always judge their files).
+    """
+    from orchestrate_plugins.exact_parsers import parser_for
+
+    parser = parser_for(language, target.path, src)
+    if parser is None:
+        return False
+    if parser.command is None:
+        return True
+    value = ctx.config.get(CLEAN_OPTION)
+    if value is None:
+        return parser.every_file
     if isinstance(value, bool):
         return value
-    return isinstance(value, list | tuple) and language in value
+    return parser.every_file or (isinstance(value, list | tuple) and language in value)
+
+
+def scope_status(info: Any, verdict: Verdict | None) -> ScopeStatus:
+    """`checked` when the grammar is qualified or the language's own parser decided the
+    file (it accepted it, or located its error); otherwise `unqualified` (candidates only)."""
+    if info.qualified or (verdict is not None and verdict.evidence in DECIDED):
+        return ScopeStatus.CHECKED
+    return ScopeStatus.UNQUALIFIED
 
 
 class TreeSitterChecker:
@@ -438,7 +467,7 @@ class TreeSitterChecker:
             tree = parse(info.grammar, src, ctx.deadline.at)
             regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
             verdict = None
-            if regions or check_clean(ctx, language):
+            if regions or check_clean(ctx, language, target, src):
                 from orchestrate_plugins.exact_confirm import judge
 
                 verdict = judge(target, src, language, ctx)
@@ -451,10 +480,7 @@ class TreeSitterChecker:
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
 
-        return out(
-            ScopeStatus.CHECKED if info.qualified else ScopeStatus.UNQUALIFIED,
-            **_verdict(target.path, info, regions, verdict),
-        )
+        return out(scope_status(info, verdict), **_verdict(target.path, info, regions, verdict))
 
 
 @hookimpl

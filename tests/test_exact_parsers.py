@@ -205,10 +205,8 @@ def test_yaml_custom_tags_load_and_duplicate_keys_are_found(tmp_path: Path) -> N
     # the CloudFormation tags are nodes, never objects.
     ok = b"a: !Ref x\nb: !GetAtt [r, Arn]\nc: {a: 1, ? b}\n"
     assert_refuted(judge(tmp_path, "t.yaml", ok), "PyYAML")
-    dup = b"a: 1\nb: 2\na: 3\n"
-    assert judge(tmp_path, "d.yaml", dup).syntax_evidence is None  # clean to the grammar
-    o = judge(tmp_path, "d2.yaml", dup, config={"exact_parse_clean": True})
-    assert_confirmed(o, 3, "PyYAML")
+    # Clean to the grammar; PyYAML runs in process on every YAML file and finds it.
+    assert_confirmed(judge(tmp_path, "d.yaml", b"a: 1\nb: 2\na: 3\n"), 3, "PyYAML")
 
 
 def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
@@ -218,15 +216,46 @@ def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) 
     assert_refuted(judge(tmp_path, "m.toml", src), "python tomllib")
 
 
-def test_toml_duplicate_key_found_when_clean_files_are_checked(tmp_path: Path) -> None:
-    dup = b'[server]\nport = 1\nhost = "h"\nport = 2\n'
-    plain = judge(tmp_path, "a.toml", dup)
-    assert plain.syntax == SyntaxStatus.CLEAN and plain.syntax_parser is None
-    o = judge(tmp_path, "b.toml", dup, config={"exact_parse_clean": ["toml"]})
-    assert_confirmed(o, 4, "python tomllib")
-    ok = judge(tmp_path, "c.toml", b"a = 1\n", config={"exact_parse_clean": True})
+@pytest.mark.parametrize(
+    ("name", "src", "line", "parser"),
+    [
+        ("a.toml", b'[server]\nport = 1\nhost = "h"\nport = 2\n', 4, "python tomllib"),
+        ("b.toml", b"[t]\nx = 1\n[t]\ny = 2\n", 3, "python tomllib"),
+        ("c.yaml", b"top:\n  k: 1\n  k: 2\n", 3, "PyYAML"),
+        ("d.json", b'{"a": 1, "b": NaN}\n', 1, "python json"),
+    ],
+)
+def test_in_process_parsers_judge_every_file_by_default(
+    tmp_path: Path, name: str, src: bytes, line: int, parser: str
+) -> None:
+    # Files the grammar accepts: the language's own parser runs on them without any
+    # setting, and its located error is the finding (issue: "A TOML duplicate key, a
+    # YAML error ... in files the grammar accepts are reported as confirmed").
+    o = judge(tmp_path, name, src)
+    assert_confirmed(o, line, parser)
+    assert o.status == ScopeStatus.CHECKED
+
+
+@pytest.mark.parametrize(
+    ("name", "src"), [("ok.toml", b"a = 1\n"), ("ok.yaml", b"a: 1\n"), ("ok.json", b"[1]\n")]
+)
+def test_a_file_the_parser_accepts_is_checked_by_it_even_with_an_unqualified_grammar(
+    tmp_path: Path, name: str, src: bytes
+) -> None:
+    ok = judge(tmp_path, name, src)
     assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
     assert ok.syntax_parser is not None and ok.reason and "also accepted" in ok.reason
+    assert "candidates only" not in ok.reason
+
+
+def test_in_process_parsers_cannot_be_turned_off_by_the_clean_setting(tmp_path: Path) -> None:
+    # `exact_parse_clean = false` governs the parsers that cost a process per file; the
+    # in-process ones are the verdict for their languages.
+    dup = b"a = 1\na = 2\n"
+    assert_confirmed(
+        judge(tmp_path, "x.toml", dup, config={"exact_parse_clean": False}), 2, "python tomllib"
+    )
 
 
 # --- a failing parser leaves the candidate with the reason ----------------------------------
@@ -559,3 +588,74 @@ def test_a_js_file_is_read_as_its_package_json_type_says(tmp_path: Path) -> None
     (tmp_path / "cjs").mkdir()
     (tmp_path / "cjs" / "package.json").write_text('{"type": "commonjs"}\n')
     assert_refuted(judge(tmp_path, "cjs/a.js", b"yield = 1;\n"), "node")
+
+
+def test_cheap_external_parsers_judge_grammar_clean_files_unless_turned_off(
+    tmp_path: Path,
+) -> None:
+    src = b"#!/bin/sh\necho ok\n"
+    plain = judge(tmp_path, "a.sh", src)
+    assert plain.syntax_parser is not None and plain.status == ScopeStatus.CHECKED
+    off = judge(tmp_path, "b.sh", src, config={"exact_parse_clean": False})
+    assert off.syntax_parser is None and off.status == ScopeStatus.UNQUALIFIED
+
+
+@pytest.mark.parametrize(
+    ("name", "src", "line"),
+    [
+        # Grammar-clean shell files with errors only the shell's own parser finds.
+        ("a.sh", b"#!/bin/bash\ncase x in\n  a) echo a ;;\nesac\nfi\n", 5),
+        ("b.bash", b"#!/bin/bash\nfor x in 1 2; do\n  echo $x\ndone\ndone\n", 5),
+    ],
+)
+def test_a_shell_error_the_grammar_accepts_is_confirmed_by_the_shell(
+    tmp_path: Path, name: str, src: bytes, line: int
+) -> None:
+    import time
+
+    from orchestrate_plugins.treesitter_checker import candidate_regions, parse
+
+    deadline = time.monotonic() + 30
+    assert candidate_regions("bash", src, parse("bash", src, deadline), deadline) == []
+    o = judge(tmp_path, name, src)
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert o.syntax_evidence == SyntaxEvidence.CONFIRMED, o.reason
+    assert o.findings[0].line == line and o.findings[0].blocking
+
+
+def test_a_costly_external_parser_judges_grammar_clean_files_only_when_asked(
+    tmp_path: Path,
+) -> None:
+    src = b"<?php echo 1;\n"
+    plain = judge(tmp_path, "a.php", src)
+    assert plain.syntax_parser is None
+    asked = judge(tmp_path, "b.php", src, config={"exact_parse_clean": ["php"]})
+    assert asked.syntax_parser is not None and asked.status == ScopeStatus.CHECKED
+
+
+@pytest.mark.parametrize(
+    ("name", "src", "want"),
+    [
+        # A JSONC reader (cspell, renovate, VS Code): comments are fine.
+        ("docs/.cspell.json", b'{\n  // words\n  "words": ["a",],\n}\n', "checked"),
+        ("renovate.json", b'{\n  /* c */ "extends": ["config:base"]\n}\n', "checked"),
+        # A strict reader (npm, Composer): a comment is an error at its line.
+        ("package.json", b'{\n  // no\n  "name": "x"\n}\n', "error"),
+        ("sub/composer.json", b'{"a": 1,}\n', "error"),
+        # A reader nobody names: accepted as JSONC, and the scope says it is not strict JSON.
+        ("data/settings.json", b'{\n  // c\n  "a": 1\n}\n', "lenient"),
+        ("data/comma.json", b'{"a": 1,}\n', "error"),  # no comment: a slip, an error
+        # Broken under any dialect: an error.
+        ("data/broken.json", b'{\n  "a": 1\n  "b": 2\n}\n', "error"),
+    ],
+)
+def test_json_is_judged_by_its_reader(tmp_path: Path, name: str, src: bytes, want: str) -> None:
+    o = judge(tmp_path, name, src)
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    if want == "error":
+        assert o.syntax_evidence == SyntaxEvidence.CONFIRMED
+        assert [f.blocking for f in o.findings] == [True]
+        return
+    assert not o.findings and o.syntax == SyntaxStatus.CLEAN, o.reason
+    lenient = "not as strict JSON" in (o.reason or "")
+    assert lenient == (want == "lenient"), o.reason

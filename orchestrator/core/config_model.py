@@ -50,9 +50,11 @@ class ProjectConfig(BaseModel):
     max_parse_bytes: int | None = Field(default=None, ge=1024, le=MAX_FILE_BYTES)
     #: Run the policy checks (the secret scan) in a plain lint too.
     policy_in_lint: bool = False
-    #: Hand files the syntax grammar found clean to the exact parser as well (true for
-    #: every language, or a list of languages); off by default (docs/grammars.md).
-    exact_parse_clean: bool | list[str] = False
+    #: Which exact parsers that are separate programs also judge the files the grammar
+    #: found clean: unset, the cheap ones (sh, bash, gofmt, xmllint); true, all of them;
+    #: a list of languages, those too; false, none. The in-process parsers (JSON, TOML,
+    #: YAML) judge every file of their language regardless (docs/grammars.md).
+    exact_parse_clean: bool | list[str] | None = None
     #: Ignored, with a note: a tool path is machine-local (core/tool_paths: the user
     #: config's `[tools]`, `ORCHESTRATE_TOOL_<NAME>`); accepted so an older config loads.
     tools: dict[str, Any] = Field(default_factory=dict)

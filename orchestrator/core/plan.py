@@ -28,7 +28,7 @@ from orchestrator.model.checker import (
     outcome_for_all,
 )
 from orchestrator.model.report import Scope
-from orchestrator.vocab import ScopeStatus, Tier
+from orchestrator.vocab import NO_CHECKER_REASON, ScopeStatus, Tier
 
 
 @dataclass
@@ -208,8 +208,7 @@ def unsupported(targets: Sequence[FileTarget], planned: Planned) -> list[Scope]:
                     detected_by=t.detected_by,
                     status=ScopeStatus.UNSUPPORTED,
                     reason=t.undecided
-                    or "no checker or grammar covers this file"
-                    + (f" ({t.language})" if t.language else ""),
+                    or NO_CHECKER_REASON + (f" ({t.language})" if t.language else ""),
                 )
             )
     return out

@@ -31,9 +31,9 @@ from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
 from orchestrator.model.paths import TOO_DEEP_REASON
 from orchestrator.model.report import MAX_SHARDS, Scope, ShardIdentity, files_digest
-from orchestrator.vocab import ScopeStatus
+from orchestrator.vocab import BINARY_REASON, SELECTION_CHECKER, ScopeStatus
 
-SELECTION = "orchestrate"  # the checker name of scopes refused before any checker ran
+SELECTION = SELECTION_CHECKER  # the checker name of scopes refused before any checker ran
 EXCLUDED_DIRS = (
     ".git",
     ".hg",
@@ -190,7 +190,7 @@ class _Inspector:
         except OSError as exc:
             return _refuse(label, ScopeStatus.NOT_RUN, f"cannot read: {exc.strerror}")
         if b"\x00" in head:
-            return _refuse(label, ScopeStatus.NOT_RUN, "binary file (NUL bytes): not text")
+            return _refuse(label, ScopeStatus.NOT_RUN, BINARY_REASON)
         if rel is None:
             inside = abs_s if self.under_root(abs_s) else real
             rel = inside[len(self.prefix) :].replace(os.sep, "/")

@@ -16,9 +16,17 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope, files_digest
-from orchestrator.vocab import UNREADABLE_REASONS, ScopeStatus, Tier
+from orchestrator.vocab import (
+    BINARY_REASON,
+    NO_CHECKER_REASON,
+    SELECTION_CHECKER,
+    UNREADABLE_REASONS,
+    ScopeStatus,
+    Tier,
+)
 
 #: A planned check that started and did not finish: the run is incomplete by default.
 #: Every other status that is not `checked` is a reported gap (nothing ran, on purpose
@@ -29,6 +37,17 @@ FAILED_STATUSES = frozenset({ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, Scop
 def is_checked(s: Scope) -> bool:
     """A scope is evidence only when its checker ran to completion."""
     return s.status == ScopeStatus.CHECKED
+
+
+def nothing_to_check(s: Scope) -> bool:
+    """A file nobody lints: refused before any checker because no checker, grammar or
+    parser knows its language, or because it is binary. Still a scope that is not
+    `checked` (JSON and SARIF list it); the readable formats count these in one line."""
+    if s.checker != SELECTION_CHECKER:
+        return False
+    if s.status == ScopeStatus.UNSUPPORTED:
+        return (s.reason or "").startswith(NO_CHECKER_REASON)
+    return s.status == ScopeStatus.NOT_RUN and s.reason == BINARY_REASON
 
 
 def is_failed_check(s: Scope) -> bool:
@@ -192,6 +211,54 @@ def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
         uncovered_files=files - native - syntax,
         complete=complete_scopes(scopes, failures),
     )
+
+
+#: The classes of a file's coverage, best first: a native checker checked it; only the
+#: syntax tier did (a qualified grammar or the language's own parser); only an unqualified
+#: grammar's candidates; nothing at all.
+COVERAGE_CLASSES = ("native", "syntax", "candidates", "nothing")
+_CANDIDATES = 8
+
+
+def _class_of(bits: int) -> str:
+    if bits & _NATIVE:
+        return "native"
+    if bits & _FALLBACK:
+        return "syntax"
+    return "candidates" if bits & _CANDIDATES else "nothing"
+
+
+def language_coverage(scopes: Sequence[Scope]) -> dict[str, dict[str, int]]:
+    """Per language, how many files fall in each of `COVERAGE_CLASSES` (the human
+    summary's bar). Policy scopes (the secret scan) add nothing; files nobody lints
+    (`nothing_to_check`) are counted elsewhere and left out; a file whose language no
+    scope names is under "other". Scopes sorted by path are taken one file at a time."""
+    out: dict[str, dict[str, int]] = {}
+    ordered = getattr(scopes, "path_ordered", False)
+    per_file: dict[str, list[Any]] = {}
+    last: str | None = None
+
+    def settle(entry: list[Any]) -> None:
+        bits, language, skip = entry
+        if skip:
+            return
+        row = out.setdefault(language or "other", dict.fromkeys(COVERAGE_CLASSES, 0))
+        row[_class_of(bits)] += 1
+
+    for s in scopes:
+        if s.tier == Tier.POLICY:
+            continue
+        if ordered and s.path != last:
+            if last is not None and last in per_file:
+                settle(per_file.pop(last))
+            last = s.path
+        entry = per_file.setdefault(s.path, [0, None, False])
+        entry[0] |= _tier_bit(s) | (_CANDIDATES if s.status == ScopeStatus.UNQUALIFIED else 0)
+        entry[1] = entry[1] or s.language
+        entry[2] = entry[2] or nothing_to_check(s)
+    for entry in per_file.values():
+        settle(entry)
+    return dict(sorted(out.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])))
 
 
 def _count(bits: int, files: int, native: int, syntax: int) -> tuple[int, int, int]:

@@ -19,10 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.decisions.coverage import is_checked
+from orchestrator.decisions.coverage import COVERAGE_CLASSES, is_checked, language_coverage
 from orchestrator.decisions.findings import is_confirmed_syntax
 from orchestrator.model.report import Finding, Report, rule_label
-from orchestrator.render.gaps import gap_groups
+from orchestrator.render.gaps import collapsed, gap_groups, listed, nothing_count, nothing_text
 from orchestrator.render.levels import word
 from orchestrator.safetext import printable as p
 from orchestrator.vocab import GateDecision, ScopeStatus
@@ -96,10 +96,16 @@ def verdict(report: Report) -> str:
     findings, then what was NOT checked, syntax-only files, plugin failures, the gate.
     It never reads as a pass when any scope was not `checked`."""
     rest = []
-    if gaps := _unchecked(report):
+    nothing = nothing_count(report)
+    if gaps := _unchecked(report) - nothing:
         rest.append((f"{_n(gaps, 'scope')} NOT checked", f"{gaps} NOT checked"))
     elif not report.scopes:
         rest.append(("NOT checked: no file in scope", "NOT checked: no file"))
+    if nothing:
+        # Files nobody lints (render/gaps.nothing_text says which): counted, not a gap.
+        rest.append(
+            (f"{nothing} unlintable file{'' if nothing == 1 else 's'}", f"{nothing} unlintable")
+        )
     if n := report.coverage.syntax_only_files:
         rest.append((f"{_n(n, 'file')} syntax-only", f"{n} syntax-only"))
     if n := len(report.plugin_failures):
@@ -129,9 +135,53 @@ def _coverage_table(report: Report, console: Console) -> None:
     console.print(table)
 
 
+#: The bar's width in cells, and its mark for each coverage class (decisions/coverage).
+_BAR = 16
+_MARKS = {"native": ("█", "green"), "syntax": ("▓", "cyan"), "candidates": ("░", "yellow")}
+_LANGUAGES_SHOWN = 12
+
+
+def _bar(row: dict[str, int]) -> Text:
+    """One language's files as a bar of `_BAR` cells, each class in proportion (a class
+    with any file gets at least one cell); what is left is "nothing"."""
+    total = sum(row.values())
+    bar = Text()
+    used = 0
+    for cls, (mark, style) in _MARKS.items():
+        if row[cls]:
+            cells = max(1, round(_BAR * row[cls] / total))
+            cells = min(cells, _BAR - used)
+            bar.append(mark * cells, style=style)
+            used += cells
+    bar.append("·" * (_BAR - used), style="dim")
+    return bar
+
+
+def _language_table(report: Report, console: Console) -> None:
+    """Coverage per language: files, a bar, and the count in each class."""
+    rows = language_coverage(report.scopes)
+    if not rows or (len(rows) == 1 and all(r["native"] == sum(r.values()) for r in rows.values())):
+        return  # nothing to compare: one language, all of it native lint
+    table = Table(title="coverage by language", show_edge=False)
+    table.add_column("language")
+    table.add_column("files", justify="right")
+    table.add_column("", no_wrap=True, min_width=_BAR)
+    for cls in COVERAGE_CLASSES:
+        table.add_column(cls, justify="right")
+    for language, row in list(rows.items())[:_LANGUAGES_SHOWN]:
+        counts = [str(row[c]) if row[c] else "-" for c in COVERAGE_CLASSES]
+        table.add_row(p(language), str(sum(row.values())), _bar(row), *counts)
+    console.print(table)
+    if len(rows) > _LANGUAGES_SHOWN:
+        more = len(rows) - _LANGUAGES_SHOWN
+        console.print(f"  ... and {_n(more, 'more language')} (use --format json for all)")
+
+
 def _gaps(report: Report, console: Console) -> None:
     """Not-checked scopes, one line per group: `checker status: N files (paths) — why`."""
     groups = gap_groups(report)
+    if nothing := nothing_count(report):
+        console.print(Text(nothing_text(nothing), style="dim"))
     if not groups:
         return
     total = sum(g.count for g in groups)
@@ -144,6 +194,8 @@ def _gaps(report: Report, console: Console) -> None:
             line.append(f" — {p(g.reason)}", style="dim")
         if g.hint:
             line.append(f"; hint: {p(g.hint)}", style="cyan")
+        if g.confirm and g.candidates:
+            line.append(f"; confirm: {p(g.confirm)}", style="cyan")
         console.print(line)
     if len(groups) > _GROUPS_SHOWN:
         more = len(groups) - _GROUPS_SHOWN
@@ -181,8 +233,9 @@ def by_path(findings: Sequence[Finding]) -> Iterable[Finding]:
 def render(report: Report, console: Console) -> None:
     """Print the report for a person."""
     _coverage_table(report, console)
+    _language_table(report, console)
     _gaps(report, console)
-    for f in by_path(report.findings):
+    for f in listed(by_path(report.findings), collapsed(report)):
         console.print(finding_line(f))
     for pf in report.plugin_failures:
         console.print(Text(f"plugin {p(pf.name)} failed to load: {p(pf.reason)}", style="red"))

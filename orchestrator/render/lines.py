@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from orchestrator.model.report import Finding, Report, rule_label
-from orchestrator.render.gaps import gap_groups
+from orchestrator.render.gaps import collapsed, gap_groups, listed, nothing_count, nothing_text
 from orchestrator.render.levels import level, word
 from orchestrator.safetext import json_inert, printable
 from orchestrator.vocab import GateDecision
@@ -72,7 +72,7 @@ def github(report: Report) -> str:
     from orchestrator.render.human import verdict
 
     out = []
-    for f in report.findings:
+    for f in listed(report.findings, collapsed(report)):
         props: dict[str, object] = {"file": f.path, "line": f.line}
         if f.line:
             props |= {"col": f.column, "endLine": f.end_line}
@@ -83,6 +83,10 @@ def github(report: Report) -> str:
     for g in gap_groups(report):
         props = {"file": g.paths[0] if g.count == 1 else None, "title": "orchestrate: not checked"}
         out.append(_command("notice", props, g.text()))
+    if nothing := nothing_count(report):
+        out.append(
+            _command("notice", {"title": "orchestrate: nothing to check"}, nothing_text(nothing))
+        )
     if gate := _gate_lines(report):
         name = "notice" if report.gate.decision in _PASSING else "error"
         title = f"orchestrate gate: {report.gate.decision}"
@@ -117,8 +121,10 @@ def concise(report: Report) -> str:
     """One line per finding, one per gap group (`not checked: ...`), then the verdict."""
     from orchestrator.render.human import verdict
 
-    out = [concise_line(f) for f in report.findings]
+    out = [concise_line(f) for f in listed(report.findings, collapsed(report))]
     out += [f"not checked: {_concise_text(g.text())}" for g in gap_groups(report)]
+    if nothing := nothing_count(report):
+        out.append(_concise_text(nothing_text(nothing)))
     out += [f"gate: {_concise_text(r)}" for r in _gate_lines(report)]
     out.append(_concise_text(verdict(report)))
     return "\n".join(out) + "\n"
