@@ -319,7 +319,7 @@ def test_an_auto_edit_on_a_generated_file_waits_for_approval(git_repo: Path) -> 
 
 
 def test_repeated_code_is_not_a_duplicated_paragraph(git_repo: Path) -> None:
-    code = "    pip install orchestrate --upgrade --no-cache-dir --quiet\n" * 3
+    code = "    pip install requests --upgrade --no-cache-dir --quiet\n" * 3
     fenced = "```\n" + PARA + "```\n"
     write(git_repo, {"guide.md": f"# A\n\n{code}\n{fenced}\n# B\n\n{code}\n{fenced}"})
     commit_all(git_repo)
