@@ -19,6 +19,7 @@ from helpers import REPO, eslint_path, new_repo, run_cli
 from orchestrator.model.report import Finding, PluginFailure, Report, ScanInfo, Scope, normalize
 from orchestrator.render.formats import BUILTIN
 from orchestrator.render.human import VERDICT_WIDTH, verdict
+from orchestrator.render.lines import github
 from orchestrator.vocab import ScopeStatus, Severity
 
 #: Every test here runs orchestrate as a user does (README "Tests").
@@ -363,3 +364,48 @@ def test_the_github_format_keeps_workflow_commands_of_its_own_only(tmp_path: Pat
     names = [runner_command(ln) for ln in res.stdout.splitlines()]
     assert names == ["error"] * 4 + [None]
     assert sorted(p["file"] for _, p, _ in parse_commands(res.stdout)) == sorted(CI_HOSTILE_NAMES)
+
+
+def _annotations_by_level(out: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for name, _props, _msg in parse_commands(out):
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def test_github_annotations_stay_within_the_per_step_limits_and_say_what_was_cut() -> None:
+    from orchestrator.model.report import Gate
+    from orchestrator.render.lines import GITHUB_PER_LEVEL
+    from orchestrator.vocab import GateDecision
+
+    findings = [
+        Finding(checker="ruff", rule="F401", severity=Severity.ERROR, path=f"e{i}.py", line=1)
+        for i in range(40)
+    ] + [
+        Finding(checker="ruff", rule="E501", severity=Severity.WARNING, path=f"w{i}.py", line=2)
+        for i in range(15)
+    ]
+    report = _report(findings).model_copy(
+        update={"gate": Gate(decision=GateDecision.DENY, reasons=["40 blocking findings"])}
+    )
+    out = github(report)
+    counts = _annotations_by_level(out)
+    assert all(n <= GITHUB_PER_LEVEL for n in counts.values()), counts
+    commands = parse_commands(out)
+    (gate,) = [c for c in commands if c[1].get("title", "").startswith("orchestrate gate")]
+    assert gate[0] == "error" and "40 blocking findings" in gate[2]
+    (cut,) = [c for c in commands if c[1].get("title") == "orchestrate: annotations cut"]
+    # 9 errors and 9 warnings shown (a slot of each kept for the gate and this summary).
+    assert "37 more annotations not shown (31 error, 6 warning)" in cut[2], cut
+    assert "--format sarif" in cut[2]
+    assert sum(1 for c in commands if c[1].get("title") == "ruff/F401") == GITHUB_PER_LEVEL - 1
+
+
+def test_github_under_the_limits_cuts_nothing() -> None:
+    findings = [
+        Finding(checker="ruff", rule="F401", severity=Severity.ERROR, path=f"e{i}.py", line=1)
+        for i in range(9)
+    ]
+    commands = parse_commands(github(_report(findings)))
+    assert len(commands) == 9
+    assert not [c for c in commands if c[1].get("title") == "orchestrate: annotations cut"]

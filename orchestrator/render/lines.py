@@ -67,11 +67,16 @@ def _title(f: Finding) -> str:
     return rule_label(f.checker, f.rule) + (" (syntax candidate)" if f.candidate else "")
 
 
-def github(report: Report) -> str:
-    """The report as GitHub Actions workflow commands, then the verdict as a plain line."""
-    from orchestrator.render.human import verdict
+#: GitHub shows at most this many annotations of each level (error, warning, notice) per
+#: step, and 50 per job; past them it drops the rest without a word. The format keeps one
+#: slot of each level for the gate's annotation and the summary of what was cut.
+GITHUB_PER_LEVEL = 10
+GITHUB_PER_JOB = 50
 
-    out = []
+
+def _github_annotations(report: Report) -> list[tuple[str, dict[str, object], str]]:
+    """Every annotation of the report, in order: findings, gap groups, nothing-to-check."""
+    out: list[tuple[str, dict[str, object], str]] = []
     for f in listed(report.findings, collapsed(report)):
         props: dict[str, object] = {"file": f.path, "line": f.line}
         if f.line:
@@ -79,18 +84,46 @@ def github(report: Report) -> str:
             if f.end_line:
                 props["endColumn"] = f.end_column
         props["title"] = _title(f)
-        out.append(_command(_GITHUB_COMMAND[level(f)], props, f.message or f.rule))
+        out.append((_GITHUB_COMMAND[level(f)], props, f.message or f.rule))
     for g in gap_groups(report):
         props = {"file": g.paths[0] if g.count == 1 else None, "title": "orchestrate: not checked"}
-        out.append(_command("notice", props, g.text()))
+        out.append(("notice", props, g.text()))
     if nothing := nothing_count(report):
-        out.append(
-            _command("notice", {"title": "orchestrate: nothing to check"}, nothing_text(nothing))
-        )
-    if gate := _gate_lines(report):
-        name = "notice" if report.gate.decision in _PASSING else "error"
+        out.append(("notice", {"title": "orchestrate: nothing to check"}, nothing_text(nothing)))
+    return out
+
+
+def github(report: Report) -> str:
+    """The report as GitHub Actions workflow commands, then the verdict as a plain line.
+
+    Within GitHub's limits (`GITHUB_PER_LEVEL` of each level per step): the first
+    annotations of each level up to one below the limit, the gate's annotation, and, when
+    any was cut, one summary annotation saying how many of each and where the whole report
+    is. Nothing is cut silently."""
+    from orchestrator.render.human import verdict
+
+    gate = _gate_lines(report)
+    gate_level = "notice" if report.gate.decision in _PASSING else "error"
+    shown: dict[str, int] = {}
+    cut: dict[str, int] = {}
+    out = []
+    for name, props, message in _github_annotations(report):
+        if shown.get(name, 0) >= GITHUB_PER_LEVEL - 1:
+            cut[name] = cut.get(name, 0) + 1
+            continue
+        shown[name] = shown.get(name, 0) + 1
+        out.append(_command(name, props, message))
+    if gate:
         title = f"orchestrate gate: {report.gate.decision}"
-        out.append(_command(name, {"title": title}, "\n".join(gate)))
+        out.append(_command(gate_level, {"title": title}, "\n".join(gate)))
+    if cut:
+        counts = ", ".join(f"{cut[k]} {k}" for k in ("error", "warning", "notice") if k in cut)
+        message = (
+            f"{sum(cut.values())} more annotations not shown ({counts}): GitHub shows at most "
+            f"{GITHUB_PER_LEVEL} of each level per step and {GITHUB_PER_JOB} per job. The whole "
+            "report: run with --format sarif --output FILE (code scanning) or --format json"
+        )
+        out.append(_command("warning", {"title": "orchestrate: annotations cut"}, message))
     out.append(escape_data(verdict(report)))
     return "\n".join(out) + "\n"
 
