@@ -74,6 +74,10 @@ def test_installs_by_path_wheel_or_url_pass(line: str) -> None:
     assert bare_installs(line) == []
 
 
+#: A link to a package-index page of a name orchestrate does not hold.
+_INDEX_PAGE = re.compile(r"pypi\.org/(?:project|simple)/orchestrate(?:[-_]lint)?\b", re.IGNORECASE)
+
+
 def test_no_tracked_file_installs_orchestrate_by_a_bare_index_name() -> None:
     listed = subprocess.run(
         ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
@@ -86,6 +90,10 @@ def test_no_tracked_file_installs_orchestrate_by_a_bare_index_name() -> None:
         data = path.read_bytes()
         if b"\0" in data[:8192] or b"orchestrate" not in data:
             continue
-        for line in bare_installs(data.decode("utf-8", "replace")):
+        text = data.decode("utf-8", "replace")
+        for line in bare_installs(text):
             found.append(f"{name.decode()}: {line}")
+        for line in text.splitlines():
+            if _INDEX_PAGE.search(line):
+                found.append(f"{name.decode()}: links the unclaimed index page: {line.strip()}")
     assert not found, "installs of an unpublished name from the package index:\n" + "\n".join(found)

@@ -46,9 +46,9 @@ from orchestrator.render.levels import level
 from orchestrator.safetext import printable
 from orchestrator.vocab import ScopeStatus
 
-#: orchestrate's page on the package index: the distribution is `orchestrate-lint`
-#: (`orchestrate` there is another project).
-INFO_URI = "https://pypi.org/project/orchestrate-lint/"
+#: No `informationUri` for orchestrate's own driver: `orchestrate` on the package index is
+#: another project and `orchestrate-lint` is not published (anyone could claim it), and a
+#: link in every uploaded report must not point at a page a stranger may write.
 SRCROOT = "%SRCROOT%"
 #: GitHub code scanning's limits per run (results: hard limit; rules: kept well below).
 MAX_RESULTS = 25_000
@@ -422,7 +422,6 @@ def _log(
     driver = {
         "name": "orchestrate",
         "version": __version__,
-        "informationUri": INFO_URI,
         "rules": [],
     }
     invocation = {
