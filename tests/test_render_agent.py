@@ -79,3 +79,52 @@ def test_words_and_labels_are_bounded() -> None:
     assert word("still_present") == "still_present"
     assert word("two words") is None and word("x" * 41) is None
     assert len(agent_labels.clamp("x" * 5000)) == agent_labels.CONTEXT_MAX_CHARS
+
+
+# --- the re-check command an agent may paste (issue 26) ---------------------------------
+
+HOSTILE = [
+    "$(curl x|sh).py",
+    "`id`.py",
+    "a;rm -rf ~.py",
+    "a b.py",
+    "new\nline.py",
+    "q'uote.py",
+    'd"q.py',
+    "glob*.py",
+    "what?.py",
+    "~/x.py",
+    "a&&b.py",
+    "x>y.py",
+    "é.py",
+    "a" * 300 + ".py",  # longer than a label: cut, so not the real path
+]
+
+
+def test_a_recheck_names_only_paths_that_are_their_own_label() -> None:
+    from orchestrator.render.agent import recheck_command
+
+    assert recheck_command(["a.py", "src/b-c.py", "--output=x.py"], []) == (
+        "orchestrate lint --feedback -- a.py src/b-c.py --output=x.py"
+    )
+    tid = "T-0123456789ab"
+    for name in HOSTILE:
+        command = recheck_command(["ok.py", name], [tid, "not a task"])
+        assert command == f"orchestrate task verify {tid}", (name, command)
+        # No task to verify: the whole project, never a path built from the name.
+        assert recheck_command([name], []) == "orchestrate lint", name
+    assert recheck_command([], [tid]) == "orchestrate lint"
+
+
+def test_edit_context_never_prints_a_hostile_name_as_a_command() -> None:
+    import shlex
+
+    from orchestrator.render.agent import edit_context
+    from orchestrator.usecases.lint import LintResult
+
+    for name in HOSTILE:
+        result = LintResult(report=_report(), task_ids=("T-0123456789ab",))
+        text = edit_context(True, [name], result, (None, ()), [], False)
+        command = text.split("re-check: ", 1)[1].rstrip(".")
+        assert command == "orchestrate task verify T-0123456789ab", (name, text)
+        assert shlex.split(command)[:3] == ["orchestrate", "task", "verify"]

@@ -183,13 +183,25 @@ def edit_context(
     if result is not None and (t := tasks_line(result.task_ids)):
         pieces.append(t)
     pieces.extend(repair_pieces(targets, observed))
-    if per_file:
-        # `--` before the paths: a file named `--output=x` is a path, never an option.
-        recheck = "orchestrate lint --feedback -- " + " ".join(L.path_label(p) for p in paths)
-    else:
-        recheck = "orchestrate lint"
-    pieces.append(f"re-check: {recheck}")
+    task_ids = result.task_ids if result is not None else ()
+    pieces.append(f"re-check: {recheck_command(paths if per_file else (), task_ids)}")
     return ". ".join(pieces) + "."
+
+
+def recheck_command(paths: Sequence[str], task_ids: Sequence[str]) -> str:
+    """The command an agent may paste to check `paths` again.
+
+    `orchestrate lint --feedback -- PATH...` only when every path is its own label (an
+    ordinary file-name alphabet, nothing replaced or cut: `$(curl x|sh).py` or a name
+    with a newline never becomes a command); otherwise `orchestrate task verify ID` for
+    the edit's tasks, or `orchestrate lint` with no path. `--` stands before the paths, so
+    a file named `--output=x` is a path, never an option."""
+    if paths and all(L.is_plain_path(p) for p in paths):
+        return "orchestrate lint --feedback -- " + " ".join(paths)
+    ids = [t for t in (L.safe_task_id(x) for x in task_ids) if t][: L.MAX_TASK_IDS]
+    if paths and ids:
+        return " / ".join(f"orchestrate task verify {t}" for t in ids)
+    return "orchestrate lint"
 
 
 def edit_message(result: LintResult | None, observed: Observed, incomplete: bool) -> str:

@@ -92,6 +92,16 @@ def path_label(rel_path: str) -> str:
     return label
 
 
+def is_plain_path(rel_path: str) -> bool:
+    """True when `rel_path` is its own label: every character of the ordinary file-name
+    alphabet (nothing a shell expands, quotes or splits on) and within the label's length."""
+    return (
+        bool(rel_path)
+        and len(rel_path) <= PATH_LABEL_MAX_CHARS
+        and _LABEL_UNSAFE.search(rel_path) is None
+    )
+
+
 def escape(text: str) -> str:
     """`text` with every non-printable character (newlines, escapes, bidi controls)
     shown as "?": nothing sent to a host can start a line or steer a terminal."""
