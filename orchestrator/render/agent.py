@@ -66,6 +66,37 @@ def findings_line(report: Report) -> str:
     return line + (f"; rules {', '.join(rules)}" if rules else "")
 
 
+#: Characters of edit feedback the finding locations may take (the whole context is
+#: clamped to `agent_labels.CONTEXT_MAX_CHARS`); past it, how many were left out.
+LOCATIONS_MAX_CHARS = 600
+
+
+def locations_line(report: Report) -> str:
+    """Where the findings are, blocking ones first: `path:line:column rule` (the column
+    only where the tool gave one: Ruby's parser gives lines), bounded path labels and
+    safe rule ids only (never a message or source), within LOCATIONS_MAX_CHARS, then how
+    many were left out ("" without findings)."""
+    items = sorted(
+        report.findings,
+        key=lambda f: (not is_blocking(f), f.path, f.line or 0, f.column or 0),
+    )
+    shown: list[str] = []
+    used = 0
+    for f in items:
+        pos = L.path_label(f.path)
+        if f.line:
+            pos += f":{f.line}" + (f":{f.column}" if f.column else "")
+        item = f"{pos} {L.safe_rule_id(f.rule) or 'rule?'}"
+        if used + len(item) + 2 > LOCATIONS_MAX_CHARS:
+            break
+        shown.append(item)
+        used += len(item) + 2
+    if not items:
+        return ""
+    more = len(items) - len(shown)
+    return "at " + ", ".join(shown) + (f" (+{more} more not shown)" if more else "")
+
+
 def languages_line(report: Report) -> str:
     """The safe language names of `report`'s scopes, bounded ("" for none)."""
     langs = sorted({lang for s in report.scopes if (lang := L.safe_language(s.language))})
@@ -153,6 +184,8 @@ def report_pieces(report: Report, per_file: bool, paths: Sequence[str]) -> list[
     if unsafe := unsafe_piece(report):
         pieces.append(unsafe)
     pieces.append(findings_line(report))
+    if where := locations_line(report):
+        pieces.append(where)
     if langs := languages_line(report):
         pieces.append(f"languages {langs}")
     return pieces
