@@ -199,3 +199,26 @@ def test_forty_findings_stay_within_the_budget_and_say_how_many_were_left_out() 
     assert len(head) <= LOCATIONS_MAX_CHARS + 3, len(head)
     shown = head.count(" F401")
     assert tail == f"{40 - shown} more not shown)" and 0 < shown < 40, line
+
+
+def test_edit_feedback_with_forty_findings_keeps_the_budget_and_the_recheck() -> None:
+    from orchestrator.render.agent import edit_context
+    from orchestrator.usecases.lint import LintResult
+
+    findings = [
+        Finding(
+            checker="ruff",
+            rule="F401",
+            severity=Severity.ERROR,
+            path="pkg/mod.py",
+            line=i + 1,
+            column=8,
+        )
+        for i in range(40)
+    ]
+    result = LintResult(report=_with(findings), task_ids=("T-0123456789ab",))
+    text = edit_context(True, ["pkg/mod.py"], result, (None, ()), [], False)
+    assert len(text) <= agent_labels.CONTEXT_MAX_CHARS, len(text)
+    assert text.endswith("re-check: orchestrate lint --feedback -- pkg/mod.py.")
+    assert "at pkg/mod.py:1:8 F401, pkg/mod.py:2:8 F401" in text
+    assert "more not shown)" in text

@@ -71,11 +71,12 @@ def findings_line(report: Report) -> str:
 LOCATIONS_MAX_CHARS = 600
 
 
-def locations_line(report: Report) -> str:
+def locations_line(report: Report, budget: int = LOCATIONS_MAX_CHARS) -> str:
     """Where the findings are, blocking ones first: `path:line:column rule` (the column
     only where the tool gave one: Ruby's parser gives lines), bounded path labels and
-    safe rule ids only (never a message or source), within LOCATIONS_MAX_CHARS, then how
-    many were left out ("" without findings)."""
+    safe rule ids only (never a message or source), within `budget` characters (at most
+    LOCATIONS_MAX_CHARS), then how many were left out ("" without findings)."""
+    budget = min(budget, LOCATIONS_MAX_CHARS)
     items = sorted(
         report.findings,
         key=lambda f: (not is_blocking(f), f.path, f.line or 0, f.column or 0),
@@ -87,12 +88,14 @@ def locations_line(report: Report) -> str:
         if f.line:
             pos += f":{f.line}" + (f":{f.column}" if f.column else "")
         item = f"{pos} {L.safe_rule_id(f.rule) or 'rule?'}"
-        if used + len(item) + 2 > LOCATIONS_MAX_CHARS:
+        if used + len(item) + 2 > budget:
             break
         shown.append(item)
         used += len(item) + 2
     if not items:
         return ""
+    if not shown:
+        return f"locations of {len(items)} findings not shown (context budget)"
     more = len(items) - len(shown)
     return "at " + ", ".join(shown) + (f" (+{more} more not shown)" if more else "")
 
@@ -184,8 +187,6 @@ def report_pieces(report: Report, per_file: bool, paths: Sequence[str]) -> list[
     if unsafe := unsafe_piece(report):
         pieces.append(unsafe)
     pieces.append(findings_line(report))
-    if where := locations_line(report):
-        pieces.append(where)
     if langs := languages_line(report):
         pieces.append(f"languages {langs}")
     return pieces
@@ -218,6 +219,13 @@ def edit_context(
     pieces.extend(repair_pieces(targets, observed))
     task_ids = result.task_ids if result is not None else ()
     pieces.append(f"re-check: {recheck_command(paths if per_file else (), task_ids)}")
+    if result is not None:
+        # Where the findings are, after the findings count, in what the context budget
+        # leaves: the re-check command at the end is never the part that is cut.
+        left = L.CONTEXT_MAX_CHARS - len(". ".join(pieces) + ".") - 2
+        at = next((i + 1 for i, p in enumerate(pieces) if p.startswith("findings ")), None)
+        if at is not None and (where := locations_line(result.report, left)):
+            pieces.insert(at, where)
     return ". ".join(pieces) + "."
 
 
