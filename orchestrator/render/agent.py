@@ -19,7 +19,7 @@ from orchestrator.render import agent_labels as L
 from orchestrator.vocab import GateDecision, ScopeStatus
 
 if TYPE_CHECKING:  # annotations only: a hook must start without the engine
-    from orchestrator.model.report import Report
+    from orchestrator.model.report import Report, Scope
     from orchestrator.usecases.lint import LintResult
     from orchestrator.usecases.tasks import RepairTargets
 
@@ -106,15 +106,53 @@ def languages_line(report: Report) -> str:
     return ", ".join(langs[: L.MAX_LANGUAGES])
 
 
+#: How many recovery hints an agent gets (each at most HINT_MAX_CHARS).
+MAX_HINTS = 3
+HINT_MAX_CHARS = 120
+
+
+def _exit_words(code: int | None) -> str:
+    """`exit 2`, `signal 11` (a negative return code is the signal that ended it), or
+    `no exit status`: numbers only, never the tool's output."""
+    if code is None:
+        return "no exit status"
+    return f"signal {-code}" if code < 0 else f"exit {code}"
+
+
+def _gap_advice(s: Scope) -> str:
+    """The fixed recovery phrase of one not-checked scope ("" for none): the plugin's own
+    install or configuration hint for a missing or unconfigured tool (printable ASCII,
+    bounded), a phrase with the checker's name for a failed, late or candidates-only one."""
+    checker = L.safe_checker(s.checker)
+    if s.status in (ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED) and s.hint:
+        return "".join(ch for ch in s.hint if ch.isprintable() and ch.isascii())
+    if s.status == ScopeStatus.TOOL_ERROR:
+        return (
+            f"{checker} failed ({_exit_words(s.exit_code)}): re-run; if it fails again, "
+            f"repair or reinstall {checker}"
+        )
+    if s.status == ScopeStatus.TIMED_OUT:
+        return f"{checker} did not finish before the deadline: re-run, or check fewer files"
+    if s.status == ScopeStatus.UNQUALIFIED:
+        lang = L.safe_language(s.language) or "this language"
+        return f"only syntax candidates for {lang}: native lint recommended"
+    return ""
+
+
 def recovery_hints(report: Report) -> list[str]:
-    """Recovery hints for missing / unconfigured tools: fixed plugin text, bounded."""
+    """What to do about each kind of gap, first seen first, at most MAX_HINTS of
+    HINT_MAX_CHARS each; then whether results were reused (same identity)."""
     seen: list[str] = []
     for s in report.scopes:
-        if s.status in (ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED) and s.hint:
-            hint = "".join(ch for ch in s.hint if ch.isprintable() and ch.isascii())[:120]
-            if hint and hint not in seen:
-                seen.append(hint)
-    return seen[:2]
+        hint = _gap_advice(s)[:HINT_MAX_CHARS]
+        if hint and hint not in seen:
+            seen.append(hint)
+    out = seen[:MAX_HINTS]
+    if reused := sum(1 for s in report.scopes if s.reused):
+        out.append(
+            f"{reused} result(s) reused: source, configuration, tool, rules and scope unchanged"
+        )
+    return out
 
 
 def tasks_line(task_ids: Sequence[str]) -> str:
