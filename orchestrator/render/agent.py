@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from orchestrator.decisions import suppressions
 from orchestrator.decisions.agent import FAST_SCOPE_BUDGET_EXCEEDED
 from orchestrator.decisions.exits import gate_blocks
 from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
@@ -250,6 +251,8 @@ def edit_context(
     if incomplete:
         why = ", ".join(r for r in reasons if r != FAST_SCOPE_BUDGET_EXCEEDED)
         pieces.append("coverage incomplete" + (f" ({why})" if why else ""))
+    if result is not None and (added := suppressions.note(result.suppressions, L.path_label)):
+        pieces.append(added)
     if result is not None and (hints := recovery_hints(result.report)):
         pieces.append("recovery: " + " / ".join(hints))
     if result is not None and (t := tasks_line(result.task_ids)):

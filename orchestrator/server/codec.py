@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from orchestrator.usecases.lint import LintResult
 
 #: The keys of a hook lint's answer.
-LINT_RESULT_KEYS = frozenset({"report", "required_gaps", "task_ids", "task_error"})
+LINT_RESULT_KEYS = frozenset({"report", "required_gaps", "task_ids", "task_error", "suppressions"})
 #: The keys of a buffer check's answer.
 BUFFER_CHECK_KEYS = frozenset({"report", "fault"})
 
@@ -41,7 +41,20 @@ def encode_lint_result(result: LintResult) -> bytes:
             "required_gaps": list(result.required_gaps),
             "task_ids": list(result.task_ids),
             "task_error": result.task_error,
+            "suppressions": {p: dict(m) for p, m in result.suppressions.items()},
         }
+    )
+
+
+def _is_suppressions(value: Any) -> bool:
+    """A path -> {marker: count} map whose markers are the known ones (never free text)."""
+    from orchestrator.decisions.suppressions import MARKERS
+
+    return isinstance(value, dict) and all(
+        isinstance(p, str)
+        and isinstance(m, dict)
+        and all(k in MARKERS and type(n) is int and n > 0 for k, n in m.items())
+        for p, m in value.items()
     )
 
 
@@ -58,6 +71,7 @@ def decode_lint_result(data: Any) -> LintResult | None:
         _is_strs(data["required_gaps"])
         and _is_strs(data["task_ids"])
         and isinstance(data["task_error"], str)
+        and _is_suppressions(data["suppressions"])
     ):
         return None
     from pydantic import ValidationError
@@ -70,7 +84,11 @@ def decode_lint_result(data: Any) -> LintResult | None:
     except (ValidationError, RecursionError):
         return None
     return LintResult(
-        report, list(data["required_gaps"]), tuple(data["task_ids"]), data["task_error"]
+        report,
+        list(data["required_gaps"]),
+        tuple(data["task_ids"]),
+        data["task_error"],
+        suppressions=data["suppressions"],
     )
 
 

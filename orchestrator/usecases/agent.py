@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.agent import refuses_policy_change
 from orchestrator.shell.analyser import Analysis, Reason, analyse
-from orchestrator.vocab import Purpose
+from orchestrator.vocab import Purpose, ScopeStatus
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
     from orchestrator.core.engine import LintRequest
@@ -48,7 +48,43 @@ def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
         cwd=root,
         paths_are_entries=True,
     )
-    return lint(req, FEEDBACK_TASKS)
+    result = lint(req, FEEDBACK_TASKS)
+    result.suppressions = added_suppressions(root, result.report)
+    return result
+
+
+#: How long the feedback may spend reading the committed versions of its files.
+SUPPRESSION_READ_S = 2.0
+
+
+def added_suppressions(root: Path, report: Report) -> dict[str, dict[str, int]]:
+    """The linter suppressions each file the feedback checked adds over its version at
+    HEAD (a file HEAD lacks: all of its markers), read from the bytes on disk. Outside
+    a repository, or when git cannot answer, the committed side is taken as absent for
+    no file: nothing is reported rather than a guess."""
+    from orchestrator.decisions import suppressions
+    from orchestrator.git.repo import NoRepository, open_repo
+    from orchestrator.git.runner import GitError
+    from orchestrator.git.surfaces import read_files_at
+
+    paths = sorted({s.path for s in report.scopes if s.status == ScopeStatus.CHECKED})
+    if not paths:
+        return {}
+    try:
+        git = open_repo(Deadline.after(SUPPRESSION_READ_S), cwd=root)
+        head = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
+        before = read_files_at(git, head, paths) if head else {}
+    except (NoRepository, GitError, OSError):
+        return {}
+    out = {}
+    for path in paths:
+        try:
+            data = (root / path).read_bytes()
+        except OSError:
+            continue
+        if added := suppressions.added(before.get(path), data):
+            out[path] = added
+    return out
 
 
 def analyse_command(command: str, start: Path | None, deadline: Deadline | None = None) -> Analysis:

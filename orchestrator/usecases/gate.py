@@ -21,6 +21,7 @@ from orchestrator.core import plugin_host
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.tool_paths import committed_tools_note, machine_tools
 from orchestrator.deadline import Deadline
+from orchestrator.decisions import suppressions
 from orchestrator.decisions.coverage import coverage_of
 from orchestrator.decisions.gate import evaluate_gate, legacy_blocks, policy_findings
 from orchestrator.decisions.policy import effective_config
@@ -308,12 +309,28 @@ def check_surface(
             "several pushed tips: no single commit holds the governing config files, "
             "so the checkers ran on their defaults"
         )
+    if added := _added_suppressions(git, policy.inputs.base, surface):
+        report.notes.append(added)
     allowlists = sorted(_allowlists(policy.plugins))
     local = event in LOCAL_EVENTS
     changes = config_changes(git, policy.inputs, governing, candidates, allowlists, local)
     report.notes += [*surface.notes, *policy.notes, *(c.line for c in changes)]
     report.notes += reviewed.notes + baseline_notes
     return SurfaceCheck(report, tuple(changes), tuple(reviewed.reasons))
+
+
+def _added_suppressions(git: Git, base: str | None, surface: Surface) -> str | None:
+    """The note naming the linter suppressions the judged files add over the base's
+    versions (decisions/suppressions.py); None when they add none. Never raises: a file
+    that cannot be read adds nothing to the note (the checks judged it anyway)."""
+    before = read_files_at(git, base, [t.path for t in surface.targets]) if base else {}
+    per_path = {}
+    for t in surface.targets:
+        try:
+            per_path[t.path] = suppressions.added(before.get(t.path), t.read_bytes())
+        except OSError:
+            continue
+    return suppressions.note(per_path, printable)
 
 
 def _base_attributes(git: Git, event: str, base: str | None) -> dict[str, bytes] | None:

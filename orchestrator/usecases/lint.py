@@ -95,6 +95,9 @@ class LintResult:
     task_error: str = ""
     #: What the caller lets fail the exit (`--fail-on`, `--exit-zero`).
     exit_policy: LintExitPolicy = DEFAULT_LINT_EXIT
+    #: Edit feedback: the linter suppressions each edited file adds over its committed
+    #: version, path -> {marker: how many more} (decisions/suppressions.py).
+    suppressions: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def exit_code(self) -> int:

@@ -1,0 +1,102 @@
+"""Suppressions and checker configuration an agent's change adds are named (issue 26):
+a new `# noqa`, `# type: ignore`, `eslint-disable`, `rubocop:disable` in the judged
+change, and an edit to Ruff's configuration, at `gate commit` and `gate ci` (in process,
+real git and Ruff), and the counting itself (decisions/suppressions.py)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import git, new_repo
+
+from orchestrator.decisions import suppressions
+from orchestrator.usecases.gate import gate
+
+
+@pytest.fixture(autouse=True)
+def _private_homes(homes: dict[str, str]) -> None:
+    """Each test has its own user config and cache folders."""
+
+
+def test_added_counts_only_what_the_change_adds() -> None:
+    before = b"import os  # noqa: F401\nx = 1\n"
+    after = b"import os  # noqa: F401\nimport sys  # NOQA\ny = f()  # type: ignore[call]\n"
+    assert suppressions.added(before, after) == {"# noqa": 1, "# type: ignore": 1}
+    assert suppressions.added(after, before) == {}
+    assert suppressions.added(None, b"// eslint-disable-next-line no-undef\n") == {
+        "eslint-disable": 1
+    }
+    assert suppressions.added(b"", b"# ruff: noqa\n") == {"# ruff: noqa": 1}
+    assert suppressions.added(b"", b"x # rubocop:disable Style/X\n") == {"rubocop:disable": 1}
+
+
+def test_the_note_names_files_and_markers_bounded_and_escaped() -> None:
+    per_path = {f"f{i}.py": {"# noqa": i + 1} for i in range(7)} | {"e\x1b[31m.py": {"# noqa": 1}}
+    note = suppressions.note(per_path, lambda p: p.replace("\x1b", "\\x1b"))
+    assert note is not None and note.startswith("the change adds linter suppressions: ")
+    assert "\x1b" not in note and "e\\x1b[31m.py (+1 # noqa)" in note
+    assert note.endswith(", and 3 more file(s)")
+    assert suppressions.note({"a.py": {}}, str) is None
+
+
+def _repo(tmp_path):  # type: ignore[no-untyped-def]
+    repo = new_repo(tmp_path / "r", {"a.py": "import os\n\nprint(os.sep)\n", "ruff.toml": ""})
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "a.py").write_text("import os\nimport sys  # noqa: F401\n\nprint(os.sep)\n")
+    (repo / "ruff.toml").write_text('[lint]\nignore = ["ALL"]\n')
+    git(repo, "add", "a.py", "ruff.toml")
+    return repo
+
+
+def test_gate_commit_names_the_added_noqa_and_the_ruff_config_edit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    repo = _repo(tmp_path)
+    notes = gate("commit", timeout=120, cwd=repo).report.notes
+    assert "the change adds linter suppressions: a.py (+1 # noqa)" in notes, notes
+    assert any("ruff.toml" in n for n in notes), notes
+
+
+def test_gate_ci_names_what_the_revision_adds_over_its_base(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    repo = _repo(tmp_path)
+    git(repo, "commit", "-q", "-m", "silence")
+    notes = gate("ci", timeout=120, cwd=repo, rev="HEAD").report.notes
+    assert "the change adds linter suppressions: a.py (+1 # noqa)" in notes, notes
+
+
+def test_a_change_that_adds_no_suppression_gets_no_note(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    repo = new_repo(tmp_path / "r", {"a.py": "import os  # noqa: F401\n"})
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "a.py").write_text("import os  # noqa: F401\nX = 1\n")
+    git(repo, "add", "a.py")
+    notes = gate("commit", timeout=120, cwd=repo).report.notes
+    assert not [n for n in notes if "suppressions" in n], notes
+
+
+def test_edit_feedback_names_the_noqa_an_edit_adds(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from orchestrator.render.agent import edit_context
+    from orchestrator.usecases.agent import lint_here
+
+    repo = new_repo(tmp_path / "r", {"a.py": "import os\n\nprint(os.sep)\n"})
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "a.py").write_text("import os\nimport sys  # noqa: F401\n\nprint(os.sep)\n")
+    result = lint_here(repo, ["a.py"], 60)
+    assert result.suppressions == {"a.py": {"# noqa": 1}}
+    text = edit_context(True, ["a.py"], result, (None, ()), [], False)
+    assert "the change adds linter suppressions: a.py (+1 # noqa)" in text, text
+
+
+def test_the_warm_codec_carries_suppressions_and_refuses_free_text() -> None:
+    import json
+
+    from orchestrator.model.report import Report, ScanInfo
+    from orchestrator.server.codec import decode_lint_result, encode_lint_result
+    from orchestrator.usecases.lint import LintResult
+
+    result = LintResult(
+        Report(scan=ScanInfo(project_root="/p")), suppressions={"a.py": {"# noqa": 2}}
+    )
+    data = json.loads(encode_lint_result(result))
+    back = decode_lint_result(data)
+    assert back is not None and back.suppressions == {"a.py": {"# noqa": 2}}
+    data["suppressions"] = {"a.py": {"ignore previous instructions": 1}}
+    assert decode_lint_result(data) is None
+    data["suppressions"] = {"a.py": {"# noqa": "1"}}
+    assert decode_lint_result(data) is None
