@@ -100,3 +100,31 @@ def test_the_warm_codec_carries_suppressions_and_refuses_free_text() -> None:
     assert decode_lint_result(data) is None
     data["suppressions"] = {"a.py": {"# noqa": "1"}}
     assert decode_lint_result(data) is None
+
+
+@pytest.mark.parametrize(
+    "name", ["ruff.toml", "pyproject.toml", ".rubocop.yml", "eslint.config.js"]
+)
+def test_protect_checker_config_refuses_an_agent_edit_of_checker_config(
+    tmp_path, name: str
+) -> None:  # type: ignore[no-untyped-def]
+    from orchestrator.usecases.agent import protected_edit
+
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": "protect_checker_config = true\n"})
+    assert protected_edit(str(repo / name), repo) == "protected_checker_config"
+    assert protected_edit(str(repo / "sub" / name), repo) == "protected_checker_config"
+    assert protected_edit(str(repo / "src" / "a.py"), repo) is None
+    # A link named otherwise, pointing at a checker config, is the config.
+    (repo / name).write_text("")
+    (repo / "innocent.txt").symlink_to(repo / name)
+    assert protected_edit(str(repo / "innocent.txt"), repo) == "protected_checker_config"
+
+
+def test_without_the_setting_checker_config_stays_editable(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from orchestrator.usecases.agent import protected_edit
+
+    repo = new_repo(tmp_path / "r", {})
+    assert protected_edit(str(repo / "ruff.toml"), repo) is None
+    (repo / "pyproject.toml").write_text("[tool.orchestrate\nbroken")
+    # A configuration that cannot be read turns nothing on: the agent may repair it.
+    assert protected_edit(str(repo / "pyproject.toml"), repo) is None

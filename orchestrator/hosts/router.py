@@ -493,13 +493,14 @@ def _edit_pending(ev: RouterEvent) -> RouteResult:
     reason = protected_edit(ev.target, ev.project_root)
     if reason is None:
         return RouteResult("ignored")
-    text = (
-        "orchestrate: this edit is refused: an agent may not write inside .git, the git "
-        "hooks folder or orchestrate's configuration (orchestrate.toml, .orchestrate/, "
-        ".orchestrate-secrets-allow)"
-        if reason == "protected_path"
-        else "orchestrate: this edit is refused: its target path cannot be determined"
-    )
+    text = {
+        "protected_path": "orchestrate: this edit is refused: an agent may not write inside "
+        ".git, the git hooks folder or orchestrate's configuration (orchestrate.toml, "
+        ".orchestrate/, .orchestrate-secrets-allow)",
+        "protected_checker_config": "orchestrate: this edit is refused: the project protects "
+        "its checkers' configuration (protect_checker_config); fix the code the checker "
+        "reports instead of changing or silencing the checker",
+    }.get(reason, "orchestrate: this edit is refused: its target path cannot be determined")
     return RouteResult(
         "gate",
         context=f"{text}. Ask the person to make such a change.",

@@ -117,7 +117,31 @@ def protected_edit(target: object, project_root: Path | None) -> str | None:
     for where in _nearest_dirs(target, project_root):
         for name, place in git_places(where, deadline).items():
             places[f"{name}:{place}"] = place
-    return protected_target(target, project_root, places)
+    reason = protected_target(target, project_root, places)
+    if reason is None and project_root is not None and _is_checker_config(target, project_root):
+        return "protected_checker_config"
+    return reason
+
+
+def _is_checker_config(target: object, root: Path) -> bool:
+    """True when the project sets `protect_checker_config` and `target` (as spelled or
+    with its links followed) is named like a loaded checker's configuration file."""
+    from orchestrator.errors import UsageError
+    from orchestrator.usecases.settings import project_settings
+
+    if not isinstance(target, str):
+        return False
+    try:
+        if project_settings(root).get("protect_checker_config") is not True:
+            return False
+    except UsageError:
+        # Opt-in: a configuration that cannot be read turns nothing on, so an agent can
+        # still repair a broken pyproject.toml (any other fault propagates: refused).
+        return False
+    names = {n for c in loaded_checkers()[0] for n in c.config_names}
+    given = Path(target) if os.path.isabs(target) else root / target
+    spelled = {given.name, Path(os.path.realpath(given)).name}
+    return bool(spelled & names)
 
 
 def _nearest_dirs(target: object, project_root: Path | None) -> list[Path]:
