@@ -260,9 +260,10 @@ def edit_context(
     pieces.extend(repair_pieces(targets, observed))
     task_ids = result.task_ids if result is not None else ()
     pieces.append(f"re-check: {recheck_command(paths if per_file else (), task_ids)}")
-    if result is not None:
+    if result is not None and per_file:
         # Where the findings are, after the findings count, in what the context budget
-        # leaves: the re-check command at the end is never the part that is cut.
+        # leaves: the re-check command at the end is never the part that is cut. A batch
+        # check gives counts only, never a per-file list (CG-24).
         left = L.CONTEXT_MAX_CHARS - len(". ".join(pieces) + ".") - 2
         at = next((i + 1 for i, p in enumerate(pieces) if p.startswith("findings ")), None)
         if at is not None and (where := locations_line(result.report, left)):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.agent import refuses_policy_change
 from orchestrator.shell.analyser import Analysis, Reason, analyse
-from orchestrator.vocab import Purpose, ScopeStatus
+from orchestrator.vocab import Purpose
 
 if TYPE_CHECKING:  # the engine loads only when a route needs it (fast hook start)
     from orchestrator.core.engine import LintRequest
@@ -63,11 +63,12 @@ def added_suppressions(root: Path, report: Report) -> dict[str, dict[str, int]]:
     a repository, or when git cannot answer, the committed side is taken as absent for
     no file: nothing is reported rather than a guess."""
     from orchestrator.decisions import suppressions
+    from orchestrator.decisions.coverage import is_checked
     from orchestrator.git.repo import NoRepository, open_repo
     from orchestrator.git.runner import GitError
     from orchestrator.git.surfaces import read_files_at
 
-    paths = sorted({s.path for s in report.scopes if s.status == ScopeStatus.CHECKED})
+    paths = sorted({s.path for s in report.scopes if is_checked(s)})
     if not paths:
         return {}
     try:
