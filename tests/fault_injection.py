@@ -35,9 +35,19 @@ def label(code: CodeType) -> str:
     return f"{rel}:{code.co_firstlineno} {code.co_qualname}"
 
 
-def _install(tracer: Callable[..., Any] | None) -> None:
+@contextmanager
+def _tracing(tracer: Callable[..., Any]) -> Iterator[None]:
+    """`tracer` in this thread and new threads while inside; then the hooks that were
+    there before (a line-coverage tracer's among them: leaving None would switch the
+    measurement off for the rest of the process)."""
+    before, before_threads = sys.gettrace(), threading.gettrace()
     threading.settrace(tracer)  # type: ignore[arg-type]
     sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        threading.settrace(before_threads)  # type: ignore[arg-type]
+        sys.settrace(before)
 
 
 def reachable(
@@ -53,11 +63,8 @@ def reachable(
         if code not in seen and code not in skip and code.co_filename.startswith(ROOTS):
             seen[code] = None
 
-    _install(tracer)
-    try:
+    with _tracing(tracer):
         run()
-    finally:
-        _install(None)
     return list(seen)
 
 
@@ -85,11 +92,8 @@ def raising(code: CodeType) -> Iterator[Armed]:
                 armed.thread = threading.current_thread().name
             raise InjectedFault(label(code))
 
-    _install(tracer)
-    try:
+    with _tracing(tracer):
         yield armed
-    finally:
-        _install(None)
 
 
 def sitecustomize_fault(folder: Path, module: str, attribute: str) -> dict[str, str]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from orchestrate_plugins import treesitter_checker as ts
+from orchestrate_plugins.treesitter_checker import Region, candidate_message
 
 from orchestrator.model.languages import GrammarInfo, manifest
-from plugins import treesitter_checker as ts
-from plugins.treesitter_checker import Region, candidate_message
 
 #: (pattern, why it executes code). Searched in a hint, case-insensitive, as words.
 EXECUTES = (
@@ -77,7 +77,7 @@ def test_the_fixed_hints_propose_nothing_that_runs_code() -> None:
 
 def test_the_exact_parsers_the_tier_runs_only_parse() -> None:
     """The commands behind a `confirmed`/`refuted` verdict (its hint names the parser)."""
-    from plugins.exact_parsers import PARSERS
+    from orchestrate_plugins.exact_parsers import PARSERS
 
     for parser in PARSERS:
         if parser.command is None:

@@ -1,0 +1,172 @@
+"""The warm engine's client (server/client.py) where no engine answers: which command
+lines it may send, the project root it names, the `[server] auto` switch, and every way
+it falls back to checking in-process (no engine, the off switch, a socket left by a
+dead engine, a runtime folder others may write, a buffer over the cap). Answers of a
+running engine: tests/test_units_server_engine.py."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from orchestrator.server import client
+from orchestrator.server.protocol import MAX_BUFFER, runtime_paths
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private, short-named runtime folder, the client free to ask."""
+    folder = Path(tempfile.mkdtemp(prefix="oc-rt-", dir="/tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.delenv(client.OFF_SWITCH, raising=False)
+    monkeypatch.setattr(client, "SERVING", False)
+    monkeypatch.setattr(client, "ASKED", False)
+    yield folder
+    for path in sorted(folder.rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    folder.rmdir()
+
+
+def test_lint_args_reads_root_timeout_and_feedback_only_from_a_lint() -> None:
+    assert client.lint_args(["check"]) is None
+    assert client.lint_args([]) is None
+    got = client.lint_args(["lint", "--root", "sub", "--timeout=5", "--feedback", "a.py"])
+    assert got == client.LintArgs("sub", True, 5.0)
+    assert client.lint_args(["lint", "--root=x", "--", "--feedback"]) == client.LintArgs(
+        "x", False, None
+    )
+    # A value the client cannot read is the CLI's to report: not sent to an engine.
+    assert client.lint_args(["lint", "--timeout", "soon"]) is None
+    assert client.lint_args(["lint", "--timeout", "0"]) is None
+    assert client.lint_args(["lint", "--root"]) is None
+
+
+def test_the_root_is_the_option_else_the_nearest_git_folder_else_cwd(tmp_path: Path) -> None:
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "src").mkdir()
+    assert client.find_root(tmp_path / "repo" / "src", None) == (tmp_path / "repo").resolve()
+    assert client.find_root(tmp_path / "repo" / "src", "..") == (tmp_path / "repo").resolve()
+    (tmp_path / "plain").mkdir()
+    assert client.find_root(tmp_path / "plain", None) == (tmp_path / "plain").resolve()
+
+
+def test_auto_start_is_on_only_when_the_configuration_says_true(tmp_path: Path) -> None:
+    assert not client.auto_enabled(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.orchestrate.server]\nauto = true\n")
+    assert client.auto_enabled(tmp_path)
+    (tmp_path / "orchestrate.toml").write_text("[server]\nauto = 1\n")
+    assert not client.auto_enabled(tmp_path)  # orchestrate.toml first, and 1 is not true
+    (tmp_path / "orchestrate.toml").write_text("[server\n")
+    assert not client.auto_enabled(tmp_path)
+
+
+def test_no_engine_means_in_process_and_says_nothing(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert client.try_warm(["lint", "a.py"]) is None
+    assert client.try_warm(["check"]) is None
+    assert capsys.readouterr().err == ""
+    assert client.ping(runtime_paths(tmp_path)) is None
+    assert not client.engine_answers(runtime_paths(tmp_path))
+    assert client.stop(tmp_path) is None
+    answer = client.buffer_lint(tmp_path, "a.py", b"x = 1\n", 5.0)
+    assert answer == client.BufferAnswer(None, answer.reason) and answer.reason
+
+
+def test_the_off_switch_and_the_engines_own_runs_never_ask(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(client.OFF_SWITCH, "0")
+    assert client.try_warm(["lint"]) is None
+    assert client.hook_lint(tmp_path, ["a.py"], 5.0) is None
+    assert client.buffer_lint(tmp_path, "a.py", b"", 5.0).reason == f"{client.OFF_SWITCH}=0"
+    monkeypatch.delenv(client.OFF_SWITCH)
+    monkeypatch.setattr(client, "ASKED", True)  # the console script asked already
+    assert client.try_warm(["lint"]) is None
+
+
+def test_a_buffer_the_engine_cannot_take_is_checked_in_process(
+    runtime: Path, tmp_path: Path
+) -> None:
+    big = client.buffer_lint(tmp_path, "a.py", b"x" * (MAX_BUFFER + 1), 5.0)
+    assert big.reason == "the buffer is over the engine's size cap"
+    assert client.buffer_lint(tmp_path, "a.py", b"", 0.0).reason == "no deadline the engine accepts"
+    assert client.hook_lint(tmp_path, ["a.py"], 0.0) is None
+
+
+def _dead_socket(root: Path) -> Path:
+    """A socket file no engine listens on: what a killed engine leaves."""
+    paths = runtime_paths(root)
+    paths.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.bind(str(paths.socket))
+    sock.close()
+    return paths.socket
+
+
+def test_the_socket_of_a_dead_engine_is_removed_and_said(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    left = _dead_socket(tmp_path)
+    assert client.try_warm(["lint", "a.py"]) is None
+    assert not left.exists()
+    assert (
+        "removed the socket of a dead warm engine; checking in-process" in capsys.readouterr().err
+    )
+    _dead_socket(tmp_path)
+    assert client.buffer_lint(tmp_path, "a.py", b"", 5.0).reason == (
+        "removed the socket of a dead warm engine"
+    )
+    _dead_socket(tmp_path)
+    assert client.stop(tmp_path) is None and not left.exists()
+
+
+def test_a_socket_whose_lock_is_held_is_not_removed(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    left = _dead_socket(tmp_path)
+    paths = runtime_paths(tmp_path)
+    fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # an engine starting up holds it
+        assert not client.clean_dead(paths)
+        assert client.try_warm(["lint", "a.py"]) is None
+        assert "warm engine not answering; checking in-process" in capsys.readouterr().err
+        assert left.exists()
+    finally:
+        os.close(fd)
+    assert client.clean_dead(paths) and not left.exists()
+
+
+def test_a_runtime_folder_others_may_write_is_never_used(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = runtime_paths(tmp_path).folder
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o777)
+    assert client.try_warm(["lint", "a.py"]) is None
+    err = capsys.readouterr().err
+    assert "warm engine not used:" in err and "open to other users" in err
+    assert "runtime folder not used" in client.buffer_lint(tmp_path, "a.py", b"", 5.0).reason
+
+
+def test_a_run_request_carries_what_the_engine_needs_to_run_as_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrator.server.protocol import validate_request
+
+    monkeypatch.chdir(tmp_path)
+    req = client.run_request(["lint", "x.py"], 22.0)
+    assert validate_request(req) is req
+    assert req["cwd"] == os.getcwd() and req["wait_s"] == 22.0
+    assert req["env"]["PATH"] == os.environ["PATH"]
