@@ -21,10 +21,13 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 from helpers import REPO, VENV_BIN, fail_or_skip, new_repo, require_tool, source_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -57,37 +60,70 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
     return dict(env, **extra)
 
 
+@contextmanager
+def _once_per_session(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]:
+    """A folder of this test session's own, made by the first test worker to ask, under
+    a lock: a later worker waits for it and finds it done (its `done` file). A worker
+    whose making failed leaves no `done`, so the next one makes it again."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's folder, shared by its workers
+    with FileLock(str(base / f"{name}.lock")):
+        yield base / name
+
+
+def _made(folder: Path) -> str | None:
+    done = folder / "done"
+    return done.read_text() if done.is_file() else None
+
+
+def _mark_made(folder: Path, text: str) -> None:
+    part = folder / "done.part"
+    part.write_text(text)
+    part.replace(folder / "done")
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """(the wheel, the build's output): `python -m build` on a copy of the checkout."""
-    tmp = tmp_path_factory.mktemp("build")
-    src = source_copy(tmp / "src")
-    out = _run(
-        [sys.executable, "-m", "build", "--outdir", str(tmp / "dist"), str(src)],
-        tmp,
-        _env({}),
-        900,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """(the wheel, the build's output): `python -m build` on a copy of the checkout,
+    once per test session (the test workers share it)."""
+    with _once_per_session(tmp_path_factory, "build") as tmp:
+        log = _made(tmp)
+        if log is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir()
+            src = source_copy(tmp / "src")
+            out = _run(
+                [sys.executable, "-m", "build", "--outdir", str(tmp / "dist"), str(src)],
+                tmp,
+                _env({}),
+                900,
+            )
+            assert out.returncode == 0, out.stdout + out.stderr
+            log = out.stdout + out.stderr
+            _mark_made(tmp, log)
     (wheel,) = (tmp / "dist").glob("orchestrate_lint-*.whl")
-    return wheel, out.stdout + out.stderr
+    yield wheel, log
 
 
 @pytest.fixture(scope="module")
 def venv_bin(built: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bin folder of a fresh venv with the wheel (and its dependencies) installed."""
-    venv = tmp_path_factory.mktemp("venv")
-    made = _run([sys.executable, "-m", "venv", str(venv)], venv, _env({}))
-    assert made.returncode == 0, made.stderr
-    bin_dir = venv / "bin"
-    inst = _run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", str(built[0])],
-        venv,
-        _env({}),
-        900,
-    )
-    assert inst.returncode == 0, inst.stderr
-    return bin_dir
+    """The bin folder of a fresh venv with the wheel (and its dependencies) installed,
+    once per test session (the tests only run what it holds)."""
+    with _once_per_session(tmp_path_factory, "venv") as venv:
+        if _made(venv) is None:
+            shutil.rmtree(venv, ignore_errors=True)
+            made = _run([sys.executable, "-m", "venv", str(venv)], venv.parent, _env({}))
+            assert made.returncode == 0, made.stderr
+            inst = _run(
+                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(built[0])],
+                venv,
+                _env({}),
+                900,
+            )
+            assert inst.returncode == 0, inst.stderr
+            _mark_made(venv, "")
+    return venv / "bin"
 
 
 def _user_env(bin_dir: Path, tmp: Path, *more: str) -> dict[str, str]:
