@@ -40,8 +40,10 @@ def test_a_sweep_gives_back_the_trace_hooks_that_were_there_before() -> None:
         assert sys.gettrace() is _sentinel
         assert threading.gettrace() is _thread_sentinel
         assert any(code.co_name == "under_ci" for code in codes)
+        # Inside, the fault is armed by patching the code or, where that cannot be done,
+        # by a trace hook of its own: either way the hooks before come back after.
         with raising(codes[0]) as armed:
-            assert sys.gettrace() is not _sentinel  # the fault's hook while inside
+            pass
         assert not armed.fired
         assert sys.gettrace() is _sentinel
         assert threading.gettrace() is _thread_sentinel
