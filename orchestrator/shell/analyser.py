@@ -87,6 +87,9 @@ _DESCRIPTIONS = {
     Reason.SHELL_STARTUP: "this command sets code a shell runs by itself (BASH_ENV, ENV, "
     "PS4 with tracing, an array subscript evaluated as arithmetic): refused",
     Reason.REMOTE_REF_WRITE: "writing remote-tracking refs by hand is not allowed",
+    Reason.REMOTE_RECORD_CHANGE: "changing a remote's URL, a URL rewrite or git's reflog "
+    "subject is not allowed here: the push gate reads the remote's state from that record; "
+    "run it yourself outside the agent",
     Reason.GIT_DIR_WRITE: "writing inside .git (hooks, config) is not allowed",
     Reason.ORCHESTRATE_CONFIG_WRITE: "changing orchestrate's configuration from a "
     "command is not allowed",

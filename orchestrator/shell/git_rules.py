@@ -32,6 +32,12 @@ from orchestrator.git.program_settings import (
     parameter_pairs,
     runs_program,
 )
+from orchestrator.git.remote_settings import (
+    LOCATION_SECTIONS,
+    REFLOG_ENV,
+    moves_remote,
+    section_of,
+)
 from orchestrator.shell.records import (
     DYN,
     MAX_ALIAS_EXPANSIONS,
@@ -177,6 +183,9 @@ class _Git:
         self.config: list[str] = []
         self.aliases: dict[str, str] = {}
         self.expansions = 0
+        #: A setting for this run changes where a remote's name leads (a URL, a
+        #: rewrite): refused if the subcommand records contact with a remote.
+        self.relocates = False
 
     def repository(self, st: State) -> Repository:
         env = tuple((k, v) for k, v in st.env if k.startswith("GIT_"))
@@ -187,7 +196,7 @@ def run_git(w: Walker, args: list[Word], st: State, ctx: Ctx) -> State:
     """Run `git ARGS` abstractly; return the state if it succeeds."""
     g = _Git()
     _check_config_env(w, st)
-    _check_program_env(w, st)
+    _check_program_env(w, st, g)
     if any("ext::" in a.text.casefold() for a in args):
         w.doubt(Reason.GIT_RUNS_COMMAND)  # an `ext::` URL is a command git runs
     i = 0
@@ -231,13 +240,15 @@ def _check_config_env(w: Walker, st: State) -> None:
             w.forbid(Reason.HOOKS_PATH_CHANGE)
 
 
-def _check_program_env(w: Walker, st: State) -> None:
+def _check_program_env(w: Walker, st: State, g: _Git) -> None:
     """Variables that make git run a program (`GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`,
     a pager or editor, ...) or read a configuration the command does not show: git
     would run what the gate cannot read. Settings passed through `GIT_CONFIG_*` are
     judged as `-c` is."""
     env = dict(st.env)
     for key, value in st.env:
+        if key in REFLOG_ENV:
+            w.forbid(Reason.REMOTE_RECORD_CHANGE)  # writes any reflog subject
         if key == "GIT_ALLOW_PROTOCOL" and not harmless_env(key, value):
             w.forbid(Reason.PROGRAM_SETTING)
         elif key == "GIT_EXEC_PATH":
@@ -253,13 +264,45 @@ def _check_program_env(w: Walker, st: State) -> None:
             if pairs is None:
                 w.doubt(Reason.CONFIG_OVERRIDE)
             for k, v in pairs or ():
-                _program_setting(w, k, v)
+                _setting(w, g, k, v)
         elif key.startswith("GIT_CONFIG_KEY_"):
             v = env.get("GIT_CONFIG_VALUE_" + key.removeprefix("GIT_CONFIG_KEY_"))
             if value is None:
                 w.doubt(Reason.CONFIG_OVERRIDE)
             else:
-                _program_setting(w, value, v)
+                _setting(w, g, value, v)
+
+
+def _setting(w: Walker, g: _Git | None, key: str, value: str | None) -> None:
+    """A setting given for one git run (`-c`, `--config-env`, `GIT_CONFIG_*`; `g`
+    None: `clone -c`, which records contact): judged as a program setting, and as a
+    remote's location once the subcommand is known (`_relocated`)."""
+    _program_setting(w, key, value)
+    if g is None:
+        _location_setting(w, key)
+    elif moves_remote(key) or (DYN in key and section_of(key) in LOCATION_SECTIONS):
+        g.relocates = True
+
+
+#: Subcommands that write what the push gates read as contact with a remote: the
+#: remote-tracking refs a fetch, pull, clone, push or `remote update` stores (and their
+#: reflog subjects), a submodule's own fetch.
+_RECORDS_CONTACT = frozenset({"fetch", "pull", "clone", "push", "remote", "submodule"})
+
+
+def _relocated(w: Walker, g: _Git, sub: str, args: list[Word]) -> None:
+    """A run whose settings move a remote's name elsewhere is forbidden when the
+    subcommand records contact (a `fetch --dry-run` records none)."""
+    dry = sub == "fetch" and any(a.text == "--dry-run" for a in args)
+    if g.relocates and (sub in _RECORDS_CONTACT or sub not in _READ_ONLY) and not dry:
+        w.forbid(Reason.REMOTE_RECORD_CHANGE)
+
+
+def _location_setting(w: Walker, key: str) -> None:
+    """Changing where a remote's name leads (a URL, a push URL, a URL rewrite) is
+    forbidden: git would record a fetch from elsewhere as contact with that remote."""
+    if moves_remote(key) or (DYN in key and section_of(key) in LOCATION_SECTIONS):
+        w.forbid(Reason.REMOTE_RECORD_CHANGE)
 
 
 def _program_setting(w: Walker, key: str, value: str | None) -> None:
@@ -277,7 +320,7 @@ def _config(w: Walker, g: _Git, kv: str) -> None:
     k = key.casefold()
     if DYN in k:
         w.doubt(Reason.DYNAMIC_ARGUMENT)
-    _program_setting(w, k, None if DYN in value else value)
+    _setting(w, g, k, None if DYN in value else value)
     if _is_fetch_mapping(k):
         w.forbid(Reason.REF_WRITE)
     if k.startswith("alias."):
@@ -344,11 +387,12 @@ def _clone_config(w: Walker, args: list[Word]) -> None:
         else:
             continue
         key, _, val = kv.partition("=")
-        _program_setting(w, key, None if DYN in val else val)
+        _setting(w, None, key, None if DYN in val else val)
 
 
 def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: Ctx) -> State:
     repo = g.repository(st)
+    _relocated(w, g, sub, args)
     # A delivery that is undeterminable anyway keeps its own reason.
     delivers = sub in _OTHER_DELIVERIES and not any(
         a.literal and a.text in _NO_COMMIT_FLAGS for a in args
@@ -395,6 +439,8 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         return st if read_only else st.tainted()
     if sub == "remote" and any(a.text.startswith("--mirror") for a in args):
         w.forbid(Reason.REF_WRITE)  # a mirror remote's fetch overwrites every local ref
+    if sub == "remote" and _remote_verb(args) in ("set-url", DYN):
+        w.forbid(Reason.REMOTE_RECORD_CHANGE)  # the name keeps its refs, not its URL
     if sub in _READ_ONLY:
         writes = sub in _REF_LISTERS and _writes_refs(sub, args)
         w.record(GitOp(sub, False, repo, flags=frozenset({"write"} if writes else ())))
@@ -646,6 +692,15 @@ _REMOTE_WRITES = _names("add rename remove rm set-head set-branches set-url prun
 _REF_CHANGING_OPTIONS = _names("-u --set-upstream-to --unset-upstream -d -D --delete -m -M -c -C")
 
 
+def _remote_verb(args: list[Word]) -> str:
+    """The verb of `git remote ARGS` (`add`, `set-url`, ...); DYN when it is not a
+    literal word; "" when there is none (a listing)."""
+    words = [a for a in args if not a.text.startswith("-")]
+    if not words:
+        return ""
+    return words[0].text if words[0].literal and DYN not in words[0].text else DYN
+
+
 def _writes_refs(sub: str, args: list[Word]) -> bool:
     """Whether `git branch/tag/remote ARGS` changes a ref or a remote's settings."""
     if sub == "remote":
@@ -844,5 +899,11 @@ def _config_cmd(w: Walker, repo: Repository, args: list[Word], st: State) -> Sta
         renamed = names[1].text.casefold().split(".", 1)[0] if len(names) >= 2 else ""
         if section_op and renamed in PROGRAM_SECTIONS:
             w.forbid(Reason.PROGRAM_SETTING)  # a section renamed onto a program setting
+        if section_op and ({section_of(key), renamed} & LOCATION_SECTIONS or DYN in key + renamed):
+            # `remote.evil` renamed `remote.origin` (or origin's section removed, then
+            # added again elsewhere) keeps origin's refs under another URL.
+            w.forbid(Reason.REMOTE_RECORD_CHANGE)
+        if not section_op:
+            _location_setting(w, key)
     w.record(GitOp("config", False, repo, flags=frozenset({"write"} if write else set())))
     return st

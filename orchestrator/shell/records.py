@@ -74,6 +74,7 @@ class Reason(StrEnum):
     HOOKS_PATH_CHANGE = "hooks_path_change"
     PROGRAM_SETTING = "program_setting_change"
     REMOTE_REF_WRITE = "remote_ref_write"
+    REMOTE_RECORD_CHANGE = "remote_record_change"
     GIT_DIR_WRITE = "git_dir_write"
     ORCHESTRATE_CONFIG_WRITE = "orchestrate_config_write"
     REF_WRITE = "ref_write_outside_commit"
@@ -85,6 +86,7 @@ FORBIDDEN_REASONS = frozenset(
         Reason.HOOKS_PATH_CHANGE,
         Reason.PROGRAM_SETTING,
         Reason.REMOTE_REF_WRITE,
+        Reason.REMOTE_RECORD_CHANGE,
         Reason.GIT_DIR_WRITE,
         Reason.ORCHESTRATE_CONFIG_WRITE,
         Reason.REF_WRITE,
