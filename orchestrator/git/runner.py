@@ -133,6 +133,96 @@ def driver_settings(listing: bytes) -> list[tuple[str, str]]:
     return out
 
 
+#: Variables that bind git to one repository (``git rev-parse --local-env-vars``, less
+#: the command-line config, which a submodule's git inherits as git passes it on).
+LOCAL_REPO_VARIABLES = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_CONFIG",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_PREFIX",
+    "GIT_INTERNAL_SUPER_PREFIX",
+    "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR",
+)
+#: Nested repositories (checked-out submodules, theirs, ...) whose own config is read
+#: for the drivers it names; more, or deeper, is a `GitError`: a driver not read is a
+#: driver not emptied.
+MAX_NESTED_REPOSITORIES = 256
+MAX_NESTED_DEPTH = 8
+GITLINK = b"160000"
+
+
+def _drivers_of(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[tuple[str, str]]:
+    listing = run_bounded(
+        ["git", "config", "-z", "--get-regexp", DRIVER_PATTERN],
+        deadline=deadline,
+        cwd=cwd,
+        env=env,
+        output_budget=SMALL_BUDGET,
+    )
+    return driver_settings(listing.stdout) if listing.ok else []
+
+
+def _gitlinks(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[str]:
+    """The submodule paths (gitlinks) of the index git sees from `cwd` with `env`."""
+    res = run_bounded(
+        ["git", "ls-files", "-s", "-z"],
+        deadline=deadline,
+        cwd=cwd,
+        env=env,
+        output_budget=LISTING_BUDGET,
+    )
+    if not succeeded(res):
+        return []
+    out: list[str] = []
+    for record in res.stdout.split(b"\0"):
+        if record.startswith(GITLINK + b" "):
+            out.append(record.split(b"\t", 1)[-1].decode("utf-8", "surrogateescape"))
+    return out
+
+
+def nested_driver_settings(
+    root: Path, env: Mapping[str, str], deadline: Deadline
+) -> list[tuple[str, str]]:
+    """The settings that empty every driver program the config of a checked-out
+    submodule names (and of its submodules, to `MAX_NESTED_DEPTH`).
+
+    Git enters a checked-out submodule to ask whether it changed (`status`, `diff`,
+    `add`, `diff-index` against the work tree), and runs there the drivers its own
+    config names for the attributes its files carry: a clean filter, a textconv. The
+    settings git gets on its command line reach that git too, so emptying the names
+    here reaches them. `GitError` past the bounds."""
+    out: list[tuple[str, str]] = []
+    nested_env = {k: v for k, v in env.items() if k not in LOCAL_REPO_VARIABLES}
+    queue: list[tuple[Path, Mapping[str, str], int]] = [(root, env, 0)]
+    seen = 0
+    while queue:
+        repo, repo_env, depth = queue.pop()
+        for rel in _gitlinks(repo, repo_env, deadline):
+            sub = Path(os.path.abspath(repo / rel))
+            if not os.path.lexists(sub / ".git"):
+                continue  # not checked out: git has nothing to enter
+            seen += 1
+            if seen > MAX_NESTED_REPOSITORIES or depth + 1 > MAX_NESTED_DEPTH:
+                raise GitError(
+                    f"more than {MAX_NESTED_REPOSITORIES} checked-out submodules, or nested "
+                    f"deeper than {MAX_NESTED_DEPTH}: their drivers cannot all be read"
+                )
+            sub_env = {**nested_env, "GIT_DIR": str(sub / ".git"), "GIT_WORK_TREE": str(sub)}
+            for setting in _drivers_of(sub, sub_env, deadline):
+                if setting not in out:
+                    out.append(setting)
+            queue.append((sub, sub_env, depth + 1))
+    return out
+
+
 class Git:
     """A git runner bound to a working folder, one deadline and one environment."""
 
@@ -140,16 +230,12 @@ class Git:
         self.root = root
         self.deadline = deadline
         self.env = git_env(env)
-        # The drivers are named by the repository's config, so they are read here, once.
-        listing = run_bounded(
-            ["git", "config", "-z", "--get-regexp", DRIVER_PATTERN],
-            deadline=deadline,
-            cwd=root,
-            env=self.env,
-            output_budget=SMALL_BUDGET,
-        )
-        if listing.ok:
-            self.env = with_settings(self.env, driver_settings(listing.stdout))
+        # The drivers are named by the repository's config, and by the config of each
+        # submodule git may enter: read here, once.
+        settings = _drivers_of(root, self.env, deadline)
+        settings += nested_driver_settings(root, self.env, deadline)
+        if settings:
+            self.env = with_settings(self.env, settings)
 
     def run(
         self,

@@ -73,6 +73,28 @@ _EVALUATES_NAMES = _names(
 _IMPLICIT_SCRIPTS = _names("""Makefile makefile GNUmakefile package.json conftest.py justfile Justfile
     Rakefile noxfile.py setup.py build.rs CMakeLists.txt tox.ini pytest.ini .npmrc""")
 
+#: Programs that fetch or unpack files under names they pick (a URL's last part, an
+#: archive's members, a name without `.gz`): what they wrote cannot be named.
+_NAME_PICKERS = _names("""wget wget2 aria2c axel lftp scp sftp tar bsdtar gtar unzip 7z 7za 7zr
+    unrar cpio ar pax gunzip gzip bunzip2 bzip2 unxz xz unzstd zstd unlz4 lz4 uncompress
+    jar ditto""")
+#: Subcommands that download under names they pick (`pip download`, `npm pack`).
+_PICKING_SUBCOMMANDS = {
+    "pip": frozenset({"download", "wheel"}),
+    "pip3": frozenset({"download", "wheel"}),
+    "npm": frozenset({"pack"}),
+}
+#: curl options that make it pick the file's name (`-O`, `-J`, `--output-dir`, a
+#: config file that may say anything); short ones as letters of a bundle.
+_CURL_PICKS = _names("""--remote-name --remote-name-all --remote-header-name --output-dir
+    --config --create-dirs""")
+_CURL_PICK_LETTERS = frozenset("OJK")
+#: curl's short options that take a value (the rest of a bundle, or the next word).
+_CURL_VALUE_LETTERS = frozenset("AbcCdDeEFHmoPQrtTuUwxXyYz")
+#: Programs the read-only table lets through that can also write a file their
+#: arguments name (`sort -o F`, `uniq IN OUT`, `xxd -r IN OUT`, `tree -o F`, a log file).
+_READ_ONLY_WRITERS = _names("sort uniq xxd tree less more history od fmt")
+
 # wrapper: (short options taking a value, short flags, long options taking a value,
 # long flags, positional words before the command)
 #: Program names that are git itself (`hub` wraps git and passes commands through).
@@ -225,6 +247,8 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
     if base in AWKS:
         return _awk(w, args, st)
     if base in READ_ONLY:
+        if base in _READ_ONLY_WRITERS:
+            _may_write(w, base, args, st)
         return st
     if looks_like_delivery(" ".join(a.text for a in args)):
         # A program handed text that reads like a delivery (`ssh host 'git push'`,
@@ -233,9 +257,59 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
     interpreter = _interpreter(base)
     if interpreter is not None:
         _interpret(w, interpreter, args, st)
-    elif w.written_unknown or any(posixpath.basename(p) in _IMPLICIT_SCRIPTS for p in w.written):
+    elif (
+        w.written_unknown
+        or w.fetched
+        or any(posixpath.basename(p) in _IMPLICIT_SCRIPTS for p in w.written | w.maybe_written)
+    ):
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `make` after writing its Makefile
+    _may_write(w, base, args, st)
     return st.tainted()
+
+
+def _may_write(w: Walker, base: str, args: list[Word], st: State) -> None:
+    """A program not read here may write any file its arguments name (`curl -o x`,
+    `go build -o app`, `gen out.sh`), or one they do not (a variable; a downloader or
+    unpacker picking the names): note them, so that running one of them later in the
+    same command is undeterminable. Nothing is refused here."""
+    verbs = _PICKING_SUBCOMMANDS.get(base, frozenset())
+    picks = (
+        base in _NAME_PICKERS
+        or (base == "curl" and _curl_picks_names(args))
+        or any(a.text in verbs for a in args[:2])
+    )
+    if picks:
+        w.maybe_unnamed = w.fetched = True
+    for a in args:
+        text = a.text.split("=", 1)[1] if a.text.startswith("-") and "=" in a.text else a.text
+        if not a.literal or DYN in text:
+            w.maybe_unnamed = True
+            continue
+        if text.startswith("-") or not text:
+            continue
+        where = normpath(st.cwd, text)
+        if where is None:
+            w.maybe_unnamed = True
+        else:
+            w.maybe_written.add(where)
+
+
+def _curl_picks_names(args: list[Word]) -> bool:
+    """Whether curl writes under a name it picks (`-O`, `-J`, `--output-dir`, ...)."""
+    for a in args:
+        t = a.text
+        if t == "--":
+            break
+        if t.startswith("--"):
+            if t.split("=", 1)[0] in _CURL_PICKS:
+                return True
+        elif t.startswith("-"):
+            for letter in t[1:]:
+                if letter in _CURL_PICK_LETTERS:
+                    return True
+                if letter in _CURL_VALUE_LETTERS:
+                    break  # the rest of the bundle is that option's value
+    return False
 
 
 def _interpreter(base: str) -> str | None:
@@ -294,10 +368,16 @@ def _sed(w: Walker, args: list[Word], st: State) -> None:
 def _runs_written(w: Walker, path: Word, st: State) -> None:
     """A file run as a program or script: undeterminable when this command wrote it
     (or wrote a file it cannot name), since what it runs was never read."""
-    if not w.written and not w.written_unknown:
+    if not (w.written or w.written_unknown or w.maybe_written or w.maybe_unnamed):
         return
     where = normpath(st.cwd, path.text) if path.literal else None
-    if w.written_unknown or where is None or where in w.written:
+    if (
+        w.written_unknown
+        or w.maybe_unnamed
+        or where is None
+        or where in w.written
+        or where in w.maybe_written
+    ):
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)
 
 

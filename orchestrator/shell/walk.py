@@ -251,6 +251,14 @@ class Walker:
         # `written_unknown`: one it writes cannot be named.
         self.written: set[str] = set()
         self.written_unknown = False
+        # Files a program this module does not read may have written: the paths its
+        # arguments name (`curl -o x`, `gen out.sh`); `maybe_unnamed`: it may have
+        # written one no argument names (a variable, or a downloader or unpacker that
+        # picks the names: `curl -O URL`, `wget URL`, `tar -x`). `fetched`: that came
+        # from a downloader or unpacker (its files count as build files too).
+        self.maybe_written: set[str] = set()
+        self.maybe_unnamed = False
+        self.fetched = False
         # Redirections the grammar hangs on a whole list or pipeline belong to its
         # last command (`a && b > f`), keyed by that command's byte span.
         self.attached: dict[tuple[int, int], list[Node]] = {}

@@ -1,0 +1,196 @@
+"""Issue 24, class 3, drivers named only in a submodule's own configuration.
+
+Git enters a checked-out submodule to ask whether it changed (`status`, `diff` and
+`diff-index` against the work tree, `add`), and there runs the clean filter or textconv
+the submodule's own config names for the attributes its files carry. The
+superproject's config does not name them, so emptying the drivers it names is not
+enough. A real superproject is built with three nested repositories: a submodule, a
+submodule of that submodule, and a repository added as a gitlink without
+`.gitmodules`; each names the drivers in its own config, and a file in each is changed
+with its size kept and an old time stamp (so git must run the filter to compare). Then
+orchestrate's git calls run, directly and through each entry; the marker must not
+appear. The bound on how many nested repositories are read is a `GitError`, never a
+silent skip.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from gate_support import commit_files
+from helpers import git
+
+from orchestrator.core.engine import LintRequest
+from orchestrator.deadline import Deadline
+from orchestrator.git import runner
+from orchestrator.git.runner import Git, GitError, nested_driver_settings
+from orchestrator.hosts import guard
+from orchestrator.usecases.changed_paths import git_changed_paths
+from orchestrator.usecases.doctor import doctor
+from orchestrator.usecases.gate import gate
+from orchestrator.usecases.lint import NO_TASKS, lint
+
+#: The driver settings each nested repository's own config gets ({prog}: the marker).
+DRIVERS = (
+    ("filter.evil.clean", "{prog}"),
+    ("filter.evil.smudge", "{prog}"),
+    ("filter.evil.process", "{prog}"),
+    ("diff.evil.textconv", "{prog}"),
+    ("diff.evil.cachetextconv", "0"),
+    ("diff.evil.command", "{prog}"),
+)
+ALLOW_FILE = ("-c", "protocol.file.allow=always")
+
+
+def _program(tmp: Path, mark: Path) -> Path:
+    prog = tmp / "prog.sh"
+    prog.write_text(f"#!/bin/sh\necho \"$0 $*\" >> '{mark}'\ncat\nexit 0\n")
+    prog.chmod(0o755)
+    return prog
+
+
+def _library(path: Path, name: str) -> Path:
+    """A repository whose every file goes through the `evil` drivers."""
+    path.mkdir(parents=True)
+    git(path, "init", "-q", "-b", "main")
+    commit_files(path, {".gitattributes": "* filter=evil diff=evil\n", f"{name}.txt": "aa\n"}, name)
+    return path
+
+
+@pytest.fixture
+def superproject(git_repo: Path, tmp_path: Path) -> tuple[Path, Path, list[Path]]:
+    """The project, the marker path, and the three nested repositories (drivers set
+    in each one's own config only; a same-size change in each)."""
+    mark = tmp_path / "ran"
+    prog = _program(tmp_path, mark)
+    inner = _library(tmp_path / "src" / "inner", "inner")
+    lib = _library(tmp_path / "src" / "lib", "lib")
+    git(lib, *ALLOW_FILE, "submodule", "add", "-q", str(inner), "inner")
+    git(lib, "commit", "-q", "-m", "inner")
+    commit_files(git_repo, {"app.py": "VALUE = 1\n"}, "base")
+    git(git_repo, *ALLOW_FILE, "submodule", "add", "-q", str(lib), "lib")
+    git(git_repo, *ALLOW_FILE, "submodule", "update", "-q", "--init", "--recursive")
+    embedded = _library(git_repo / "vendored", "vendored")
+    git(git_repo, "add", "vendored")  # a gitlink with no .gitmodules entry
+    git(git_repo, "commit", "-q", "-m", "submodules")
+    nested = [git_repo / "lib", git_repo / "lib" / "inner", embedded]
+    for repo in nested:
+        for key, value in DRIVERS:
+            git(repo, "config", key, value.format(prog=prog))
+        name = next(p for p in repo.glob("*.txt"))
+        name.write_text("bb\n")
+        os.utime(name, (1_000_000, 1_000_000))
+    (git_repo / "app.py").write_text("VALUE = 2\n")
+    mark.unlink(missing_ok=True)
+    return git_repo, mark, nested
+
+
+def test_git_itself_runs_the_submodules_drivers(
+    superproject: tuple[Path, Path, list[Path]],
+) -> None:
+    """The attack is real: a plain `git status` in the superproject runs them."""
+    repo, mark, _nested = superproject
+    git(repo, "status", "--porcelain")
+    assert mark.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status", "--porcelain=v1", "-z", "--untracked-files=all"),
+        ("diff", "--name-only", "-z", "HEAD", "--"),
+        ("diff-index", "HEAD"),
+        ("diff", "HEAD", "--", "lib"),
+    ],
+    ids=" ".join,
+)
+def test_the_runner_empties_every_nested_driver(
+    superproject: tuple[Path, Path, list[Path]], args: tuple[str, ...]
+) -> None:
+    repo, mark, _nested = superproject
+    Git(repo, Deadline.after(60)).run(*args, check=False)
+    assert not mark.exists(), mark.read_text()[:300]
+
+
+def test_a_private_index_replay_of_add_runs_no_nested_driver(
+    superproject: tuple[Path, Path, list[Path]], tmp_path: Path
+) -> None:
+    repo, mark, _nested = superproject
+    index = tmp_path / "index"
+    index.write_bytes((repo / ".git" / "index").read_bytes())
+    Git(repo, Deadline.after(60), {**os.environ, "GIT_INDEX_FILE": str(index)}).run("add", "-A")
+    assert not mark.exists(), mark.read_text()[:300]
+
+
+def test_each_nested_repository_is_read(superproject: tuple[Path, Path, list[Path]]) -> None:
+    repo, _mark, _nested = superproject
+    settings = dict(nested_driver_settings(repo, runner.git_env(None), Deadline.after(60)))
+    assert settings["filter.evil.clean"] == ""
+    assert settings["filter.evil.required"] == "false"
+    assert settings["diff.evil.textconv"] == ""
+
+
+def _hook_event(repo: Path, command: str) -> bytes:
+    return json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(repo),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+    ).encode()
+
+
+def _pre_tool(repo: Path, command: str) -> None:
+    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        stream = io.BufferedReader(io.BytesIO(_hook_event(repo, command)))  # type: ignore[arg-type]
+        guard.answer("claude-code", stream, env, out_fd=out.fileno(), err_fd=err.fileno())
+
+
+def _entries(repo: Path) -> dict[str, Callable[[], object]]:
+    return {
+        "lint": lambda: lint(LintRequest(project_root=repo, cwd=repo, timeout=120), NO_TASKS),
+        "doctor": lambda: doctor(repo, timeout=120),
+        "gate commit": lambda: gate("commit", timeout=120, cwd=repo, env=dict(os.environ)),
+        "changed paths": lambda: git_changed_paths(repo, Deadline.after(60)),
+        "pre-tool commit -a": lambda: _pre_tool(repo, "git commit -a -q -m x"),
+        "pre-tool add then commit": lambda: _pre_tool(
+            repo, "git add lib app.py && git commit -q -m x"
+        ),
+        "pre-tool add -A then commit": lambda: _pre_tool(repo, "git add -A && git commit -q -m x"),
+    }
+
+
+@pytest.mark.parametrize("entry", sorted(_entries(Path("."))))
+def test_no_entry_runs_a_nested_driver(
+    superproject: tuple[Path, Path, list[Path]], entry: str
+) -> None:
+    repo, mark, _nested = superproject
+    _entries(repo)[entry]()
+    assert not mark.exists(), mark.read_text()[:300]
+
+
+def test_past_the_bound_is_an_error_not_a_skip(
+    superproject: tuple[Path, Path, list[Path]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, _mark, _nested = superproject
+    monkeypatch.setattr(runner, "MAX_NESTED_REPOSITORIES", 2)
+    with pytest.raises(GitError, match="submodules"):
+        Git(repo, Deadline.after(60))
+    monkeypatch.setattr(runner, "MAX_NESTED_REPOSITORIES", 256)
+    monkeypatch.setattr(runner, "MAX_NESTED_DEPTH", 1)
+    with pytest.raises(GitError, match="deeper"):
+        Git(repo, Deadline.after(60))
+
+
+def test_a_repository_without_submodules_reads_none(git_repo: Path) -> None:
+    commit_files(git_repo, {"a.py": "A = 1\n"}, "a")
+    assert nested_driver_settings(git_repo, runner.git_env(None), Deadline.after(60)) == []
