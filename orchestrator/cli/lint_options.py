@@ -1,5 +1,5 @@
 """The `lint` options for fixing (`--fix`, `--diff`, `--unsafe-fixes`), changed files
-(`--since REV`, read by usecases/requests.py), the baseline (`--no-baseline`) and the progress count (`--progress`,
+(`--since REV`, read by usecases/requests.py), the baseline (`--no-baseline`) and the progress count (`--progress`, `--statistics`,
 `--no-progress`); cli/main.py registers them."""
 
 from __future__ import annotations
@@ -43,6 +43,11 @@ def add_lint_options(p: argparse.ArgumentParser) -> None:
         "--no-baseline",
         action="store_true",
         help="show the findings .orchestrate-baseline.json records too",
+    )
+    p.add_argument(
+        "--statistics",
+        action="store_true",
+        help="also print the time each checker took (on stderr unless --format human)",
     )
 
 

@@ -175,6 +175,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if fixed is not None:
         result.report.notes += fixed.notes()
     emit_report(result.report, args.format, args.output)
+    if args.statistics:
+        from orchestrator.render.output import emit_statistics
+
+        emit_statistics(result.report, args.format)
     return result.exit_code
 
 

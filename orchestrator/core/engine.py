@@ -42,7 +42,7 @@ from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.model.declared import LoadedChecker
-from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope
+from orchestrator.model.report import Report, RequestInfo, ScanInfo, Scope, checker_times
 from orchestrator.model.rows import Spool
 from orchestrator.vocab import Purpose, Tier
 from orchestrator.workspace import user_cache_dir
@@ -114,10 +114,14 @@ def default_jobs() -> int:
 
 
 def _context(
-    req: LintRequest, root: Path, config: Mapping[str, Any], tools: Mapping[str, str]
+    req: LintRequest,
+    root: Path,
+    config: Mapping[str, Any],
+    tools: Mapping[str, str],
+    on_batch_time: Callable[[str, float], None] | None = None,
 ) -> RunContext:
     """The run context every checker sees: one deadline started now, budgets, config,
-    the machine's tool paths."""
+    the machine's tool paths; `on_batch_time` hears what each batch took."""
     jobs = req.jobs or int(config.get("jobs", 0) or 0) or default_jobs()
     return RunContext(
         project_root=root,
@@ -131,6 +135,7 @@ def _context(
         surface_files=req.surface_files,
         base_files=req.base_files,
         on_progress=req.on_progress,
+        on_batch_time=on_batch_time,
         **({"output_budget": req.output_budget} if req.output_budget else {}),
     )
 
@@ -217,7 +222,8 @@ def run_lint(req: LintRequest) -> Report:
     root = req.project_root.resolve()
     config = dict(req.config) if req.config is not None else load_config(root)
     tools, machine_notes = _tools(req)
-    ctx = _context(req, root, config, tools)
+    runs: list[tuple[str, float]] = []  # (checker, seconds) per batch: Report.timings
+    ctx = _context(req, root, config, tools, lambda name, spent: runs.append((name, spent)))
     # A long-lived process answers an unchanged tree's run again (core/run_memo.py).
     memo_key = run_memo.request_key(req, root, config, tools)
     if (replayed := run_memo.replay(memo_key)) is not None:
@@ -283,6 +289,7 @@ def run_lint(req: LintRequest) -> Report:
         scopes = scopes_of(outcomes, tiers, reuse_plan.reused_keys, reuse.REUSE_REASON, targets)
         report = assemble(parts, scopes + list(refused) + gaps, outcomes)
     report.notes[:0] = tool_notes
+    report.timings = checker_times(runs, report.scopes)
     if shard_id is not None:
         report.shards = [shard_id]
     names = [n for c in checkers for n in c.config_names]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 from orchestrator.core.plan import Planned, claimed_by, contained_plan, faulted_outcomes
@@ -116,6 +117,15 @@ def run_batches(
     pending = collections.deque(interleaved(work)) if work else collections.deque()
     total = sum(len(batch.targets) for _checker, batch in work)
     checked = [0]
+    started: dict[int, float] = {}
+    timed: set[int] = set()
+
+    def clocked(i: int) -> None:
+        # Under `lock`: each batch's time is reported once, when it returns or when the
+        # run stops waiting for it.
+        if ctx.on_batch_time is not None and i in started and i not in timed:
+            timed.add(i)
+            ctx.on_batch_time(work[i][0].name, time.monotonic() - started[i])
 
     def finished(i: int, outs: list[FileOutcome]) -> None:
         with lock:
@@ -128,6 +138,7 @@ def run_batches(
             except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
                 faults.append(exc)
             finally:
+                clocked(i)
                 remaining[0] -= 1
                 checked[0] += len(work[i][1].targets)
                 if remaining[0] == 0:
@@ -141,6 +152,7 @@ def run_batches(
                 if not pending:
                     return
                 i = pending.popleft()
+                started[i] = time.monotonic()
             outs: list[FileOutcome] = []
             try:
                 outs = _run_one(*work[i], ctx)
@@ -160,6 +172,8 @@ def run_batches(
     with lock:
         if faults:
             raise faults[0]
+        for i in sorted(started):
+            clocked(i)  # still running at the deadline: the time until now
         for i, (checker, batch) in enumerate(work):
             if results.get(i) or i in handed:
                 out.extend(results.get(i, ()))

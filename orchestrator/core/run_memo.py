@@ -59,7 +59,7 @@ from orchestrator.core.config import CONFIG_FILES
 from orchestrator.deadline import Deadline
 from orchestrator.git.runner import Git, GitError
 from orchestrator.model.checker import FileTarget
-from orchestrator.model.report import Report, Scope, utc_now
+from orchestrator.model.report import Report, Scope, checker_times, utc_now
 from orchestrator.toolstamp import facts, tool_stamp
 from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import user_cache_root
@@ -186,10 +186,13 @@ def replay(request: RequestKey | None) -> Report | None:
 
 def _copy(report: Report, generated_at: str, scopes: list[Scope] | None = None) -> Report:
     """A report sharing no list or block a caller may change with `report`."""
+    kept = list(report.scopes if scopes is None else scopes)
     return report.model_copy(
         update={
             "generated_at": generated_at,
-            "scopes": list(report.scopes if scopes is None else scopes),
+            "scopes": kept,
+            # A replay runs no batch: every checker's files are reused, at no cost.
+            "timings": checker_times((), kept),
             "findings": list(report.findings),
             "notes": list(report.notes),
             "coverage": report.coverage.model_copy(deep=True),

@@ -97,6 +97,9 @@ class RunContext:
     #: Called with (0, total) when a set of batches starts (total: their file count)
     #: and with (done, total) after each batch returns; a presenter's progress count.
     on_progress: Callable[[int, int], None] | None = None
+    #: Called with (checker name, seconds) once per batch run, from the batch's thread
+    #: (a batch still running at the deadline: the time until then).
+    on_batch_time: Callable[[str, float], None] | None = None
 
     def parse_limit(self) -> int:
         """The most bytes of one file to parse in-process: the project's validated

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from orchestrator import __version__
 from orchestrator.model.edits import ExactEdit, OpType, SafetyTier
 from orchestrator.vocab import (
+    SELECTION_CHECKER,
     DetectedBy,
     GateDecision,
     Purpose,
@@ -27,10 +28,11 @@ from orchestrator.vocab import (
     Tier,
 )
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 #: The lint report schemas this version reads: 1.1 added the shard's `tree_digest` and
 #: `config_digest` (fields only added, so a 1.0 report still validates).
-READABLE_SCHEMAS = ("1.0", "1.1")
+#: 1.2 added `timings`.
+READABLE_SCHEMAS = ("1.0", "1.1", "1.2")
 #: The most shards one run may be split into (`--shard I/N`).
 MAX_SHARDS = 1024
 #: `request.entry` of a report merged from shards (`orchestrate report merge`).
@@ -184,6 +186,58 @@ class PluginFailure(_Model):
     reason: str
 
 
+#: Scope rows no checker wrote: files refused before any checker ran (the selection's
+#: and a gate's surface rows).
+NOT_CHECKERS = frozenset({SELECTION_CHECKER, "selection"})
+
+
+class CheckerTime(_Model):
+    """What one checker cost a run: its files, how many of them were reused, the
+    batches it ran and the wall time they took (summed over batches run side by side,
+    so the sum over checkers may exceed the run's own time)."""
+
+    checker: str
+    files: int = Field(default=0, ge=0)
+    reused: int = Field(default=0, ge=0)
+    batches: int = Field(default=0, ge=0)
+    ms: int = Field(default=0, ge=0)
+
+
+def checker_times(runs: Iterable[tuple[str, float]], scopes: Iterable[Scope]) -> list[CheckerTime]:
+    """Per checker (by name), from the batches this run ran (`runs`: checker name and
+    seconds each) and the report's scopes: the rows `Report.timings` holds, sorted by
+    name (so two runs' reports differ only in the numbers). A checker with scopes and no batch ran nothing this time."""
+    rows: dict[str, CheckerTime] = {}
+    for scope in scopes:
+        if scope.checker in NOT_CHECKERS:
+            continue
+        row = rows.setdefault(scope.checker, CheckerTime(checker=scope.checker))
+        row.files += 1
+        row.reused += scope.reused is not None
+    seconds: dict[str, float] = {}
+    for name, spent in runs:
+        row = rows.setdefault(name, CheckerTime(checker=name))
+        row.batches += 1
+        seconds[name] = seconds.get(name, 0.0) + max(0.0, spent)
+    for name, spent in seconds.items():
+        rows[name].ms = round(spent * 1000)
+    return sorted(rows.values(), key=lambda r: r.checker)
+
+
+def summed_times(*parts: Iterable[CheckerTime]) -> list[CheckerTime]:
+    """The `timings` of one run made of `parts` (a gate's rounds, a merge's shards):
+    each checker's counts and time added up, sorted by name as `checker_times` sorts."""
+    rows: dict[str, CheckerTime] = {}
+    for part in parts:
+        for t in part:
+            row = rows.setdefault(t.checker, CheckerTime(checker=t.checker))
+            row.files += t.files
+            row.reused += t.reused
+            row.batches += t.batches
+            row.ms += t.ms
+    return sorted(rows.values(), key=lambda r: r.checker)
+
+
 class Report(_Model):
     schema_version: str = SCHEMA_VERSION
     tool_version: str = __version__
@@ -198,6 +252,8 @@ class Report(_Model):
     notes: list[str] = Field(default_factory=list)
     #: A shard's own identity, or (a merged report) the identity of every shard merged.
     shards: list[ShardIdentity] = Field(default_factory=list)
+    #: What each checker cost this run (`checker_times`); schema 1.2.
+    timings: list[CheckerTime] = Field(default_factory=list)
 
 
 @functools.cache

@@ -230,6 +230,21 @@ def by_path(findings: Sequence[Finding]) -> Iterable[Finding]:
     return sorted(findings, key=lambda f: f.path)
 
 
+def statistics(report: Report, console: Console) -> None:
+    """The time each checker cost the run (`lint --statistics`): files, reused files,
+    batches and wall time, the costliest first; a checker name is printed escaped."""
+    table = Table(title="time by checker", show_edge=False)
+    for name, justify in (("checker", "left"), ("files", "right"), ("reused", "right")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table.add_column("batches", justify="right")
+    table.add_column("time", justify="right")
+    for t in sorted(report.timings, key=lambda r: (-r.ms, r.checker)):
+        table.add_row(p(t.checker), str(t.files), str(t.reused), str(t.batches), f"{t.ms} ms")
+    if not report.timings:
+        table.add_row("(no checker ran)", "", "", "", "")
+    console.print(table)
+
+
 def render(report: Report, console: Console) -> None:
     """Print the report for a person."""
     _coverage_table(report, console)

@@ -100,6 +100,17 @@ def _raw_json_chunks(report: Report) -> Iterator[bytes]:
     yield text + b"\n"
 
 
+def emit_statistics(report: Report, fmt: str | ReportFormat) -> None:
+    """Print the time each checker took (`lint --statistics`): on stdout after the
+    human report, else on stderr, so a machine format's stdout stays one document."""
+    from rich.console import Console
+
+    from orchestrator.render.human import statistics
+
+    human = fmt == "human" or (isinstance(fmt, ReportFormat) and fmt.name == "human")
+    statistics(report, Console(highlight=False, soft_wrap=True, stderr=not human))
+
+
 def emit_report(report: Report, fmt: str | ReportFormat, output: str | None) -> None:
     """Present the report in `fmt` (a format or its name), on stdout or atomically into `output`.
 

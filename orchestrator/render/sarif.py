@@ -431,6 +431,8 @@ def _log(
         "properties": {
             "gate": str(report.gate.decision),
             "coverage": report.coverage.model_dump(mode="json"),
+            # What each checker cost the run (the report's `timings`).
+            "checkerTimes": [t.model_dump(mode="json") for t in report.timings],
         }
         | ({"shards": [s.model_dump(mode="json") for s in report.shards]} if report.shards else {}),
     }

@@ -58,7 +58,7 @@ from orchestrator.git.surfaces import (
 from orchestrator.model import languages
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.generated import GITATTRIBUTES
-from orchestrator.model.report import Finding, Gate, Report
+from orchestrator.model.report import Finding, Gate, Report, summed_times
 from orchestrator.safetext import printable
 from orchestrator.tasks.baseline import BaselineError, hide_baselined, parse_baseline
 from orchestrator.vocab import BASELINE_FILE, GateDecision, Purpose, Tier
@@ -294,6 +294,7 @@ def check_surface(
             report.scopes += part.scopes
             report.findings += part.findings
             report.scan.files_scanned += part.scan.files_scanned
+            report.timings = summed_times(report.timings, part.timings)
             report.notes += [n for n in part.notes if n not in report.notes]
     assert report is not None
     # The request is the gate's: its one deadline, not the checkers' share of it.

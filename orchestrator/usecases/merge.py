@@ -24,12 +24,14 @@ from orchestrator.errors import UsageError
 from orchestrator.hygiene.validate import read_json, validate_lint
 from orchestrator.model.report import (
     MERGE_ENTRY,
+    CheckerTime,
     Finding,
     PluginFailure,
     Report,
     Scope,
     ShardIdentity,
     normalize,
+    summed_times,
 )
 from orchestrator.safetext import printable
 from orchestrator.usecases.lint import LintResult, incomplete_notes, without_incomplete_notes
@@ -116,6 +118,7 @@ def merge_reports(reports: Sequence[Report]) -> Report:
     failures: dict[str, PluginFailure] = {}
     notes: dict[str, None] = {}
     scanned = 0
+    spent: list[list[CheckerTime]] = []
     for report in reports:
         identities += report.shards
         keys = {_key(s) for s in report.shards}
@@ -123,6 +126,7 @@ def merge_reports(reports: Sequence[Report]) -> Report:
             continue  # the same shard again: its identity counts, its rows do not
         taken |= keys
         scanned += report.scan.files_scanned
+        spent.append(report.timings)
         won = set()
         for s in report.scopes:
             if (s.path, s.checker) not in scopes:
@@ -139,6 +143,7 @@ def merge_reports(reports: Sequence[Report]) -> Report:
         findings=findings,
         plugin_failures=list(failures.values()),
         shards=identities,
+        timings=summed_times(*spent),
     )
     merged.gate.decision = GateDecision.NOT_EVALUATED
     merged.coverage = report_coverage(merged)
