@@ -128,3 +128,36 @@ def test_without_the_setting_checker_config_stays_editable(tmp_path) -> None:  #
     (repo / "pyproject.toml").write_text("[tool.orchestrate\nbroken")
     # A configuration that cannot be read turns nothing on: the agent may repair it.
     assert protected_edit(str(repo / "pyproject.toml"), repo) is None
+
+
+def test_config_edited_names_lint_checker_config_changes_only() -> None:
+    edited = suppressions.config_edited
+    assert edited("ruff.toml", b"", b'[lint]\nignore = ["ALL"]\n') == "ruff"
+    assert edited("sub/.ruff.toml", None, b"") == "ruff"
+    assert edited("web/eslint.config.mjs", b"a", b"b") == "eslint"
+    assert edited(".eslintrc.json", b"{}", None) == "eslint"
+    assert edited(".rubocop.yml", b"", b"AllCops: {DisabledByDefault: true}\n") == "rubocop"
+    assert edited("ruff.toml", b"x", b"x") is None  # unchanged
+    assert edited("a.py", b"", b"x") is None
+    # pyproject.toml: only its [tool.ruff] table counts.
+    base = b'[project]\nname = "x"\n'
+    assert edited("pyproject.toml", base, base + b'[tool.ruff.lint]\nignore = ["ALL"]\n') == "ruff"
+    assert edited("pyproject.toml", base, b'[project]\nname = "y"\n') is None
+    assert edited("pyproject.toml", base, b"[tool.ruff\nbroken") == "ruff"
+
+
+def test_edit_feedback_names_a_checker_config_edit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from orchestrator.render.agent import edit_context
+    from orchestrator.usecases.agent import lint_here
+
+    files = {"a.py": "X = 1\n", "pyproject.toml": '[project]\nname = "x"\n', ".rubocop.yml": ""}
+    repo = new_repo(tmp_path / "r", files)
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "ruff.toml").write_text('[lint]\nignore = ["ALL"]\n')
+    (repo / ".rubocop.yml").write_text("AllCops:\n  DisabledByDefault: true\n")
+    (repo / "pyproject.toml").write_text('[project]\nname = "y"\n')  # not Ruff's table
+    paths = ["ruff.toml", ".rubocop.yml", "pyproject.toml", "a.py"]
+    result = lint_here(repo, paths, 60)
+    assert result.config_edits == (".rubocop.yml", "ruff.toml")
+    text = edit_context(True, paths, result, (None, ()), [], False)
+    assert "checker configuration edited: .rubocop.yml, ruff.toml" in text, text

@@ -50,6 +50,7 @@ def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
     )
     result = lint(req, FEEDBACK_TASKS)
     result.suppressions = added_suppressions(root, result.report)
+    result.config_edits = edited_configs(root, paths)
     return result
 
 
@@ -64,18 +65,9 @@ def added_suppressions(root: Path, report: Report) -> dict[str, dict[str, int]]:
     no file: nothing is reported rather than a guess."""
     from orchestrator.decisions import suppressions
     from orchestrator.decisions.coverage import is_checked
-    from orchestrator.git.repo import NoRepository, open_repo
-    from orchestrator.git.runner import GitError
-    from orchestrator.git.surfaces import read_files_at
 
     paths = sorted({s.path for s in report.scopes if is_checked(s)})
-    if not paths:
-        return {}
-    try:
-        git = open_repo(Deadline.after(SUPPRESSION_READ_S), cwd=root)
-        head = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
-        before = read_files_at(git, head, paths) if head else {}
-    except (NoRepository, GitError, OSError):
+    if not paths or (before := _committed(root, paths)) is None:
         return {}
     out = {}
     for path in paths:
@@ -86,6 +78,47 @@ def added_suppressions(root: Path, report: Report) -> dict[str, dict[str, int]]:
         if added := suppressions.added(before.get(path), data):
             out[path] = added
     return out
+
+
+def _committed(root: Path, paths: Sequence[str]) -> dict[str, bytes] | None:
+    """The bytes `paths` hold at HEAD (a path HEAD lacks is absent; an unborn HEAD holds
+    none), or None outside a repository or when git cannot answer in time."""
+    from orchestrator.git.repo import NoRepository, open_repo
+    from orchestrator.git.runner import GitError
+    from orchestrator.git.surfaces import read_files_at
+
+    try:
+        git = open_repo(Deadline.after(SUPPRESSION_READ_S), cwd=root)
+        head = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
+        return read_files_at(git, head, list(paths)) if head else {}
+    except (NoRepository, GitError, OSError):
+        return None
+
+
+def edited_configs(root: Path, paths: Sequence[str]) -> tuple[str, ...]:
+    """The edited `paths` (project-relative) that are a lint checker's configuration and
+    differ from HEAD (decisions/suppressions.config_edited), sorted. Nothing when git
+    cannot answer: no guess."""
+    from orchestrator.decisions import suppressions
+
+    names = [
+        p
+        for p in paths
+        if any(pat.fullmatch(p.rsplit("/", 1)[-1]) for pat in suppressions.CHECKER_CONFIGS.values())
+    ]
+    if not names or (before := _committed(root, names)) is None:
+        return ()
+    out = []
+    for path in sorted(set(names)):
+        try:
+            now: bytes | None = (root / path).read_bytes()
+        except FileNotFoundError:
+            now = None
+        except OSError:
+            continue
+        if suppressions.config_edited(path, before.get(path), now):
+            out.append(path)
+    return tuple(out)
 
 
 def analyse_command(command: str, start: Path | None, deadline: Deadline | None = None) -> Analysis:
