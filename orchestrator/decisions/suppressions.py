@@ -29,6 +29,8 @@ MARKERS: dict[str, re.Pattern[bytes]] = {
     "shellcheck disable": re.compile(rb"#\s*shellcheck\s+disable\b"),
     "//nolint": re.compile(rb"//\s*nolint\b"),
 }
+#: How a note naming the suppressions a change adds begins.
+NOTE_PREFIX = "the change adds linter suppressions: "
 #: Files a note names one by one; past it, how many more.
 NAMED_FILES = 5
 
@@ -60,7 +62,7 @@ def note(per_path: Mapping[str, Mapping[str, int]], label: Callable[[str], str])
     ]
     more = len(rows) - NAMED_FILES
     tail = f", and {more} more file(s)" if more > 0 else ""
-    return "the change adds linter suppressions: " + "; ".join(parts) + tail
+    return NOTE_PREFIX + "; ".join(parts) + tail
 
 
 #: The lint checkers' own config files, by file name: an edit of one silences a linter
@@ -113,6 +115,7 @@ __all__ = [
     "CHECKER_CONFIGS",
     "MARKERS",
     "NAMED_FILES",
+    "NOTE_PREFIX",
     "added",
     "config_edited",
     "config_note",

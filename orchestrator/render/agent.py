@@ -417,9 +417,14 @@ def edit_message(result: LintResult | None, observed: Observed, incomplete: bool
     )
 
 
+#: Characters the gate's suppression note may take in the agent's gate text.
+SUPPRESSION_NOTE_MAX_CHARS = 300
+
+
 def gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[str, str]:
-    """The strict gate's (context, message) for an agent: verdict, findings, scopes,
-    recovery hints, and the changed config files it was judged with."""
+    """The strict gate's (context, message) for an agent: verdict, findings, scopes, the
+    suppressions the change adds, recovery hints, and the changed config files it was
+    judged with."""
     decision = str(report.gate.decision)
     what = "commit" if kind == "commit" else "push"
     pieces = [f"orchestrate strict {what} gate: {decision}"]
@@ -428,6 +433,9 @@ def gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[s
         pieces.append(f"judged with a changed {changed} (its own copy in this {what})")
     pieces.append(findings_line(report))
     pieces.append(f"scopes: {describe_scopes(report)}")
+    # The gate's own note (decisions/suppressions.note, labels made printable there).
+    if added := next((n for n in report.notes if n.startswith(suppressions.NOTE_PREFIX)), None):
+        pieces.append(_cut(added, SUPPRESSION_NOTE_MAX_CHARS))
     if report.gate.decision == GateDecision.INCOMPLETE:
         pieces.append(
             "required coverage incomplete: this does not mean the code has errors; restore "
