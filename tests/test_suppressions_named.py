@@ -223,7 +223,7 @@ def test_done_when_a_noqa_and_ignore_all_are_named_at_feedback_and_gate_and_refu
     """Issue 26's test: one agent change adds `# noqa` and `ignore = ["ALL"]`; the edit
     feedback and `gate commit` (its notes, and the pre-tool gate's text) name both; with
     `protect_checker_config = true` the same edits are refused before they run."""
-    repo = _repo(tmp_path)  # a.py gains `# noqa`, ruff.toml gains ignore = ["ALL"]
+    repo = _repo(tmp_path)  # a.py gains a noqa comment, ruff.toml ignores ALL
     feedback = {
         p: _host(repo, "PostToolUse.Write", tool_input={"file_path": str(repo / p)})
         for p in ("a.py", "ruff.toml")
