@@ -244,3 +244,18 @@ def test_done_when_a_noqa_and_ignore_all_are_named_at_feedback_and_gate_and_refu
     ):
         text = _host(repo, name, tool_input=tool_input)
         assert "protects its checkers' configuration" in text, (name, text)
+
+
+def test_every_host_refuses_a_shell_write_to_a_protected_checker_config(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from host_contracts import check_codex, check_gemini, encode, payload
+
+    from orchestrator.hosts import codex, gemini
+
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": "protect_checker_config = true\n"})
+    command = {"command": "sed -i 's/select/ignore/' ruff.toml"}
+    ev = payload("codex", "PreToolUse.Bash", cwd=str(repo), tool_input=command)
+    hso = check_codex("PreToolUse", *codex.run(encode(ev), {}))["hookSpecificOutput"]
+    assert hso["permissionDecision"] == "deny" and "protect_checker_config" in str(hso)
+    ev = payload("gemini", "BeforeTool.run_shell_command", cwd=str(repo), tool_input=command)
+    obj = check_gemini("BeforeTool", *gemini.run(encode(ev), {"GEMINI_PROJECT_DIR": str(repo)}))
+    assert obj["decision"] == "deny" and "protect_checker_config" in obj["reason"]

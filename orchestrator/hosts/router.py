@@ -7,7 +7,8 @@ original checker, docs/hosts.md); write_unknown -> scope re-determined from git,
 marked incomplete; write_failed -> no checker; repair_ready -> `task verify` of that
 id; shell_command -> the shell analyser (hosts/shell_surface.py): a commit or push it
 can read is judged by the strict gate on the surface the command will have (its
-repository, its own staging), anything it cannot read or a gate bypass is refused,
+repository, its own staging), anything it cannot read or a gate bypass is refused, and
+so is a write it sees aimed at a checker's config under `protect_checker_config`,
 and so is a commit that changes the gate's own policy (other changed config files
 are named in the text);
 edit_pending -> a file-edit tool aimed at git's folder, the hooks or orchestrate's

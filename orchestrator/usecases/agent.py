@@ -195,9 +195,9 @@ def _is_checker_config(target: object, root: Path) -> bool:
 def protected_shell_write(
     writes: Sequence[str], start: Path | None, project_root: Path | None
 ) -> str | None:
-    """ "protected_checker_config" when the project sets `protect_checker_config` and a
-    shell command names a checker's configuration file among the files it writes
-    (`writes`: the analyser's literal targets, relative to `start`, the shell's folder);
+    """The reason word `protected_checker_config` when the project sets that setting and
+    a shell command names a checker's configuration file among the files it writes
+    (`writes`: the analyser's targets, relative to `start`, the shell's folder);
     None otherwise. A target known only at run time is not seen (docs/hosts.md)."""
     if project_root is None or not writes or "\x00" in "".join(writes):
         return None
