@@ -85,15 +85,20 @@ def _ruff_table(data: bytes | None) -> object:
         return data if b"ruff" in data else None
 
 
+def config_checker(path: str) -> str | None:
+    """The lint checker whose config file `path` is named like, or None."""
+    name = path.rsplit("/", 1)[-1]
+    return next((c for c, pat in CHECKER_CONFIGS.items() if pat.fullmatch(name)), None)
+
+
 def config_edited(path: str, before: bytes | None, after: bytes | None) -> str | None:
     """The checker whose configuration an edit of `path` changes (`before`: the
     committed bytes, None for a new file; `after`: the bytes now, None when removed),
     or None: another file, or nothing changed."""
-    name = path.rsplit("/", 1)[-1]
-    checker = next((c for c, pat in CHECKER_CONFIGS.items() if pat.fullmatch(name)), None)
+    checker = config_checker(path)
     if checker is None or before == after:
         return None
-    if name == "pyproject.toml" and _ruff_table(before) == _ruff_table(after):
+    if path.rsplit("/", 1)[-1] == "pyproject.toml" and _ruff_table(before) == _ruff_table(after):
         return None
     return checker
 
@@ -117,6 +122,7 @@ __all__ = [
     "NAMED_FILES",
     "NOTE_PREFIX",
     "added",
+    "config_checker",
     "config_edited",
     "config_note",
     "note",

@@ -102,11 +102,7 @@ def edited_configs(root: Path, paths: Sequence[str]) -> tuple[str, ...]:
     cannot answer: no guess."""
     from orchestrator.decisions import suppressions
 
-    names = [
-        p
-        for p in paths
-        if any(pat.fullmatch(p.rsplit("/", 1)[-1]) for pat in suppressions.CHECKER_CONFIGS.values())
-    ]
+    names = [p for p in paths if suppressions.config_checker(p)]
     if not names or (before := _committed(root, names)) is None:
         return ()
     out = []
