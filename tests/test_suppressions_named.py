@@ -5,6 +5,8 @@ real git and Ruff), and the counting itself (decisions/suppressions.py)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import git, new_repo
 
@@ -128,3 +130,132 @@ def test_without_the_setting_checker_config_stays_editable(tmp_path) -> None:  #
     (repo / "pyproject.toml").write_text("[tool.orchestrate\nbroken")
     # A configuration that cannot be read turns nothing on: the agent may repair it.
     assert protected_edit(str(repo / "pyproject.toml"), repo) is None
+
+
+def test_config_edited_names_lint_checker_config_changes_only() -> None:
+    edited = suppressions.config_edited
+    assert edited("ruff.toml", b"", b'[lint]\nignore = ["ALL"]\n') == "ruff"
+    assert edited("sub/.ruff.toml", None, b"") == "ruff"
+    assert edited("web/eslint.config.mjs", b"a", b"b") == "eslint"
+    assert edited(".eslintrc.json", b"{}", None) == "eslint"
+    assert edited(".rubocop.yml", b"", b"AllCops: {DisabledByDefault: true}\n") == "rubocop"
+    assert edited("ruff.toml", b"x", b"x") is None  # unchanged
+    assert edited("a.py", b"", b"x") is None
+    # pyproject.toml: only its [tool.ruff] table counts.
+    base = b'[project]\nname = "x"\n'
+    assert edited("pyproject.toml", base, base + b'[tool.ruff.lint]\nignore = ["ALL"]\n') == "ruff"
+    assert edited("pyproject.toml", base, b'[project]\nname = "y"\n') is None
+    assert edited("pyproject.toml", base, b"[tool.ruff\nbroken") == "ruff"
+
+
+def test_edit_feedback_names_a_checker_config_edit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from orchestrator.render.agent import edit_context
+    from orchestrator.usecases.agent import lint_here
+
+    files = {"a.py": "X = 1\n", "pyproject.toml": '[project]\nname = "x"\n', ".rubocop.yml": ""}
+    repo = new_repo(tmp_path / "r", files)
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "ruff.toml").write_text('[lint]\nignore = ["ALL"]\n')
+    (repo / ".rubocop.yml").write_text("AllCops:\n  DisabledByDefault: true\n")
+    (repo / "pyproject.toml").write_text('[project]\nname = "y"\n')  # not Ruff's table
+    paths = ["ruff.toml", ".rubocop.yml", "pyproject.toml", "a.py"]
+    result = lint_here(repo, paths, 60)
+    assert result.config_edits == (".rubocop.yml", "ruff.toml")
+    text = edit_context(True, paths, result, (None, ()), [], False)
+    assert "checker configuration edited: .rubocop.yml, ruff.toml" in text, text
+
+
+SHELL_WRITES = [
+    "echo 'ignore = [\"ALL\"]' > ruff.toml",
+    "printf x >> sub/ruff.toml",
+    "tee -a .rubocop.yml < /dev/null",
+    "sed -i 's/select/ignore/' pyproject.toml",
+    "cp /tmp/x eslint.config.js",
+    "mv other.toml .ruff.toml",
+    "cd sub && echo x > .eslintrc.json",
+    "bash -c 'echo x > ruff.toml'",
+    "true && dd if=/dev/zero of=ruff.toml count=0",
+    "echo x > ruff.t*",
+]
+
+
+def _pre_tool_bash(repo, command: str) -> dict:  # type: ignore[no-untyped-def]
+    from host_contracts import check_claude, encode, payload
+
+    from orchestrator.hosts import claude_code
+
+    ev = payload("claude-code", "PreToolUse.Bash", cwd=str(repo), tool_input={"command": command})
+    code, out = claude_code.run(encode(ev), {"CLAUDE_PROJECT_DIR": str(repo)})
+    return check_claude("PreToolUse", code, out)
+
+
+@pytest.mark.parametrize("command", SHELL_WRITES)
+def test_protect_checker_config_refuses_shell_writes_it_can_see(tmp_path, command: str) -> None:  # type: ignore[no-untyped-def]
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": "protect_checker_config = true\n"})
+    (repo / "sub").mkdir()
+    hso = _pre_tool_bash(repo, command)["hookSpecificOutput"]
+    assert hso.get("permissionDecision") == "deny", hso
+    assert "protect_checker_config" in hso["permissionDecisionReason"]
+
+
+def test_shell_writes_elsewhere_or_without_the_setting_pass(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": "protect_checker_config = true\n"})
+    for command in ("echo x > notes.txt", "cat ruff.toml", "echo x > /dev/null", "ls > out.txt"):
+        assert "permissionDecision" not in json.dumps(_pre_tool_bash(repo, command)), command
+    plain = new_repo(tmp_path / "plain", {})
+    assert "permissionDecision" not in json.dumps(_pre_tool_bash(plain, SHELL_WRITES[0]))
+
+
+def _host(repo, name: str, **changes) -> str:  # type: ignore[no-untyped-def]
+    from host_contracts import check_claude, encode, payload
+
+    from orchestrator.hosts import claude_code
+
+    ev = payload("claude-code", name, cwd=str(repo), **changes)
+    code, out = claude_code.run(encode(ev), {"CLAUDE_PROJECT_DIR": str(repo)})
+    hso = check_claude(name.split(".")[0], code, out).get("hookSpecificOutput") or {}
+    return hso.get("additionalContext") or hso.get("permissionDecisionReason") or ""
+
+
+def test_done_when_a_noqa_and_ignore_all_are_named_at_feedback_and_gate_and_refused(
+    tmp_path,
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 26's test: one agent change adds `# noqa` and `ignore = ["ALL"]`; the edit
+    feedback and `gate commit` (its notes, and the pre-tool gate's text) name both; with
+    `protect_checker_config = true` the same edits are refused before they run."""
+    repo = _repo(tmp_path)  # a.py gains a noqa comment, ruff.toml ignores ALL
+    feedback = {
+        p: _host(repo, "PostToolUse.Write", tool_input={"file_path": str(repo / p)})
+        for p in ("a.py", "ruff.toml")
+    }
+    assert "the change adds linter suppressions: a.py (+1 # noqa)" in feedback["a.py"]
+    assert "checker configuration edited: ruff.toml" in feedback["ruff.toml"]
+    notes = gate("commit", timeout=120, cwd=repo).report.notes
+    assert "the change adds linter suppressions: a.py (+1 # noqa)" in notes, notes
+    assert any("ruff.toml" in n for n in notes), notes
+    pre = _host(repo, "PreToolUse.Bash", tool_input={"command": "git commit -q -m silence"})
+    assert "the change adds linter suppressions: a.py (+1 # noqa)" in pre, pre
+    assert "ruff.toml" in pre, pre
+    # Protected: the agent's edit of ruff.toml is refused, by file tool and by shell.
+    (repo / "orchestrate.toml").write_text("protect_checker_config = true\n")
+    for name, tool_input in (
+        ("PreToolUse.Write", {"file_path": str(repo / "ruff.toml"), "content": ""}),
+        ("PreToolUse.Bash", {"command": "echo 'ignore = [\"ALL\"]' >> ruff.toml"}),
+    ):
+        text = _host(repo, name, tool_input=tool_input)
+        assert "protects its checkers' configuration" in text, (name, text)
+
+
+def test_every_host_refuses_a_shell_write_to_a_protected_checker_config(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from host_contracts import check_codex, check_gemini, encode, payload
+
+    from orchestrator.hosts import codex, gemini
+
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": "protect_checker_config = true\n"})
+    command = {"command": "sed -i 's/select/ignore/' ruff.toml"}
+    ev = payload("codex", "PreToolUse.Bash", cwd=str(repo), tool_input=command)
+    hso = check_codex("PreToolUse", *codex.run(encode(ev), {}))["hookSpecificOutput"]
+    assert hso["permissionDecision"] == "deny" and "protect_checker_config" in str(hso)
+    ev = payload("gemini", "BeforeTool.run_shell_command", cwd=str(repo), tool_input=command)
+    obj = check_gemini("BeforeTool", *gemini.run(encode(ev), {"GEMINI_PROJECT_DIR": str(repo)}))
+    assert obj["decision"] == "deny" and "protect_checker_config" in obj["reason"]

@@ -50,9 +50,10 @@ class ProjectConfig(BaseModel):
     max_parse_bytes: int | None = Field(default=None, ge=1024, le=MAX_FILE_BYTES)
     #: Run the policy checks (the secret scan) in a plain lint too.
     policy_in_lint: bool = False
-    #: Refuse an agent's file-edit tools aimed at a checker's configuration (the loaded
-    #: checkers' `config_names`: pyproject.toml, ruff.toml, eslint.config.js, .rubocop.yml,
-    #: ...), so an agent fixes code instead of silencing a linter (docs/hosts.md).
+    #: Refuse an agent's file-edit tools, and shell writes the analyser sees, aimed at a
+    #: checker's configuration (the loaded checkers' `config_names`: pyproject.toml,
+    #: ruff.toml, eslint.config.js, .rubocop.yml, ...), so an agent fixes code instead of
+    #: silencing a linter (docs/hosts.md).
     protect_checker_config: bool = False
     #: Which exact parsers that are separate programs also judge the files the grammar
     #: found clean: unset, the cheap ones (sh, bash, gofmt, xmllint); true, all of them;

@@ -213,6 +213,23 @@ def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
     )
 
 
+def syntax_only_languages(scopes: Sequence[Scope]) -> list[str]:
+    """The languages (sorted, each once) of the files only the syntax tier checked and
+    no native checker claimed at all: no linter exists for them here, so only their
+    syntax was judged. A file a native checker claimed but could not check (missing,
+    unconfigured, failed) is that checker's gap, not listed here."""
+    bits: dict[str, int] = {}
+    language: dict[str, str] = {}
+    for s in scopes:
+        if s.tier == Tier.POLICY:
+            continue
+        claimed = _NATIVE if s.tier == Tier.NATIVE else 0
+        bits[s.path] = bits.get(s.path, 0) | _tier_bit(s) | claimed
+        if s.language:
+            language.setdefault(s.path, s.language)
+    return sorted({language[p] for p, b in bits.items() if b == _FALLBACK and p in language})
+
+
 #: The classes of a file's coverage, best first: a native checker checked it; only the
 #: syntax tier did (a qualified grammar or the language's own parser); only an unqualified
 #: grammar's candidates; nothing at all.

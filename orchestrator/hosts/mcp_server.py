@@ -20,7 +20,7 @@ the CLI's usage error (exit 2).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -37,7 +37,7 @@ from orchestrator.decisions.findings import is_blocking
 from orchestrator.errors import UsageError
 from orchestrator.model.report import Report
 from orchestrator.render import agent_labels as L
-from orchestrator.render.agent import FEEDBACK_ONLY, describe_scopes
+from orchestrator.render.agent import FEEDBACK_ONLY, agent_fields, agent_lines, describe_scopes
 
 INSTRUCTIONS = (
     "orchestrate checks code honestly: lint gives edit feedback (never a delivery pass); "
@@ -52,11 +52,33 @@ class _Out(BaseModel):
     summary: str = Field(description="bounded, echo-free summary (the text content)")
 
 
+class Suppression(BaseModel):
+    """One suppression marker a change adds to a file."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(description="the file's bounded, escaped label")
+    marker: str = Field(description="the marker, one of a fixed list (`# noqa`, ...)")
+    count: int = Field(description="how many more the file holds than at HEAD")
+
+
+class AgentFields(BaseModel):
+    """What the edit feedback of a host says, as fields (render/agent.agent_fields)."""
+
+    model_config = ConfigDict(extra="forbid")
+    locations: list[str] = Field(description="`path:line[:column] rule`, blocking first")
+    locations_not_shown: int = Field(description="findings left out by the budget")
+    recheck: str = Field(description="the command to check these files again")
+    recovery: list[str] = Field(description="fixed recovery phrases, one per kind of gap")
+    suppressions_added: list[Suppression] = Field(description="markers the change adds")
+    config_edited: list[str] = Field(description="checker config files the change edits")
+
+
 class LintOutput(_Out):
     """The lint tool's structured content."""
 
     report: Report | None = Field(description="the standard report, as `lint --format json`")
     task_ids: list[str] = Field(default_factory=list, description="tasks recorded for findings")
+    agent: AgentFields | None = Field(default=None, description="locations, advice, next step")
 
 
 class GateOutput(_Out):
@@ -95,8 +117,9 @@ RECORDS = ToolAnnotations(
 _ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 
-def report_summary(report: Report, head: str) -> str:
-    """A bounded, echo-free summary of `report`."""
+def report_summary(report: Report, head: str, agent: Mapping[str, Any] | None = None) -> str:
+    """A bounded, echo-free summary of `report`, with the `agent` fields' lines (the
+    locations in what the budget leaves, the re-check command last)."""
     rules = L.safe_rule_ids(f.rule for f in report.findings)
     blocking = sum(1 for f in report.findings if is_blocking(f))
     parts = [
@@ -109,6 +132,10 @@ def report_summary(report: Report, head: str) -> str:
     ]
     if is_incomplete(report):
         parts.append("coverage incomplete")
+    if agent is not None:
+        rest = agent_lines(agent, 0)
+        left = L.CONTEXT_MAX_CHARS - len(". ".join(parts + rest) + ".") - 4
+        parts.extend(agent_lines(agent, left))
     return L.clamp(". ".join(parts) + ".")
 
 
@@ -132,9 +159,10 @@ def lint_tool(
     only: list[str] | None,
     timeout: float | None,
 ) -> CallToolResult:
-    """The lint tool: the lint use case under the feedback task policy, its report and
-    safe task ids. Feedback only, never a delivery pass."""
-    from orchestrator.usecases.agent import tool_lint_request
+    """The lint tool: the lint use case under the feedback task policy, its report, safe
+    task ids and the agent fields of edit feedback (for named paths, the suppressions
+    and checker config edits they add over HEAD). Feedback only, never a delivery pass."""
+    from orchestrator.usecases.agent import added_suppressions, edited_configs, tool_lint_request
     from orchestrator.usecases.lint import FEEDBACK_TASKS, deadline_for, missing_paths
     from orchestrator.usecases.lint import lint as lint_usecase
 
@@ -156,9 +184,17 @@ def lint_tool(
         )
         return _result({"report": None, "summary": text}, text, error=mcp_is_error(fault=True))
     task_ids = [t for t in done.task_ids if L.safe_task_id(t)]
-    result = _report_result(done.report, f"orchestrate lint ({FEEDBACK_ONLY})")
-    result.structured_content["task_ids"] = task_ids
-    return result
+    named = list(paths or [])
+    added = added_suppressions(root, done.report) if named else {}
+    agent = agent_fields(done.report, named, task_ids, added, edited_configs(root, named))
+    summary = report_summary(done.report, f"orchestrate lint ({FEEDBACK_ONLY})", agent)
+    structured = {
+        "report": done.report.model_dump(mode="json"),
+        "summary": summary,
+        "task_ids": task_ids,
+        "agent": agent,
+    }
+    return _result(structured, summary)
 
 
 def unknown_arguments(arguments: dict[str, Any], declared: set[str]) -> CallToolResult | None:

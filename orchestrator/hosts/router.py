@@ -7,7 +7,8 @@ original checker, docs/hosts.md); write_unknown -> scope re-determined from git,
 marked incomplete; write_failed -> no checker; repair_ready -> `task verify` of that
 id; shell_command -> the shell analyser (hosts/shell_surface.py): a commit or push it
 can read is judged by the strict gate on the surface the command will have (its
-repository, its own staging), anything it cannot read or a gate bypass is refused,
+repository, its own staging), anything it cannot read or a gate bypass is refused, and
+so is a write it sees aimed at a checker's config under `protect_checker_config`,
 and so is a commit that changes the gate's own policy (other changed config files
 are named in the text);
 edit_pending -> a file-edit tool aimed at git's folder, the hooks or orchestrate's
@@ -63,6 +64,7 @@ from orchestrator.usecases.agent import (
     analyse_command,
     judge_delivery,
     protected_edit,
+    protected_shell_write,
 )
 from orchestrator.usecases.shell_delivery import delivery_kind, delivery_of
 from orchestrator.vocab import GateDecision
@@ -441,13 +443,17 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
     event = Deadline.after(B.gate_deadline_s())
     command = ev.command if ev.command is not None else ""
     result = analyse_command(command, ev.shell_cwd or ev.project_root, event)
+    start = ev.shell_cwd or ev.project_root
+    if result.verdict != "forbidden" and (
+        protected := protected_shell_write(result.writes, start, ev.project_root)
+    ):
+        return _protected_refusal(protected)
     if result.verdict == "no_delivery":
         return RouteResult("ignored")
     kind = delivery_kind(result)
     if result.verdict != "judge_index":
         reason = result.reason.value if result.reason else result.verdict
         return _refused(kind, describe(result), reason, result.verdict == "forbidden")
-    start = ev.shell_cwd or ev.project_root
     if start is None:
         return _no_repository(kind)
     delivery = delivery_of(result, start)
@@ -493,6 +499,13 @@ def _edit_pending(ev: RouterEvent) -> RouteResult:
     reason = protected_edit(ev.target, ev.project_root)
     if reason is None:
         return RouteResult("ignored")
+    return _protected_refusal(reason)
+
+
+def _protected_refusal(reason: str) -> RouteResult:
+    """The refusal of an edit, or of a shell command writing a file, aimed at a
+    protected place (`reason`: protected_path, protected_checker_config, or why the
+    target cannot be determined)."""
     text = {
         "protected_path": "orchestrate: this edit is refused: an agent may not write inside "
         ".git, the git hooks folder or orchestrate's configuration (orchestrate.toml, "

@@ -8,12 +8,14 @@ these functions, so an agent reads the same words whichever way it asked.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from orchestrator.decisions import suppressions
 from orchestrator.decisions.agent import FAST_SCOPE_BUDGET_EXCEEDED
+from orchestrator.decisions.coverage import is_checked, syntax_only_languages
 from orchestrator.decisions.exits import gate_blocks
 from orchestrator.decisions.findings import is_blocking, is_confirmed_syntax
 from orchestrator.render import agent_labels as L
@@ -72,11 +74,11 @@ def findings_line(report: Report) -> str:
 LOCATIONS_MAX_CHARS = 600
 
 
-def locations_line(report: Report, budget: int = LOCATIONS_MAX_CHARS) -> str:
-    """Where the findings are, blocking ones first: `path:line:column rule` (the column
+def shown_locations(report: Report, budget: int = LOCATIONS_MAX_CHARS) -> tuple[list[str], int]:
+    """The findings' locations that fit in `budget` characters (at most
+    LOCATIONS_MAX_CHARS), blocking ones first, each `path:line:column rule` (the column
     only where the tool gave one: Ruby's parser gives lines), bounded path labels and
-    safe rule ids only (never a message or source), within `budget` characters (at most
-    LOCATIONS_MAX_CHARS), then how many were left out ("" without findings)."""
+    safe rule ids only (never a message or source); and how many findings there are."""
     budget = min(budget, LOCATIONS_MAX_CHARS)
     items = sorted(
         report.findings,
@@ -93,11 +95,18 @@ def locations_line(report: Report, budget: int = LOCATIONS_MAX_CHARS) -> str:
             break
         shown.append(item)
         used += len(item) + 2
-    if not items:
+    return shown, len(items)
+
+
+def locations_line(report: Report, budget: int = LOCATIONS_MAX_CHARS) -> str:
+    """Where the findings are (`shown_locations` within `budget`), then how many were
+    left out ("" without findings)."""
+    shown, total = shown_locations(report, budget)
+    if not total:
         return ""
     if not shown:
-        return f"locations of {len(items)} findings not shown (context budget)"
-    more = len(items) - len(shown)
+        return f"locations of {total} findings not shown (context budget)"
+    more = total - len(shown)
     return "at " + ", ".join(shown) + (f" (+{more} more not shown)" if more else "")
 
 
@@ -109,7 +118,7 @@ def languages_line(report: Report) -> str:
 
 #: How many recovery hints an agent gets (each at most HINT_MAX_CHARS).
 MAX_HINTS = 3
-HINT_MAX_CHARS = 120
+HINT_MAX_CHARS = 160
 
 
 def _exit_words(code: int | None) -> str:
@@ -120,10 +129,50 @@ def _exit_words(code: int | None) -> str:
     return f"signal {-code}" if code < 0 else f"exit {code}"
 
 
+def _cut(text: str, limit: int = HINT_MAX_CHARS) -> str:
+    """`text` within `limit` characters: cut at a word boundary, marked " ...", never
+    in the middle of a word (a cut path or command reads as another one)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 4]
+    return (head.rsplit(" ", 1)[0] if " " in head else head) + " ..."
+
+
+#: The Ruby checker's hint when the project pins another version (plugins/ruby_checker).
+_RUBY_PIN_HINT = re.compile(r"confirm with ruby (.+) \(the project's pinned version\)", re.DOTALL)
+#: A version an agent may read: digits and dots, an optional pre-release word; anything
+#: else a version file holds is "a different version", never echoed.
+_STRICT_VERSION = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,4}){0,3}(?:-?(?:preview|rc|p)[0-9]{1,4})?")
+_RUBY_RUNNING = re.compile(r"ruby ([0-9]{1,3}(?:\.[0-9]{1,4}){0,3})")
+_RUBY_PIN_FILES = (".ruby-version", ".tool-versions")
+
+
+def _ruby_pin_advice(s: Scope) -> str:
+    """The project-version check of a Ruby scope whose parser is not the version the
+    project pins: `ruby: project asks .ruby-version X, running Y: ...`, X and Y only
+    when they match a strict version pattern ("" when the versions agree)."""
+    if s.checker != "ruby" or not is_checked(s) or not s.hint:
+        return ""
+    m = _RUBY_PIN_HINT.fullmatch(s.hint)
+    if m is None:
+        return ""
+    want = m.group(1) if _STRICT_VERSION.fullmatch(m.group(1)) else None
+    running = _RUBY_RUNNING.match(s.tool.version or "") if s.tool else None
+    names = {f.rsplit("/", 1)[-1] for f in s.config_files}
+    pin_file = next((n for n in _RUBY_PIN_FILES if n in names), "its version file")
+    have = running.group(1) if running else "an unidentified version"
+    confirm = f"ruby {want}" if want else "the pinned version"
+    return (
+        f"ruby: project asks {pin_file} {want or 'a different version'}, running {have}: "
+        f"confirm the syntax with {confirm}"
+    )
+
+
 def _gap_advice(s: Scope) -> str:
-    """The fixed recovery phrase of one not-checked scope ("" for none): the plugin's own
-    install or configuration hint for a missing or unconfigured tool (printable ASCII,
-    bounded), a phrase with the checker's name for a failed, late or candidates-only one."""
+    """The fixed recovery phrase of one scope ("" for none): the plugin's own install or
+    configuration hint for a missing or unconfigured tool (printable ASCII, bounded), a
+    phrase with the checker's name for a failed, late or candidates-only one, and the
+    Ruby project-version check."""
     checker = L.safe_checker(s.checker)
     if s.status in (ScopeStatus.MISSING, ScopeStatus.CONFIGURATION_REQUIRED) and s.hint:
         return "".join(ch for ch in s.hint if ch.isprintable() and ch.isascii())
@@ -137,17 +186,21 @@ def _gap_advice(s: Scope) -> str:
     if s.status == ScopeStatus.UNQUALIFIED:
         lang = L.safe_language(s.language) or "this language"
         return f"only syntax candidates for {lang}: native lint recommended"
-    return ""
+    return _ruby_pin_advice(s)
 
 
 def recovery_hints(report: Report) -> list[str]:
-    """What to do about each kind of gap, first seen first, at most MAX_HINTS of
-    HINT_MAX_CHARS each; then whether results were reused (same identity)."""
+    """What to do about each kind of gap, first seen first, then the languages only
+    syntax was checked for, at most MAX_HINTS of HINT_MAX_CHARS each; then whether
+    results were reused (same identity)."""
     seen: list[str] = []
     for s in report.scopes:
-        hint = _gap_advice(s)[:HINT_MAX_CHARS]
+        hint = _cut(_gap_advice(s))
         if hint and hint not in seen:
             seen.append(hint)
+    for lang in syntax_only_languages(report.scopes):
+        if safe := L.safe_language(lang):
+            seen.append(f"{safe}: only syntax checked, no linter ran: native lint recommended")
     out = seen[:MAX_HINTS]
     if reused := sum(1 for s in report.scopes if s.reused):
         out.append(
@@ -253,6 +306,10 @@ def edit_context(
         pieces.append("coverage incomplete" + (f" ({why})" if why else ""))
     if result is not None and (added := suppressions.note(result.suppressions, L.path_label)):
         pieces.append(added)
+    if result is not None and (
+        edited := suppressions.config_note(result.config_edits, L.path_label)
+    ):
+        pieces.append(edited)
     if result is not None and (hints := recovery_hints(result.report)):
         pieces.append("recovery: " + " / ".join(hints))
     if result is not None and (t := tasks_line(result.task_ids)):
@@ -287,6 +344,60 @@ def recheck_command(paths: Sequence[str], task_ids: Sequence[str]) -> str:
     return "orchestrate lint"
 
 
+def agent_fields(
+    report: Report,
+    paths: Sequence[str],
+    task_ids: Sequence[str],
+    added: Mapping[str, Mapping[str, int]],
+    config_edits: Sequence[str],
+) -> dict[str, Any]:
+    """What edit feedback says, as structured fields (the MCP lint tool's `agent`), in
+    the same bounds and escaping: the locations that fit LOCATIONS_MAX_CHARS and how
+    many were left out, the re-check command, the recovery hints, the suppressions the
+    change adds (known markers only) and the checker config files it edits."""
+    shown, total = shown_locations(report)
+    return {
+        "locations": shown,
+        "locations_not_shown": total - len(shown),
+        "recheck": recheck_command(paths, task_ids),
+        "recovery": recovery_hints(report),
+        "suppressions_added": [
+            {"path": L.path_label(p), "marker": k, "count": n}
+            for p, m in sorted(added.items())[: suppressions.NAMED_FILES]
+            for k, n in sorted(m.items())
+            if k in suppressions.MARKERS
+        ],
+        "config_edited": [
+            L.path_label(p) for p in sorted(config_edits)[: suppressions.NAMED_FILES]
+        ],
+    }
+
+
+def agent_lines(fields: Mapping[str, Any], locations_budget: int) -> list[str]:
+    """The pieces of text `agent_fields` adds to a summary: where, suppressions, config
+    edits, recovery, re-check (locations within `locations_budget` characters)."""
+    pieces = []
+    shown, more = list(fields["locations"]), int(fields["locations_not_shown"])
+    while shown and len(", ".join(shown)) + 3 > locations_budget:
+        shown.pop()
+        more += 1
+    if shown:
+        pieces.append("at " + ", ".join(shown) + (f" (+{more} more not shown)" if more else ""))
+    elif more:
+        pieces.append(f"locations of {more} findings not shown (context budget)")
+    if fields["suppressions_added"]:
+        per: dict[str, dict[str, int]] = {}
+        for row in fields["suppressions_added"]:
+            per.setdefault(row["path"], {})[row["marker"]] = row["count"]
+        pieces.append(suppressions.note(per, str) or "")
+    if note := suppressions.config_note(fields["config_edited"], str):
+        pieces.append(note)
+    if fields["recovery"]:
+        pieces.append("recovery: " + " / ".join(fields["recovery"]))
+    pieces.append(f"re-check: {fields['recheck']}")
+    return [p for p in pieces if p]
+
+
 def edit_message(result: LintResult | None, observed: Observed, incomplete: bool) -> str:
     """The person's one line of edit feedback: counts, rules, re-checks, completeness."""
     parts = []
@@ -306,9 +417,14 @@ def edit_message(result: LintResult | None, observed: Observed, incomplete: bool
     )
 
 
+#: Characters the gate's suppression note may take in the agent's gate text.
+SUPPRESSION_NOTE_MAX_CHARS = 300
+
+
 def gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[str, str]:
-    """The strict gate's (context, message) for an agent: verdict, findings, scopes,
-    recovery hints, and the changed config files it was judged with."""
+    """The strict gate's (context, message) for an agent: verdict, findings, scopes, the
+    suppressions the change adds, recovery hints, and the changed config files it was
+    judged with."""
     decision = str(report.gate.decision)
     what = "commit" if kind == "commit" else "push"
     pieces = [f"orchestrate strict {what} gate: {decision}"]
@@ -317,6 +433,9 @@ def gate_text(kind: str, report: Report, configs: Sequence[str] = ()) -> tuple[s
         pieces.append(f"judged with a changed {changed} (its own copy in this {what})")
     pieces.append(findings_line(report))
     pieces.append(f"scopes: {describe_scopes(report)}")
+    # The gate's own note (decisions/suppressions.note, labels made printable there).
+    if added := next((n for n in report.notes if n.startswith(suppressions.NOTE_PREFIX)), None):
+        pieces.append(_cut(added, SUPPRESSION_NOTE_MAX_CHARS))
     if report.gate.decision == GateDecision.INCOMPLETE:
         pieces.append(
             "required coverage incomplete: this does not mean the code has errors; restore "

@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from orchestrator.usecases.lint import LintResult
 
 #: The keys of a hook lint's answer.
-LINT_RESULT_KEYS = frozenset({"report", "required_gaps", "task_ids", "task_error", "suppressions"})
+LINT_RESULT_KEYS = frozenset(
+    {"report", "required_gaps", "task_ids", "task_error", "suppressions", "config_edits"}
+)
 #: The keys of a buffer check's answer.
 BUFFER_CHECK_KEYS = frozenset({"report", "fault"})
 
@@ -34,7 +36,8 @@ def _dump(data: dict[str, Any]) -> bytes:
 
 def encode_lint_result(result: LintResult) -> bytes:
     """A lint result as the engine sends it: the report, the unmet required coverage,
-    the task ids and the task store's error."""
+    the task ids, the task store's error, the suppressions and the checker config edits
+    of edit feedback."""
     return _dump(
         {
             "report": result.report.model_dump(mode="json"),
@@ -42,6 +45,7 @@ def encode_lint_result(result: LintResult) -> bytes:
             "task_ids": list(result.task_ids),
             "task_error": result.task_error,
             "suppressions": {p: dict(m) for p, m in result.suppressions.items()},
+            "config_edits": list(result.config_edits),
         }
     )
 
@@ -72,6 +76,7 @@ def decode_lint_result(data: Any) -> LintResult | None:
         and _is_strs(data["task_ids"])
         and isinstance(data["task_error"], str)
         and _is_suppressions(data["suppressions"])
+        and _is_strs(data["config_edits"])
     ):
         return None
     from pydantic import ValidationError
@@ -89,6 +94,7 @@ def decode_lint_result(data: Any) -> LintResult | None:
         tuple(data["task_ids"]),
         data["task_error"],
         suppressions=data["suppressions"],
+        config_edits=tuple(data["config_edits"]),
     )
 
 

@@ -45,6 +45,7 @@ and this module, the entry point.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from orchestrator.shell.commands import RULES
 from orchestrator.shell.records import (
@@ -168,7 +169,8 @@ def _analyse(command: object, aliases: dict[str, str]) -> Analysis:
             walker.run_argv([Word(w) for w in command])  # type: ignore[union-attr]
     except Stop as stop:
         walker.doubt(stop.reason)
-    return verdict(walker.ops, walker.forbidden, walker.reasons, walker.background)
+    result = verdict(walker.ops, walker.forbidden, walker.reasons, walker.background)
+    return replace(result, writes=tuple(sorted(walker.write_targets)))
 
 
 def _refuse_early(command: object) -> Reason | None:

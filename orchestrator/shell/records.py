@@ -181,6 +181,10 @@ class Analysis:
     ops: tuple[GitOp, ...] = ()
     surface: Surface | None = None
     repository: Repository | None = None
+    #: The files the command names as ones it writes (redirects, `tee`, `cp`/`mv`,
+    #: `sed`, `dd of=`, ...): paths as seen from its start directory (a glob as
+    #: spelled), sorted. A target known only at run time is not here.
+    writes: tuple[str, ...] = ()
 
     @property
     def deliveries(self) -> tuple[GitOp, ...]:

@@ -259,6 +259,10 @@ class Walker:
         self.maybe_written: set[str] = set()
         self.maybe_unnamed = False
         self.fetched = False
+        #: Every file a command names as one it writes, by content or not (targets
+        #: known from the text, a glob as spelled, seen from the start directory):
+        #: `Analysis.writes`.
+        self.write_targets: set[str] = set()
         # Redirections the grammar hangs on a whole list or pipeline belong to its
         # last command (`a && b > f`), keyed by that command's byte span.
         self.attached: dict[tuple[int, int], list[Node]] = {}
@@ -412,6 +416,8 @@ class Walker:
         reason = self.rules.protected_write(target.text, st.cwd)
         if reason is not None:
             self.forbid(reason)
+        if DYN not in target.text and (seen := normpath(st.cwd, target.text)) is not None:
+            self.write_targets.add(seen)
         if content:
             path = normpath(st.cwd, target.text) if target.literal else None
             if path is None:

@@ -10,6 +10,7 @@ agent is told; a judged delivery or the reason it could not be judged is returne
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ def lint_here(root: Path, paths: Sequence[str], timeout: float) -> LintResult:
     )
     result = lint(req, FEEDBACK_TASKS)
     result.suppressions = added_suppressions(root, result.report)
+    result.config_edits = edited_configs(root, paths)
     return result
 
 
@@ -64,18 +66,9 @@ def added_suppressions(root: Path, report: Report) -> dict[str, dict[str, int]]:
     no file: nothing is reported rather than a guess."""
     from orchestrator.decisions import suppressions
     from orchestrator.decisions.coverage import is_checked
-    from orchestrator.git.repo import NoRepository, open_repo
-    from orchestrator.git.runner import GitError
-    from orchestrator.git.surfaces import read_files_at
 
     paths = sorted({s.path for s in report.scopes if is_checked(s)})
-    if not paths:
-        return {}
-    try:
-        git = open_repo(Deadline.after(SUPPRESSION_READ_S), cwd=root)
-        head = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
-        before = read_files_at(git, head, paths) if head else {}
-    except (NoRepository, GitError, OSError):
+    if not paths or (before := _committed(root, paths)) is None:
         return {}
     out = {}
     for path in paths:
@@ -86,6 +79,43 @@ def added_suppressions(root: Path, report: Report) -> dict[str, dict[str, int]]:
         if added := suppressions.added(before.get(path), data):
             out[path] = added
     return out
+
+
+def _committed(root: Path, paths: Sequence[str]) -> dict[str, bytes] | None:
+    """The bytes `paths` hold at HEAD (a path HEAD lacks is absent; an unborn HEAD holds
+    none), or None outside a repository or when git cannot answer in time."""
+    from orchestrator.git.repo import NoRepository, open_repo
+    from orchestrator.git.runner import GitError
+    from orchestrator.git.surfaces import read_files_at
+
+    try:
+        git = open_repo(Deadline.after(SUPPRESSION_READ_S), cwd=root)
+        head = git.answer("rev-parse", "--verify", "-q", "HEAD^{commit}")
+        return read_files_at(git, head, list(paths)) if head else {}
+    except (NoRepository, GitError, OSError):
+        return None
+
+
+def edited_configs(root: Path, paths: Sequence[str]) -> tuple[str, ...]:
+    """The edited `paths` (project-relative) that are a lint checker's configuration and
+    differ from HEAD (decisions/suppressions.config_edited), sorted. Nothing when git
+    cannot answer: no guess."""
+    from orchestrator.decisions import suppressions
+
+    names = [p for p in paths if suppressions.config_checker(p)]
+    if not names or (before := _committed(root, names)) is None:
+        return ()
+    out = []
+    for path in sorted(set(names)):
+        try:
+            now: bytes | None = (root / path).read_bytes()
+        except FileNotFoundError:
+            now = None
+        except OSError:
+            continue
+        if suppressions.config_edited(path, before.get(path), now):
+            out.append(path)
+    return tuple(out)
 
 
 def analyse_command(command: str, start: Path | None, deadline: Deadline | None = None) -> Analysis:
@@ -124,25 +154,57 @@ def protected_edit(target: object, project_root: Path | None) -> str | None:
     return reason
 
 
-def _is_checker_config(target: object, root: Path) -> bool:
-    """True when the project sets `protect_checker_config` and `target` (as spelled or
-    with its links followed) is named like a loaded checker's configuration file."""
+def _protects_checker_config(root: Path) -> bool:
+    """True when the project sets `protect_checker_config = true`. Opt-in: a
+    configuration that cannot be read turns nothing on, so an agent can still repair a
+    broken pyproject.toml (any other fault propagates: refused)."""
     from orchestrator.errors import UsageError
     from orchestrator.usecases.settings import project_settings
 
-    if not isinstance(target, str):
-        return False
     try:
-        if project_settings(root).get("protect_checker_config") is not True:
-            return False
+        return project_settings(root).get("protect_checker_config") is True
     except UsageError:
-        # Opt-in: a configuration that cannot be read turns nothing on, so an agent can
-        # still repair a broken pyproject.toml (any other fault propagates: refused).
         return False
-    names = {n for c in loaded_checkers()[0] for n in c.config_names}
+
+
+def _names_checker_config(target: str, root: Path, names: frozenset[str]) -> bool:
+    """True when `target` (as spelled, a glob the shell may expand, or with its links
+    followed) is named like one of `names`."""
     given = Path(target) if os.path.isabs(target) else root / target
-    spelled = {given.name, Path(os.path.realpath(given)).name}
-    return bool(spelled & names)
+    if any(c in given.name for c in "*?["):
+        return any(fnmatch.fnmatchcase(n, given.name) for n in names)
+    return bool({given.name, Path(os.path.realpath(given)).name} & names)
+
+
+def _config_names() -> frozenset[str]:
+    return frozenset(n for c in loaded_checkers()[0] for n in c.config_names)
+
+
+def _is_checker_config(target: object, root: Path) -> bool:
+    """True when the project sets `protect_checker_config` and `target` (as spelled or
+    with its links followed) is named like a loaded checker's configuration file."""
+    if not isinstance(target, str) or not _protects_checker_config(root):
+        return False
+    return _names_checker_config(target, root, _config_names())
+
+
+def protected_shell_write(
+    writes: Sequence[str], start: Path | None, project_root: Path | None
+) -> str | None:
+    """The reason word `protected_checker_config` when the project sets that setting and
+    a shell command names a checker's configuration file among the files it writes
+    (`writes`: the analyser's targets, relative to `start`, the shell's folder);
+    None otherwise. A target known only at run time is not seen (docs/hosts.md)."""
+    if project_root is None or not writes or "\x00" in "".join(writes):
+        return None
+    if not _protects_checker_config(project_root):
+        return None
+    base, names = start or project_root, _config_names()
+    for path in writes:
+        target = path if os.path.isabs(path) else str(base / path)
+        if _names_checker_config(target, project_root, names):
+            return "protected_checker_config"
+    return None
 
 
 def _nearest_dirs(target: object, project_root: Path | None) -> list[Path]:

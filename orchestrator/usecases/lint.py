@@ -98,6 +98,9 @@ class LintResult:
     #: Edit feedback: the linter suppressions each edited file adds over its committed
     #: version, path -> {marker: how many more} (decisions/suppressions.py).
     suppressions: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: Edit feedback: the edited files that are a lint checker's configuration and
+    #: differ from their committed version (decisions/suppressions.config_edited).
+    config_edits: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:
