@@ -32,6 +32,15 @@ class SyntaxStatus(StrEnum):
     UNSUPPORTED = "unsupported"
 
 
+class BaselineState(StrEnum):
+    """A finding against `--new-from-rev REV` (SARIF's `baselineState`): `unchanged`
+    when its fingerprint is both at the merge-base with REV and at REV's tip (it does
+    not block), else `new`. None when the run names no such revision."""
+
+    NEW = "new"
+    UNCHANGED = "unchanged"
+
+
 class SyntaxEvidence(StrEnum):
     """Which evidence a fallback scope's syntax verdict rests on (a scope's `syntax_evidence`).
 

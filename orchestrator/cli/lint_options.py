@@ -45,6 +45,12 @@ def add_lint_options(p: argparse.ArgumentParser) -> None:
         help="show the findings .orchestrate-baseline.json records too",
     )
     p.add_argument(
+        "--new-from-rev",
+        metavar="REV",
+        help="judge each finding new or unchanged against REV (its merge-base with HEAD "
+        "and its tip): only new ones fail",
+    )
+    p.add_argument(
         "--statistics",
         action="store_true",
         help="also print the time each checker took (on stderr unless --format human)",

@@ -132,6 +132,20 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"path does not exist: {missing[0]}")
     paths = list(args.paths)
+    new_from = None
+    if args.new_from_rev:
+        from orchestrator.usecases.new_from_rev import revisions
+
+        if args.since:
+            raise UsageError("--new-from-rev and --since exclude each other")
+        found = revisions(root, args.new_from_rev)
+        if isinstance(found, str):
+            print(
+                printable(f"orchestrate: --new-from-rev {args.new_from_rev}: {found}"),
+                file=sys.stderr,
+            )
+            return unknown_base_exit()
+        new_from = found
     if args.since:
         changed = since_paths(root, args.since, paths, cwd)
         if changed.problem:
@@ -166,11 +180,13 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     show = show_progress(args.progress, root)
     result = lint(
-        spooled(req),  # a big run's rows stay on disk
+        # A big run's rows stay on disk, unless each finding is judged against a revision.
+        spooled(req) if new_from is None else req,
         NO_TASKS if args.no_tasks else CLI_TASKS,
         around=lambda r, run: run_with_progress(r, run, show),
         exit_policy=LintExitPolicy(FailOn(args.fail_on), args.exit_zero),
         baseline=not args.no_baseline,
+        new_from=new_from,
     )
     if fixed is not None:
         result.report.notes += fixed.notes()

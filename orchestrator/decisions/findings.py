@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from orchestrator.vocab import Severity
+from orchestrator.vocab import BaselineState, Severity
 
 if TYPE_CHECKING:  # annotations only: the CLI must start without pydantic
     from orchestrator.model.report import Finding, Report
@@ -31,8 +31,8 @@ def is_blocking(f: Finding) -> bool:
     error the language's own parser confirmed (rule `syntax/confirmed`) is no candidate:
     it is an error and blocks like a native one.
     """
-    if f.candidate:
-        return False
+    if f.candidate or f.baseline_state == BaselineState.UNCHANGED:
+        return False  # a suspicion; or there before the change (`--new-from-rev`)
     return f.blocking or f.severity == Severity.ERROR
 
 
@@ -53,10 +53,13 @@ def fails_exit(f: Finding, fail_on: FailOn = FailOn.ERROR) -> bool:
 
     By default only a blocking finding does (`is_blocking`: a confirmed error, or what
     its checker marks blocking); `warning` adds confirmed warnings, `candidate` adds the
-    syntax fallback's unconfirmed candidates as well. An `info` finding never does.
+    syntax fallback's unconfirmed candidates as well. An `info` finding never does, nor
+    one `--new-from-rev` found unchanged.
     """
     if is_blocking(f):
         return True
+    if f.baseline_state == BaselineState.UNCHANGED:
+        return False  # only what the change introduces fails (`--new-from-rev`)
     if f.candidate:
         return fail_on == FailOn.CANDIDATE
     return fail_on != FailOn.ERROR and f.severity in (Severity.ERROR, Severity.WARNING)

@@ -46,3 +46,69 @@ def changed_since(git: Git, rev: str) -> Changed:
     others = git.run("ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--")
     paths = {p for p in split_z(diff.stdout) + split_z(others.stdout) if p}
     return Changed(sorted(paths), base)
+
+
+@dataclass(frozen=True)
+class Moves:
+    """What changed between two trees, with git's rename detection: the paths of the
+    newer side that differ from the older (added, modified, renamed, copied, changed
+    in type), each renamed or copied one with its older path in `older`; and the
+    older side's paths that are gone or renamed away."""
+
+    changed: frozenset[str] = frozenset()
+    older: dict[str, str] = field(default_factory=dict)
+    gone: frozenset[str] = frozenset()
+
+
+def moves(git: Git, base: str, tip: str | None = None) -> Moves:
+    """`Moves` from commit `base` to commit `tip`, or to the work tree (and the index)
+    when `tip` is None; untracked files count as added there. `GitError` when git fails."""
+    args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", base]
+    res = git.run(*args, *([tip] if tip else []), "--")
+    fields = split_z(res.stdout)
+    changed: set[str] = set()
+    older: dict[str, str] = {}
+    gone: set[str] = set()
+    i = 0
+    while i < len(fields):
+        status = fields[i]
+        i += 1
+        if not status:
+            continue
+        if status[0] in "RC":
+            old, new = fields[i], fields[i + 1]
+            i += 2
+            changed.add(new)
+            older[new] = old
+            if status[0] == "R":
+                gone.add(old)
+            continue
+        path = fields[i]
+        i += 1
+        if status[0] == "D":
+            gone.add(path)
+        else:
+            changed.add(path)
+    if tip is None:
+        others = git.run("ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--")
+        changed |= {p for p in split_z(others.stdout) if p}
+    return Moves(frozenset(changed), older, frozenset(gone))
+
+
+def merge_base(git: Git, rev: str) -> tuple[str | None, str | None, str]:
+    """(the merge-base of HEAD and `rev`, `rev`'s commit, why either is unknown): the
+    problem names a shallow clone's fix. `ValueError` when `rev` names no commit in a
+    full clone."""
+    shallow = git.answer("rev-parse", "--is-shallow-repository") == "true"
+    if rev.startswith("-") or not has_commit(git, rev):
+        if shallow:
+            return None, None, f"shallow clone: {rev} is not in the history here; {SHALLOW_FIX}"
+        raise ValueError(f"{rev} names no commit here")
+    tip = git.answer("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
+    head = "HEAD" if has_commit(git, "HEAD") else None
+    base = git.answer("merge-base", "--end-of-options", head, rev) if head else None
+    if base is None or tip is None:
+        why = "shallow clone" if shallow else "no common history"
+        fix = SHALLOW_FIX if shallow else "name a revision HEAD shares history with"
+        return None, None, f"{why}: the merge-base of HEAD and {rev} is unknown; {fix}"
+    return base, tip, ""

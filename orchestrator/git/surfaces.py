@@ -13,7 +13,7 @@ partial commits see what they will commit).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -388,6 +388,17 @@ def ci_surface(git: Git, rev: str = "HEAD") -> Surface:
     surface = Surface(root=git.root, revision=oid, source=oid)
     add_targets(git, read_tree(git, oid), surface, f"commit {oid[:12]}")
     add_messages(git, [oid], [], surface)
+    return surface
+
+
+def revision_files(git: Git, commit: str, paths: Iterable[str]) -> Surface:
+    """`commit`'s versions of `paths` as targets carrying their bytes (those it holds;
+    a link, a submodule or an oversized blob is refused as `add_targets` refuses it)."""
+    wanted = set(paths)
+    surface = Surface(root=git.root, revision=commit, source=commit)
+    if wanted:
+        entries = [e for e in read_tree(git, commit) if e.path in wanted]
+        add_targets(git, entries, surface, f"commit {commit[:12]}")
     return surface
 
 

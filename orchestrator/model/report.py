@@ -18,6 +18,7 @@ from orchestrator import __version__
 from orchestrator.model.edits import ExactEdit, OpType, SafetyTier
 from orchestrator.vocab import (
     SELECTION_CHECKER,
+    BaselineState,
     DetectedBy,
     GateDecision,
     Purpose,
@@ -132,6 +133,9 @@ class Finding(_Model):
     #: code units, a JavaScript string index) or "utf8" (bytes); None is code points. The
     #: engine sets it from the checker's declared `column_unit` (model/declared.py).
     column_unit: Literal["utf16", "utf8"] | None = None
+    #: Against `lint --new-from-rev REV`: `new` or `unchanged` (decisions/new_findings.py);
+    #: None when the run names no revision. An unchanged finding never blocks.
+    baseline_state: BaselineState | None = None
 
 
 class Coverage(_Model):

@@ -25,7 +25,7 @@ from orchestrator.model.report import Finding, Report, rule_label
 from orchestrator.render.gaps import collapsed, gap_groups, listed, nothing_count, nothing_text
 from orchestrator.render.levels import word
 from orchestrator.safetext import printable as p
-from orchestrator.vocab import GateDecision, ScopeStatus
+from orchestrator.vocab import BaselineState, GateDecision, ScopeStatus
 
 _STYLE = {
     ScopeStatus.CHECKED: "green",
@@ -214,6 +214,8 @@ def finding_line(f: Finding) -> Text:
         line.append(" (syntax candidate)", style="dim")
     elif is_confirmed_syntax(f):
         line.append(" (syntax error, confirmed)", style="red")
+    if f.baseline_state == BaselineState.UNCHANGED:
+        line.append(" (unchanged: there before the change, not blocking)", style="dim")
     # A tool's message may hold line breaks (the machine formats keep them); a person
     # reads one line per finding, so its lines are folded here, then escaped.
     line.append(f"  {p(' '.join(f.message.split()))}")

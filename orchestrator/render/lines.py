@@ -29,7 +29,7 @@ from orchestrator.model.report import Finding, Report, rule_label
 from orchestrator.render.gaps import collapsed, gap_groups, listed, nothing_count, nothing_text
 from orchestrator.render.levels import level, word
 from orchestrator.safetext import json_inert, printable
-from orchestrator.vocab import GateDecision
+from orchestrator.vocab import BaselineState, GateDecision
 
 #: A finding's display level -> the workflow command GitHub shows it as.
 _GITHUB_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
@@ -63,8 +63,17 @@ def _command(name: str, props: dict[str, object], message: str) -> str:
     return f"::{name}{' ' + plist if plist else ''}::{escape_data(message)}"
 
 
+def _marks(f: Finding) -> str:
+    """What a finding is besides its rule: a syntax candidate, or unchanged against
+    `--new-from-rev` (there before the change, not blocking)."""
+    marks = " (syntax candidate)" if f.candidate else ""
+    if f.baseline_state == BaselineState.UNCHANGED:
+        marks += " (unchanged)"
+    return marks
+
+
 def _title(f: Finding) -> str:
-    return rule_label(f.checker, f.rule) + (" (syntax candidate)" if f.candidate else "")
+    return rule_label(f.checker, f.rule) + _marks(f)
 
 
 #: GitHub shows at most this many annotations of each level (error, warning, notice) per
@@ -84,7 +93,11 @@ def _github_annotations(report: Report) -> list[tuple[str, dict[str, object], st
             if f.end_line:
                 props["endColumn"] = f.end_column
         props["title"] = _title(f)
-        out.append((_GITHUB_COMMAND[level(f)], props, f.message or f.rule))
+        # A finding there before the change (`--new-from-rev`) is a notice: it does not block.
+        unchanged = f.baseline_state == BaselineState.UNCHANGED
+        out.append(
+            ("notice" if unchanged else _GITHUB_COMMAND[level(f)], props, f.message or f.rule)
+        )
     for g in gap_groups(report):
         props = {"file": g.paths[0] if g.count == 1 else None, "title": "orchestrate: not checked"}
         out.append(("notice", props, g.text()))
@@ -142,7 +155,8 @@ def _concise_text(text: object) -> str:
 def concise_line(f: Finding) -> str:
     """`path:line:col: severity rule message` for one finding (line and column 1 when
     the tool gave none)."""
-    message = ("(syntax candidate) " if f.candidate else "") + (f.message or f.rule)
+    marks = _marks(f).strip()
+    message = (marks + " " if marks else "") + (f.message or f.rule)
     return (
         f"{_concise_text(f.path)}:{f.line or 1}:{f.column or 1}: {word(f)} "
         f"{_concise_text(rule_label(f.checker, f.rule)).replace(' ', chr(92) + 'x20')} "

@@ -194,7 +194,7 @@ def _result(f: Finding, rule_id: str, fp: str, columns: Utf16Columns) -> dict[st
     props: dict[str, Any] = {"candidate": f.candidate, "blocking": is_blocking(f)}
     if f.safety_tier:
         props["safety_tier"] = f.safety_tier
-    return {
+    result = {
         "ruleId": rule_id,
         "level": level(f),
         "message": {"text": f.message or rule_id},
@@ -203,6 +203,9 @@ def _result(f: Finding, rule_id: str, fp: str, columns: Utf16Columns) -> dict[st
         | ({"orchestrate/v1": f.fingerprint} if f.fingerprint else {}),
         "properties": props,
     }
+    if f.baseline_state is not None:  # `lint --new-from-rev`: SARIF's own field
+        result["baselineState"] = str(f.baseline_state)
+    return result
 
 
 def _scope_note(s: Scope) -> dict[str, Any]:

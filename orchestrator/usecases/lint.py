@@ -15,13 +15,13 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orchestrator.core import plugin_host
 from orchestrator.core.config import load_config
 from orchestrator.core.engine import LintRequest, excluded_dirs, run_lint
 from orchestrator.core.selection import select
-from orchestrator.deadline import FEEDBACK_DEADLINE_S
+from orchestrator.deadline import FEEDBACK_DEADLINE_S, Deadline
 from orchestrator.decisions.coverage import (
     failed_checks,
     is_configured_gap,
@@ -32,6 +32,9 @@ from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint
 from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.model.report import Report
 from orchestrator.tasks.baseline import apply_local_baseline
+
+if TYPE_CHECKING:  # annotations only: the use case imports git and the gates
+    from orchestrator.usecases.new_from_rev import Revisions
 
 TASK_SYNC_BUDGET = 256  # blocking findings a plain lint turns into tasks
 FULL_TIMEOUT_S = 1800.0  # a full lint's one deadline, and the most a caller may ask
@@ -189,18 +192,26 @@ def lint(
     around: Around | None = None,
     exit_policy: LintExitPolicy = DEFAULT_LINT_EXIT,
     baseline: bool = True,
+    new_from: Revisions | None = None,
 ) -> LintResult:
     """Check `req`, hide the findings the project's baseline holds (unless `baseline`
-    is False), note failed checks and missing required coverage, and record tasks
-    under `tasks`; the result's exit code follows `exit_policy`.
+    is False), judge each finding new or unchanged against `new_from`
+    (`--new-from-rev`; the report must be held in memory, not spooled), note failed
+    checks and missing required coverage, and record tasks under `tasks`; the result's
+    exit code follows `exit_policy`.
 
     A re-check child (`only_checkers`) observes and never writes tasks. `around` lets
     a presenter wrap the core run without importing the core: it is handed the
     request and the run (core/engine.run_lint) and must return that run's report.
     """
+    started = Deadline.after(req.timeout)  # the base side shares the run's deadline
     report = around(req, run_lint) if around is not None else run_lint(req)
     if baseline:
         apply_local_baseline(report, req.project_root)
+    if new_from is not None:
+        from orchestrator.usecases.new_from_rev import judge_new
+
+        judge_new(report, req.project_root, new_from, started)
     report.notes += allowed_gap_notes(report) + incomplete_notes(report)
     native = _native_declared(req)
     gaps = missing_required(report, req.require, native)

@@ -1,0 +1,181 @@
+"""`lint --new-from-rev REV`: judge each finding new or unchanged against REV.
+
+The change side is the lint that just ran. For a finding in a file that differs from
+the merge-base of REV and HEAD, the merge-base side is that file's version there
+(found through git's rename detection), linted in a private tree with the governing
+files of that commit (gates/materialise.py: never a checkout of the work tree); a file
+the change left as it is has the same findings at the merge-base. REV's tip is judged
+the same way for the files REV changed since the merge-base. The classification
+itself is `decisions/new_findings.baseline_state`; an unchanged finding does not block
+(decisions/findings.py). Where a checker's sides cannot be compared (its
+configuration differs between them, or a side's run of it was not complete), all its
+findings are new and a note says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from orchestrator.core import plugin_host
+from orchestrator.core.plugin_host import PluginSet
+from orchestrator.deadline import Deadline
+from orchestrator.decisions.coverage import is_checked
+from orchestrator.decisions.new_findings import baseline_state
+from orchestrator.errors import UsageError
+from orchestrator.gates.materialise import materialised, read_governing
+from orchestrator.git.changed import Moves, merge_base, moves
+from orchestrator.git.repo import NoRepository, open_repo
+from orchestrator.git.surfaces import Surface, revision_files
+from orchestrator.model.report import Finding, Report
+from orchestrator.safetext import printable
+from orchestrator.tasks.baseline import fingerprints
+from orchestrator.vocab import BaselineState, Tier
+
+#: How long resolving REV and its merge-base may take.
+RESOLVE_TIMEOUT_S = 30.0
+#: Governing files every checker reads besides its own (orchestrate's settings).
+ORCHESTRATE_CONFIG = ("orchestrate.toml", ".orchestrate/config.toml")
+
+
+@dataclass(frozen=True)
+class Revisions:
+    """REV as the user named it, the merge-base of HEAD and REV, and REV's commit."""
+
+    rev: str
+    base: str
+    tip: str
+
+
+def revisions(root: Path, rev: str) -> Revisions | str:
+    """The `Revisions` of `rev` in the repository at `root`, or why its merge-base is
+    unknown (a shallow clone: the run is then incomplete, exit 3). No repository, or
+    a `rev` that names no commit, is a usage error."""
+    try:
+        git = open_repo(Deadline.after(RESOLVE_TIMEOUT_S), root)
+        base, tip, problem = merge_base(git, rev)
+    except NoRepository as exc:
+        raise UsageError(f"--new-from-rev needs a git repository: {exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"--new-from-rev: {exc}") from None
+    if problem or base is None or tip is None:
+        return problem
+    return Revisions(rev, base, tip)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """What one side (a commit) holds of the findings asked about: their fingerprints,
+    and the checkers whose run there was not complete."""
+
+    prints: frozenset[str]
+    incomplete: frozenset[str]
+
+
+def _side(
+    commit: str,
+    paths: Mapping[str, str],
+    found: Surface,
+    governing: Mapping[str, bytes],
+    root: Path,
+    plugins: PluginSet,
+    deadline: Deadline,
+) -> _Side:
+    """Lint `found`'s targets (`commit`'s versions of `paths`: its path -> the path now)
+    in a private tree with that commit's `governing` files; their findings'
+    fingerprints as if at the path now, read against that commit's bytes."""
+    from orchestrator.core.engine import LintRequest, run_lint
+
+    if not found.targets:
+        return _Side(frozenset(), frozenset())
+    contents = {paths[t.path]: t.read_bytes() for t in found.targets}
+    with materialised(found.root, found.targets, governing) as tree:
+        req = LintRequest(
+            project_root=tree.root,
+            cwd=tree.root,
+            targets=tree.targets,
+            timeout=max(1.0, deadline.remaining()),
+            plugins=plugins,
+        )
+        part = run_lint(req)
+    moved = [f.model_copy(update={"path": paths[f.path]}) for f in part.findings if f.path in paths]
+    incomplete = frozenset(s.checker for s in part.scopes if s.path in paths and not is_checked(s))
+    return _Side(frozenset(fp for _f, fp in fingerprints(moved, root, contents)), incomplete)
+
+
+def _configs_moved(report: Report, *sides: Moves) -> set[str]:
+    """The checkers whose configuration differs on some side: a file a scope names as
+    governing it, changed or gone; orchestrate's own settings changed: every checker."""
+    touched = set().union(*(m.changed | m.gone for m in sides))
+    checkers = {s.checker for s in report.scopes}
+    if touched & set(ORCHESTRATE_CONFIG):
+        return checkers
+    return {s.checker for s in report.scopes if set(s.config_files) & touched}
+
+
+def judge_new(report: Report, root: Path, revs: Revisions, deadline: Deadline) -> None:
+    """Set each finding's `baseline_state` against `revs` (in place) and add the notes
+    saying how many are new and why a checker's findings are all new. `GitError` when
+    git cannot answer."""
+    git = open_repo(deadline, root)
+    now = moves(git, revs.base)
+    ahead = moves(git, revs.base, revs.tip)
+    policy = {(s.path, s.checker) for s in report.scopes if s.tier == Tier.POLICY}
+    judged = [f for f in report.findings if (f.path, f.checker) not in policy]
+    for f in report.findings:
+        f.baseline_state = BaselineState.NEW
+    if not judged:
+        report.notes.append(_summary(revs, report.findings))
+        return
+    at_base_path = {f.path: now.older.get(f.path, f.path) for f in judged}
+    renamed_on_tip = {old: new for new, old in ahead.older.items()}
+    plugins = plugin_host.load()
+    names = [*plugins.config_names(), *ORCHESTRATE_CONFIG]
+
+    def side(commit: str, paths: Mapping[str, str]) -> _Side:
+        found = revision_files(git, commit, paths)
+        governing = read_governing(git, commit, [t.path for t in found.targets], names)
+        return _side(commit, paths, found, governing, root, plugins, deadline)
+
+    base_paths = {b: p for p, b in at_base_path.items() if p in now.changed}
+    base = side(revs.base, base_paths)
+    tip_paths = {
+        renamed_on_tip.get(b, b): p
+        for p, b in at_base_path.items()
+        if b in ahead.changed or b in ahead.gone
+    }
+    tip = side(revs.tip, tip_paths)
+    moved = _configs_moved(report, now, ahead)
+    apart = moved | base.incomplete | tip.incomplete
+    for f, fp in fingerprints(judged, root):
+        # Unchanged since the merge-base: the same bytes, so the same findings there.
+        at_base = f.path not in now.changed or fp in base.prints
+        # REV's tip: judged where REV changed the file since the merge-base, else as
+        # the merge-base holds it.
+        t = renamed_on_tip.get(at_base_path[f.path], at_base_path[f.path])
+        at_tip = fp in tip.prints if t in tip_paths else at_base
+        f.baseline_state = baseline_state(at_base, at_tip, f.checker not in apart)
+    for name in sorted(moved & {f.checker for f in judged}):
+        report.notes.append(
+            f"--new-from-rev: {printable(name)}'s configuration differs from {revs.rev}'s "
+            "merge-base or tip: all its findings are new"
+        )
+    for name in sorted((base.incomplete | tip.incomplete) - moved):
+        report.notes.append(
+            f"--new-from-rev: {printable(name)} did not complete on the base side: all its "
+            "findings are new"
+        )
+    report.notes.append(_summary(revs, report.findings))
+
+
+def _summary(revs: Revisions, findings: list[Finding]) -> str:
+    new = sum(f.baseline_state == BaselineState.NEW for f in findings)
+    return (
+        f"--new-from-rev {printable(revs.rev)}: {new} new finding(s), {len(findings) - new} "
+        f"unchanged (merge-base {revs.base[:12]}, tip {revs.tip[:12]}); unchanged ones do "
+        "not block"
+    )
+
+
+__all__ = ["Revisions", "judge_new", "revisions"]
