@@ -88,14 +88,14 @@ def test_an_unknown_format_is_a_usage_error_naming_the_known(
     assert main(_lint(_project(tmp_path), "nope")) == ExitCode.USAGE
     err = capsys.readouterr().err
     assert "unknown report format 'nope'" in err
-    assert "known: human, json, sarif, github, concise, jsonl, mine" in err
+    assert "known: human, json, sarif, github, concise, jsonl, rdjson, mine" in err
 
 
 def test_a_clash_with_a_builtin_refuses_the_plugins_formats(with_plugins, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     with_plugins(("clash-plugin", ClashPlugin()), ("mine-plugin", MinePlugin()))
     assert main(_lint(_project(tmp_path), "other")) == ExitCode.USAGE
     err = capsys.readouterr().err
-    assert "known: human, json, sarif, github, concise, jsonl, mine" in err
+    assert "known: human, json, sarif, github, concise, jsonl, rdjson, mine" in err
     assert "plugin clash-plugin refused" in err and "already taken or repeated: json" in err
     # The built-in json is untouched: it still renders the standard report.
     assert formats.resolve("json") is formats.BUILTIN["json"]

@@ -53,6 +53,17 @@ def utf16_column(line: bytes, column: int, unit: Unit) -> int:
     return _units(head) + past + 1
 
 
+def utf8_column(line: bytes, column: int, unit: Unit) -> int:
+    """The 1-based `column` (counted in `unit` on the raw `line`) as a 1-based UTF-8 byte
+    column (reviewdog's unit). A column past the line's end keeps its distance past it."""
+    if unit == "utf8" or line.isascii():
+        return column
+    text = line.decode("utf-8", "surrogateescape")
+    want = codepoint_column(text, column, unit) - 1
+    head, past = text[:want], max(0, want - len(text))
+    return len(head.encode("utf-8", "surrogateescape")) + past + 1
+
+
 def codepoint_column(line: str, column: int, unit: Unit) -> int:
     """The 1-based `column` (counted in `unit` on `line`) as a 1-based code point
     column, the index unit of a Python `str` (what an editor buffer's text is held in).
@@ -136,5 +147,6 @@ __all__ = [
     "Utf16Columns",
     "codepoint_column",
     "column_unit",
+    "utf8_column",
     "utf16_column",
 ]

@@ -1,6 +1,6 @@
 """The report formats `--format` accepts: the built-in table and the plugins' additions.
 
-Built-in names (human, json, sarif, github, concise, jsonl) resolve from the table below without loading any
+Built-in names (human, json, sarif, github, concise, jsonl, rdjson) resolve from the table below without loading any
 plugin, so the common path stays fast. Any other name loads the plugins and asks
 their `orchestrate_report_formats` hook; a plugin may add names, never replace a
 built-in one (see `PluginSet.report_formats`: such a plugin's formats are refused and
@@ -42,6 +42,12 @@ def _sarif_text(report: Report) -> str:
     return json_inert("".join(sarif_chunks(report)))
 
 
+def _rdjson_text(report: Report) -> str:
+    from orchestrator.render.rdjson import rdjson
+
+    return json_inert(rdjson(report))
+
+
 def _line_format(name: str) -> Callable[[Report], str]:
     def render(report: Report) -> str:
         from orchestrator.render import lines
@@ -60,6 +66,7 @@ BUILTIN: dict[str, ReportFormat] = {
         ReportFormat("github", _line_format("github"), "GitHub Actions annotations"),
         ReportFormat("concise", _line_format("concise"), "path:line:col: severity rule message"),
         ReportFormat("jsonl", _line_format("jsonl"), "one JSON object per finding and gap"),
+        ReportFormat("rdjson", _rdjson_text, "reviewdog's Diagnostic Format (pull-request review)"),
     )
 }
 
