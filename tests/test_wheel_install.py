@@ -401,3 +401,102 @@ def test_wheel_lints_js_after_tools_install(venv_bin: Path, tmp_path: Path) -> N
     )
     assert got == want and {r for r, _, _ in want} == {"no-unused-vars", "no-var"}
     assert not any((proj / n).exists() for n in ("node_modules", "package-lock.json"))
+
+
+# ---------------------------------------------------------------- the composite Action
+
+#: The `${{ ... }}` expressions of action.yml's `env:` blocks, as a pull request's run
+#: would give them (the test's stand-in for the runner's expression evaluation).
+_EXPRESSIONS = {
+    "inputs.install-from": "{wheel}",
+    "inputs.base": "",
+    "github.base_ref": "main",
+    "inputs.sarif": "orchestrate.sarif",
+    "steps.lint.outputs.exit-code": "{exit_code}",
+}
+
+
+def _action_steps() -> list[dict[str, Any]]:
+    import yaml
+
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    return action["runs"]["steps"]
+
+
+def test_the_action_splices_no_expression_into_a_script() -> None:
+    """Inputs and the base branch's name reach the scripts only as environment
+    variables (an expression inside `run:` is script injection)."""
+    steps = _action_steps()
+    assert [s["uses"] for s in steps if "uses" in s] == [
+        "actions/setup-python@v5",
+        "github/codeql-action/upload-sarif@v3",
+    ]
+    for step in steps:
+        if "run" in step:
+            assert "${{" not in step["run"], step["name"]
+            assert step["shell"] == "bash"
+
+
+def _run_action(repo: Path, venv_bin: Path, wheel: Path, tmp: Path) -> tuple[int, Path]:
+    """Run the Action's `run:` steps in `repo` as a runner would (bash -eo pipefail,
+    GITHUB_OUTPUT, GITHUB_ACTION_PATH; setup-python stands for the venv first on PATH;
+    the upload step is GitHub's own). Returns the last step's exit code and the SARIF."""
+    output = tmp / "github-output"
+    output.write_text("")
+    env = _env({"PATH": os.pathsep.join([str(venv_bin), os.environ["PATH"]])})
+    env |= {"GITHUB_OUTPUT": str(output), "GITHUB_ACTION_PATH": str(REPO)}
+    code = 0
+    for step in _action_steps():
+        if "run" not in step:
+            continue
+        outputs = dict(
+            line.split("=", 1) for line in output.read_text().splitlines() if "=" in line
+        )
+        values = {
+            k: v.format(wheel=wheel, exit_code=outputs.get("exit-code", ""))
+            for k, v in _EXPRESSIONS.items()
+        }
+        step_env = dict(env)
+        for name, value in (step.get("env") or {}).items():
+            expr = str(value).removeprefix("${{").removesuffix("}}").strip()
+            step_env[name] = values[expr]
+        res = _run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            repo,
+            step_env,
+            600,
+        )
+        code = res.returncode
+        if step.get("id") != "lint":
+            assert step["name"] == "Verdict" or code == 0, (step["name"], res.stderr[-2000:])
+    return code, repo / "orchestrate.sarif"
+
+
+def test_the_action_fails_only_on_what_the_pull_request_introduces(
+    venv_bin: Path, built: tuple[Path, str], tmp_path: Path
+) -> None:
+    repo = new_repo(tmp_path / "checkout")
+    (repo / "pyproject.toml").write_text('[tool.ruff.lint]\nselect = ["F"]\n')
+    (repo / "a.py").write_text("import os\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "base"], cwd=repo, check=True)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    subprocess.run(["git", "remote", "add", "origin", str(remote)], cwd=repo, check=True)
+    subprocess.run(["git", "push", "-q", "origin", "main", "--no-verify"], cwd=repo, check=True)
+    subprocess.run(["git", "fetch", "-q", "origin"], cwd=repo, check=True)
+    subprocess.run(["git", "checkout", "-q", "-b", "change"], cwd=repo, check=True)
+    (repo / "a.py").write_text("# moved down\nimport os\n")
+    code, sarif = _run_action(repo, venv_bin, built[0], tmp_path)
+    assert code == 0  # the old finding only moved
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert [r["baselineState"] for r in results] == ["unchanged"]
+    (repo / "b.py").write_text("import re\n")
+    code, sarif = _run_action(repo, venv_bin, built[0], tmp_path)
+    assert code == 1
+    states = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["baselineState"]
+        for r in json.loads(sarif.read_text())["runs"][0]["results"]
+    }
+    assert states == {"a.py": "unchanged", "b.py": "new"}
