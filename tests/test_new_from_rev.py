@@ -199,3 +199,53 @@ def test_the_line_formats_mark_an_unchanged_finding(repo: Path) -> None:
     lines = concise(report).splitlines()
     assert any(line.startswith("a.py:1:8:") and "(unchanged)" in line for line in lines)
     assert any(line.startswith("b.py:1:8:") and "(unchanged)" not in line for line in lines)
+
+
+# ---------------------------------------------------------------- gate ci --new-from-rev
+
+
+def _gate(repo: Path, rev: str = "main"):  # type: ignore[no-untyped-def]
+    from orchestrator.usecases.gate import gate
+
+    return gate("ci", timeout=120, cwd=repo, rev="HEAD", new_from_rev=rev).report
+
+
+def test_gate_ci_blocks_only_what_the_commit_introduces(repo: Path) -> None:
+    from orchestrator.vocab import GateDecision
+
+    _commit(repo, {"a.py": "# moved\n" + A}, "move")
+    report = _gate(repo)
+    assert [str(f.baseline_state) for f in report.findings if f.rule == "F401"] == ["unchanged"]
+    assert report.gate.decision == GateDecision.ALLOW, report.gate
+    # Judged on the commit: an uncommitted new finding is not in the surface.
+    (repo / "b.py").write_text("import re\n")
+    assert _gate(repo).gate.decision == GateDecision.ALLOW
+    _commit(repo, {"b.py": "import re\n"}, "new finding")
+    report = _gate(repo)
+    states = {f.path: str(f.baseline_state) for f in report.findings if f.rule == "F401"}
+    assert states == {"a.py": "unchanged", "b.py": "new"}
+    assert report.gate.decision == GateDecision.DENY
+
+
+def test_gate_ci_without_the_option_blocks_every_finding(repo: Path) -> None:
+    from orchestrator.usecases.gate import gate
+    from orchestrator.vocab import GateDecision
+
+    _commit(repo, {"a.py": "# moved\n" + A}, "move")
+    report = gate("ci", timeout=120, cwd=repo, rev="HEAD").report
+    assert report.gate.decision == GateDecision.DENY
+    assert all(f.baseline_state is None for f in report.findings)
+
+
+def test_gate_ci_with_an_unknown_merge_base_counts_every_finding_new(
+    repo: Path, tmp_path: Path
+) -> None:
+    from orchestrator.vocab import GateDecision
+
+    _commit(repo, {"a.py": "# moved\n" + A}, "move")
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "change", repo.as_uri(), str(clone))
+    old = git(repo, "rev-parse", "main").strip()
+    report = _gate(clone, old)
+    assert report.gate.decision == GateDecision.DENY
+    assert any("every finding counts as new" in n for n in report.notes)

@@ -439,7 +439,8 @@ def test_the_action_splices_no_expression_into_a_script() -> None:
 
 
 def _run_action(repo: Path, venv_bin: Path, wheel: Path, tmp: Path) -> tuple[int, Path]:
-    """Run the Action's `run:` steps in `repo` as a runner would (bash -eo pipefail,
+    """Run the Action's `run:` steps in `repo` (the pull request's commit checked out)
+    as a runner would (bash -eo pipefail,
     GITHUB_OUTPUT, GITHUB_ACTION_PATH; setup-python stands for the venv first on PATH;
     the upload step is GitHub's own). Returns the last step's exit code and the SARIF."""
     output = tmp / "github-output"
@@ -488,11 +489,14 @@ def test_the_action_fails_only_on_what_the_pull_request_introduces(
     subprocess.run(["git", "fetch", "-q", "origin"], cwd=repo, check=True)
     subprocess.run(["git", "checkout", "-q", "-b", "change"], cwd=repo, check=True)
     (repo / "a.py").write_text("# moved down\nimport os\n")
+    subprocess.run(["git", "commit", "-qam", "move"], cwd=repo, check=True)
     code, sarif = _run_action(repo, venv_bin, built[0], tmp_path)
     assert code == 0  # the old finding only moved
     results = json.loads(sarif.read_text())["runs"][0]["results"]
     assert [r["baselineState"] for r in results] == ["unchanged"]
     (repo / "b.py").write_text("import re\n")
+    subprocess.run(["git", "add", "b.py"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "new finding"], cwd=repo, check=True)
     code, sarif = _run_action(repo, venv_bin, built[0], tmp_path)
     assert code == 1
     states = {

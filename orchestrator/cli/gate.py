@@ -53,6 +53,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
             args.event,
             timeout=timeout,
             rev=getattr(args, "rev", None),
+            new_from_rev=getattr(args, "new_from_rev", None),
             remote=getattr(args, "remote", None),
             stdin=stdin,
         ),
@@ -102,6 +103,11 @@ def _add_gate_events(sub: argparse._SubParsersAction, legacy_only: bool = False)
         p.add_argument("--timeout", type=float, help="one overall deadline in seconds")
         if event == "ci":
             p.add_argument("--rev", default="HEAD", help="the commit to check (resolved to its id)")
+            p.add_argument(
+                "--new-from-rev",
+                metavar="REV",
+                help="only findings new against REV (its merge-base with --rev, and its tip) block",
+            )
         if event == "push":
             p.add_argument("remote", nargs="?", help="remote name (as git passes it to pre-push)")
             p.add_argument("url", nargs="?", help="remote URL (as git passes it to pre-push)")

@@ -95,8 +95,8 @@ def moves(git: Git, base: str, tip: str | None = None) -> Moves:
     return Moves(frozenset(changed), older, frozenset(gone))
 
 
-def merge_base(git: Git, rev: str) -> tuple[str | None, str | None, str]:
-    """(the merge-base of HEAD and `rev`, `rev`'s commit, why either is unknown): the
+def merge_base(git: Git, rev: str, head: str = "HEAD") -> tuple[str | None, str | None, str]:
+    """(the merge-base of `head` and `rev`, `rev`'s commit, why either is unknown): the
     problem names a shallow clone's fix. `ValueError` when `rev` names no commit in a
     full clone."""
     shallow = git.answer("rev-parse", "--is-shallow-repository") == "true"
@@ -105,10 +105,10 @@ def merge_base(git: Git, rev: str) -> tuple[str | None, str | None, str]:
             return None, None, f"shallow clone: {rev} is not in the history here; {SHALLOW_FIX}"
         raise ValueError(f"{rev} names no commit here")
     tip = git.answer("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
-    head = "HEAD" if has_commit(git, "HEAD") else None
-    base = git.answer("merge-base", "--end-of-options", head, rev) if head else None
+    ours = head if has_commit(git, head) else None
+    base = git.answer("merge-base", "--end-of-options", ours, rev) if ours else None
     if base is None or tip is None:
         why = "shallow clone" if shallow else "no common history"
-        fix = SHALLOW_FIX if shallow else "name a revision HEAD shares history with"
-        return None, None, f"{why}: the merge-base of HEAD and {rev} is unknown; {fix}"
+        fix = SHALLOW_FIX if shallow else f"name a revision {head[:12]} shares history with"
+        return None, None, f"{why}: the merge-base of {head[:12]} and {rev} is unknown; {fix}"
     return base, tip, ""

@@ -433,8 +433,14 @@ def gate(
     remote: str | None = None,
     stdin: bytes | None = b"",
     env: Mapping[str, str] | None = None,
+    new_from_rev: str | None = None,
 ) -> GateResult:
     """A strict gate: full contract, no skip honoured, gate evaluated on the real surface.
+
+    At `gate ci`, `new_from_rev` judges each finding new or unchanged against that
+    revision (usecases/new_from_rev.py, under the gate's own policy): unchanged ones do
+    not block. Where the merge-base is unknown (a shallow clone) every finding counts
+    as new, and a note says so.
 
     `cwd` is the folder whose repository is gated (default: the process's); `stdin`
     is the pre-push hook's input, or None for a push about to happen (pre-tool);
@@ -450,6 +456,8 @@ def gate(
     policy = strict_policy(git, event, surface)
     checked = check_surface(git, event, surface, timeout, policy=policy)
     report = checked.report
+    if new_from_rev is not None and event == "ci" and surface.revision:
+        _judge_new(git, report, new_from_rev, surface.revision, policy)
     for source in legacy_skip_sources(git):
         report.notes.append(
             f"legacy skip present ({source}) and ignored: strict gates accept no skip; "
@@ -457,6 +465,29 @@ def gate(
         )
     report.gate = _evaluated(checked, policy)
     return GateResult(event, report, surface)
+
+
+def _judge_new(git: Git, report: Report, rev: str, judged: str, policy: StrictPolicy) -> None:
+    """`gate ci --new-from-rev REV`: each finding new or unchanged against REV's
+    merge-base with the judged commit and REV's tip, the other sides run under the
+    gate's policy; an unknown merge-base leaves every finding new (fail closed)."""
+    from orchestrator.usecases.new_from_rev import judge_new, revisions
+
+    found = revisions(git.root, rev, head=judged)
+    if isinstance(found, str):
+        report.notes.append(
+            f"--new-from-rev {printable(rev[:200])}: {found}: every finding counts as new"
+        )
+        return
+    judge_new(
+        report,
+        git.root,
+        found,
+        git.deadline,
+        revision=judged,
+        config=policy.config,
+        plugins=policy.plugins,
+    )
 
 
 def message_gate(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from orchestrator.core import plugin_host
 from orchestrator.core.plugin_host import PluginSet
@@ -48,13 +49,14 @@ class Revisions:
     tip: str
 
 
-def revisions(root: Path, rev: str) -> Revisions | str:
-    """The `Revisions` of `rev` in the repository at `root`, or why its merge-base is
-    unknown (a shallow clone: the run is then incomplete, exit 3). No repository, or
-    a `rev` that names no commit, is a usage error."""
+def revisions(root: Path, rev: str, head: str = "HEAD") -> Revisions | str:
+    """The `Revisions` of `rev` against `head` (the work tree's HEAD, or the commit a
+    gate judges) in the repository at `root`, or why its merge-base is unknown (a
+    shallow clone: the run is then incomplete, exit 3). No repository, or a `rev` that
+    names no commit, is a usage error."""
     try:
         git = open_repo(Deadline.after(RESOLVE_TIMEOUT_S), root)
-        base, tip, problem = merge_base(git, rev)
+        base, tip, problem = merge_base(git, rev, head)
     except NoRepository as exc:
         raise UsageError(f"--new-from-rev needs a git repository: {exc}") from None
     except ValueError as exc:
@@ -81,6 +83,7 @@ def _side(
     root: Path,
     plugins: PluginSet,
     deadline: Deadline,
+    config: Mapping[str, Any] | None = None,
 ) -> _Side:
     """Lint `found`'s targets (`commit`'s versions of `paths`: its path -> the path now)
     in a private tree with that commit's `governing` files; their findings'
@@ -97,6 +100,7 @@ def _side(
             targets=tree.targets,
             timeout=max(1.0, deadline.remaining()),
             plugins=plugins,
+            config=config,
         )
         part = run_lint(req)
     moved = [f.model_copy(update={"path": paths[f.path]}) for f in part.findings if f.path in paths]
@@ -114,12 +118,22 @@ def _configs_moved(report: Report, *sides: Moves) -> set[str]:
     return {s.checker for s in report.scopes if set(s.config_files) & touched}
 
 
-def judge_new(report: Report, root: Path, revs: Revisions, deadline: Deadline) -> None:
+def judge_new(
+    report: Report,
+    root: Path,
+    revs: Revisions,
+    deadline: Deadline,
+    revision: str | None = None,
+    config: Mapping[str, Any] | None = None,
+    plugins: PluginSet | None = None,
+) -> None:
     """Set each finding's `baseline_state` against `revs` (in place) and add the notes
-    saying how many are new and why a checker's findings are all new. `GitError` when
-    git cannot answer."""
+    saying how many are new and why a checker's findings are all new. The change side
+    is the work tree, or the commit `revision` (a gate's); `config` and `plugins`, when
+    given (a strict gate's policy), are what the other sides run with too. `GitError`
+    when git cannot answer."""
     git = open_repo(deadline, root)
-    now = moves(git, revs.base)
+    now = moves(git, revs.base, revision)
     ahead = moves(git, revs.base, revs.tip)
     policy = {(s.path, s.checker) for s in report.scopes if s.tier == Tier.POLICY}
     judged = [f for f in report.findings if (f.path, f.checker) not in policy]
@@ -130,13 +144,13 @@ def judge_new(report: Report, root: Path, revs: Revisions, deadline: Deadline) -
         return
     at_base_path = {f.path: now.older.get(f.path, f.path) for f in judged}
     renamed_on_tip = {old: new for new, old in ahead.older.items()}
-    plugins = plugin_host.load()
-    names = [*plugins.config_names(), *ORCHESTRATE_CONFIG]
+    loaded = plugins or plugin_host.load()
+    names = [*loaded.config_names(), *ORCHESTRATE_CONFIG]
 
     def side(commit: str, paths: Mapping[str, str]) -> _Side:
         found = revision_files(git, commit, paths)
         governing = read_governing(git, commit, [t.path for t in found.targets], names)
-        return _side(commit, paths, found, governing, root, plugins, deadline)
+        return _side(commit, paths, found, governing, root, loaded, deadline, config)
 
     base_paths = {b: p for p, b in at_base_path.items() if p in now.changed}
     base = side(revs.base, base_paths)
@@ -148,7 +162,12 @@ def judge_new(report: Report, root: Path, revs: Revisions, deadline: Deadline) -
     tip = side(revs.tip, tip_paths)
     moved = _configs_moved(report, now, ahead)
     apart = moved | base.incomplete | tip.incomplete
-    for f, fp in fingerprints(judged, root):
+    # The change side's lines: the work tree's, or the judged commit's bytes.
+    contents = None
+    if revision is not None:
+        held = revision_files(git, revision, {f.path for f in judged})
+        contents = {t.path: t.read_bytes() for t in held.targets}
+    for f, fp in fingerprints(judged, root, contents):
         # Unchanged since the merge-base: the same bytes, so the same findings there.
         at_base = f.path not in now.changed or fp in base.prints
         # REV's tip: judged where REV changed the file since the merge-base, else as
