@@ -296,3 +296,34 @@ def test_a_program_told_to_write_inside_git_or_config_is_forbidden(command: str)
 def test_the_second_pass_still_lets_these_pass(command: str) -> None:
     result = analyse(command)
     assert result.verdict == "no_delivery", (command, result)
+
+
+#: Builtins that run shell text as `eval` does: `fc` re-runs a history entry (which
+#: `history -s TEXT` adds), `mapfile -C` runs its callback text.
+TEXT_RUNNING_BUILTINS = (
+    "history -s 'git commit --no-verify -m x'; fc -s",
+    'history -s "$(cat f)"; fc -s',
+    "fc -s",
+    "fc -e vi",
+    "fc -e - ",
+    "builtin fc -s",
+    "command fc -s",
+    "mapfile -C cb -c1 a < f",
+    "mapfile -tC cb a < f",
+    "readarray -C 'f(){ eval \"$2\";}; f' -c1 a < cmds.txt",
+    "builtin mapfile -C cb a < f",
+)
+
+
+@pytest.mark.parametrize("command", TEXT_RUNNING_BUILTINS)
+def test_a_builtin_that_runs_text_is_undeterminable(command: str) -> None:
+    result = analyse(command)
+    assert result.verdict in ("undeterminable", "forbidden"), (command, result)
+
+
+@pytest.mark.parametrize(
+    "command", ["fc -l", "fc -ln -5", "history", "mapfile -t a < f", "readarray -t a < f"]
+)
+def test_listing_history_and_reading_lines_still_pass(command: str) -> None:
+    result = analyse(command)
+    assert result.verdict == "no_delivery", (command, result)

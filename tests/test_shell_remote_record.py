@@ -346,6 +346,25 @@ def test_writing_a_git_config_file_by_another_program_is_forbidden(writer: str, 
         _forbidden(command.format(f=path))
 
 
+#: The folder holding `git/config` replaced, linked or filled whole.
+CONFIG_FOLDER_WRITES = (
+    "ln -s /tmp/evil ~/.config/git",
+    "ln -sfn /tmp/evil ~/.config",
+    "mv /tmp/evil ~/.config/git",
+    "cp -r /tmp/evil ~/.config/git",
+    "rsync -a /tmp/evil/ ~/.config/git/",
+    "tar xf evil.tar -C ~/.config/git",
+    "unzip evil.zip -d ~/.config/git",
+    'ln -s /tmp/evil "$XDG_CONFIG_HOME/git"',
+)
+
+
+@pytest.mark.parametrize("command", CONFIG_FOLDER_WRITES)
+def test_replacing_the_folder_of_the_user_git_config_is_forbidden(command: str) -> None:
+    _forbidden(command)
+    _forbidden(command + " && git fetch origin")
+
+
 #: Builtins that set a variable to a value read while the command runs.
 ASSIGNERS = (
     "read {n} <<< 'fetch origin'",
@@ -360,6 +379,9 @@ ASSIGNERS = (
     "declare -n r={n}; r='fetch origin'",
     "typeset -n r={n}; r=x",
     "for {n} in 'fetch origin'; do :; done",
+    "builtin read {n} < f",
+    "builtin printf -v {n} x",
+    "command read -r {n} < f",
 )
 
 
@@ -439,6 +461,8 @@ SECOND_PASS_BENIGN = (
     "printf -v out %s x; echo $out",
     "while getopts ab opt; do echo $opt; done",
     "git remote remove upstream",
+    "mkdir -p ~/.config/app && cp settings.json ~/.config/app/",
+    "builtin echo hi",
 )
 
 

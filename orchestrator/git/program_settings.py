@@ -112,17 +112,18 @@ USER_CONFIG_NAMES = frozenset({".gitconfig", "gitconfig"})
 
 def is_user_config_file(parts: Sequence[str]) -> bool:
     """Whether a path (its parts, casefolded) names a configuration file git reads for
-    every repository: `.gitconfig`, `gitconfig`, or `git/config` in any folder.
+    every repository: `.gitconfig`, `gitconfig`, `git/config` in any folder, or a
+    folder holding one (`.config`, `.config/git`: a link or a copy replaces the file).
     Parts may be patterns (`.gitconf*`): they count if they could match."""
     if not parts:
         return False
-    if any(fnmatch.fnmatchcase(name, parts[-1]) for name in USER_CONFIG_NAMES):
-        return True
-    return (
-        len(parts) >= 2
-        and fnmatch.fnmatchcase("git", parts[-2])
-        and fnmatch.fnmatchcase("config", parts[-1])
-    )
+    last = parts[-1]
+    if any(fnmatch.fnmatchcase(name, last) for name in (*USER_CONFIG_NAMES, ".config")):
+        return True  # the file, or the XDG folder that holds `git/config`
+    parent = parts[-2] if len(parts) >= 2 else ""
+    in_git = fnmatch.fnmatchcase("git", parent) and fnmatch.fnmatchcase("config", last)
+    git_folder = fnmatch.fnmatchcase(".config", parent) and fnmatch.fnmatchcase("git", last)
+    return in_git or git_folder
 
 
 def runs_program(key: str) -> bool:

@@ -219,6 +219,8 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         _evaluated_names(w, prog, args)
     if "/" not in prog and prog in _ASSIGNS_READ_VALUE:
         st = _assigned_unknown(prog, args, st)
+    if "/" not in prog and _runs_shell_text(prog, args):
+        w.doubt(Reason.EVAL)
     if "/" not in prog:
         if prog in ctx.funcs:
             return _call_function(w, ctx.funcs[prog], st, ctx, nd)
@@ -492,6 +494,20 @@ def _startup_code(w: Walker, st: State) -> None:
 _ASSIGNS_READ_VALUE = _names("read mapfile readarray getopts printf")
 
 
+def _runs_shell_text(prog: str, args: list[Word]) -> bool:
+    """Builtins that run shell text as `eval` does: `fc` other than a listing re-runs
+    (or edits, then runs) history entries, which `history -s TEXT` adds; `mapfile -C
+    CALLBACK` / `readarray -C` runs CALLBACK as shell text for each batch of lines."""
+    if prog == "fc":
+        return not any(a.text[:1] == "-" and "l" in a.text[1:] for a in args)
+    if prog in ("mapfile", "readarray"):
+        return any(
+            a.text[:1] == "-" and a.text[1:2] != "-" and "C" in a.text[1:].split("d", 1)[0]
+            for a in args
+        )
+    return False
+
+
 def _assigned_unknown(prog: str, args: list[Word], st: State) -> State:
     """The state after `read NAME`, `mapfile NAME`, `getopts OPTS NAME` or `printf -v
     NAME`: a tracked variable so named (`GIT_REFLOG_ACTION`, `GIT_SSH_COMMAND`, ...)
@@ -680,7 +696,11 @@ def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: in
         return st
     if name == "builtin":
         builtin = _BUILTINS.get(rest[0].text) if rest and rest[0].literal else None
-        return builtin(w, rest[1:], st, ctx, nd) if builtin else st
+        if builtin is not None:
+            return builtin(w, rest[1:], st, ctx, nd)
+        # Any other builtin is read as without the prefix (`builtin read GIT_X`,
+        # `builtin fc -s`); functions are skipped, as `command` skips them.
+        return run_words(w, rest, st, Ctx(ctx.src, ctx.depth, ctx.in_loop, {}), nd)
     if name == "command":
         # `command` skips functions: only builtins and programs.
         inner = Ctx(ctx.src, ctx.depth, ctx.in_loop, {})
