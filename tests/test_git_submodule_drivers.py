@@ -291,3 +291,38 @@ def test_a_repository_the_replay_stages_runs_no_driver(
     git(repo, "add", "fresh")
     git(repo, "add", "-u")  # the attack is real: git itself runs them here
     assert mark.exists()
+
+
+def test_a_submodule_whose_work_tree_lies_elsewhere_is_read_there(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    """A submodule `lib` whose own config sets `core.worktree` to another folder: git
+    entering `lib` works on that folder and enters the gitlinks found there (`inner`,
+    with its own drivers), not under `lib`."""
+    mark = tmp_path / "ran"
+    prog = _program(tmp_path, mark)
+    commit_files(git_repo, {"a.txt": "x\n"}, "base")
+    libgit = tmp_path / "libgit"
+    (git_repo / "lib").mkdir()
+    git(git_repo / "lib", "init", "-q", "-b", "main", f"--separate-git-dir={libgit}")
+    elsewhere = git_repo / "elsewhere"
+    inner = _library(elsewhere / "inner", "inner")
+    (elsewhere / "y").write_text("y\n")
+    git(git_repo, f"--git-dir={libgit}", "config", "core.worktree", str(elsewhere))
+    git(git_repo, f"--git-dir={libgit}", f"--work-tree={elsewhere}", "add", "y")
+    inner_head = git(inner, "rev-parse", "HEAD").strip()
+    git(elsewhere, f"--git-dir={libgit}", "update-index", "--add", "--cacheinfo",
+        f"160000,{inner_head},inner")  # fmt: skip
+    git(elsewhere, f"--git-dir={libgit}", "commit", "-q", "-m", "inner")
+    lib_head = git(git_repo, f"--git-dir={libgit}", "rev-parse", "HEAD").strip()
+    git(git_repo, "update-index", "--add", "--cacheinfo", f"160000,{lib_head},lib")
+    git(git_repo, "commit", "-q", "-m", "lib")
+    for key, value in DRIVERS:
+        git(inner, "config", key, value.format(prog=prog))
+    (inner / "inner.txt").write_text("bb\n")
+    os.utime(inner / "inner.txt", (1_000_000, 1_000_000))
+    mark.unlink(missing_ok=True)
+    Git(git_repo, Deadline.after(60)).run("status", "--porcelain", check=False)
+    assert not mark.exists(), mark.read_text()[:300]
+    git(git_repo, "status", "--porcelain")  # the attack is real: git itself runs it
+    assert mark.exists()

@@ -227,7 +227,9 @@ def nested_driver_settings(
                     f"more than {MAX_NESTED_REPOSITORIES} checked-out submodules, or nested "
                     f"deeper than {MAX_NESTED_DEPTH}: their drivers cannot all be read"
                 )
-            sub_env = {**nested_env, "GIT_DIR": str(sub / ".git"), "GIT_WORK_TREE": str(sub)}
+            # As git enters it: in its folder, on its `.git`; its work tree is what its
+            # own config says (`core.worktree` may put it, and its gitlinks, elsewhere).
+            sub_env = {**nested_env, "GIT_DIR": str(sub / ".git")}
             for setting in _drivers_of(sub, sub_env, deadline):
                 if setting not in out:
                     out.append(setting)
