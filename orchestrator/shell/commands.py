@@ -73,7 +73,23 @@ _EVALUATES_NAMES = _names(
 #: `npm` package.json, `pytest` conftest.py, ...): written by the command, then run.
 _IMPLICIT_SCRIPTS = _names("""Makefile makefile GNUmakefile package.json conftest.py justfile Justfile
     Rakefile noxfile.py setup.py build.rs CMakeLists.txt tox.ini pytest.ini .npmrc
-    pyproject.toml""")
+    pyproject.toml .pre-commit-config.yaml Taskfile.yml Taskfile.yaml pom.xml build.gradle
+    build.gradle.kts settings.gradle Gemfile composer.json deno.json Cargo.toml go.mod""")
+#: Files a shell runs by itself on starting (login, interactive, or any zsh).
+_SHELL_STARTUP_FILES = _names(""".bashrc .bash_profile .bash_login .profile .bash_logout
+    .zshenv .zshrc .zprofile .zlogin .kshrc .mkshrc .shrc .inputrc""")
+#: Source files whose language's tools run the sources they find, not only those named:
+#: suffixes -> the programs (besides that language's interpreters).
+_SOURCE_RUNNERS: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = (
+    ((".py", ".pth", ".pyc"), _names("pytest py.test tox nox")),
+    ((".go",), _names("go")),
+    ((".rs",), _names("cargo rustc")),
+    (
+        (".js", ".mjs", ".cjs", ".ts", ".jsx", ".tsx"),
+        _names("npm npx yarn pnpm bun deno jest vitest mocha tsx ts-node"),
+    ),
+    ((".rb",), _names("rake rspec bundle rails")),
+)
 
 #: Programs that fetch or unpack files under names they pick (a URL's last part, an
 #: archive's members, a name without `.gz`): what they wrote cannot be named.
@@ -213,6 +229,8 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return st.tainted()
     base = posixpath.basename(prog)
     _startup_code(w, st)
+    if "/" not in prog and _found_elsewhere(w, st):
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `PATH=.:$PATH t` after writing t
     if "/" in prog:
         _runs_written(w, Word(prog), st)
     if "/" not in prog and prog in _EVALUATES_NAMES:
@@ -235,6 +253,10 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return _wrapper(w, base, args, st, ctx, nd)
     if base == "busybox":
         return run_words(w, args, st, ctx, nd)
+    if base in SHELLS and any(
+        posixpath.basename(p) in _SHELL_STARTUP_FILES for p in w.written | w.maybe_written
+    ):
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `bash -l` reads the `.profile` written
     if base in SHELLS:
         return _shell(w, args, st, ctx)
     if base in FOREIGN_SHELLS:
@@ -281,11 +303,10 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
     if base in _MAKES:
         for path in _makefiles(args):
             _runs_written(w, path, st)
-    if (base in _PYTHON_COLLECTORS or (interpreter or "").startswith("python")) and any(
-        p.endswith(_PYTHON_SOURCES) for p in w.written | w.maybe_written
-    ):
-        # Python imports (and pytest collects) the sources of its folders by name:
-        # `-m t`, `import json` met by a `json.py` this command wrote, `test_x.py`.
+    if _runs_sources(base, interpreter, w.written | w.maybe_written):
+        # Python imports (and pytest collects) the sources of its folders by name
+        # (`-m t`, `import json` met by a `json.py` this command wrote, `test_x.py`);
+        # `go run .`, `go generate`, `cargo run`, `npx jest`, `rake` likewise.
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)
     _may_write(w, base, outputs, st)
     return st.tainted()
@@ -316,9 +337,31 @@ def _copy_destinations(args: list[Word], st: State) -> set[str]:
 #: Writers read here whose files are named by what they read (a diff, another host).
 _WRITERS_PICKING_NAMES = _names("patch rsync")
 _MAKES = _names("make gmake bmake remake")
-#: Programs that import or collect Python sources they find, not only those named.
-_PYTHON_COLLECTORS = _names("pytest py.test tox nox")
-_PYTHON_SOURCES = (".py", ".pth", ".pyc")
+
+
+def _runs_sources(base: str, interpreter: str | None, written: set[str]) -> bool:
+    """Whether `base` (its interpreter-table name `interpreter`) may run a source file
+    this command wrote without being named it: one of its language's suffixes."""
+    family = (interpreter or "").rstrip("0123456789.")
+    for suffixes, programs in _SOURCE_RUNNERS:
+        runs = base in programs or family in _INTERPRETER_FAMILY.get(suffixes[0], ())
+        if runs and any(p.endswith(suffixes) for p in written):
+            return True
+    return False
+
+
+#: The interpreter-table names (less their version) that run a suffix's sources.
+_INTERPRETER_FAMILY = {".py": ("python", "pypy"), ".js": ("node",), ".rb": ("ruby",)}
+
+
+def _found_elsewhere(w: Walker, st: State) -> bool:
+    """A command looked up on a `PATH` this command changed, after it wrote a file: the
+    program found may be that file (`curl -o git ... && PATH=.:$PATH git status`)."""
+    changed = any(k == "PATH" for k, _ in st.env)
+    wrote = w.written or w.written_unknown or w.maybe_written or w.maybe_unnamed
+    return changed and bool(wrote)
+
+
 #: Options naming where a program writes its output (checked against protected places).
 _OUTPUT_OPTIONS = _names("""-o -O --output --out --output-dir --output-document -P
     --directory-prefix -d -C --directory --dest --destination --target-directory""")
@@ -378,7 +421,12 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State) -> None:
                 w.forbid(reason)
         if not a.literal or DYN in text:
             w.maybe_unnamed = True
+            name = posixpath.basename(text)
+            if name and DYN not in name:
+                w.maybe_written.add(text)  # `~/.profile`, `"$D/.bashrc"`: its name is known
             continue
+        if a.text[:1] == "-" and a.text[1:2] not in ("-", "") and len(a.text) > 2:
+            text = a.text[2:]  # `-ox.sh`, `gcc -oapp`: a short option's attached value
         if text.startswith("-") or not text:
             continue
         where = normpath(st.cwd, text)
