@@ -194,3 +194,135 @@ def test_past_the_bound_is_an_error_not_a_skip(
 def test_a_repository_without_submodules_reads_none(git_repo: Path) -> None:
     commit_files(git_repo, {"a.py": "A = 1\n"}, "a")
     assert nested_driver_settings(git_repo, runner.git_env(None), Deadline.after(60)) == []
+
+
+# ---------------------------------------------------------------- a second, adversarial pass
+
+
+def _pre_tool_in(cwd: Path, command: str) -> None:
+    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(cwd), "HOME": str(cwd)}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        stream = io.BufferedReader(io.BytesIO(_hook_event(cwd, command)))  # type: ignore[arg-type]
+        guard.answer("claude-code", stream, env, out_fd=out.fileno(), err_fd=err.fileno())
+
+
+@pytest.fixture
+def subfolder(superproject: tuple[Path, Path, list[Path]]) -> tuple[Path, Path]:
+    """A tracked folder of the superproject with no submodule under it (git run from
+    there still enters every submodule of the tree); and the marker."""
+    repo, mark, _nested = superproject
+    commit_files(repo, {"src/a.py": "A = 1\n"}, "src")
+    (repo / "src" / "a.py").write_text("A = 2\n")
+    mark.unlink(missing_ok=True)
+    return repo / "src", mark
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("status", "--porcelain=v1", "-z"), ("diff-index", "HEAD"), ("add", "-u", ":/")],
+    ids=" ".join,
+)
+def test_a_runner_started_in_a_subfolder_empties_every_nested_driver(
+    subfolder: tuple[Path, Path], tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """`git ls-files` from a subfolder lists only that folder: the submodules elsewhere
+    in the tree were not read, yet git enters them."""
+    cwd, mark = subfolder
+    index = tmp_path / "index"
+    index.write_bytes((cwd.parent / ".git" / "index").read_bytes())
+    env = {**os.environ, "GIT_INDEX_FILE": str(index)}
+    Git(cwd, Deadline.after(60), env).run(*args, check=False)
+    assert not mark.exists(), mark.read_text()[:300]
+
+
+@pytest.mark.parametrize(
+    "command", ["git commit -a -q -m x", "git add -A :/ && git commit -q -m x"]
+)
+def test_the_pre_tool_gate_in_a_subfolder_runs_no_nested_driver(
+    subfolder: tuple[Path, Path], command: str
+) -> None:
+    cwd, mark = subfolder
+    _pre_tool_in(cwd, command)
+    assert not mark.exists(), mark.read_text()[:300]
+
+
+def test_a_work_tree_named_by_the_environment_empties_every_nested_driver(
+    superproject: tuple[Path, Path, list[Path]], tmp_path: Path
+) -> None:
+    """git run from elsewhere on `GIT_DIR` / `GIT_WORK_TREE`: the submodules' paths are
+    the work tree's, not the folder git was started in."""
+    repo, mark, _nested = superproject
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "GIT_DIR": str(repo / ".git"), "GIT_WORK_TREE": str(repo)}
+    Git(elsewhere, Deadline.after(60), env).run("status", "--porcelain", check=False)
+    assert not mark.exists(), mark.read_text()[:300]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git add fresh && git commit -a -q -m x",
+        "git add fresh app.py && git add -u && git commit -q -m x",
+        "git add -A && git commit -q -m x",
+    ],
+)
+def test_a_repository_the_replay_stages_runs_no_driver(
+    superproject: tuple[Path, Path, list[Path]], tmp_path: Path, command: str
+) -> None:
+    """A nested repository not yet in the index (say unpacked by an earlier command)
+    becomes a gitlink by the command's own `git add`; the replay's next step (`add -u`)
+    enters it and would run the drivers its config names (named apart from the
+    others', so that no earlier emptying covers them)."""
+    repo, mark, _nested = superproject
+    prog = tmp_path / "prog.sh"
+    fresh = repo / "fresh"
+    fresh.mkdir()
+    git(fresh, "init", "-q", "-b", "main")
+    files = {".gitattributes": "* filter=other diff=other\n", "fresh.txt": "aa\n"}
+    commit_files(fresh, files, "fresh")
+    for key, value in DRIVERS:
+        git(fresh, "config", key.replace(".evil.", ".other."), value.format(prog=prog))
+    (fresh / "fresh.txt").write_text("bb\n")
+    os.utime(fresh / "fresh.txt", (1_000_000, 1_000_000))
+    mark.unlink(missing_ok=True)
+    _pre_tool(repo, command)
+    assert not mark.exists(), mark.read_text()[:300]
+    git(repo, "add", "fresh")
+    git(repo, "add", "-u")  # the attack is real: git itself runs them here
+    assert mark.exists()
+
+
+def test_a_submodule_whose_work_tree_lies_elsewhere_is_read_there(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    """A submodule `lib` whose own config sets `core.worktree` to another folder: git
+    entering `lib` works on that folder and enters the gitlinks found there (`inner`,
+    with its own drivers), not under `lib`."""
+    mark = tmp_path / "ran"
+    prog = _program(tmp_path, mark)
+    commit_files(git_repo, {"a.txt": "x\n"}, "base")
+    libgit = tmp_path / "libgit"
+    (git_repo / "lib").mkdir()
+    git(git_repo / "lib", "init", "-q", "-b", "main", f"--separate-git-dir={libgit}")
+    elsewhere = git_repo / "elsewhere"
+    inner = _library(elsewhere / "inner", "inner")
+    (elsewhere / "y").write_text("y\n")
+    git(git_repo, f"--git-dir={libgit}", "config", "core.worktree", str(elsewhere))
+    git(git_repo, f"--git-dir={libgit}", f"--work-tree={elsewhere}", "add", "y")
+    inner_head = git(inner, "rev-parse", "HEAD").strip()
+    git(elsewhere, f"--git-dir={libgit}", "update-index", "--add", "--cacheinfo",
+        f"160000,{inner_head},inner")  # fmt: skip
+    git(elsewhere, f"--git-dir={libgit}", "commit", "-q", "-m", "inner")
+    lib_head = git(git_repo, f"--git-dir={libgit}", "rev-parse", "HEAD").strip()
+    git(git_repo, "update-index", "--add", "--cacheinfo", f"160000,{lib_head},lib")
+    git(git_repo, "commit", "-q", "-m", "lib")
+    for key, value in DRIVERS:
+        git(inner, "config", key, value.format(prog=prog))
+    (inner / "inner.txt").write_text("bb\n")
+    os.utime(inner / "inner.txt", (1_000_000, 1_000_000))
+    mark.unlink(missing_ok=True)
+    Git(git_repo, Deadline.after(60)).run("status", "--porcelain", check=False)
+    assert not mark.exists(), mark.read_text()[:300]
+    git(git_repo, "status", "--porcelain")  # the attack is real: git itself runs it
+    assert mark.exists()

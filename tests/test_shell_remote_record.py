@@ -273,3 +273,200 @@ def test_commands_that_change_no_remote_record_still_pass(command: str) -> None:
 def test_the_location_keys(key: str, moves: bool) -> None:
     assert moves_remote(key) is moves
     assert section_of(key) == key.split(".", 1)[0].casefold()
+
+
+# ---------------------------------------------------------------- a second, adversarial pass
+
+
+def test_a_rewrite_in_the_user_config_file_is_recorded_as_contact(
+    repo_with_side: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    """The rewrite written into the configuration file git reads for every repository
+    of the user (here named by GIT_CONFIG_GLOBAL; `~/.gitconfig` by default), by any
+    program but git, then removed: the reflog says `fetch origin`."""
+    repo, remote, tip = repo_with_side
+    user_config = tmp_path / "user.gitconfig"
+    user_config.write_text(f'[url "{repo}"]\n\tinsteadOf = {remote}\n')
+    git(repo, "fetch", "-q", "origin", env={"GIT_CONFIG_GLOBAL": str(user_config)})
+    user_config.unlink()
+    assert _believed(repo, "refs/remotes/origin/side") == tip
+
+
+def test_submodule_sync_changes_the_url_of_a_submodules_origin(
+    repo_with_side: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    """`git submodule sync` (and `set-url`, which syncs) writes the URL .gitmodules names
+    into the submodule's own `remote.origin.url`: its refs stay, its URL moves, as with
+    `git remote set-url` inside it."""
+    repo, remote, _tip = repo_with_side
+    sup = tmp_path / "sup"
+    sup.mkdir()
+    git(sup, "init", "-q", "-b", "main")
+    git(sup, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(repo), "sub")
+    before = git(sup / "sub", "config", "remote.origin.url").strip()
+    git(sup, "config", "-f", ".gitmodules", "submodule.sub.url", str(remote))
+    git(sup, "submodule", "sync", "-q")
+    assert before == str(repo)
+    assert git(sup / "sub", "config", "remote.origin.url").strip() == str(remote)
+    assert git(sup / "sub", "rev-parse", "refs/remotes/origin/main").strip()
+
+
+#: Files git reads as configuration for every repository of the user or the machine.
+CONFIG_FILES = (
+    "~/.gitconfig",
+    "$HOME/.gitconfig",
+    "~/.config/git/config",
+    "${XDG_CONFIG_HOME:-$HOME/.config}/git/config",
+    "/etc/gitconfig",
+    "~/.GitConfig",
+    "~/.gitconf?g",
+)
+#: Programs other than git writing such a file.
+FILE_WRITERS = (
+    "echo '[url \"/tmp/evil.git\"] insteadOf = https://h/r.git' >> {f}",
+    "printf '[remote \"origin\"]\\n url = /tmp/evil.git\\n' > {f}",
+    "cat /tmp/evil > {f}",
+    "cp /tmp/evil {f}",
+    "mv /tmp/evil {f}",
+    "install -m 644 /tmp/evil {f}",
+    "ln -sf /tmp/evil {f}",
+    "tee -a {f} < /tmp/evil",
+    "cat /tmp/evil | tee {f}",
+    "sed -i s/a/b/ {f}",
+    "dd if=/tmp/evil of={f}",
+    "sudo tee {f} < /tmp/evil",
+)
+
+
+@pytest.mark.parametrize("path", CONFIG_FILES)
+@pytest.mark.parametrize("writer", FILE_WRITERS)
+def test_writing_a_git_config_file_by_another_program_is_forbidden(writer: str, path: str) -> None:
+    """The file may set a URL rewrite (or any program setting) for every git run."""
+    for command in (writer, writer + " && git fetch origin", writer + "; git commit -m x"):
+        _forbidden(command.format(f=path))
+
+
+#: The folder holding `git/config` replaced, linked or filled whole.
+CONFIG_FOLDER_WRITES = (
+    "ln -s /tmp/evil ~/.config/git",
+    "ln -sfn /tmp/evil ~/.config",
+    "mv /tmp/evil ~/.config/git",
+    "cp -r /tmp/evil ~/.config/git",
+    "rsync -a /tmp/evil/ ~/.config/git/",
+    "tar xf evil.tar -C ~/.config/git",
+    "unzip evil.zip -d ~/.config/git",
+    'ln -s /tmp/evil "$XDG_CONFIG_HOME/git"',
+)
+
+
+@pytest.mark.parametrize("command", CONFIG_FOLDER_WRITES)
+def test_replacing_the_folder_of_the_user_git_config_is_forbidden(command: str) -> None:
+    _forbidden(command)
+    _forbidden(command + " && git fetch origin")
+
+
+#: Builtins that set a variable to a value read while the command runs.
+ASSIGNERS = (
+    "read {n} <<< 'fetch origin'",
+    "read -r {n} < f",
+    "read -r -a {n} <<< x",
+    "IFS= read -r {n} < f",
+    "mapfile -t {n} < f",
+    "readarray {n} < f",
+    "getopts ab {n}",
+    "printf -v {n} 'fetch origin'",
+    "printf -v{n} %s x",
+    "declare -n r={n}; r='fetch origin'",
+    "typeset -n r={n}; r=x",
+    "for {n} in 'fetch origin'; do :; done",
+    "builtin read {n} < f",
+    "builtin printf -v {n} x",
+    "command read -r {n} < f",
+)
+
+
+@pytest.mark.parametrize("assign", ASSIGNERS)
+@pytest.mark.parametrize("sub", ("fetch .", "branch -f x side"))
+def test_a_reflog_subject_set_by_a_builtin_is_forbidden(assign: str, sub: str) -> None:
+    command = assign.format(n="GIT_REFLOG_ACTION") + f"; export GIT_REFLOG_ACTION; git {sub}"
+    result = analyse(command)
+    assert result.verdict == "forbidden", (command, result)
+    assert result.reason == Reason.REMOTE_RECORD_CHANGE, (command, result)
+
+
+@pytest.mark.parametrize("assign", ASSIGNERS)
+@pytest.mark.parametrize(
+    "names", (("GIT_SSH_COMMAND",), ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0"))
+)
+def test_a_git_variable_set_by_a_builtin_is_refused(assign: str, names: tuple[str, ...]) -> None:
+    """`read GIT_CONFIG_KEY_0 ...` may hold `remote.origin.url`; `GIT_SSH_COMMAND` a
+    program: the values are not in the text."""
+    sets = "; ".join(assign.format(n=n) for n in names)
+    command = f"{sets}; export {' '.join(names)}; git fetch origin"
+    result = analyse(command)
+    assert result.verdict in ("forbidden", "undeterminable"), (command, result)
+
+
+#: Ways a `git config` is handed words the text does not show.
+UNSEEN_WORDS = (
+    "echo {k} /tmp/evil.git | xargs git config",
+    "echo {k} /tmp/evil.git | xargs git config --global",
+    "xargs -n2 git config <<< '{k} /tmp/evil.git'",
+    "xargs git config < pairs.txt",
+    "xargs -a pairs.txt git config --local",
+    "git config $pair",
+)
+
+
+@pytest.mark.parametrize("form", UNSEEN_WORDS)
+@pytest.mark.parametrize("key", ("remote.origin.url", "url./tmp/e.insteadOf", "core.hooksPath"))
+def test_a_git_config_of_words_not_in_the_text_is_refused(form: str, key: str) -> None:
+    command = form.format(k=key)
+    result = analyse(command)
+    assert result.verdict in ("forbidden", "undeterminable"), (command, result)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git submodule set-url sub /tmp/evil.git",
+        "git submodule set-url -- sub /tmp/evil.git",
+        "git submodule --quiet set-url sub /tmp/evil.git",
+        "git submodule sync",
+        "git submodule sync --recursive",
+        "git submodule sync -- sub",
+        "git -C sup submodule --quiet sync",
+        "git submodule $verb",
+        "command git submodule sync",
+        "bash -c 'git submodule sync'",
+    ],
+)
+def test_moving_a_submodules_origin_is_forbidden(command: str) -> None:
+    _forbidden(command)
+
+
+SECOND_PASS_BENIGN = (
+    "git submodule update --init --recursive",
+    "git submodule update --remote",
+    "git submodule status",
+    "git submodule foreach git status",
+    "git config --get $key",
+    "git config --global user.name Someone",
+    "cat ~/.gitconfig",
+    "cat ~/.gitconfig > /tmp/gitconfig.bak",
+    "echo x > ~/.config/app/config",
+    "echo x > git.config",
+    "read -r line < notes.txt; echo $line",
+    "for f in *.py; do echo $f; done",
+    "printf -v out %s x; echo $out",
+    "while getopts ab opt; do echo $opt; done",
+    "git remote remove upstream",
+    "mkdir -p ~/.config/app && cp settings.json ~/.config/app/",
+    "builtin echo hi",
+)
+
+
+@pytest.mark.parametrize("command", SECOND_PASS_BENIGN)
+def test_the_second_pass_still_lets_ordinary_commands_pass(command: str) -> None:
+    result = analyse(command)
+    assert result.verdict == "no_delivery", (command, result)

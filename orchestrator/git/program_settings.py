@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import shlex
+from collections.abc import Sequence
 
 #: Keys (casefolded; `*` stands for a subsection, dots included) whose value is a
 #: program git runs, or a folder of programs (hooks), or a switch that lets a URL run
@@ -103,6 +104,28 @@ PROGRAM_ENV = frozenset(
 CONFIG_FILE_ENV = frozenset({"GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"})
 
 
+#: Configuration files git reads by itself for every repository of the user or the
+#: machine (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, `/etc/gitconfig`): written
+#: by any program but git, they may set any program setting or remote URL unseen.
+USER_CONFIG_NAMES = frozenset({".gitconfig", "gitconfig"})
+
+
+def is_user_config_file(parts: Sequence[str]) -> bool:
+    """Whether a path (its parts, casefolded) names a configuration file git reads for
+    every repository: `.gitconfig`, `gitconfig`, `git/config` in any folder, or a
+    folder holding one (`.config`, `.config/git`: a link or a copy replaces the file).
+    Parts may be patterns (`.gitconf*`): they count if they could match."""
+    if not parts:
+        return False
+    last = parts[-1]
+    if any(fnmatch.fnmatchcase(name, last) for name in (*USER_CONFIG_NAMES, ".config")):
+        return True  # the file, or the XDG folder that holds `git/config`
+    parent = parts[-2] if len(parts) >= 2 else ""
+    in_git = fnmatch.fnmatchcase("git", parent) and fnmatch.fnmatchcase("config", last)
+    git_folder = fnmatch.fnmatchcase(".config", parent) and fnmatch.fnmatchcase("git", last)
+    return in_git or git_folder
+
+
 def runs_program(key: str) -> bool:
     """Whether setting config `key` (any case) can make git run a program."""
     k = key.casefold()
@@ -165,8 +188,10 @@ __all__ = [
     "PROGRAM_ENV",
     "PROGRAM_KEYS",
     "PROGRAM_SECTIONS",
+    "USER_CONFIG_NAMES",
     "harmless_env",
     "harmless_value",
+    "is_user_config_file",
     "parameter_pairs",
     "runs_program",
 ]

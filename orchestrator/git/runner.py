@@ -170,21 +170,34 @@ def _drivers_of(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[t
     return driver_settings(listing.stdout) if listing.ok else []
 
 
-def _gitlinks(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[str]:
-    """The submodule paths (gitlinks) of the index git sees from `cwd` with `env`."""
+def _gitlinks(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[Path]:
+    """The submodule folders (gitlinks, absolute) of the whole index git sees from `cwd`
+    with `env`: from a subfolder, or on a `GIT_WORK_TREE` elsewhere, git still enters
+    every submodule of the tree, so the listing is the top's (`:/`, `--full-name`)."""
+    top = run_bounded(
+        ["git", "rev-parse", "--show-toplevel"],
+        deadline=deadline,
+        cwd=cwd,
+        env=env,
+        output_budget=SMALL_BUDGET,
+    )
+    if not succeeded(top):
+        return []  # no work tree: git has no submodule to enter
+    root = Path(top.stdout.decode("utf-8", "surrogateescape").rstrip("\n"))
     res = run_bounded(
-        ["git", "ls-files", "-s", "-z"],
+        ["git", "ls-files", "-s", "-z", "--full-name", "--", ":/"],
         deadline=deadline,
         cwd=cwd,
         env=env,
         output_budget=LISTING_BUDGET,
     )
     if not succeeded(res):
-        return []
-    out: list[str] = []
+        raise GitError("the index cannot be listed: its submodules' drivers cannot be read")
+    out: list[Path] = []
     for record in res.stdout.split(b"\0"):
         if record.startswith(GITLINK + b" "):
-            out.append(record.split(b"\t", 1)[-1].decode("utf-8", "surrogateescape"))
+            rel = record.split(b"\t", 1)[-1].decode("utf-8", "surrogateescape")
+            out.append(Path(os.path.abspath(root / rel)))
     return out
 
 
@@ -205,8 +218,7 @@ def nested_driver_settings(
     seen = 0
     while queue:
         repo, repo_env, depth = queue.pop()
-        for rel in _gitlinks(repo, repo_env, deadline):
-            sub = Path(os.path.abspath(repo / rel))
+        for sub in _gitlinks(repo, repo_env, deadline):
             if not os.path.lexists(sub / ".git"):
                 continue  # not checked out: git has nothing to enter
             seen += 1
@@ -215,7 +227,9 @@ def nested_driver_settings(
                     f"more than {MAX_NESTED_REPOSITORIES} checked-out submodules, or nested "
                     f"deeper than {MAX_NESTED_DEPTH}: their drivers cannot all be read"
                 )
-            sub_env = {**nested_env, "GIT_DIR": str(sub / ".git"), "GIT_WORK_TREE": str(sub)}
+            # As git enters it: in its folder, on its `.git`; its work tree is what its
+            # own config says (`core.worktree` may put it, and its gitlinks, elsewhere).
+            sub_env = {**nested_env, "GIT_DIR": str(sub / ".git")}
             for setting in _drivers_of(sub, sub_env, deadline):
                 if setting not in out:
                     out.append(setting)

@@ -74,9 +74,13 @@ def replayed_index(
             # with it, and a fresh mtime would hide a same-size edit made in the same
             # second the index was written (`commit -a` would then stage nothing).
             shutil.copy2(index, private / "index")
-        for argv in steps:
+        for n, argv in enumerate(steps):
             if not argv or argv[0] not in REPLAYABLE:
                 raise ReplayFailed("not a replayable staging command")
+            if n:
+                # A step may have staged a nested repository as a gitlink (`git add
+                # sub`); the next one enters it: read its drivers again, to empty them.
+                sub = Git(git.root, git.deadline, without_hooks({**git.env, **extra}))
             _step(sub, argv if argv[0] == "add" else ["rm", "--cached", *argv[1:]])
         yield extra
 

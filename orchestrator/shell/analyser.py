@@ -91,7 +91,8 @@ _DESCRIPTIONS = {
     Reason.REMOTE_RECORD_CHANGE: "changing a remote's URL, a URL rewrite or git's reflog "
     "subject is not allowed here: the push gate reads the remote's state from that record; "
     "run it yourself outside the agent",
-    Reason.GIT_DIR_WRITE: "writing inside .git (hooks, config) is not allowed",
+    Reason.GIT_DIR_WRITE: "writing inside .git (hooks, config) or a git configuration "
+    "file (~/.gitconfig, git/config) is not allowed",
     Reason.ORCHESTRATE_CONFIG_WRITE: "changing orchestrate's configuration from a "
     "command is not allowed",
     Reason.REF_WRITE: "writing branches, tags or replace refs outside a commit (a fetch "

@@ -16,6 +16,7 @@ import posixpath
 import re
 from dataclasses import replace
 
+from orchestrator.git.program_settings import is_user_config_file
 from orchestrator.shell.code_text import (
     AWKS,
     INTERPRETERS,
@@ -71,7 +72,24 @@ _EVALUATES_NAMES = _names(
 #: Files a program reads its own steps from without being told (`make` its Makefile,
 #: `npm` package.json, `pytest` conftest.py, ...): written by the command, then run.
 _IMPLICIT_SCRIPTS = _names("""Makefile makefile GNUmakefile package.json conftest.py justfile Justfile
-    Rakefile noxfile.py setup.py build.rs CMakeLists.txt tox.ini pytest.ini .npmrc""")
+    Rakefile noxfile.py setup.py build.rs CMakeLists.txt tox.ini pytest.ini .npmrc
+    pyproject.toml .pre-commit-config.yaml Taskfile.yml Taskfile.yaml pom.xml build.gradle
+    build.gradle.kts settings.gradle Gemfile composer.json deno.json Cargo.toml go.mod""")
+#: Files a shell runs by itself on starting (login, interactive, or any zsh).
+_SHELL_STARTUP_FILES = _names(""".bashrc .bash_profile .bash_login .profile .bash_logout
+    .zshenv .zshrc .zprofile .zlogin .kshrc .mkshrc .shrc .inputrc""")
+#: Source files whose language's tools run the sources they find, not only those named:
+#: suffixes -> the programs (besides that language's interpreters).
+_SOURCE_RUNNERS: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = (
+    ((".py", ".pth", ".pyc"), _names("pytest py.test tox nox")),
+    ((".go",), _names("go")),
+    ((".rs",), _names("cargo rustc")),
+    (
+        (".js", ".mjs", ".cjs", ".ts", ".jsx", ".tsx"),
+        _names("npm npx yarn pnpm bun deno jest vitest mocha tsx ts-node"),
+    ),
+    ((".rb",), _names("rake rspec bundle rails")),
+)
 
 #: Programs that fetch or unpack files under names they pick (a URL's last part, an
 #: archive's members, a name without `.gz`): what they wrote cannot be named.
@@ -173,7 +191,8 @@ _OPTIONAL_ATTACHED = {"xargs": "eil", "nice": ""}
 
 
 def protected_write(path: str, cwd: str | None) -> Reason | None:
-    """The forbidden reason when writing `path` (from `cwd`) would touch `.git/**`,
+    """The forbidden reason when writing `path` (from `cwd`) would touch `.git/**`, a
+    git configuration file read for every repository (`~/.gitconfig`, `git/config`),
     `.orchestrate/**`, `orchestrate.toml` or `.orchestrate-secrets-allow`; pattern parts
     count if they could match."""
     pattern = path.replace(DYN, "*")
@@ -188,6 +207,8 @@ def protected_write(path: str, cwd: str | None) -> Reason | None:
             return Reason.ORCHESTRATE_CONFIG_WRITE
     if parts and parts[-1].casefold() in ("orchestrate.toml", ".orchestrate-secrets-allow"):
         return Reason.ORCHESTRATE_CONFIG_WRITE
+    if is_user_config_file([p.casefold() for p in parts]):
+        return Reason.GIT_DIR_WRITE  # `~/.gitconfig`: any setting, for every repository
     return None
 
 
@@ -208,10 +229,16 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return st.tainted()
     base = posixpath.basename(prog)
     _startup_code(w, st)
+    if "/" not in prog and _found_elsewhere(w, st):
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `PATH=.:$PATH t` after writing t
     if "/" in prog:
         _runs_written(w, Word(prog), st)
     if "/" not in prog and prog in _EVALUATES_NAMES:
         _evaluated_names(w, prog, args)
+    if "/" not in prog and prog in _ASSIGNS_READ_VALUE:
+        st = _assigned_unknown(prog, args, st)
+    if "/" not in prog and _runs_shell_text(prog, args):
+        w.doubt(Reason.EVAL)
     if "/" not in prog:
         if prog in ctx.funcs:
             return _call_function(w, ctx.funcs[prog], st, ctx, nd)
@@ -226,6 +253,10 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return _wrapper(w, base, args, st, ctx, nd)
     if base == "busybox":
         return run_words(w, args, st, ctx, nd)
+    if base in SHELLS and any(
+        posixpath.basename(p) in _SHELL_STARTUP_FILES for p in w.written | w.maybe_written
+    ):
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `bash -l` reads the `.profile` written
     if base in SHELLS:
         return _shell(w, args, st, ctx)
     if base in FOREIGN_SHELLS:
@@ -237,6 +268,10 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         _sed(w, args, st)
     if base in WRITERS:
         content = base not in _NOT_CONTENT
+        if base in _WRITERS_PICKING_NAMES:
+            w.maybe_unnamed = w.fetched = True  # the names come from a diff, a host
+        if base in _TREE_COPIERS:
+            w.written_trees.update(_copy_destinations(args, st))
         for a in args:
             if not a.text.startswith("-") or "=" in a.text:
                 path = a.text.split("=", 1)[1] if a.text.startswith("of=") else a.text
@@ -255,16 +290,110 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         # `python -c "...git commit..."`) may run it: do not call it harmless.
         w.doubt(Reason.DELIVERY_IN_ARGUMENT)
     interpreter = _interpreter(base)
+    outputs = args
     if interpreter is not None:
-        _interpret(w, interpreter, args, st)
+        script = _interpret(w, interpreter, args, st)
+        outputs = [a for a in args if a is not script]  # the script is read, not written
     elif (
         w.written_unknown
         or w.fetched
         or any(posixpath.basename(p) in _IMPLICIT_SCRIPTS for p in w.written | w.maybe_written)
     ):
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `make` after writing its Makefile
-    _may_write(w, base, args, st)
+    if base in _MAKES:
+        for path in _makefiles(args):
+            _runs_written(w, path, st)
+    if _runs_sources(base, interpreter, w.written | w.maybe_written):
+        # Python imports (and pytest collects) the sources of its folders by name
+        # (`-m t`, `import json` met by a `json.py` this command wrote, `test_x.py`);
+        # `go run .`, `go generate`, `cargo run`, `npx jest`, `rake` likewise.
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)
+    _may_write(w, base, outputs, st)
     return st.tainted()
+
+
+#: Writers that may fill a destination folder with whatever they copy.
+_TREE_COPIERS = _names("cp mv rsync install ln")
+
+
+def _copy_destinations(args: list[Word], st: State) -> set[str]:
+    """Where `cp/mv/rsync/install/ln ARGS` may write a whole tree: its `-t DIR` /
+    `--target-directory=DIR`, else its last operand (folders this command may fill)."""
+    out: set[str] = set()
+    operands: list[Word] = []
+    for i, a in enumerate(args):
+        t = a.text
+        if t.startswith("--target-directory="):
+            out.add(t.split("=", 1)[1])
+        elif t == "-t" and i + 1 < len(args):
+            out.add(args[i + 1].text)
+        elif not t.startswith("-"):
+            operands.append(a)
+    if not out and operands:
+        out.add(operands[-1].text)
+    return {p for p in (normpath(st.cwd, t) for t in out) if p is not None}
+
+
+#: Writers read here whose files are named by what they read (a diff, another host).
+_WRITERS_PICKING_NAMES = _names("patch rsync")
+_MAKES = _names("make gmake bmake remake")
+
+
+def _runs_sources(base: str, interpreter: str | None, written: set[str]) -> bool:
+    """Whether `base` (its interpreter-table name `interpreter`) may run a source file
+    this command wrote without being named it: one of its language's suffixes."""
+    family = (interpreter or "").rstrip("0123456789.")
+    for suffixes, programs in _SOURCE_RUNNERS:
+        runs = base in programs or family in _INTERPRETER_FAMILY.get(suffixes[0], ())
+        if runs and any(p.endswith(suffixes) for p in written):
+            return True
+    return False
+
+
+#: The interpreter-table names (less their version) that run a suffix's sources.
+_INTERPRETER_FAMILY = {".py": ("python", "pypy"), ".js": ("node",), ".rb": ("ruby",)}
+
+
+def _found_elsewhere(w: Walker, st: State) -> bool:
+    """A command looked up on a `PATH` this command changed, after it wrote a file: the
+    program found may be that file (`curl -o git ... && PATH=.:$PATH git status`)."""
+    changed = any(k == "PATH" for k, _ in st.env)
+    wrote = w.written or w.written_unknown or w.maybe_written or w.maybe_unnamed
+    return changed and bool(wrote)
+
+
+#: Options naming where a program writes its output (checked against protected places).
+_OUTPUT_OPTIONS = _names("""-o -O --output --out --output-dir --output-document -P
+    --directory-prefix -d -C --directory --dest --destination --target-directory""")
+
+
+def _makefiles(args: list[Word]) -> list[Word]:
+    """The files `make ARGS` reads its rules from: `-f F` / `--file=F` / `--makefile F`,
+    and the default names inside each `-C DIR`."""
+    out: list[Word] = []
+    folder = "."
+    i = 0
+    while i < len(args):
+        a, t = args[i], args[i].text
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if t in ("-f", "--file", "--makefile") and nxt is not None:
+            out.append(nxt)
+            i += 1
+        elif t.startswith(("--file=", "--makefile=")):
+            out.append(Word(t.split("=", 1)[1], a.glob) if a.literal else a)
+        elif t.startswith("-f") and not t.startswith("--"):
+            out.append(Word(t[2:], a.glob) if a.literal else a)
+        elif t in ("-C", "--directory") and nxt is not None:
+            folder = nxt.text if nxt.literal else DYN
+            i += 1
+        elif t.startswith("--directory="):
+            folder = t.split("=", 1)[1]
+        elif t.startswith("-C") and not t.startswith("--"):
+            folder = t[2:]
+        i += 1
+    if folder != ".":
+        out += [Word(posixpath.join(folder, n)) for n in ("GNUmakefile", "makefile", "Makefile")]
+    return out
 
 
 def _may_write(w: Walker, base: str, args: list[Word], st: State) -> None:
@@ -280,11 +409,24 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State) -> None:
     )
     if picks:
         w.maybe_unnamed = w.fetched = True
-    for a in args:
+    for i, a in enumerate(args):
         text = a.text.split("=", 1)[1] if a.text.startswith("-") and "=" in a.text else a.text
+        output = a.text.split("=", 1)[0] in _OUTPUT_OPTIONS and "=" in a.text
+        prev = args[i - 1].text if i > 0 else ""
+        bundle = prev[:1] == "-" and prev[1:2] != "-" and prev[-1:] in "oOPdC"
+        output = output or prev in _OUTPUT_OPTIONS or bundle or picks
+        if output and not text.startswith("-"):
+            reason = protected_write(text, st.cwd)  # `curl -o .git/hooks/pre-commit`
+            if reason is not None:
+                w.forbid(reason)
         if not a.literal or DYN in text:
             w.maybe_unnamed = True
+            name = posixpath.basename(text)
+            if name and DYN not in name:
+                w.maybe_written.add(text)  # `~/.profile`, `"$D/.bashrc"`: its name is known
             continue
+        if a.text[:1] == "-" and a.text[1:2] not in ("-", "") and len(a.text) > 2:
+            text = a.text[2:]  # `-ox.sh`, `gcc -oapp`: a short option's attached value
         if text.startswith("-") or not text:
             continue
         where = normpath(st.cwd, text)
@@ -323,17 +465,19 @@ def _interpreter(base: str) -> str | None:
     return None
 
 
-def _interpret(w: Walker, name: str, args: list[Word], st: State) -> None:
+def _interpret(w: Walker, name: str, args: list[Word], st: State) -> Word | None:
     """A general interpreter runs a language not read here: inline code (`perl -e`,
     `python -c`, `node -e`, `vim -c`) or a program read from its input is
-    undeterminable; a script file the same command wrote is too."""
+    undeterminable; a script file the same command wrote is too. Returns the script
+    word, if any."""
     code = interpreter_code(name, args)
     if code is None or code:
         w.doubt(Reason.EXECUTES_TEXT)
-        return
+        return None
     script = next((a for a in args if not a.text.startswith(("-", "+"))), None)
     if script is not None:
         _runs_written(w, script, st)
+    return script
 
 
 def _awk(w: Walker, args: list[Word], st: State) -> State:
@@ -377,7 +521,9 @@ def _runs_written(w: Walker, path: Word, st: State) -> None:
         or where is None
         or where in w.written
         or where in w.maybe_written
+        or any(where.startswith(p.rstrip("/") + "/") for p in w.written_trees)
     ):
+        # `cp -r d e && e/x.sh`, `mv d e`, `rsync -a d/ e/`: a folder written whole.
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)
 
 
@@ -390,6 +536,39 @@ def _startup_code(w: Walker, st: State) -> None:
         w.doubt(Reason.SHELL_STARTUP)
     if "PS4" in env and expands_code(env["PS4"]):
         w.doubt(Reason.SHELL_STARTUP)
+
+
+#: Builtins that set a variable named by an argument to a value read at run time.
+_ASSIGNS_READ_VALUE = _names("read mapfile readarray getopts printf")
+
+
+def _runs_shell_text(prog: str, args: list[Word]) -> bool:
+    """Builtins that run shell text as `eval` does: `fc` other than a listing re-runs
+    (or edits, then runs) history entries, which `history -s TEXT` adds; `mapfile -C
+    CALLBACK` / `readarray -C` runs CALLBACK as shell text for each batch of lines."""
+    if prog == "fc":
+        return not any(a.text[:1] == "-" and "l" in a.text[1:] for a in args)
+    if prog in ("mapfile", "readarray"):
+        return any(
+            a.text[:1] == "-" and a.text[1:2] != "-" and "C" in a.text[1:].split("d", 1)[0]
+            for a in args
+        )
+    return False
+
+
+def _assigned_unknown(prog: str, args: list[Word], st: State) -> State:
+    """The state after `read NAME`, `mapfile NAME`, `getopts OPTS NAME` or `printf -v
+    NAME`: a tracked variable so named (`GIT_REFLOG_ACTION`, `GIT_SSH_COMMAND`, ...)
+    holds a value the text does not show, as an assignment from a substitution does."""
+    if prog == "printf":
+        names = [args[i + 1].text for i, a in enumerate(args[:-1]) if a.text == "-v"]
+        names += [a.text[2:] for a in args if a.text.startswith("-v") and len(a.text) > 2]
+    else:
+        names = [a.text for a in args if a.literal]
+    for name in names:
+        if _TRACKED_ENV.match(name):
+            st = st.with_env(name, None)
+    return st
 
 
 def _evaluated_names(w: Walker, prog: str, args: list[Word]) -> None:
@@ -565,7 +744,11 @@ def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: in
         return st
     if name == "builtin":
         builtin = _BUILTINS.get(rest[0].text) if rest and rest[0].literal else None
-        return builtin(w, rest[1:], st, ctx, nd) if builtin else st
+        if builtin is not None:
+            return builtin(w, rest[1:], st, ctx, nd)
+        # Any other builtin is read as without the prefix (`builtin read GIT_X`,
+        # `builtin fc -s`); functions are skipped, as `command` skips them.
+        return run_words(w, rest, st, Ctx(ctx.src, ctx.depth, ctx.in_loop, {}), nd)
     if name == "command":
         # `command` skips functions: only builtins and programs.
         inner = Ctx(ctx.src, ctx.depth, ctx.in_loop, {})

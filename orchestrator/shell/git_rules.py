@@ -401,6 +401,8 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         w.doubt(Reason.GIT_RUNS_COMMAND)
     if sub == "clone":
         _clone_config(w, args)
+    if _brings_files(sub, args):
+        w.maybe_unnamed = w.fetched = True  # files named by another repository or a diff
     if sub in _NO_VERIFY_SUBS and any(
         a.literal and _is_no_verify(a.text) for a in _before_dashdash(args)
     ):
@@ -433,6 +435,10 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         return st.tainted()
     if sub == "submodule" and any(a.text == "foreach" for a in args):
         return _foreach(w, args, st, ctx)
+    if sub == "submodule" and _remote_verb(args) in ("set-url", "sync", DYN):
+        # Both write the URL .gitmodules names into the submodule's own `origin`: its
+        # refs stay, its URL changes (`git remote set-url` inside it).
+        w.forbid(Reason.REMOTE_RECORD_CHANGE)
     if sub in _INDEX_CHANGERS:
         w.record(GitOp(sub, False, repo))
         read_only = sub == "stash" and args and args[0].text in ("list", "show")
@@ -692,6 +698,22 @@ _REMOTE_WRITES = _names("add rename remove rm set-head set-branches set-url prun
 _REF_CHANGING_OPTIONS = _names("-u --set-upstream-to --unset-upstream -d -D --delete -m -M -c -C")
 
 
+#: `git apply` options that only report, writing no file.
+_APPLY_REPORTS = _names("--check --stat --numstat --summary")
+
+
+def _brings_files(sub: str, args: list[Word]) -> bool:
+    """Whether `git SUB ARGS` writes work-tree files under names it is given from
+    elsewhere: a clone, a submodule cloned or updated, a patch applied to the tree."""
+    if sub == "clone":
+        return True
+    if sub == "apply":
+        return not any(a.text in _APPLY_REPORTS for a in args) and "--cached" not in {
+            a.text for a in args
+        }
+    return sub == "submodule" and _remote_verb(args) in ("update", "add", DYN)
+
+
 def _remote_verb(args: list[Word]) -> str:
     """The verb of `git remote ARGS` (`add`, `set-url`, ...); DYN when it is not a
     literal word; "" when there is none (a listing)."""
@@ -871,6 +893,10 @@ def _config_cmd(w: Walker, repo: Repository, args: list[Word], st: State) -> Sta
         else:
             names.append(args[i])
         i += 1
+    if not modes & _CONFIG_READ and any(DYN in n.text for n in names):
+        # A word not known from the text (`xargs git config`, `git config $k`) may be
+        # any key and value, or several words: a write of any setting.
+        w.doubt(Reason.DYNAMIC_ARGUMENT)
     verb = names[0].text if names else ""
     if verb in ("get", "list", "set", "unset", "rename-section", "remove-section", "edit"):
         names = names[1:]

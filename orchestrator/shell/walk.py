@@ -257,6 +257,9 @@ class Walker:
         # picks the names: `curl -O URL`, `wget URL`, `tar -x`). `fetched`: that came
         # from a downloader or unpacker (its files count as build files too).
         self.maybe_written: set[str] = set()
+        # Folders a copier may have filled (`cp -r d e`, `mv d e`, `rsync d/ e/`): a
+        # file run under one of them may be a copy of what this command wrote.
+        self.written_trees: set[str] = set()
         self.maybe_unnamed = False
         self.fetched = False
         #: Every file a command names as one it writes, by content or not (targets
@@ -465,7 +468,17 @@ def _command(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
         child = _assign(a, child, ctx)
     ok = w.rules.run_words(w, words, child, ctx, nd)
     if assigns:
-        ok = replace(ok, env=st.env)  # prefix assignments last for one command only
+        # Prefix assignments last for one command only; what the command itself set
+        # (`IFS= read -r GIT_X`) stays.
+        before, after = dict(st.env), dict(ok.env)
+        for a in assigns:
+            name = a.child_by_field_name("name")
+            key = _text(name, ctx) if name is not None else ""
+            if key in before:
+                after[key] = before[key]
+            else:
+                after.pop(key, None)
+        ok = replace(ok, env=tuple(sorted(after.items())))
     return ok, join(st, ok)
 
 
@@ -485,10 +498,30 @@ def _assignments(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     st = w.substitutions(node, st, ctx, nd)
     items = [node] if node.type == "variable_assignment" else node.named_children
     _code_in_values(w, items, ctx)
+    nameref = node.type == "declaration_command" and any(
+        c.type == "word" and _text(c, ctx).startswith("-") and "n" in _text(c, ctx)
+        for c in node.named_children
+    )
     for a in items:
         if a.type == "variable_assignment":
             st = _assign(a, st, ctx)
+            if nameref:
+                st = _nameref(w, a, st, ctx)
     return st, st
+
+
+def _nameref(w: Walker, node: Node, st: State, ctx: Ctx) -> State:
+    """`declare -n ref=NAME`: assigning `ref` later sets NAME, so a tracked NAME holds
+    a value the text does not tie to it; a target not known from the text is doubted."""
+    value = node.child_by_field_name("value")
+    if value is None:
+        return st
+    target = word(value, ctx)
+    if not target.literal or DYN in target.text:
+        w.doubt(Reason.DYNAMIC_ARGUMENT)
+        return st
+    name = target.text.split("[", 1)[0]
+    return st.with_env(name, None) if _TRACKED_ENV.match(name) else st
 
 
 def _unset(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
@@ -630,6 +663,9 @@ def _while(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
 
 def _for(w: Walker, node: Node, st: State, ctx: Ctx, nd: int) -> Pair:
     body = node.child_by_field_name("body")
+    var = node.child_by_field_name("variable")
+    if var is not None and _TRACKED_ENV.match(_text(var, ctx)):
+        st = st.with_env(_text(var, ctx), None)  # `for GIT_X in ...`: each value in turn
     for c in node.named_children:
         if c is not body and c != body:
             st = w.substitutions(c, st, ctx, nd)
