@@ -128,6 +128,8 @@ def test_a_build_file_fetched_then_used_is_undeterminable(command: str) -> None:
         "sort list | uniq -c",
         "sort -o sorted.txt list && wc -l sorted.txt",
         "./configure && make",
+        "for f in tests/*.py; do python3 -m py_compile $f; done",
+        "for f in a b; do python3 x.py $f; done",
     ],
 )
 def test_programs_whose_output_is_not_run_still_pass(command: str) -> None:

@@ -308,7 +308,9 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         # (`-m t`, `import json` met by a `json.py` this command wrote, `test_x.py`);
         # `go run .`, `go generate`, `cargo run`, `npx jest`, `rake` likewise.
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)
-    _may_write(w, base, outputs, st)
+    # An interpreter's variable arguments are what its script reads, most often
+    # (`for f in *.py; do python3 -m py_compile $f; done`): only its named ones count.
+    _may_write(w, base, outputs, st, dynamic=interpreter is None)
     return st.tainted()
 
 
@@ -396,11 +398,13 @@ def _makefiles(args: list[Word]) -> list[Word]:
     return out
 
 
-def _may_write(w: Walker, base: str, args: list[Word], st: State) -> None:
+def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool = True) -> None:
     """A program not read here may write any file its arguments name (`curl -o x`,
     `go build -o app`, `gen out.sh`), or one they do not (a variable; a downloader or
     unpacker picking the names): note them, so that running one of them later in the
-    same command is undeterminable. Nothing is refused here."""
+    same command is undeterminable; with `dynamic` False (an interpreter), a variable
+    argument is not taken as an unnamed file. Nothing is refused here, except an
+    output option aimed at a protected place."""
     verbs = _PICKING_SUBCOMMANDS.get(base, frozenset())
     picks = (
         base in _NAME_PICKERS
@@ -420,7 +424,7 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State) -> None:
             if reason is not None:
                 w.forbid(reason)
         if not a.literal or DYN in text:
-            w.maybe_unnamed = True
+            w.maybe_unnamed = w.maybe_unnamed or dynamic
             name = posixpath.basename(text)
             if name and DYN not in name:
                 w.maybe_written.add(text)  # `~/.profile`, `"$D/.bashrc"`: its name is known
