@@ -29,6 +29,7 @@ from fault_injection import InjectedFault, label, raising, reachable
 from helpers import git, new_repo
 from host_contracts import check_claude, check_codex, check_gemini
 
+from orchestrator.core import plugin_host
 from orchestrator.hosts import guard
 
 KEY_ID = "AKIA" + "QWERTYUIOPASDFGH"
@@ -89,6 +90,7 @@ def _event(host: str, repo: Path, scenario: str) -> bytes:
 def _answer(host: str, repo: Path, data: bytes) -> tuple[int, bytes, bytes]:
     """One in-process `orchestrate hook HOST`: (exit code, stdout, stderr)."""
     env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
+    plugin_host.forget_searched()  # as a new process: the plugin search is reached too
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         code = guard.answer(
             host, io.BufferedReader(io.BytesIO(data)), env, out_fd=out.fileno(), err_fd=err.fileno()
@@ -275,6 +277,7 @@ def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) ->
     from orchestrator.cli.main import main
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(stdin))))
+    plugin_host.forget_searched()  # as a new process: the plugin search is reached too
     try:
         return main(argv)
     except SystemExit as exc:  # what the interpreter would exit with
