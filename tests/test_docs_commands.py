@@ -212,6 +212,7 @@ def demo(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_the_lint_synopsis_names_only_real_options_and_choices(tmp_path: Path) -> None:
     for synopsis in SYNOPSES:
         words = synopsis.split()
@@ -225,6 +226,7 @@ def test_the_lint_synopsis_names_only_real_options_and_choices(tmp_path: Path) -
                 assert choice in help_text, f"{choice} of the synopsis is not in --help"
 
 
+@pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_tools_commands(tmp_path: Path) -> None:
     """With the pinned install in place (as after a first `tools install`; the npm
     registry is not reachable here) both commands run and report it."""
@@ -241,6 +243,7 @@ def test_tools_commands(tmp_path: Path) -> None:
     sh(TOOLS[1], tmp_path, ok=(0, 1), XDG_CACHE_HOME=str(cache))
 
 
+@pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_ci_commands(demo: Path) -> None:
     """docs/ci.md: one share (as written, and the other three the matrix runs), then the
     merge of the four reports."""
@@ -256,6 +259,7 @@ def test_ci_commands(demo: Path) -> None:
     )
 
 
+@pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_hosts_command(demo: Path) -> None:
     """docs/hosts.md: the host runs it with one event on stdin (here an empty one)."""
     sh(HOSTS[0], demo, ok=(0,), stdin="{}")
@@ -267,6 +271,7 @@ def test_fetch_list_command() -> None:
     assert res.stdout.strip(), res.stderr
 
 
+@pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_hygiene_commands(tmp_path: Path) -> None:
     """docs/hygiene.md, in its order, on a repository with one auto op (a tracked merge
     leftover) and one confirm op (an untracked backup)."""
@@ -295,6 +300,7 @@ def test_hygiene_commands(tmp_path: Path) -> None:
     sh(validate.replace("FILE", report), repo, ok=(0,))
 
 
+@pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_task_commands(demo: Path) -> None:
     """docs/tasks.md, on the demo project after a lint recorded its findings as tasks;
     each synopsis run without its optional parts and with all of them."""

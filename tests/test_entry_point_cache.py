@@ -34,8 +34,15 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return site
 
 
-def _found() -> dict[str, tuple[str | None, str | None, str]]:
-    return {f.name: (f.dist, f.version, ep.value) for f, ep in plugin_host.discover()}
+def _found(fresh: bool = False) -> dict[str, tuple[str | None, str | None, str]]:
+    """A discovery as a new process makes it (this process's last search forgotten)."""
+    plugin_host.forget_searched()
+    return _kept(fresh)
+
+
+def _kept(fresh: bool = False) -> dict[str, tuple[str | None, str | None, str]]:
+    """A discovery in this process as it is (its last search kept)."""
+    return {f.name: (f.dist, f.version, ep.value) for f, ep in plugin_host.discover(fresh)}
 
 
 def _no_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,6 +65,7 @@ def test_an_unchanged_installation_is_not_searched_again(
     assert "ruff" in first
     _no_search(monkeypatch)
     assert _found() == first
+    plugin_host.forget_searched()
     loaded = plugin_host.load()
     assert "fakeplug" in [p.name for p in loaded.loaded]
     assert ("fakeplug", "fakeplug", "1.0") in [(p.name, p.dist, p.version) for p in loaded.loaded]
@@ -111,3 +119,47 @@ def test_a_finder_the_key_cannot_see_turns_the_cache_off(
     _install(site, ["fakeplug"])
     assert "fakeplug" in _found()
     assert _cache_files(site) == []
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the searches of the installed distributions (the real search runs)."""
+    calls: list[int] = []
+    real = metadata.entry_points
+
+    def counting(**kw: object) -> object:
+        calls.append(1)
+        return real(**kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(metadata, "entry_points", counting)
+    return calls
+
+
+def test_a_process_keeps_its_own_search_for_strict_discoveries(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dist = _install(site, ["fakeplug"])
+    searches = _counted(monkeypatch)
+    first = _found(fresh=True)
+    assert "fakeplug" in first and len(searches) == 1
+    assert _kept(fresh=True) == first and _kept() == first
+    assert len(searches) == 1  # kept in memory: no second search, strict or not
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplug\nVersion: 1.10\n")
+    assert _kept(fresh=True)["fakeplug"][1] == "1.10"  # the installation changed: searched
+    assert len(searches) == 2
+
+
+def test_the_cache_file_never_reaches_a_strict_discovery(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a process read from the cache file (anything running as the user can write
+    it) is not kept as its search: a strict discovery after it still searches."""
+    _install(site, ["fakeplug"])
+    first = _found()
+    (cache,) = _cache_files(site)
+    data = json.loads(cache.read_bytes())
+    data["groups"]["orchestrate"].append(["planted", "planted_mod", None, None])
+    cache.write_bytes(json.dumps(data).encode())
+    assert "planted" in _found()  # a plain discovery trusts the file
+    searches = _counted(monkeypatch)
+    assert _kept(fresh=True) == first and len(searches) == 1
+    assert "planted" not in _kept()  # now this process's own search answers

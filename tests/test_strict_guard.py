@@ -29,6 +29,7 @@ from fault_injection import InjectedFault, label, raising, reachable
 from helpers import git, new_repo
 from host_contracts import check_claude, check_codex, check_gemini
 
+from orchestrator.core import plugin_host
 from orchestrator.hosts import guard
 
 KEY_ID = "AKIA" + "QWERTYUIOPASDFGH"
@@ -89,6 +90,7 @@ def _event(host: str, repo: Path, scenario: str) -> bytes:
 def _answer(host: str, repo: Path, data: bytes) -> tuple[int, bytes, bytes]:
     """One in-process `orchestrate hook HOST`: (exit code, stdout, stderr)."""
     env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
+    plugin_host.forget_searched()  # as a new process: the plugin search is reached too
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         code = guard.answer(
             host, io.BufferedReader(io.BytesIO(data)), env, out_fd=out.fileno(), err_fd=err.fileno()
@@ -154,6 +156,23 @@ def _whole(value: str, full: str) -> object:
     return pytest.param(value, marks=pytest.mark.e2e) if value == full else value
 
 
+#: What the test's own runs call before the entry (never armed).
+HELPERS = (plugin_host.forget_searched,)
+#: The functions each entry reaches, listed once per test process: {(entry, scenario): codes}.
+_REACHED: dict[tuple[str, str], list] = {}
+
+
+def _reached(key: tuple[str, str], run: Callable[[], object], exclude: tuple = ()) -> list:
+    """`reachable(run)` for the entry and scenario `key`, traced once per test process.
+
+    Every case of an entry runs the same path over a repository built the same way, so
+    one listing serves them all: the shards of one sweep then split the same list, and
+    each other entry's case does not trace the fully swept entry again."""
+    if key not in _REACHED:
+        _REACHED[key] = reachable(run, exclude=(*exclude, *HELPERS))
+    return _REACHED[key]
+
+
 def _own_and_sample(codes: list, full: list) -> list:
     """The functions of `codes` that the fully swept entry (`full`) never reaches, and
     a spread sample of the ones it does: the sweep an entry still needs of its own."""
@@ -177,10 +196,16 @@ def test_a_raise_anywhere_below_a_host_entry_refuses(
     if host != FULL_HOST:
         # First, so the module bodies imported on the way count as the full entry's.
         first = _event(FULL_HOST, secret_repo, scenario)
-        full = reachable(lambda: _answer(FULL_HOST, secret_repo, first), exclude=(guard.answer,))
+        full = _reached(
+            (FULL_HOST, scenario),
+            lambda: _answer(FULL_HOST, secret_repo, first),
+            exclude=(guard.answer,),
+        )
     data = _event(host, secret_repo, scenario)
     assert _refused(host, *_answer(host, secret_repo, data)) is None  # refused without a fault
-    codes = reachable(lambda: _answer(host, secret_repo, data), exclude=(guard.answer,))
+    codes = _reached(
+        (host, scenario), lambda: _answer(host, secret_repo, data), exclude=(guard.answer,)
+    )
     assert len(codes) > (150 if scenario == "commit" else 30), len(codes)
     if host != FULL_HOST:
         codes = _own_and_sample(codes, full)
@@ -254,6 +279,7 @@ def _run_gate(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) ->
     from orchestrator.cli.main import main
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(stdin))))
+    plugin_host.forget_searched()  # as a new process: the plugin search is reached too
     try:
         return main(argv)
     except SystemExit as exc:  # what the interpreter would exit with
@@ -276,10 +302,10 @@ def test_a_raise_anywhere_below_a_strict_cli_gate_blocks(
     if event != FULL_GATE:
         # Before `_gate_case` commits for push and ci: the full entry's own case.
         first, first_in = _gate_case(secret_repo, FULL_GATE)
-        full = reachable(lambda: _run_gate(first, first_in, monkeypatch))
+        full = _reached(("gate", FULL_GATE), lambda: _run_gate(first, first_in, monkeypatch))
     argv, stdin = _gate_case(secret_repo, event)
     assert _run_gate(argv, stdin, monkeypatch) == 1  # deny without a fault
-    codes = reachable(lambda: _run_gate(argv, stdin, monkeypatch))
+    codes = _reached(("gate", event), lambda: _run_gate(argv, stdin, monkeypatch))
     assert len(codes) > 60, len(codes)
     if event != FULL_GATE:
         codes = _own_and_sample(codes, full)
@@ -460,7 +486,7 @@ def test_a_raise_anywhere_below_the_legacy_gate_never_certifies(
     argv = ["compat", "legacy-v1", "gate", "commit", "--timeout", "20"]
     assert _run_gate(argv, b"", monkeypatch) == 2  # the secret blocks, no fault
     capsys.readouterr()
-    codes = reachable(lambda: _run_gate(argv, b"", monkeypatch))
+    codes = reachable(lambda: _run_gate(argv, b"", monkeypatch), exclude=HELPERS)
     assert len(codes) > 60, len(codes)
     short = [*argv[:-1], "4"]
 

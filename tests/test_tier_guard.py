@@ -21,6 +21,10 @@ import tier_guard
         (["/usr/bin/nvim", "--headless"], "nvim"),
         (["node_modules/.bin/claude", "-p"], "claude"),
         ([b"/x/bin/codex", b"exec"], "codex"),
+        (["bash", "-c", "orchestrate lint --help"], "orchestrate"),
+        (["bash", "-c", "cd x && A=1 .venv/bin/orchestrate task list | jq ."], "orchestrate"),
+        (["sh", "-e", "-c", "git add -A; exec orchestrate gate commit"], "orchestrate"),
+        (["bash", "-c", "echo $(python -m orchestrator --version)"], "python -m orchestrator"),
     ],
 )
 def test_end_to_end_programs_are_recognised(argv: object, what: str) -> None:
@@ -35,6 +39,9 @@ def test_end_to_end_programs_are_recognised(argv: object, what: str) -> None:
         ["node", "eslint.js", "orchestrator.js"],
         [sys.executable, "-c", "print(1)"],
         [sys.executable, "scripts/fetch"],
+        ["bash", "-c", "git commit -m orchestrate && echo orchestrate"],
+        ["bash", "-c", "scripts/fetch --list"],
+        ["bash", "script.sh", "-c"],
         [],
         None,
     ],

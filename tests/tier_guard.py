@@ -6,6 +6,9 @@ orchestrate's use cases, decisions and checkers in process; the end-to-end tier 
 orchestrator`, a host CLI, an editor, a wheel or venv build. Real tools (Ruff, ESLint,
 Ruby, git) run in both.
 
+A shell's `-c` script (`bash -c "orchestrate lint | jq ."`, as a test runs a command
+the docs show) is read too: each of its commands is looked at the same way.
+
 `install()` wraps `subprocess.Popen.__init__` (which `subprocess.run`, `check_output`
 and orchestrate's own `procs.run_bounded` all go through) and records each spawn of
 such a program. The root conftest fails the test phase of a test not marked `e2e` that
@@ -16,6 +19,7 @@ FILE instead (to find the tests to mark).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +32,26 @@ PROGRAMS = frozenset(
 )
 #: `python -m X` of these is the same.
 MODULES = ("orchestrator", "pip", "build", "venv", "pre_commit")
+
+
+#: Shells whose `-c` script is read for the commands it starts.
+SHELLS = frozenset({"sh", "bash", "dash", "zsh"})
+#: What separates the commands of a shell script (a rough split: enough to find the
+#: word each command starts with).
+_COMMAND_BREAKS = re.compile(r"\$\(|[;&|()`\n]")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _script_spawns(script: str) -> str | None:
+    """The end-to-end program a shell script starts (the first word of one of its
+    commands, after variable assignments and `exec` / `env`), or None."""
+    for command in _COMMAND_BREAKS.split(script):
+        words = [w for w in command.split() if not _ASSIGNMENT.match(w)]
+        while words and words[0] in ("exec", "env", "command", "time"):
+            words = words[1:]
+        if words and (what := spawns_orchestrate(words)) is not None:
+            return what
+    return None
 
 
 @dataclass
@@ -52,6 +76,8 @@ def spawns_orchestrate(args: Any) -> str | None:
     name = PurePath(argv[0]).name
     if name in PROGRAMS:
         return name
+    if name in SHELLS and "-c" in argv[1:-1]:
+        return _script_spawns(argv[argv.index("-c", 1) + 1])
     if name.startswith("python"):
         for i, word in enumerate(argv[1:-1], 1):
             if word == "-m" and argv[i + 1].split(".")[0] in MODULES:

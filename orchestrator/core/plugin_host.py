@@ -153,21 +153,40 @@ def _search() -> list[FoundPlugin]:
     return [found[k] for k in sorted(found)]
 
 
+#: The last search of this process and the installation it searched: (key, found).
+#: Only a search fills it, never the file in the cache folder.
+_SEARCHED: list[tuple[list[Any], list[FoundPlugin]]] = []
+
+
+def forget_searched() -> None:
+    """Forget this process's last search: the next `discover` reads the cache file or
+    searches, as the first one of a process does."""
+    _SEARCHED.clear()
+
+
 def discover(fresh: bool = False) -> list[tuple[FoundPlugin, metadata.EntryPoint]]:
     """Entry points of the ``orchestrate`` group, sorted by name, duplicates dropped.
 
     The list is remembered while the installed distributions stay the same
     (core/entry_points.py), so a start does not read every distribution's metadata.
     With `fresh` (a strict gate) the remembered list is never read: it is a file in
-    the user's cache folder, which anything running as the user can write."""
+    the user's cache folder, which anything running as the user can write. A process
+    that searched keeps what its own search found (in memory, under the same key), for
+    every later discovery, strict or not, while the installation stays the same."""
     key = entry_points.installed_key()
-    rows = entry_points.cached(GROUP, key) if key is not None and not fresh else None
-    if rows is not None:
-        found = [FoundPlugin(*row) for row in rows]
+    if key is not None and _SEARCHED and _SEARCHED[0][0] == key:
+        found = list(_SEARCHED[0][1])
     else:
-        found = _search()
-        if key is not None:
-            entry_points.remember(GROUP, key, [(f.name, f.value, f.dist, f.version) for f in found])
+        rows = entry_points.cached(GROUP, key) if key is not None and not fresh else None
+        if rows is not None:
+            found = [FoundPlugin(*row) for row in rows]
+        else:
+            found = _search()
+            if key is not None:
+                entry_points.remember(
+                    GROUP, key, [(f.name, f.value, f.dist, f.version) for f in found]
+                )
+                _SEARCHED[:] = [(key, list(found))]
     return [(f, metadata.EntryPoint(f.name, f.value, GROUP)) for f in found]
 
 

@@ -31,6 +31,9 @@ HOSTS = {
 #: An event over the budget is read on up to this many bytes, within this many seconds.
 OVERSIZE_READ_MAX = 64 * 1024 * 1024
 OVERSIZE_READ_S = 10.0
+#: The skim reads the stream this many bytes at a time, and hands the parser up to the
+#: read cap at once.
+READ_CHUNK = 64 * 1024
 #: The tool-input fields that name a file-edit tool's target, across hosts.
 TARGET_KEYS = frozenset({"file_path", "notebook_path"})
 _TOP_KEYS = frozenset({"hook_event_name", "tool_name", "cwd"})
@@ -64,14 +67,24 @@ class _Chained:
             size = len(self._head) if n < 0 else n
             out, self._head = bytes(self._head[:size]), self._head[size:]
             return out
-        if time.monotonic() > self._deadline:
-            raise _Exhausted("deadline")
-        want = 64 * 1024 if n < 0 else n
-        out = self._stream.read(min(want, self._left + 1)) or b""
-        self._left -= len(out)
-        if self._left < 0:
-            raise _Exhausted("cap")
-        return out
+        # The stream is read in chunks (the deadline is checked before each), and the
+        # parser gets them joined: a JSON string split over many small reads costs the
+        # C parser time quadratic in its length (a 20 MB Write outran the deadline).
+        want = self._left + 1 if n < 0 else n
+        parts: list[bytes] = []
+        got = 0
+        while got < want:
+            if time.monotonic() > self._deadline:
+                raise _Exhausted("deadline")
+            out = self._stream.read(min(READ_CHUNK, want - got, self._left + 1)) or b""
+            if not out:
+                break
+            self._left -= len(out)
+            if self._left < 0:
+                raise _Exhausted("cap")
+            parts.append(out)
+            got += len(out)
+        return b"".join(parts)
 
 
 def read_event(stream: BinaryIO) -> EventInput:
@@ -130,7 +143,7 @@ def skim(source: Any) -> dict[str, Any] | None:
     import ijson
 
     try:
-        return _fields(iter(ijson.basic_parse(source, use_float=True)))
+        return _fields(iter(ijson.basic_parse(source, use_float=True, buf_size=OVERSIZE_READ_MAX)))
     except (_Exhausted, ijson.JSONError, OSError, ValueError):  # UnicodeDecodeError too
         return None
 
