@@ -103,3 +103,27 @@ BENIGN = (
     "echo git commit",
     "git log --grep commit",
 )
+
+
+def claude_pre_tool(repo: Path, command: str, extra: dict[str, str] | None = None) -> None:
+    """Answer Claude Code's PreToolUse event for a Bash `command` in `repo`, in process
+    (the host guard as the installed hook runs it), with `extra` in its environment."""
+    import io
+    import json
+    import os
+    import tempfile
+
+    from orchestrator.hosts import guard
+
+    event = {
+        "session_id": "s",
+        "cwd": str(repo),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
+    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
+    env.update(extra or {})
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        stream = io.BufferedReader(io.BytesIO(json.dumps(event).encode()))  # type: ignore[arg-type]
+        guard.answer("claude-code", stream, env, out_fd=out.fileno(), err_fd=err.fileno())

@@ -13,20 +13,17 @@ check of `git commit -a` (which replays the staging into a private index) and of
 
 from __future__ import annotations
 
-import io
-import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gate_support import commit_files
 from helpers import add_remote, git
+from shell_gate_support import claude_pre_tool
 
 from orchestrator.core.engine import LintRequest
 from orchestrator.git.runner import driver_settings, with_settings
-from orchestrator.hosts import guard
 from orchestrator.usecases.doctor import doctor
 from orchestrator.usecases.gate import gate
 from orchestrator.usecases.lint import NO_TASKS, lint
@@ -105,26 +102,6 @@ def repo(git_repo: Path, tmp_path: Path) -> Path:
     return git_repo
 
 
-def _hook_event(repo: Path, command: str) -> bytes:
-    return json.dumps(
-        {
-            "session_id": "s",
-            "cwd": str(repo),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": command},
-        }
-    ).encode()
-
-
-def _pre_tool(repo: Path, command: str, extra: dict[str, str]) -> None:
-    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
-    env.update(extra)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        stream = io.BufferedReader(io.BytesIO(_hook_event(repo, command)))  # type: ignore[arg-type]
-        guard.answer("claude-code", stream, env, out_fd=out.fileno(), err_fd=err.fileno())
-
-
 def _entries(repo: Path, extra: dict[str, str]) -> dict[str, Callable[[], object]]:
     head = git(repo, "rev-parse", "HEAD").strip()
     old = git(repo, "rev-parse", "refs/remotes/origin/main").strip()
@@ -137,8 +114,8 @@ def _entries(repo: Path, extra: dict[str, str]) -> dict[str, Callable[[], object
         "gate push": lambda: gate(
             "push", timeout=120, cwd=repo, remote="origin", stdin=line, env=env
         ),
-        "pre-tool commit -a": lambda: _pre_tool(repo, "git commit -a -q -m x", extra),
-        "pre-tool push": lambda: _pre_tool(repo, "git push origin main", extra),
+        "pre-tool commit -a": lambda: claude_pre_tool(repo, "git commit -a -q -m x", extra),
+        "pre-tool push": lambda: claude_pre_tool(repo, "git push origin main", extra),
     }
 
 

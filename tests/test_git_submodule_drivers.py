@@ -15,22 +15,19 @@ silent skip.
 
 from __future__ import annotations
 
-import io
-import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gate_support import commit_files
 from helpers import git
+from shell_gate_support import claude_pre_tool
 
 from orchestrator.core.engine import LintRequest
 from orchestrator.deadline import Deadline
 from orchestrator.git import runner
 from orchestrator.git.runner import Git, GitError, nested_driver_settings
-from orchestrator.hosts import guard
 from orchestrator.usecases.changed_paths import git_changed_paths
 from orchestrator.usecases.doctor import doctor
 from orchestrator.usecases.gate import gate
@@ -136,36 +133,19 @@ def test_each_nested_repository_is_read(superproject: tuple[Path, Path, list[Pat
     assert settings["diff.evil.textconv"] == ""
 
 
-def _hook_event(repo: Path, command: str) -> bytes:
-    return json.dumps(
-        {
-            "session_id": "s",
-            "cwd": str(repo),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": command},
-        }
-    ).encode()
-
-
-def _pre_tool(repo: Path, command: str) -> None:
-    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(repo), "HOME": str(repo)}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        stream = io.BufferedReader(io.BytesIO(_hook_event(repo, command)))  # type: ignore[arg-type]
-        guard.answer("claude-code", stream, env, out_fd=out.fileno(), err_fd=err.fileno())
-
-
 def _entries(repo: Path) -> dict[str, Callable[[], object]]:
     return {
         "lint": lambda: lint(LintRequest(project_root=repo, cwd=repo, timeout=120), NO_TASKS),
         "doctor": lambda: doctor(repo, timeout=120),
         "gate commit": lambda: gate("commit", timeout=120, cwd=repo, env=dict(os.environ)),
         "changed paths": lambda: git_changed_paths(repo, Deadline.after(60)),
-        "pre-tool commit -a": lambda: _pre_tool(repo, "git commit -a -q -m x"),
-        "pre-tool add then commit": lambda: _pre_tool(
+        "pre-tool commit -a": lambda: claude_pre_tool(repo, "git commit -a -q -m x"),
+        "pre-tool add then commit": lambda: claude_pre_tool(
             repo, "git add lib app.py && git commit -q -m x"
         ),
-        "pre-tool add -A then commit": lambda: _pre_tool(repo, "git add -A && git commit -q -m x"),
+        "pre-tool add -A then commit": lambda: claude_pre_tool(
+            repo, "git add -A && git commit -q -m x"
+        ),
     }
 
 
@@ -197,13 +177,6 @@ def test_a_repository_without_submodules_reads_none(git_repo: Path) -> None:
 
 
 # ---------------------------------------------------------------- a second, adversarial pass
-
-
-def _pre_tool_in(cwd: Path, command: str) -> None:
-    env = {"PATH": os.environ["PATH"], "CLAUDE_PROJECT_DIR": str(cwd), "HOME": str(cwd)}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        stream = io.BufferedReader(io.BytesIO(_hook_event(cwd, command)))  # type: ignore[arg-type]
-        guard.answer("claude-code", stream, env, out_fd=out.fileno(), err_fd=err.fileno())
 
 
 @pytest.fixture
@@ -242,7 +215,7 @@ def test_the_pre_tool_gate_in_a_subfolder_runs_no_nested_driver(
     subfolder: tuple[Path, Path], command: str
 ) -> None:
     cwd, mark = subfolder
-    _pre_tool_in(cwd, command)
+    claude_pre_tool(cwd, command)
     assert not mark.exists(), mark.read_text()[:300]
 
 
@@ -286,7 +259,7 @@ def test_a_repository_the_replay_stages_runs_no_driver(
     (fresh / "fresh.txt").write_text("bb\n")
     os.utime(fresh / "fresh.txt", (1_000_000, 1_000_000))
     mark.unlink(missing_ok=True)
-    _pre_tool(repo, command)
+    claude_pre_tool(repo, command)
     assert not mark.exists(), mark.read_text()[:300]
     git(repo, "add", "fresh")
     git(repo, "add", "-u")  # the attack is real: git itself runs them here
