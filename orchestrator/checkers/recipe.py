@@ -102,8 +102,9 @@ class RecipeChecker(CommandChecker):
         out = super()._folders(ctx)
         spec = self.recipe.install.pypi if self.recipe.install else None
         home = pypi_bin(spec) if spec else None
-        if home is not None:
-            out.insert(1, (home, "the managed install"))
+        if home is not None:  # right after orchestrate's own environment
+            at = next(i for i, (_f, src) in enumerate(out) if src == "orchestrate's environment")
+            out.insert(at + 1, (home, "the managed install"))
         return out
 
     def _install_hint(self) -> str:
