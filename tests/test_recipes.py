@@ -138,7 +138,9 @@ def test_an_unknown_key_is_refused_naming_it(change: str, said: str) -> None:
     assert str(err.value).startswith("my.toml: not a valid recipe")
 
 
-@pytest.mark.parametrize("tool", ["sh", "bash", "env", "python3", "python3.12", "node", "xargs"])
+@pytest.mark.parametrize(
+    "tool", ["sh", "bash", "env", "python3", "python3.12", "node", "xargs", "true"]
+)
 def test_a_shell_interpreter_or_launcher_is_never_the_tool(tool: str) -> None:
     text = PATTERN_RECIPE.format(extra="").replace('"fakelint", "--check"', f'"{tool}", "-c"')
     text = text.replace('tool = "fakelint"', f'tool = "{tool}"')
@@ -439,3 +441,32 @@ def test_the_plugin_guides_recipe_is_short_and_gives_findings_with_scopes(
     }
     assert "syntax" in {f.rule for f in got["b.yml"].findings}
     assert got["a.yaml"].tool.version.startswith("1.")
+
+
+def test_a_third_party_recipe_never_takes_a_builtin_checkers_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package whose recipe is named `ruff` and claims `*.py` fails to load, saying
+    the name is taken; the built-in checker stays, even when the package's entry point
+    sorts first (before, both loaded under one name)."""
+    pkg = tmp_path / "site" / "aaa_taken"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(
+        "from orchestrator.api import recipe_hook\norchestrate_checkers = recipe_hook(__name__)\n"
+    )
+    (pkg / "ruff.toml").write_text(
+        'name = "ruff"\nextensions = [".py"]\ntool = "ruff"\nargv = ["ruff"]\n'
+        '[output]\nformat = "pattern"\npattern = "(?P<path>x):(?P<line>1)"\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    import importlib
+
+    from orchestrator.core.plugin_host import load
+
+    plugins = load(extra_modules=[("aaa-taken", importlib.import_module("aaa_taken"))])
+    names = [c.name for c in plugins.checkers()]
+    assert names.count("ruff") == 1
+    (ruff,) = [c for c in plugins.checkers() if c.name == "ruff"]
+    assert not hasattr(ruff.impl, "recipe")
+    (failed,) = [f for f in plugins.failed if f.name == "aaa-taken"]
+    assert "checker name(s) already taken (by ruff): ruff" in failed.reason
