@@ -470,3 +470,21 @@ def test_a_third_party_recipe_never_takes_a_builtin_checkers_name(
     assert not hasattr(ruff.impl, "recipe")
     (failed,) = [f for f in plugins.failed if f.name == "aaa-taken"]
     assert "checker name(s) already taken (by ruff): ruff" in failed.reason
+
+
+def test_a_builtin_recipe_asks_native_evidence_of_a_gate_only_where_its_config_is() -> None:
+    """Shipping shellcheck must not make every shell script of a project that does not
+    use it need shellcheck at a gate (before, `bash` needed native evidence everywhere);
+    with a root `.shellcheckrc` it does, and a project may always require it."""
+    from orchestrator.core.plugin_host import load
+    from orchestrator.decisions.required import NATIVE, level_for
+
+    plugins = load()
+    without = plugins.native_languages({"pyproject.toml"})
+    assert "bash" not in without and "dockerfile" not in without
+    assert without["python"] == "ruff"
+    assert level_for("bash", {}, without) != NATIVE
+    with_rc = plugins.native_languages({".shellcheckrc", ".hadolint.yaml"})
+    assert with_rc["bash"] == "shellcheck" and with_rc["dockerfile"] == "hadolint"
+    assert level_for("bash", {}, with_rc) == NATIVE
+    assert level_for("bash", {"bash": "native"}, without) == NATIVE

@@ -219,6 +219,9 @@ def recipe_checker(recipe: Recipe) -> RecipeChecker:
         "config_required": not r.runs_without_config,
         "reusable": r.reusable and r.scope == "file",
         "rules": f"recipe:{r.name}",
+        # A recipe's languages ask native evidence of a gate by default only where the
+        # project has one of its configs (a project may require it: `bash = "native"`).
+        "required_with_config": True,
         "__doc__": one_line(r.description or f"The {r.name} recipe.", 200),
     }
     cls = type(f"Recipe_{r.name.replace('-', '_')}", (RecipeChecker,), attrs)
