@@ -488,3 +488,19 @@ def test_a_builtin_recipe_asks_native_evidence_of_a_gate_only_where_its_config_i
     assert with_rc["bash"] == "shellcheck" and with_rc["dockerfile"] == "hadolint"
     assert level_for("bash", {}, with_rc) == NATIVE
     assert level_for("bash", {"bash": "native"}, without) == NATIVE
+
+
+def test_doctor_says_a_shell_script_needs_shellcheck_only_under_a_shellcheckrc(
+    tmp_path: Path,
+) -> None:
+    """`orchestrate doctor`'s "gates require" column follows the gates (before, it said
+    `native` for every language any loaded checker declares, configured or not)."""
+    from orchestrator.usecases.doctor import doctor
+
+    root = tmp_path / "ws"
+    _project(root, {"a.sh": "#!/bin/sh\necho hi\n"})
+    rows = {r.language: r for r in doctor(root, timeout=60).languages}
+    assert rows["bash"].native == 1 and rows["bash"].required != "native"
+    (root / ".shellcheckrc").write_text("disable=SC1091\n")
+    rows = {r.language: r for r in doctor(root, timeout=60).languages}
+    assert rows["bash"].required == "native"
