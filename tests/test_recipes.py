@@ -504,3 +504,25 @@ def test_doctor_says_a_shell_script_needs_shellcheck_only_under_a_shellcheckrc(
     (root / ".shellcheckrc").write_text("disable=SC1091\n")
     rows = {r.language: r for r in doctor(root, timeout=60).languages}
     assert rows["bash"].required == "native"
+
+
+def test_a_config_the_real_tool_cannot_read_is_never_checked(tmp_path: Path) -> None:
+    """hadolint reports a broken `.hadolint.yaml` on stderr and goes on with its
+    defaults: `tool_error` with its words, not `checked` under rules nobody chose.
+    shellcheck reports a broken `.shellcheckrc` as an error finding (SC1134) itself."""
+    checkers = {c.name: c for c in builtin_recipes.orchestrate_checkers()}
+    root = tmp_path / "ws"
+    targets = _project(
+        root,
+        {"Dockerfile": "FROM ubuntu\n", ".hadolint.yaml": "ignored: [DL3006\n  bad: : x\n"},
+    )
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checkers["hadolint"], targets[:1], ctx).values()
+    assert out.status == ScopeStatus.TOOL_ERROR and out.findings == ()
+    assert "Error parsing your config file" in (out.reason or "")
+    sh = _project(root, {"a.sh": "#!/bin/sh\necho hi\n", ".shellcheckrc": "foo bar\n"})
+    (out,) = _run(checkers["shellcheck"], sh[:1], ctx).values()
+    assert out.status == ScopeStatus.CHECKED
+    assert [(f.rule, f.severity.value, f.blocking) for f in out.findings] == [
+        ("SC1134", "error", True)
+    ]

@@ -96,6 +96,9 @@ class Output(_Table):
     pattern: str | None = None
     #: pattern: a non-blank line that does not match is refused (not the tool's output).
     strict_lines: bool = True
+    #: Any output on stderr means the tool could not do its job (a config it could not
+    #: read, then its defaults): every file `tool_error`, never `checked`.
+    stderr_is_error: bool = False
     #: The rule id written as this format with `{}` the tool's code ("SC{}").
     rule_format: str = "{}"
 

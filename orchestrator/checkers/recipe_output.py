@@ -221,6 +221,8 @@ def read_findings(
 ) -> dict[str, list[Finding]]:
     """The findings per project-relative path in the output of one batch (module
     docstring); raises `Unparsable` for output that is not the recipe's format."""
+    if recipe.output.stderr_is_error and res.stderr.strip():
+        raise Unparsable(f"the tool reported an error: {one_line(res.stderr, 160)}")
     raw = res.stdout if recipe.output.stream == "stdout" else res.stderr
     try:
         text = raw.decode("utf-8")
