@@ -14,7 +14,10 @@ own cache uses (`user_cache_root`, `atomic_write`).
 A checker that runs one command-line tool subclasses `CommandChecker` (declarations
 and one `parse` method; the base finds the tool, probes its version, batches, runs
 under the deadline and output budget, maps process facts to outcomes and gives the
-reuse identity; `CommandTool` is the tool it found). The helpers it is made of are
+reuse identity; `CommandTool` is the tool it found). A checker that needs no code at all
+is a recipe: TOML data (`Recipe`, `parse_recipe`, `RecipeError`) that the one factory
+`recipe_checker` turns into a `CommandChecker` (`RecipeChecker`); `recipe_checkers`
+reads every recipe a package ships and `recipe_hook` is such a plugin's whole hook. The helpers it is made of are
 public too, for a checker that needs its own shape: tool lookup (`find_tool`,
 `find_on_path`, `interpreter_bin_dir`, `is_executable`), version probes cached per
 tool stamp (`probe_version`, `VersionProbe`, `PROBE_SECONDS`, `tool_version`,
@@ -37,6 +40,8 @@ from typing import Any
 from orchestrator import __version__ as ORCHESTRATE_VERSION
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import digest_files, folders_up, root_configs
+from orchestrator.checkers.recipe import RecipeChecker, recipe_checker, recipe_checkers, recipe_hook
+from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
 from orchestrator.checkers.tools import (
     PROBE_SECONDS,
     VersionProbe,
@@ -116,6 +121,9 @@ __all__ = [
     "ProcResult",
     "ProcessFailure",
     "Purpose",
+    "Recipe",
+    "RecipeChecker",
+    "RecipeError",
     "ReplaceText",
     "ReportFormat",
     "ReuseIdentity",
@@ -153,8 +161,12 @@ __all__ = [
     "one_line",
     "outcome_for_all",
     "outcome_from",
+    "parse_recipe",
     "probe_version",
     "process_failure",
+    "recipe_checker",
+    "recipe_checkers",
+    "recipe_hook",
     "remember_version",
     "root_configs",
     "run_bounded",

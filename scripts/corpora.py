@@ -396,7 +396,16 @@ def _debian_deb(item: Item, staging: Path) -> None:
     dl = staging / ".download"
     dl.mkdir()
     what = f"{item.id} ({item.name}={item.version})"
-    _run(["apt-get", "download", "-q", f"{item.name}={item.version}"], dl, what, "apt-get")
+    download = ["apt-get", "download", "-q", f"{item.name}={item.version}"]
+    try:
+        _run(download, dl, what, "apt-get")
+    except FetchError:
+        # A fresh machine may have no package lists yet: as root, read them once (as
+        # ./run setup does before an install) and ask again; anyone else gets the error.
+        if not (hasattr(os, "geteuid") and os.geteuid() == 0):
+            raise
+        _run(["apt-get", "update", "-qq"], dl, what, "apt-get")
+        _run(download, dl, what, "apt-get")
     debs = list(dl.glob("*.deb"))
     if len(debs) != 1 or hashlib.sha256(debs[0].read_bytes()).hexdigest() != item.sha256:
         raise FetchError(f"{item.id}: the downloaded package does not match the pinned sha256")

@@ -467,7 +467,10 @@ def test_a_confirmed_error_blocks_even_where_no_evidence_is_required(tmp_path: P
     # Bash needs no evidence by default (its grammar is unqualified). The level says what
     # evidence a gate demands, not which findings count: a confirmed error blocks like a
     # native one in a language whose level is `none`.
-    repo = new_repo(tmp_path / "repo")
+    # The shellcheck recipe is switched off (by the base's policy): the fallback judges
+    # the script, as for a user without shellcheck.
+    repo = new_repo(tmp_path / "repo", {"orchestrate.toml": 'disable_plugins = ["recipes"]\n'})
+    git(repo, "commit", "-q", "--no-verify", "-m", "policy")
     stage(repo, {"bad.sh": "#!/bin/bash\necho ok\nif then\n  echo x\nfi\n"})
     gate = orchestrate(repo, "gate", "commit", env=clean_env())
     out = gate.stdout + gate.stderr

@@ -343,3 +343,25 @@ def test_manifest_pins_every_item() -> None:
             packages = json.loads((lock / "package-lock.json").read_text())["packages"]
             deps = {k: v for k, v in packages.items() if k}
             assert deps and all(v.get("integrity") for v in deps.values()), item.id
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the package lists are read only as root")
+def test_a_debian_download_reads_the_package_lists_once_then_asks_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh machine has no package lists: `apt-get download` fails, the fetch runs
+    `apt-get update` once and asks again (a FAKE apt-get records the calls and never
+    has the package, so the fetch still fails, saying why)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls.log"
+    fake = bin_dir / "apt-get"
+    fake.write_text(f'#!/bin/sh\necho "$1" >> {log}\n[ "$1" = update ] && exit 0\nexit 100\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    item = corpora.Item(id="x", kind="debian-deb", name="x", version="1", sha256="0" * 64)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    with pytest.raises(corpora.FetchError):
+        corpora._debian_deb(item, staging)
+    assert log.read_text().split() == ["download", "update", "download"]

@@ -79,10 +79,12 @@ def test_a_missing_ruff_is_not_excused_by_the_change_marking_the_file(tmp_path, 
 
 
 def test_a_mark_the_base_holds_still_exempts(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    root = new_repo(tmp_path / "r", {".gitattributes": "bad.sh linguist-generated\n"})
-    git(root, "commit", "-q", "--no-verify", "-m", "base marks bad.sh")
-    (root / "bad.sh").write_text(BROKEN_SH)
-    git(root, "add", "bad.sh")
+    # A JSON file: only the fallback and its exact parser judge JSON, and they skip a
+    # generated file (a native checker, shellcheck for a .sh, judges it as run directly).
+    root = new_repo(tmp_path / "r", {".gitattributes": "bad.json linguist-generated\n"})
+    git(root, "commit", "-q", "--no-verify", "-m", "base marks bad.json")
+    (root / "bad.json").write_text(BROKEN_JSON)
+    git(root, "add", "bad.json")
     git(root, "commit", "-q", "--no-verify", "-m", "change")
     decision, notes = _decision(root, "ci")
     assert decision == GateDecision.ALLOW, notes

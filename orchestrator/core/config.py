@@ -139,7 +139,9 @@ def config_from_files(files: Mapping[str, bytes], label: str = ".") -> dict[str,
 
 #: The checkers orchestrate ships (pyproject.toml's `orchestrate` entry points): a
 #: `[tools]` key near one of them is a typo even while that plugin is disabled.
-BUILTIN_CHECKERS = frozenset({"ruff", "treesitter", "eslint", "ruby", "rubocop", "secrets"})
+BUILTIN_CHECKERS = frozenset(
+    {"ruff", "treesitter", "eslint", "ruby", "rubocop", "secrets", "recipes"}
+)
 #: An unknown `[tools]` key this close (edits) to a known name is taken for a typo of it.
 TOOL_TYPO_DISTANCE = 2
 

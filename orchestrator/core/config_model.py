@@ -11,7 +11,7 @@ import difflib
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from orchestrator.errors import UsageError
 from orchestrator.model.checker import MAX_FILE_BYTES
@@ -19,6 +19,12 @@ from orchestrator.safetext import printable
 
 #: A required coverage level (decisions/required.LEVELS).
 Level = Literal["native", "syntax", "none"]
+#: Why a project recipe is refused (every one, whatever it declares).
+PROJECT_RECIPES_REFUSED = (
+    "project recipes are not supported yet: a recipe in the project never runs, never"
+    " replaces a built-in checker and never counts for required coverage; ship it in an"
+    " installed package instead (plugins/README.md, section 3)"
+)
 #: How many validation errors one message lists.
 MAX_ERRORS = 5
 
@@ -71,6 +77,18 @@ class ProjectConfig(BaseModel):
     progress: bool = True
     #: The warm engine.
     server: ServerConfig = Field(default_factory=ServerConfig)
+    #: Project recipes (checkers the project declares as data): refused for now. A
+    #: recipe in the project would run a program the project names before anyone judged
+    #: it; until `orchestrate trust` records a recipe's digest, none is accepted
+    #: (a recipe ships built in or in an installed package: plugins/README.md).
+    recipes: Any = None
+
+    @field_validator("recipes")
+    @classmethod
+    def _no_project_recipes(cls, value: Any) -> Any:
+        if value is not None:
+            raise ValueError(PROJECT_RECIPES_REFUSED)
+        return value
 
 
 def _near_miss(word: str, choices: list[str]) -> str:

@@ -267,6 +267,21 @@ def _register(candidates: list[tuple[FoundPlugin, Any]]) -> Registered:
     return pm, tuple(registered), tuple(failed)
 
 
+def _builtin(fp: FoundPlugin) -> bool:
+    """A plugin of orchestrate's own package (its entry point names a module of it)."""
+    return fp.value.startswith("orchestrate_plugins.")
+
+
+def _refuse_taken(provided: Sequence[LoadedChecker], taken: dict[str, str]) -> None:
+    """ValueError when a checker name is already another plugin's, or given twice."""
+    names = [c.name for c in provided]
+    clash = sorted({n for n in names if n in taken or names.count(n) > 1})
+    if clash:
+        owners = sorted({taken[n] for n in clash if n in taken})
+        by = f" (by {', '.join(owners)})" if owners else ""
+        raise ValueError(f"checker name(s) already taken{by}: {', '.join(clash)}")
+
+
 def load(
     block: Sequence[str] = (),
     extra_modules: Sequence[tuple[str, object]] = (),
@@ -308,17 +323,22 @@ def load(
     pm, registered, refused = _REGISTERED.get(key, (), lambda: _register(candidates))
     ps = PluginSet(pm=pm, failed=failed, blocked=blocked)
     late: list[FailedPlugin] = [*refused]
-    for fp, module in registered:
+    taken: dict[str, str] = {}
+    # orchestrate's own plugins first: a plugin (or a recipe package) never replaces a
+    # built-in checker by taking its name, whatever its entry point is called.
+    for fp, module in sorted(registered, key=lambda r: not _builtin(r[0])):
         names: list[str] = []
         impl = getattr(module, "orchestrate_checkers", None)
         if impl is not None:
             try:
                 provided = [declare(c) for c in impl() or []]
+                _refuse_taken(provided, taken)
             except Exception as exc:  # noqa: BLE001 - a plugin must never crash the host
                 _REGISTERED.clear()  # the manager changes: the next run registers afresh
                 pm.unregister(module)
                 late.append(FailedPlugin(fp.name, fp.value, f"{type(exc).__name__}: {exc}"))
                 continue
+            taken.update((c.name, fp.name) for c in provided)
             for c in provided:
                 _warn_defaulted(fp.name, c)
             ps.checker_list.extend(provided)
@@ -326,6 +346,7 @@ def load(
         ps.loaded.append(LoadedPlugin(fp.name, fp.value, fp.dist, fp.version, tuple(names)))
 
     order = {fp.name: i for i, (fp, _) in enumerate(candidates)}
+    ps.loaded.sort(key=lambda p: order.get(p.name, len(order)))
     ps.failed.extend(sorted(late, key=lambda f: order.get(f.name, len(order))))
     tier_order = {"policy": 0, "native": 1, "fallback": 2}
     ps.checker_list.sort(key=lambda c: (tier_order.get(str(c.tier), 9), c.name))

@@ -2,8 +2,8 @@
 
 A plugin object is duck-typed (plugins/README.md): `name`, `tier`, `claims`, `plan`
 and `run` are required; `languages`, `config_names`, `column_unit`, `tool_names`,
-`essential`, `reuse_identity`, `reuse_dependencies` and `reviewed_policy_file` are
-declarations. Before this record every consumer probed the object with `getattr` and
+`essential`, `required_with_config`, `reuse_identity`, `reuse_dependencies` and
+`reviewed_policy_file` are declarations. Before this record every consumer probed the object with `getattr` and
 validated what it found its own way. Now `declare(checker)` reads each declaration once, refuses a malformed one
 (the plugin then fails to load, with the reason), and fills a missing one with the
 default that keeps the old behaviour, naming it in `defaulted` so the host can warn
@@ -68,6 +68,11 @@ class LoadedChecker:
     reviewed_policy_file: Callable[..., Any] | None
     #: The declarations in EXPECTED the plugin did not make (their defaults apply).
     defaulted: tuple[str, ...] = ()
+    #: The checker runs without the project's configuration, but its languages ask
+    #: native evidence of a gate by default only where one of its `config_names` is at
+    #: the project root (a recipe's tool: shipping shellcheck must not make every shell
+    #: script of a project that does not use it need shellcheck).
+    required_with_config: bool = False
     #: `reuse_dependencies(target, source, batch, ctx)`: the other paths a file's result
     #: depends on (core/dependencies.py); None when it depends on no other file.
     reuse_dependencies: Callable[..., Any] | None = None
@@ -142,8 +147,11 @@ def declare(checker: object) -> LoadedChecker:
         )
     essential = getattr(checker, "essential", False)
     config_required = getattr(checker, "config_required", False)
-    if not isinstance(essential, bool) or not isinstance(config_required, bool):
-        raise BadDeclaration(f"checker {name}: essential and config_required must be booleans")
+    with_config = getattr(checker, "required_with_config", False)
+    if not all(isinstance(v, bool) for v in (essential, config_required, with_config)):
+        raise BadDeclaration(
+            f"checker {name}: essential, config_required and required_with_config must be booleans"
+        )
     return LoadedChecker(
         impl=checker,
         name=name,
@@ -157,6 +165,7 @@ def declare(checker: object) -> LoadedChecker:
         reviewed_policy_file=_hook(checker, "reviewed_policy_file", name),
         defaulted=missing,
         reuse_dependencies=_hook(checker, "reuse_dependencies", name),
+        required_with_config=with_config,
     )
 
 
@@ -166,13 +175,14 @@ def native_languages(
     """Language -> name of the first native checker declaring it (input order).
 
     With `root_files` (the file names at the project root of what is judged), a
-    `config_required` checker counts only where one of its `config_names` is among them:
+    `config_required` (or `required_with_config`) checker counts only where one of its
+    `config_names` is among them:
     installing a plugin for a tool a project does not use must not make the project's
     files need that tool. Without it every native checker counts."""
     out: dict[str, str] = {}
     for c in checkers:
         unconfigured = root_files is not None and not any(n in root_files for n in c.config_names)
-        if c.config_required and unconfigured:
+        if (c.config_required or c.required_with_config) and unconfigured:
             continue
         if c.native:
             for lang in sorted(c.languages):

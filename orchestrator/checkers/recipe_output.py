@@ -1,0 +1,235 @@
+"""Read a recipe tool's output into findings: SARIF, JSON with a field mapping, or one
+finding per line matched by a pattern.
+
+`read_findings` is called only for a process the shared ladder let through (an
+expected exit code, output within budget). Anything that is not the promised format
+raises `Unparsable` (the files are then `tool_error`, never `checked`): a document that
+is not JSON, an item without its path or line, a line the pattern does not match, a
+finding exit code with no finding. The tool's text is untrusted: messages are cut to
+one bounded line, paths are mapped back onto the files asked about (the base refuses
+a result for any other).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from orchestrator.checkers.recipe_format import Recipe
+from orchestrator.model.checker import FileTarget, one_line
+from orchestrator.model.outcomes import Unparsable
+from orchestrator.model.report import Finding, fingerprint
+from orchestrator.procs import ProcResult
+from orchestrator.vocab import Severity
+
+#: SARIF levels -> severities, when the recipe maps none of them.
+_SARIF_LEVELS = {"error": "error", "warning": "warning", "note": "info", "none": "info"}
+_MESSAGE_LIMIT = 300
+
+
+def _dig(item: Any, dotted: str | None) -> Any:
+    """`item["a"]["b"]` for "a.b" (a digit part indexes a list); None when absent."""
+    if dotted is None:
+        return None
+    cur = item
+    for part in dotted.split(".") if dotted else ():
+        if isinstance(cur, dict):
+            cur = cur.get(part)
+        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            return None
+    return cur
+
+
+def _positive(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and value >= 1 else None
+
+
+def _local_path(raw: str, root: Path) -> str:
+    """The project-relative POSIX path the tool named (`./a.sh`, `file:///abs/a.sh`)."""
+    if raw.startswith("file:"):
+        raw = unquote(urlsplit(raw).path)
+    p = PurePosixPath(raw)
+    if p.is_absolute():
+        try:
+            return p.relative_to(PurePosixPath(root.as_posix())).as_posix()
+        except ValueError:
+            return raw
+    parts = [x for x in p.parts if x != "."]
+    return PurePosixPath(*parts).as_posix() if parts else raw
+
+
+class _Reader:
+    """Builds findings of one batch (the recipe, the targets, stdin or not)."""
+
+    def __init__(
+        self, recipe: Recipe, targets: Sequence[FileTarget], from_stdin: bool, root: Path
+    ) -> None:
+        self.recipe = recipe
+        self.targets = targets
+        self.from_stdin = from_stdin
+        self.root = root
+        self.found: dict[str, list[Finding]] = {}
+
+    def severity(self, word: Any, defaults: Mapping[str, str] | None = None) -> Severity:
+        key = str(word).lower() if word is not None else ""
+        sev = self.recipe.severity.get(key) or (defaults or {}).get(key)
+        return Severity(sev or self.recipe.severity.get("default") or "warning")
+
+    def add(
+        self,
+        path: Any,
+        line: Any,
+        rule: Any,
+        *,
+        column: Any = None,
+        end_line: Any = None,
+        end_column: Any = None,
+        word: Any = None,
+        message: Any = None,
+        defaults: Mapping[str, str] | None = None,
+    ) -> None:
+        if self.from_stdin:
+            rel = self.targets[0].path
+        elif isinstance(path, str) and path:
+            rel = _local_path(path, self.root)
+        else:
+            raise Unparsable("a finding without its path")
+        if rule is None or rule == "":
+            raise Unparsable("a finding without its rule id")
+        rule_id = self.recipe.output.rule_format.replace("{}", str(rule))
+        severity = self.severity(word, defaults)
+        text = one_line(str(message or ""), _MESSAGE_LIMIT)
+        self.found.setdefault(rel, []).append(
+            Finding(
+                checker=self.recipe.name,
+                rule=one_line(rule_id, 120),
+                severity=severity,
+                tool_severity=one_line(str(word), 40) if word is not None else None,
+                path=rel,
+                line=_positive(line),
+                column=_positive(column),
+                end_line=_positive(end_line),
+                end_column=_positive(end_column),
+                message=text,
+                blocking=severity == Severity.ERROR,
+                fingerprint=fingerprint(self.recipe.name, rule_id, rel, text),
+            )
+        )
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise Unparsable(f"not JSON: {one_line(str(exc), 80)}") from exc
+
+
+def _read_json(reader: _Reader, text: str) -> None:
+    fields = reader.recipe.output.fields
+    assert fields is not None  # the format requires it
+    items = _dig(_json(text), reader.recipe.output.items) if text.strip() else []
+    if not isinstance(items, list):
+        raise Unparsable(f"no findings array at {reader.recipe.output.items or 'the top'!r}")
+    for item in items:
+        if not isinstance(item, dict):
+            raise Unparsable("a findings array item that is not an object")
+        if _positive(_dig(item, fields.line)) is None and _dig(item, fields.line) not in (0, "0"):
+            raise Unparsable("a finding without its line")
+        reader.add(
+            _dig(item, fields.path),
+            _dig(item, fields.line),
+            _dig(item, fields.rule),
+            column=_dig(item, fields.column),
+            end_line=_dig(item, fields.end_line),
+            end_column=_dig(item, fields.end_column),
+            word=_dig(item, fields.severity),
+            message=_dig(item, fields.message),
+        )
+
+
+def _sarif_results(doc: Any) -> Iterator[dict[str, Any]]:
+    runs = doc.get("runs") if isinstance(doc, dict) else None
+    if not isinstance(runs, list):
+        raise Unparsable("not a SARIF log (no runs)")
+    for run in runs:
+        results = run.get("results", []) if isinstance(run, dict) else None
+        if not isinstance(results, list):
+            raise Unparsable("a SARIF run whose results are not a list")
+        yield from (r for r in results if isinstance(r, dict))
+
+
+def _read_sarif(reader: _Reader, text: str) -> None:
+    for result in _sarif_results(_json(text)):
+        loc = _dig(result, "locations.0.physicalLocation")
+        region = _dig(loc, "region") or {}
+        rule = result.get("ruleId") or _dig(result, "rule.id")
+        reader.add(
+            _dig(loc, "artifactLocation.uri"),
+            region.get("startLine"),
+            rule,
+            column=region.get("startColumn"),
+            end_line=region.get("endLine"),
+            end_column=region.get("endColumn"),
+            word=result.get("level", "warning"),
+            message=_dig(result, "message.text"),
+            defaults=_SARIF_LEVELS,
+        )
+
+
+def _read_pattern(reader: _Reader, text: str) -> None:
+    output = reader.recipe.output
+    assert output.pattern is not None  # the format requires it
+    rx = re.compile(output.pattern)
+    for raw in text.splitlines():
+        m = rx.search(raw)
+        if m is None:
+            if raw.strip() and output.strict_lines:
+                raise Unparsable(f"unparsable output line: {one_line(raw, 80)}")
+            continue
+        g = m.groupdict()
+        reader.add(
+            g.get("path"),
+            g.get("line"),
+            g.get("rule") or reader.recipe.name,
+            column=g.get("column"),
+            end_line=g.get("end_line"),
+            end_column=g.get("end_column"),
+            word=g.get("severity"),
+            message=g.get("message") or raw,
+        )
+
+
+_READERS = {"json": _read_json, "sarif": _read_sarif, "pattern": _read_pattern}
+
+
+def read_findings(
+    recipe: Recipe,
+    res: ProcResult,
+    targets: Sequence[FileTarget],
+    from_stdin: bool,
+    root: Path,
+) -> dict[str, list[Finding]]:
+    """The findings per project-relative path in the output of one batch (module
+    docstring); raises `Unparsable` for output that is not the recipe's format."""
+    if recipe.output.stderr_is_error and res.stderr.strip():
+        raise Unparsable(f"the tool reported an error: {one_line(res.stderr, 160)}")
+    raw = res.stdout if recipe.output.stream == "stdout" else res.stderr
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unparsable("output that is not UTF-8") from exc
+    reader = _Reader(recipe, targets, from_stdin, root)
+    _READERS[recipe.output.format](reader, text)
+    if res.returncode != 0 and not reader.found:
+        raise Unparsable(f"exit {res.returncode} without any finding")
+    return reader.found

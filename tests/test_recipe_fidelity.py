@@ -1,0 +1,109 @@
+"""Each built-in recipe's findings equal its tool run directly on a real project
+(fetched by scripts/fetch): shellcheck on dracut's 215 module scripts (corpus item
+`dracut`), hadolint on jupyter-repo2docker's 8 Dockerfiles (item `repo2docker`).
+
+Same paths, lines, columns and rule ids, file for file; every file `checked`; the
+project tree is left as it was. The recipe-made checkers come from
+`orchestrate_plugins.recipe_checkers`, the built-in recipes' plugin, as the engine
+loads them; the direct run uses the very binary the checker found.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from orchestrate_plugins import recipe_checkers
+
+from orchestrator.api import Deadline, FileTarget, RunContext, ScopeStatus
+from tests.helpers import corpus
+
+Key = tuple[str, int | None, int | None, str]
+
+
+def _shellcheck_keys(stdout: bytes) -> set[Key]:
+    return {
+        (c["file"], c["line"], c["column"], f"SC{c['code']}")
+        for c in json.loads(stdout)["comments"]
+    }
+
+
+def _hadolint_keys(stdout: bytes) -> set[Key]:
+    return {(c["file"], c["line"], c["column"], c["code"]) for c in json.loads(stdout)}
+
+
+#: recipe -> (corpus item, folder in it, the files, the direct argv, its keys, at least
+#: how many findings and rules, the version).
+CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, int, str]] = {
+    "shellcheck": (
+        "dracut",
+        "root",
+        lambda p: p.suffix == ".sh",
+        ["--format=json1", "--"],
+        _shellcheck_keys,
+        20,
+        5,
+        "0.11.0",
+    ),
+    "hadolint": (
+        "repo2docker",
+        "src",
+        lambda p: p.name == "Dockerfile",
+        ["--format", "json", "--no-color", "--"],
+        _hadolint_keys,
+        20,
+        5,
+        "2.15.1",
+    ),
+}
+
+
+def _checker(name: str) -> Any:
+    (checker,) = [c for c in recipe_checkers.orchestrate_checkers() if c.name == name]
+    return checker
+
+
+def _footprint(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        p.relative_to(root).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+    }
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(name: str) -> None:
+    item, folder, wanted, direct, keys, least, rules_least, version = CASES[name]
+    root = corpus(item) / folder
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if wanted(p))
+    assert len(paths) >= 5
+    checker = _checker(name)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(300))
+    before = _footprint(root)
+    language = {"shellcheck": "bash", "hadolint": "dockerfile"}[name]
+    targets = [FileTarget(path=p, abs_path=root / p, language=language) for p in paths]
+    plan = checker.plan(targets, ctx)
+    assert not plan.settled, [o.reason for o in plan.settled[:3]]
+    outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
+    assert _footprint(root) == before, "the recipe run changed the project"
+    assert {o.path for o in outs} == set(paths)
+    assert {o.status for o in outs} == {ScopeStatus.CHECKED}
+    tool = outs[0].tool
+    assert tool is not None and tool.version == version
+    ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
+    for o in outs:
+        assert all(f.path == o.path and f.checker == name for f in o.findings)
+
+    res = subprocess.run([tool.path, *direct, *paths], cwd=root, capture_output=True, timeout=300)
+    assert res.returncode in (0, 1), res.stderr.decode()
+    native = keys(res.stdout)
+    assert ours == native
+    rules = collections.Counter(rule for _p, _l, _c, rule in native)
+    assert len(native) >= least and len(rules) >= rules_least, rules
+    # The tool's severity words follow the recipe's map.
+    words = {f.tool_severity: f.severity.value for o in outs for f in o.findings}
+    assert all(checker.recipe.severity[w] == sev for w, sev in words.items())
