@@ -31,7 +31,7 @@ RECORDED_ROOT = "/tmp/hosts-e2e/project"
 PLAIN = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100"}
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
-_DURATION = re.compile(r"\b\d+(\.\d+)?\s?ms\b|\b\d+\.\d+\s?s\b")
+_DURATION = re.compile(r"\b\d+(\.\d+)?\s?ms\b|\b\d+\.\d+\s?s\b|(?<=\"ms\":)\d+")
 _VERSION = re.compile(r"\b\d+\.\d+\.\d+([.-]?[a-z0-9]+)*\b")
 
 

@@ -48,9 +48,17 @@ FILES = {
     "lib/c.rb": "def broken\n",
     "notes.xyz": "no checker for this\n",
 }
-#: Fields of a run, not of its report: when it ran and how long each scope took.
+#: Fields of a run, not of its report: when it ran, how long each scope and checker took.
 #: `automationDetails.id` names the run by its time (orchestrate/<entry>/<generated_at>).
-RUN_FIELDS = {"generated_at", "duration_ms", "startTimeUtc", "endTimeUtc", "automationDetails"}
+RUN_FIELDS = {
+    "generated_at",
+    "duration_ms",
+    "startTimeUtc",
+    "endTimeUtc",
+    "automationDetails",
+    "timings",  # what each checker cost this run (report 1.2; SARIF checkerTimes)
+    "checkerTimes",
+}
 
 
 def _strip(value: Any) -> Any:
