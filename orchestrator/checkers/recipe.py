@@ -34,10 +34,9 @@ from typing import Any
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
 from orchestrator.checkers.recipe_output import read_findings
-from orchestrator.checkers.tools import PROBE_SECONDS, VersionProbe
+from orchestrator.checkers.tools import VersionProbe, probe_version
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.core.reuse import ReuseIdentity
-from orchestrator.deadline import Deadline
 from orchestrator.managed_tools import console_command, pypi_bin
 from orchestrator.model.checker import (
     Batch,
@@ -48,42 +47,15 @@ from orchestrator.model.checker import (
     settled_plan,
 )
 from orchestrator.model.report import Finding
-from orchestrator.procs import ProcResult, run_bounded
-from orchestrator.toolstamp import tool_stamp
+from orchestrator.procs import ProcResult
 from orchestrator.vocab import ScopeStatus
 from orchestrator.workspace import user_cache_root
 
 #: (tool path, stamp, probe argv) -> the full text its version probe printed.
-_PROBES: dict[tuple[Any, ...], str] = {}
 #: The project root of the batch each worker thread runs.
 _RUNNING = threading.local()
 #: The most bytes of one recipe file read.
 MAX_RECIPE_BYTES = 64 * 1024
-
-
-def _probe_text(path: str, argv: Sequence[str], ctx: RunContext, env: Any) -> VersionProbe:
-    """The version probe's whole output (stdout, else stderr) as `VersionProbe.version`."""
-    try:
-        key = (path, tool_stamp(path), tuple(argv))
-    except OSError as exc:
-        return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
-    if key in _PROBES:
-        return VersionProbe(_PROBES[key])
-    limit = Deadline.after(min(PROBE_SECONDS, ctx.deadline.remaining()))
-    res = run_bounded([path, *argv], deadline=limit, output_budget=65536, env=env)
-    if res.timed_out:
-        return VersionProbe(None, timed_out=True, detail="no answer before the deadline")
-    if res.spawn_error:
-        return VersionProbe(None, detail=res.spawn_error)
-    if res.over_budget:
-        return VersionProbe(None, detail="output over budget")
-    if res.returncode != 0:
-        return VersionProbe(None, detail=f"exit {res.returncode}")
-    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
-    if not text:
-        return VersionProbe(None, detail="no output")
-    _PROBES[key] = text
-    return VersionProbe(text)
 
 
 class RecipeChecker(CommandChecker):
@@ -132,7 +104,9 @@ class RecipeChecker(CommandChecker):
 
     def tool_version(self, tool: CommandTool, ctx: RunContext) -> VersionProbe:
         """The version the recipe's regex reads from its probe (module docstring)."""
-        probe = _probe_text(tool.argv[0], self.recipe.version.argv, ctx, self.tool_env(ctx))
+        argv = tuple(self.recipe.version.argv)
+        env = self.tool_env(ctx)
+        probe = probe_version(tool.argv[0], ctx.deadline, argv, env=env, whole=True)
         if probe.version is None:
             return probe
         m = re.search(self.recipe.version.regex, probe.version)

@@ -22,6 +22,8 @@ from orchestrator.procs import run_bounded
 from orchestrator.toolstamp import ToolStamp, tool_stamp
 
 _VERSION_CACHE: dict[tuple[str, ToolStamp], str | None] = {}
+#: Whole probe outputs (`probe_version(whole=True)`), per path, stamp and arguments.
+_OUTPUT_CACHE: dict[tuple[str, ToolStamp, tuple[str, ...]], str] = {}
 
 #: The most a version probe may take, and less when the run's deadline comes sooner.
 PROBE_SECONDS = 10.0
@@ -112,8 +114,12 @@ def probe_version(
     *,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
+    whole: bool = False,
 ) -> VersionProbe:
     """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
+
+    With `whole`, `version` is the probe's whole output (stdout, else stderr), for a
+    caller that reads the version from it with its own pattern (a recipe).
 
     The first line of its output, cached per path and `tool_stamp`; a failed probe is not
     remembered (it may be transient). `timed_out` says the deadline or the cap ended
@@ -125,7 +131,10 @@ def probe_version(
         key = (path, tool_stamp(path))
     except OSError as exc:
         return VersionProbe(None, detail=f"cannot stat the tool: {exc.strerror}")
-    if key in _VERSION_CACHE:
+    output_key = (*key, tuple(args))
+    if whole and output_key in _OUTPUT_CACHE:
+        return VersionProbe(_OUTPUT_CACHE[output_key])
+    if not whole and key in _VERSION_CACHE:
         return VersionProbe(_VERSION_CACHE[key])
     limit = Deadline.after(min(cap, deadline.remaining()))
     res = run_bounded([path, *args], deadline=limit, output_budget=65536, cwd=cwd, env=env)
@@ -140,6 +149,9 @@ def probe_version(
         return VersionProbe(None, detail=f"exit {res.returncode}")
     if not text:
         return VersionProbe(None, detail="no output")
+    if whole:
+        _OUTPUT_CACHE[output_key] = text
+        return VersionProbe(text)
     version = text.splitlines()[0].strip()
     _VERSION_CACHE[key] = version
     return VersionProbe(version)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.core import plugin_host
+from orchestrator.core.config import CONFIG_FILES
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_checked
@@ -36,8 +37,6 @@ from orchestrator.vocab import BaselineState, Tier
 
 #: How long resolving REV and its merge-base may take.
 RESOLVE_TIMEOUT_S = 30.0
-#: Governing files every checker reads besides its own (orchestrate's settings).
-ORCHESTRATE_CONFIG = ("orchestrate.toml", ".orchestrate/config.toml")
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,7 @@ def _configs_moved(report: Report, *sides: Moves) -> set[str]:
     governing it, changed or gone; orchestrate's own settings changed: every checker."""
     touched = set().union(*(m.changed | m.gone for m in sides))
     checkers = {s.checker for s in report.scopes}
-    if touched & set(ORCHESTRATE_CONFIG):
+    if touched & set(CONFIG_FILES):  # orchestrate's settings (a pyproject.toml counts whole)
         return checkers
     return {s.checker for s in report.scopes if set(s.config_files) & touched}
 
@@ -145,7 +144,8 @@ def judge_new(
     at_base_path = {f.path: now.older.get(f.path, f.path) for f in judged}
     renamed_on_tip = {old: new for new, old in ahead.older.items()}
     loaded = plugins or plugin_host.load()
-    names = [*loaded.config_names(), *ORCHESTRATE_CONFIG]
+    # orchestrate's own settings come along with every tree (materialise.BASE_GOVERNING).
+    names = sorted(loaded.config_names())
 
     def side(commit: str, paths: Mapping[str, str]) -> _Side:
         found = revision_files(git, commit, paths)
