@@ -147,7 +147,8 @@ def test_sigterm_stops_a_gate_scanning_a_pathological_file(tmp_path: Path) -> No
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    # Terminated (143), or already finished with its own answer before the signal came;
-    # either way promptly, never a hang that ignores the signal.
-    assert code in (143, 0, 1, 3), code
+    # Terminated (143), killed by the signal before Python installed its handler (a loaded
+    # machine is still starting up after 1.5 s: -15), or already finished with its own
+    # answer before the signal came; either way promptly, never a hang that ignores it.
+    assert code in (143, -signal.SIGTERM, 0, 1, 3), code
     assert took < 10

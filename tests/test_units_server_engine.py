@@ -226,3 +226,39 @@ def test_a_client_that_hung_up_is_seen_gone_and_its_job_abandoned() -> None:
     job.abandon()
     assert not job.start()  # a queued job whose client left is never started
     assert isinstance(rss_kib(), int)
+
+
+def test_draining_never_joins_a_connection_thread_that_is_not_started_yet(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that connects as the engine stops: the accept thread has made the
+    connection's thread but not started it when the drain looks (this raced in CI:
+    "cannot join thread before it is started")."""
+    from orchestrator.server import engine as engine_mod
+
+    paths = runtime_paths(project)
+    eng = engine_mod.Engine(project, paths, cli_main, 30.0)
+    made = threading.Event()
+    real_thread = threading.Thread
+
+    class SlowStart(real_thread):
+        def start(self) -> None:
+            made.set()
+            time.sleep(0.3)  # the window in which the drain looked
+            super().start()
+
+    monkeypatch.setattr(engine_mod.threading, "Thread", SlowStart)
+    here = Path(tempfile.mkdtemp(prefix="oc-acc-", dir="/tmp"))
+    try:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(here / "s"))
+        listener.listen()
+        real_thread(target=eng._accept, args=(listener,), daemon=True).start()
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.connect(str(here / "s"))
+            assert made.wait(10)
+            eng.stopping.set()
+            eng._drain()  # raised RuntimeError before the accept thread held a lock
+        listener.close()
+    finally:
+        shutil.rmtree(here, ignore_errors=True)

@@ -271,6 +271,9 @@ class Engine:
         self.identity = client_identity()
         self.stamp: CodeStamp | None = None
         self.threads: set[threading.Thread] = set()
+        # Guards `threads`: the accept thread adds and starts under it, so `_drain` never
+        # joins a thread that is not started yet (join would raise).
+        self.threads_lock = threading.Lock()
         self.delay = float(os.environ.get(FAULT_DELAY, "0") or 0)
         #: A request runs in the main thread now (others wait in `jobs`).
         self.busy = False
@@ -293,7 +296,8 @@ class Engine:
         try:
             self._converse(conn)
         finally:
-            self.threads.discard(threading.current_thread())
+            with self.threads_lock:
+                self.threads.discard(threading.current_thread())
 
     def _converse(self, conn: socket.socket) -> None:
         with conn:
@@ -359,12 +363,13 @@ class Engine:
                 conn, _ = listener.accept()
             except OSError:
                 return
-            if len(self.threads) >= MAX_CONNECTIONS:
-                conn.close()  # the client sees no answer and checks in-process
-                continue
-            t = threading.Thread(target=self._connection, args=(conn,), daemon=True)
-            self.threads.add(t)
-            t.start()
+            with self.threads_lock:
+                if len(self.threads) >= MAX_CONNECTIONS:
+                    conn.close()  # the client sees no answer and checks in-process
+                    continue
+                t = threading.Thread(target=self._connection, args=(conn,), daemon=True)
+                self.threads.add(t)
+                t.start()
 
     def _drain(self) -> None:
         """Answer what is still queued (the engine is going), then let the replies out."""
@@ -377,7 +382,9 @@ class Engine:
                 job.reply = make_reply("stale", "the engine is stopping")
                 job.done.set()
         end = time.monotonic() + 2.0
-        for t in list(self.threads):
+        with self.threads_lock:
+            started = list(self.threads)
+        for t in started:
             t.join(max(0.0, end - time.monotonic()))
 
     # --- the main thread ------------------------------------------------------------
