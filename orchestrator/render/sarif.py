@@ -20,6 +20,10 @@ Every scope that is not `checked` becomes one toolExecutionNotification, and the
 invocation is `executionSuccessful: false` whenever coverage is incomplete. GitHub
 rejects a run over 25,000 results; this run keeps at most MAX_RESULTS (errors first)
 and at most MAX_RULES rule descriptors, and says what it left out in a notification.
+It also refuses an upload over 10 MB gzip-compressed: when a cheap bound on the log's
+size says it could be that large, the log is measured through a real compressor before
+it is written, and what does not fit is left out in this order of need (the
+notifications, then the results, errors first, then the artifacts), each cut named.
 A shard's report, or one merged from shards, names every shard's identity in the
 invocation's properties (`shards`), and each gap in a merged set of shards is a
 notification.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +58,18 @@ SRCROOT = "%SRCROOT%"
 #: GitHub code scanning's limits per run (results: hard limit; rules: kept well below).
 MAX_RESULTS = 25_000
 MAX_RULES = 1_000
+#: Code scanning refuses an upload whose gzip-compressed SARIF is over 10 MB; this is
+#: 10 MB in decimal (below 10 MiB), the log's compressed size at most.
+MAX_GZIP_BYTES = 10_000_000
+#: Room kept below MAX_GZIP_BYTES for what the compressor still buffers when measured,
+#: the end of the document and the notes that say what was cut.
+_GZIP_RESERVE = 512 * 1024
+#: Bytes of JSON an item holds beyond its texts (keys, indentation, numbers, hashes).
+_ITEM_FRAME = 1_000
+#: Worst growth of one character of text in the log: JSON's \u00XX escape (6), and a
+#: path's percent-encoded UTF-8 in a URI (4 bytes, 3 characters each: 12).
+_TEXT_GROWTH = 6
+_PATH_GROWTH = 12
 _LEVEL_ORDER = {"error": 0, "warning": 1, "note": 2}
 # Statuses that are only an absence of coverage are "warning"; faults "error".
 _FAULTS = {ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL, ScopeStatus.UNSAFE}
@@ -247,11 +264,24 @@ def _artifact(s: Scope) -> dict[str, Any]:
     }
 
 
-def _notes(report: Report, truncation: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+#: The descriptor ids of a scope's notification (its status).
+_SCOPE_NOTE_IDS = frozenset(str(status) for status in ScopeStatus)
+
+
+def _notes(
+    report: Report, truncation: list[dict[str, Any]], most: int | None
+) -> Iterator[dict[str, Any]]:
+    """The notifications: each shard gap, the first `most` (None: every) scope that was
+    not checked, each plugin that failed, and `truncation`."""
     for gap in shard_gaps(report):
         yield {"level": "error", "message": {"text": gap}, "descriptor": {"id": "shard_missing"}}
+    left = most
     for s in report.scopes:
         if not is_checked(s):
+            if left is not None:
+                if left <= 0:
+                    continue
+                left -= 1
             yield _scope_note(s)
     for pf in report.plugin_failures:
         yield {
@@ -269,22 +299,31 @@ def _note_count(report: Report, truncation: list[dict[str, Any]]) -> int:
     )
 
 
-def _kept(findings: Sequence[Finding]) -> Iterator[Finding]:
-    """At most MAX_RESULTS findings, the loudest first, in report order within a level:
-    every finding of the levels that fit, the first ones of the level that does not."""
-    if len(findings) <= MAX_RESULTS:
-        yield from findings
-        return
+def _room(findings: Sequence[Finding], most: int = MAX_RESULTS) -> dict[int, int] | None:
+    """How many findings of each level (by rank) a run of at most `most` results keeps,
+    the loudest levels first; None when every finding fits."""
+    if len(findings) <= most:
+        return None
     per_level = Counter(_LEVEL_ORDER[level(f)] for f in findings)
     room: dict[int, int] = {}
-    left = MAX_RESULTS
+    left = most
     for rank in sorted(_LEVEL_ORDER.values()):
         room[rank] = min(left, per_level[rank])
         left -= room[rank]
+    return room
+
+
+def _kept(findings: Sequence[Finding], room: Mapping[int, int] | None) -> Iterator[Finding]:
+    """The findings `room` keeps (None: all), in report order: the first ones of each
+    level, as many as its room."""
+    if room is None:
+        yield from findings
+        return
+    left = dict(room)
     for f in findings:
         rank = _LEVEL_ORDER[level(f)]
-        if room[rank] > 0:
-            room[rank] -= 1
+        if left[rank] > 0:
+            left[rank] -= 1
             yield f
 
 
@@ -314,18 +353,49 @@ def _components(
     return out
 
 
-def _truncation_notes(results: int, kept: int, rules: int) -> list[dict[str, Any]]:
+def _truncation_notes(
+    results: int, kept: int, rules: int, size: _SizeCut | None = None
+) -> list[dict[str, Any]]:
     notes = []
     if kept < results:
+        why = (
+            f"the upload would be over {MAX_GZIP_BYTES // 1_000_000} MB gzip-compressed, "
+            "which code scanning refuses"
+            if size and size.results_cut
+            else f"code scanning accepts at most {MAX_RESULTS} per run"
+        )
         notes.append(
             {
                 "level": "warning",
                 "message": {
-                    "text": f"{results - kept} of {results} results left out: code scanning "
-                    f"accepts at most {MAX_RESULTS} per run (errors were kept first); "
-                    "--format json has them all"
+                    "text": f"{results - kept} of {results} results left out: {why} "
+                    "(errors were kept first); --format json has them all"
                 },
                 "descriptor": {"id": "results_truncated"},
+            }
+        )
+    if size and size.notes is not None:
+        notes.append(
+            {
+                "level": "warning",
+                "message": {
+                    "text": f"only the first {size.notes} scopes that were not checked have a "
+                    f"notification: the upload would be over {MAX_GZIP_BYTES // 1_000_000} MB "
+                    "gzip-compressed; the run's properties hold the coverage counts and "
+                    "--format json every scope"
+                },
+                "descriptor": {"id": "notifications_truncated"},
+            }
+        )
+    if size and not size.artifacts:
+        notes.append(
+            {
+                "level": "note",
+                "message": {
+                    "text": "artifacts (each file's language) left out: the upload would be "
+                    f"over {MAX_GZIP_BYTES // 1_000_000} MB gzip-compressed"
+                },
+                "descriptor": {"id": "artifacts_truncated"},
             }
         )
     if rules > MAX_RULES:
@@ -352,20 +422,61 @@ class _Plan:
     rule_index: dict[str, int]
     kept: int
     rules: int
+    #: How many findings of each level are kept (None: all).
+    room: dict[int, int] | None
+    #: An upper bound on the bytes of JSON the kept results take.
+    bound: int
 
 
-def _plan(report: Report, rule_docs: RuleDocs | None = None) -> _Plan:
-    """One pass over the kept findings: how often each rule is used and the first
-    finding of each, in order; the components and their rule descriptors from those
-    (with what `rule_docs`, default the plugins, says about each checker's rules)."""
+@dataclass
+class _SizeCut:
+    """What the log leaves out to stay under MAX_GZIP_BYTES compressed."""
+
+    #: Scope notifications kept (None: every one).
+    notes: int | None = None
+    #: Whether the results were cut for size (not only for MAX_RESULTS).
+    results_cut: bool = False
+    artifacts: bool = True
+
+
+class _Compressed:
+    """The gzip-compressed size of the JSON items fed so far, as code scanning's upload
+    compresses it (deflate at zlib's default level); up to what the compressor still
+    buffers, which _GZIP_RESERVE covers."""
+
+    def __init__(self) -> None:
+        self._z = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, 31)
+        self.size = 0
+
+    def feed(self, item: object, depth: int = 8) -> None:
+        """Count `item` as the log writes it, indented `depth` spaces."""
+        text = json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n" + " " * depth)
+        self.size += len(self._z.compress(text.encode("utf-8", "surrogatepass")))
+
+    def fits(self) -> bool:
+        """Whether what was fed leaves the reserve below MAX_GZIP_BYTES."""
+        return self.size + _GZIP_RESERVE <= MAX_GZIP_BYTES
+
+
+def _plan(report: Report, room: dict[int, int] | None, rule_docs: RuleDocs | None = None) -> _Plan:
+    """One pass over the findings `room` keeps: how often each rule is used and the
+    first finding of each, in order, and a bound on the results' size; the components
+    and their rule descriptors from those (with what `rule_docs`, default the plugins,
+    says about each checker's rules)."""
     uses: Counter[str] = Counter()
     first: dict[str, Finding] = {}
     kept = 0
-    for f in _kept(report.findings):
+    bound = 0
+    for f in _kept(report.findings, room):
         kept += 1
         label = rule_label(f.checker, f.rule)
         uses[label] += 1
         first.setdefault(label, f)
+        bound += (
+            _ITEM_FRAME
+            + _TEXT_GROWTH * (len(f.message or "") + 2 * len(label))
+            + _PATH_GROWTH * len(f.path)
+        )
     described = {label for label, _ in uses.most_common(MAX_RULES)}
     checkers = sorted({f.checker for f in first.values()})
     tools = _tools(report)
@@ -385,7 +496,63 @@ def _plan(report: Report, rule_docs: RuleDocs | None = None) -> _Plan:
             rules = docs[f.checker].get("rules")
             meta = rules.get(f.rule) if isinstance(rules, Mapping) else None
             comp["rules"].append(_rule(f, label, meta if isinstance(meta, Mapping) else None))
-    return _Plan(components, comp_index, rule_index, kept, len(uses))
+    return _Plan(components, comp_index, rule_index, kept, len(uses), room, bound)
+
+
+def _scopes_bound(report: Report) -> int:
+    """An upper bound on the bytes of JSON the notifications and artifacts take."""
+    bound = _ITEM_FRAME * (len(report.plugin_failures) + len(shard_gaps(report)) + 4)
+    for s in report.scopes:
+        bound += 2 * (_ITEM_FRAME + _PATH_GROWTH * len(s.path)) + _TEXT_GROWTH * (
+            len(s.reason or "") + len(s.checker)
+        )
+    for pf in report.plugin_failures:
+        bound += _TEXT_GROWTH * (len(pf.name) + len(pf.reason or ""))
+    return bound
+
+
+def _fit(report: Report, plan: _Plan) -> tuple[_SizeCut, dict[int, int] | None]:
+    """Measure the log through a compressor and cut it to fit MAX_GZIP_BYTES: every
+    notification that fits (what was not checked comes first), then the results a level
+    at a time, errors first, then the artifacts if they still fit. The cut, and the
+    findings kept of each level."""
+    size = _Compressed()
+    size.feed(plan.components, 6)
+    cut = _SizeCut()
+    notes = 0
+    for note in _notes(report, [], None):
+        size.feed(note, 10)
+        if not size.fits():
+            cut.notes = notes
+            cut.artifacts = False
+            cut.results_cut = bool(report.findings)
+            return cut, dict.fromkeys(_LEVEL_ORDER.values(), 0)
+        notes += 1 if note.get("descriptor", {}).get("id") in _SCOPE_NOTE_IDS else 0
+    room = plan.room or dict(Counter(_LEVEL_ORDER[level(f)] for f in report.findings))
+    fitted = dict.fromkeys(_LEVEL_ORDER.values(), 0)
+    columns = Utf16Columns(report.scan.project_root)
+    full = True
+    for rank in sorted(_LEVEL_ORDER.values()):
+        if not full:
+            break
+        for f in _kept(report.findings, room):
+            if _LEVEL_ORDER[level(f)] != rank:
+                continue
+            label = rule_label(f.checker, f.rule)
+            result = _result(f, label, f"{line_hash(f)}:1", columns)
+            result["rule"] = {"id": label, "index": 0, "toolComponent": {"index": 0}}
+            size.feed(result)
+            if not size.fits():
+                full = False
+                cut.results_cut = True
+                break
+            fitted[rank] += 1
+    for artifact in _artifacts(report):
+        size.feed(artifact)
+        if not size.fits():
+            cut.artifacts = False
+            break
+    return cut, (fitted if cut.results_cut else plan.room)
 
 
 def _results(report: Report, plan: _Plan) -> Iterator[dict[str, Any]]:
@@ -394,7 +561,7 @@ def _results(report: Report, plan: _Plan) -> Iterator[dict[str, Any]]:
     ordered = getattr(report.findings, "path_ordered", False)
     last = None
     columns = Utf16Columns(report.scan.project_root)
-    for f in _kept(report.findings):
+    for f in _kept(report.findings, plan.room):
         if ordered and f.path != last:
             occurrences.clear()  # sorted by path: no later finding shares this one's file
             last = f.path
@@ -419,8 +586,14 @@ def _log(
     report: Report, rule_docs: RuleDocs | None = None
 ) -> tuple[dict[str, Any], dict[str, Iterator[dict[str, Any]]]]:
     """The SARIF log with its long lists empty, and those lists' items, to come."""
-    plan = _plan(report, rule_docs)
-    truncation = _truncation_notes(len(report.findings), plan.kept, plan.rules)
+    plan = _plan(report, _room(report.findings), rule_docs)
+    cut = None
+    head = len(json.dumps(plan.components, ensure_ascii=False)) + _ITEM_FRAME
+    if head + plan.bound + _scopes_bound(report) + _GZIP_RESERVE > MAX_GZIP_BYTES:
+        cut, room = _fit(report, plan)  # it could be too large: measure it
+        if room != plan.room:
+            plan = _plan(report, room, rule_docs)
+    truncation = _truncation_notes(len(report.findings), plan.kept, plan.rules, cut)
     root_uri = Path(report.scan.project_root).as_uri().rstrip("/") + "/"
     driver = {
         "name": "orchestrate",
@@ -458,8 +631,8 @@ def _log(
         ],
     }
     items = {
-        "toolExecutionNotifications": _notes(report, truncation),
-        "artifacts": _artifacts(report),
+        "toolExecutionNotifications": _notes(report, truncation, cut.notes if cut else None),
+        "artifacts": _artifacts(report) if cut is None or cut.artifacts else iter(()),
         "results": _results(report, plan),
     }
     return log, items
