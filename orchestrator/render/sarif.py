@@ -299,14 +299,14 @@ def _note_count(report: Report, truncation: list[dict[str, Any]]) -> int:
     )
 
 
-def _room(findings: Sequence[Finding], most: int = MAX_RESULTS) -> dict[int, int] | None:
-    """How many findings of each level (by rank) a run of at most `most` results keeps,
+def _room(findings: Sequence[Finding]) -> dict[int, int] | None:
+    """How many findings of each level (by rank) a run of at most MAX_RESULTS keeps,
     the loudest levels first; None when every finding fits."""
-    if len(findings) <= most:
+    if len(findings) <= MAX_RESULTS:
         return None
     per_level = Counter(_LEVEL_ORDER[level(f)] for f in findings)
     room: dict[int, int] = {}
-    left = most
+    left = MAX_RESULTS
     for rank in sorted(_LEVEL_ORDER.values()):
         room[rank] = min(left, per_level[rank])
         left -= room[rank]
@@ -353,14 +353,17 @@ def _components(
     return out
 
 
+#: What a cut for size says of the upload.
+_OVER_CAP = f"over {MAX_GZIP_BYTES // 1_000_000} MB gzip-compressed"
+
+
 def _truncation_notes(
     results: int, kept: int, rules: int, size: _SizeCut | None = None
 ) -> list[dict[str, Any]]:
     notes = []
     if kept < results:
         why = (
-            f"the upload would be over {MAX_GZIP_BYTES // 1_000_000} MB gzip-compressed, "
-            "which code scanning refuses"
+            f"the upload would be {_OVER_CAP}, which code scanning refuses"
             if size and size.results_cut
             else f"code scanning accepts at most {MAX_RESULTS} per run"
         )
@@ -380,8 +383,7 @@ def _truncation_notes(
                 "level": "warning",
                 "message": {
                     "text": f"only the first {size.notes} scopes that were not checked have a "
-                    f"notification: the upload would be over {MAX_GZIP_BYTES // 1_000_000} MB "
-                    "gzip-compressed; the run's properties hold the coverage counts and "
+                    f"notification: the upload would be {_OVER_CAP}; the run's properties hold the coverage counts and "
                     "--format json every scope"
                 },
                 "descriptor": {"id": "notifications_truncated"},
@@ -392,8 +394,8 @@ def _truncation_notes(
             {
                 "level": "note",
                 "message": {
-                    "text": "artifacts (each file's language) left out: the upload would be "
-                    f"over {MAX_GZIP_BYTES // 1_000_000} MB gzip-compressed"
+                    "text": "artifacts (each file's language) left out: the upload would "
+                    f"be {_OVER_CAP}"
                 },
                 "descriptor": {"id": "artifacts_truncated"},
             }
