@@ -249,3 +249,54 @@ def test_gate_ci_with_an_unknown_merge_base_counts_every_finding_new(
     report = _gate(clone, old)
     assert report.gate.decision == GateDecision.DENY
     assert any("every finding counts as new" in n for n in report.notes)
+
+
+# The stricter of the two configurations (issue 31): a change that turns a rule off
+# beside a new finding of it does not get the finding through.
+IGNORES_F401 = '[tool.ruff.lint]\nselect = ["F"]\nignore = ["F401"]\n'
+
+
+def test_a_rule_the_change_turns_off_still_finds_what_the_change_adds(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(IGNORES_F401)
+    (repo / "b.py").write_text("import json\n")
+    states, code, notes = _judged(repo)
+    # a.py is untouched: its old F401 is not re-judged (and would not block).
+    assert states == {("b.py", "F401"): "new"}
+    assert code == 1
+    assert any(
+        "1 finding(s) of ruff found under main's merge-base configuration" in n for n in notes
+    )
+
+
+def test_a_path_the_change_excludes_still_has_its_new_findings_found(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(
+        PYPROJECT.replace(
+            "[tool.ruff.lint]", '[tool.ruff]\nextend-exclude = ["b.py"]\n\n[tool.ruff.lint]'
+        )
+    )
+    (repo / "b.py").write_text("import json\n")
+    states, code, _ = _judged(repo)
+    # a.py's old finding is new too: ruff's configuration changed (said in a note).
+    assert states == {("a.py", "F401"): "new", ("b.py", "F401"): "new"}
+    assert code == 1
+
+
+def test_a_stricter_change_of_configuration_adds_nothing_twice(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text('[tool.ruff.lint]\nselect = ["F", "E"]\n')
+    (repo / "b.py").write_text("import json\n")
+    states, code, notes = _judged(repo)
+    assert states == {("a.py", "F401"): "new", ("b.py", "F401"): "new"}
+    assert code == 1
+    assert not any("merge-base configuration and not under" in n for n in notes)
+
+
+def test_gate_ci_judges_a_committed_rule_switch_off_with_the_stricter_configuration(
+    repo: Path,
+) -> None:
+    from orchestrator.vocab import GateDecision
+
+    _commit(repo, {"pyproject.toml": IGNORES_F401, "b.py": "import json\n"}, "quiet F401")
+    report = _gate(repo)
+    states = {f.path: str(f.baseline_state) for f in report.findings if f.rule == "F401"}
+    assert states == {"b.py": "new"}
+    assert report.gate.decision == GateDecision.DENY, report.gate
