@@ -48,6 +48,7 @@ SKIPPED: dict[str, str] = {
     "./run test": "runs the whole test suite, this test included",
     "python -m build": "builds in an isolated environment it installs from the registry (network); tests/test_wheel_install.py builds the wheel",
     "pip install dist/orchestrate_lint-*.whl": "needs the wheel `python -m build` makes; tests/test_wheel_install.py installs it",
+    'pip install "$(ls dist/orchestrate_lint-*.whl)[lsp,mcp]"': "needs the wheel `python -m build` makes; tests/test_wheel_install.py installs it with the `lsp` extra",
     "scripts/fetch": "downloads the pinned corpora and tools (network)",
     "scripts/fetch --only qs": "downloads a corpus (network)",
     "scripts/fetch --group qualify": "downloads Debian packages (network)",

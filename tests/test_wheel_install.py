@@ -108,15 +108,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]
 
 @pytest.fixture(scope="module")
 def venv_bin(built: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bin folder of a fresh venv with the wheel (and its dependencies) installed,
-    once per test session (the tests only run what it holds)."""
+    """The bin folder of a fresh venv with the wheel, its dependencies and its `lsp`
+    extra installed, once per test session (the tests only run what it holds)."""
     with _once_per_session(tmp_path_factory, "venv") as venv:
         if _made(venv) is None:
             shutil.rmtree(venv, ignore_errors=True)
             made = _run([sys.executable, "-m", "venv", str(venv)], venv.parent, _env({}))
             assert made.returncode == 0, made.stderr
             inst = _run(
-                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(built[0])],
+                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{built[0]}[lsp]"],
                 venv,
                 _env({}),
                 900,
@@ -275,6 +275,10 @@ def test_uv_tool_install_gives_a_working_orchestrate(
     assert out.returncode == 1, out.stderr
     report = json.loads(out.stdout)
     assert [(f["checker"], f["rule"]) for f in report["findings"]] == [("ruff", "F401")]
+    # A plain install has no `lsp` extra: the command says which extra, no traceback.
+    lsp = _run([str(bins / "orchestrate"), "lsp"], proj, _user_env(bins, tmp_path))
+    assert lsp.returncode == 2, lsp.stderr
+    assert "needs the `lsp` extra (pygls, lsprotocol not installed)" in lsp.stderr, lsp.stderr
 
 
 def test_pipx_install_gives_a_working_orchestrate(built: tuple[Path, str], tmp_path: Path) -> None:
@@ -316,7 +320,7 @@ def test_pipx_install_gives_a_working_orchestrate(built: tuple[Path, str], tmp_p
 def test_wheel_language_server_shows_f401_of_an_unsaved_buffer(
     venv_bin: Path, tmp_path: Path
 ) -> None:
-    """The installed `orchestrate lsp` (pygls from the wheel's dependencies), a real
+    """The installed `orchestrate lsp` (pygls from the wheel's `lsp` extra), a real
     LSP client over stdio, a buffer with an unused import that was never saved."""
     from lsprotocol import types
     from pytest_lsp.client import client_capabilities, make_test_lsp_client

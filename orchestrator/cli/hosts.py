@@ -20,7 +20,11 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    """Serve the MCP tools over stdio until the client disconnects."""
+    """Serve the MCP tools over stdio until the client disconnects (needs the `mcp`
+    extra: cli/extras.py)."""
+    from orchestrator.cli.extras import require_extra
+
+    require_extra("mcp", "mcp")
     from orchestrator.hosts.mcp_server import serve
 
     serve()

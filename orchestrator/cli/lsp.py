@@ -6,7 +6,11 @@ import argparse
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
-    """Serve editors over stdin/stdout until the client ends the session."""
+    """Serve editors over stdin/stdout until the client ends the session (needs the
+    `lsp` extra: cli/extras.py)."""
+    from orchestrator.cli.extras import require_extra
+
+    require_extra("lsp", "lsp")
     from orchestrator.lsp.server import serve
 
     return serve()
