@@ -56,6 +56,7 @@ from orchestrator.checkers.tools import (
     tool_version,
 )
 from orchestrator.core.hookspecs import ReportFormat, hookimpl
+from orchestrator.core.plugin_host import PluginDeclarationWarning
 from orchestrator.core.reuse import ReuseIdentity
 from orchestrator.deadline import Deadline
 from orchestrator.managed_tools import homes as managed_tool_homes
@@ -117,6 +118,7 @@ __all__ = [
     "FileOutcome",
     "FileTarget",
     "Finding",
+    "PluginDeclarationWarning",
     "Probe",
     "ProcResult",
     "ProcessFailure",

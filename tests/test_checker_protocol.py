@@ -173,6 +173,10 @@ def test_a_checker_without_the_new_declarations_loads_and_warns_once() -> None:
     assert "config_names, column_unit" in message and "future release" in message
     (loaded,) = [c for c in first.checkers() if c.name == "oldstyle"]
     assert loaded.config_names == () and loaded.column_unit == "codepoint"
+    # A plugin author filters or tests it through the public module (plugins/README.md).
+    from orchestrator import api
+
+    assert api.PluginDeclarationWarning is plugin_host.PluginDeclarationWarning
     assert loaded.defaulted == ("config_names", "column_unit")
     assert first.native_languages()["cobol"] == "oldstyle"
 
