@@ -733,6 +733,17 @@ def test_submodule_foreach_of_other_commands_keeps_their_verdict(
         "git stash branch feature stash@{1}",
         "git submodule foreach git stash branch x",
         "git fetch --refmap='+refs/heads/*:refs/heads/*' origin main",
+        # Refspecs on standard input, by the option and by its abbreviations.
+        "echo 'main:refs/heads/x' | git fetch --stdin origin",
+        "git fetch --stdin origin < specs.txt",
+        "git fetch --std origin < specs.txt",
+        "git fetch -q --stdin . < specs.txt",
+        # A URL is the repository word; the words after it are still refspecs.
+        "git fetch git@github.com:org/repo main:x",
+        "git fetch https://github.com/org/repo +main:refs/heads/x",
+        "git fetch --depth 1 git@github.com:org/repo main:x",
+        # An abbreviated option this table cannot resolve: every word counts.
+        "git fetch --dep 1 git@github.com:org/repo main:x",
         "git -c remote.origin.fetch='+refs/heads/*:refs/heads/*' fetch origin",
         "git config remote.origin.fetch '+refs/heads/*:refs/heads/*'",
         "git config --add remote.origin.fetch +refs/tags/*:refs/tags/*",
@@ -753,6 +764,13 @@ def test_ref_writes_outside_the_normal_flow_are_forbidden(command: str) -> None:
         "git fetch origin",
         "git fetch origin main",
         "git fetch --all --prune",
+        # A repository named by URL or `host:path` is no refspec (it writes FETCH_HEAD).
+        "git fetch git@github.com:org/repo",
+        "git fetch git@github.com:org/repo main",
+        "git fetch https://github.com/org/repo main",
+        "git fetch --depth 1 git@github.com:org/repo",
+        "git fetch -j4 -- git@github.com:org/repo",
+        "git fetch --multiple origin git@github.com:org/repo",
         "git reset --hard HEAD",
         "git reset --soft HEAD~1",
         "git reset HEAD app.py",
@@ -775,3 +793,16 @@ def test_ordinary_ref_and_stash_commands_are_not_forbidden(command: str) -> None
     r = analyse(command)
     assert r.verdict != "forbidden", (command, r.reason)
     assert r.verdict == "no_delivery", (command, r.reason)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git fetch origin "$SPEC"',  # may be main:refs/heads/x
+        "git fetch $OPTS origin",  # may be --stdin, or split into a refspec
+        "git fetch origin $(cat specs)",
+    ],
+)
+def test_a_fetch_with_words_known_only_at_run_time_is_undeterminable(command: str) -> None:
+    r = analyse(command)
+    assert (r.verdict, r.reason) == ("undeterminable", Reason.DYNAMIC_ARGUMENT), command

@@ -111,6 +111,43 @@ PUSH_SHORT = {
     "6": "ipv6",
     "o": "push-option",
 }
+#: `git fetch`'s options (git 2.39 `git fetch -h`): which take a value. Its first other
+#: word is the repository (a remote's name, a URL, `host:path`), the rest refspecs;
+#: with `--multiple` every other word is a repository or group.
+FETCH_LONG = {
+    **dict.fromkeys(
+        _names("""all set-upstream append atomic force multiple tags no-tags prefetch prune
+        prune-tags no-recurse-submodules dry-run porcelain write-fetch-head
+        no-write-fetch-head keep update-head-ok progress no-progress unshallow refetch
+        update-shallow ipv4 ipv6 negotiate-only no-filter auto-maintenance
+        no-auto-maintenance auto-gc no-auto-gc show-forced-updates no-show-forced-updates
+        write-commit-graph no-write-commit-graph stdin verbose quiet"""),
+        "none",
+    ),
+    **dict.fromkeys(
+        _names("""upload-pack jobs depth shallow-since shallow-exclude deepen refmap
+        server-option negotiation-tip filter recurse-submodules-default submodule-prefix"""),
+        "value",
+    ),
+    "recurse-submodules": "optional",
+}
+FETCH_SHORT = {
+    "v": "verbose",
+    "q": "quiet",
+    "a": "append",
+    "f": "force",
+    "m": "multiple",
+    "t": "tags",
+    "n": "no-tags",
+    "j": "jobs",
+    "p": "prune",
+    "P": "prune-tags",
+    "k": "keep",
+    "u": "update-head-ok",
+    "o": "server-option",
+    "4": "ipv4",
+    "6": "ipv6",
+}
 ADD_LONG = {
     **dict.fromkeys(
         _names("""all no-all update force intent-to-add verbose ignore-removal no-ignore-removal

@@ -17,6 +17,8 @@ from orchestrator.git.grammar import (
     ADD_SHORT,
     COMMIT_LONG,
     COMMIT_SHORT,
+    FETCH_LONG,
+    FETCH_SHORT,
     GLOBAL_WITH_VALUE,
     INFO_OPTIONS,
     OUTPUT_OPTIONS,
@@ -764,19 +766,44 @@ def _is_fetch_mapping(key: str) -> bool:
 def _fetch_refspecs(w: Walker, args: list[Word]) -> None:
     """A fetch may update remote-tracking refs as configured; a refspec that names a
     destination writes it by hand: remote-tracking refs, or a branch, tag or replace
-    ref (a destination without `refs/` is a branch) that no gate judged."""
-    _forged_refspecs(w, args)
-    sources = [a for a in args if not a.text.startswith("-")][1:]
-    if any(_is_stash_rev(a.text.lstrip(DYN + "+").split(":", 1)[0]) for a in sources):
+    ref (a destination without `refs/` is a branch) that no gate judged. Refspecs read
+    from standard input (`--stdin`) are not seen: forbidden. The repository word (a
+    URL, `git@host:org/repo`) is no refspec, where git's own parse says which it is."""
+    if not all(a.literal for a in args):
+        # `git fetch origin "$SPEC"` may name any destination, or `--stdin`.
+        w.doubt(Reason.DYNAMIC_ARGUMENT)
+    specs = _fetch_specs(args)
+    if specs is None:  # an option this table does not know: every word may be a refspec
+        specs = [a for a in args if not a.text.startswith("-")]
+        if any(a.text.startswith("--std") for a in args):
+            w.forbid(Reason.REF_WRITE)
+    _forged_refspecs(w, specs)
+    if any(_is_stash_rev(a.text.lstrip(DYN + "+").split(":", 1)[0]) for a in specs):
         w.forbid(Reason.REF_WRITE)  # FETCH_HEAD (or a ref) set to a stash commit
     if any(a.text.startswith("--refm") and ":" in a.text for a in args):
         w.forbid(Reason.REF_WRITE)  # --refmap maps the command line's refspecs anywhere
-    for a in args:
-        if a.text.startswith("-") or ":" not in a.text:
+    for a in specs:
+        if ":" not in a.text:
             continue
         dst = a.text.lstrip("+").split(":", 1)[1]
         if dst:
             w.forbid(Reason.REF_WRITE)
+
+
+def _fetch_specs(args: list[Word]) -> list[Word] | None:
+    """The refspecs of `git fetch ARGS` by git's own parse (with `--stdin`, one more
+    that stands for the unseen ones and names a destination), or None when an option
+    is unknown or not literal (then nothing is ruled out)."""
+    opts, rest, reason = _parse(args, FETCH_LONG, FETCH_SHORT)
+    if reason is not None:
+        return None
+    names = {name for name, _ in opts}
+    stdin = [Word(":stdin")] if "stdin" in names else []  # refspecs unseen: a destination
+    if "multiple" in names:
+        return stdin  # every word names a repository or a group of them
+    if "all" in names:
+        return rest + stdin  # no repository word (git refuses refspecs with --all)
+    return rest[1:] + stdin
 
 
 def _forged_refspecs(w: Walker, args: list[Word]) -> None:
