@@ -222,3 +222,32 @@ def test_current_push_is_the_branch_against_its_upstream(pushed: tuple[Path, Pat
 def test_current_push_without_a_commit_pushes_nothing(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", "fresh")
     assert current_push(_git(tmp_path / "fresh")) == ([], None)
+
+
+@pytest.mark.parametrize(
+    "setting", [("branch.main.pushRemote", "other"), ("remote.pushDefault", "other")]
+)
+def test_current_push_goes_where_git_pushes_a_push_remote_first(
+    pushed: tuple[Path, Path], tmp_path: Path, setting: tuple[str, str]
+) -> None:
+    """A plain `git push` goes to `branch.NAME.pushRemote`, else `remote.pushDefault`,
+    before the branch's own remote: judged against that remote (which holds nothing
+    on record here, so the whole branch is new), as git's dry run shows."""
+    repo, _ = pushed
+    git(tmp_path, "init", "-q", "--bare", "other.git")
+    git(repo, "remote", "add", "other", str(tmp_path / "other.git"))
+    new = _commit(repo, {"n.py": "n = 1\n"})
+    git(repo, "config", *setting)
+    dry = git(repo, "push", "--dry-run", "--porcelain")
+    assert f"To {tmp_path / 'other.git'}" in dry, dry
+    assert current_push(_git(repo)) == (
+        [PushUpdate("refs/heads/main", new, "refs/heads/main", ZERO, claimed=True)],
+        "other",
+    )
+    # Triangular: a topic branch whose upstream is origin's main goes out under its own name.
+    git(repo, "checkout", "-q", "-b", "topic", "--track", "origin/main")
+    git(repo, "config", "branch.topic.pushRemote", "other")
+    [up], remote = current_push(_git(repo))
+    assert (up.remote_ref, remote) == ("refs/heads/topic", "other")
+    dry = git(repo, "push", "--dry-run", "--porcelain")
+    assert "refs/heads/topic:refs/heads/topic" in dry, dry

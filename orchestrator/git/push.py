@@ -279,7 +279,10 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     Used before the push happens (an agent's shell ``git push``): the range is the
     current branch against its upstream as git's own fetches and pushes last recorded
     it in the remote-tracking ref (a local claim: a ref moved otherwise, such as by
-    `git update-ref`, is not believed). No commit: no update.
+    `git update-ref`, is not believed). The remote is the one git pushes to:
+    `branch.NAME.pushRemote`, else `remote.pushDefault`, else the branch's remote, else
+    `origin`; pushing to another remote than the branch's own (a triangular set-up),
+    git sends the branch under its own name. No commit: no update.
     """
     head = git.answer("rev-parse", "--verify", "HEAD^{commit}")
     if head is None:
@@ -287,12 +290,15 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     ref = git.answer("symbolic-ref", "-q", "HEAD") or "HEAD"
     branch = ref.removeprefix("refs/heads/")
     on_branch = ref != "HEAD"
-    remote = (config_get(git, f"branch.{branch}.remote") or None) if on_branch else None
+    upstream = (config_get(git, f"branch.{branch}.remote") or None) if on_branch else None
+    remote = (config_get(git, f"branch.{branch}.pushRemote") or None) if on_branch else None
+    remote = remote or config_get(git, "remote.pushDefault") or upstream
     remotes = (git.answer("remote") or "").split()
     if remote is None and remotes:
         remote = "origin" if "origin" in remotes else remotes[0]
     merge = (config_get(git, f"branch.{branch}.merge") or None) if on_branch else None
-    remote_ref = merge or ref
+    triangular = upstream is not None and remote != upstream
+    remote_ref = ref if triangular else (merge or ref)
     remote_oid = ZERO
     note = ""
     if remote and not remote.startswith("-"):
