@@ -43,6 +43,7 @@ from orchestrate_plugins.eslint_config import (
     looks_up_from_file,
     major,
 )
+from orchestrate_plugins.eslint_files import IGNORED, LINT, NOT_TARGET, Walk, legacy_verdicts
 from orchestrate_plugins.eslint_text import Text, edit, pos
 from orchestrate_plugins.eslint_tool import (
     install_hint,
@@ -195,13 +196,12 @@ class EslintChecker:
                 folders[key] = find(root, path, *extra)
             return folders[key]
 
+        # Legacy files wait for ESLint's own answer to which of them `eslint .` lints.
+        legacy: list[tuple[FileTarget, _Key]] = []
         for t in targets:
             setup = per_folder(find_setup, t.path)
             if setup is None:
                 settled.append(self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, NO_CONFIG))
-                continue
-            if not setup.selects(t.path):
-                settled.append(self._unselected(t, setup))
                 continue
             tool = per_folder(resolve_tool, t.path, ctx)
             if tool is None:
@@ -220,7 +220,15 @@ class EslintChecker:
                 settled.append(broken.with_(config_files=_labels(root, setup)))
                 continue
             declared = per_folder(declared_eslint, t.path)
-            groups[(tool, setup, declared)].append(t)
+            if setup.legacy:
+                legacy.append((t, (tool, setup, declared)))
+            else:
+                groups[(tool, setup, declared)].append(t)
+        for t, key, verdict in self._legacy_selection(legacy, ctx):
+            if verdict == LINT:
+                groups[key].append(t)
+            else:
+                settled.append(self._unselected(t, key[1], verdict).with_(tool=idents[key[0]]))
         batches: list[Batch] = []
         for key in sorted(groups, key=lambda k: (k[0], str(k[1].config), str(k[2]))):
             tool, setup, declared = key
@@ -236,14 +244,58 @@ class EslintChecker:
                 batches.append(Batch((t,), job, f"eslint:{t.path}"))
         return CheckerPlan(batches=tuple(batches), settled=tuple(settled))
 
-    def _unselected(self, t: FileTarget, setup: Setup) -> FileOutcome:
-        """A file `eslint .` would not lint under the legacy config."""
-        exts = ", ".join(sorted(setup.extensions))
-        reason = (
-            f"legacy config {setup.config.name}: ESLint selects {exts} files"
-            " (the default, --ext and overrides patterns); this file is not among them"
-        )
-        return self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason, EXTENSION_HINT)
+    def _legacy_selection(
+        self, legacy: Sequence[tuple[FileTarget, _Key]], ctx: RunContext
+    ) -> list[tuple[FileTarget, _Key, str]]:
+        """Each legacy file with ESLint's verdict on whether `eslint .` lints it
+        (`eslint_files`: one Node process per tool for the whole run). When ESLint
+        cannot be asked, the verdict is the reason: a `.js` file (ESLint's default target
+        when no `--ext` is given) still goes to ESLint, whose run reports its ignores and
+        config errors itself."""
+        by_tool: dict[str, dict[tuple[Path, tuple[str, ...]], list[tuple[FileTarget, _Key]]]]
+        by_tool = defaultdict(lambda: defaultdict(list))
+        for t, key in legacy:
+            by_tool[key[0]][(key[1].cwd, key[1].ext_flag)].append((t, key))
+        base = dict(ctx.env) if ctx.env is not None else dict(os.environ)
+        out: list[tuple[FileTarget, _Key, str]] = []
+        for tool, walks_of in by_tool.items():
+            walks = [
+                Walk(cwd, ext, tuple(ctx.project_root / t.path for t, _ in members))
+                for (cwd, ext), members in walks_of.items()
+            ]
+            setup = next(iter(walks_of.values()))[0][1][1]
+            env = run_env(base, tool, setup, None)
+            answers = legacy_verdicts(tool, walks, env=env, deadline=ctx.deadline)
+            for (members, walk), answer in zip(
+                zip(walks_of.values(), walks, strict=True), answers, strict=True
+            ):
+                for t, key in members:
+                    if isinstance(answer, dict):
+                        out.append((t, key, answer[ctx.project_root / t.path]))
+                    elif not walk.ext_flag and t.path.endswith(".js"):
+                        out.append((t, key, LINT))
+                    else:
+                        out.append((t, key, answer))
+        return out
+
+    def _unselected(self, t: FileTarget, setup: Setup, verdict: str) -> FileOutcome:
+        """A file `eslint .` would not lint under the legacy config, by ESLint's own
+        enumeration (or why ESLint could not be asked)."""
+        where = f"legacy config {setup.config.name}"
+        if verdict == IGNORED:
+            reason = (
+                "ignored by the project's ESLint config (.eslintignore, ignorePatterns):"
+                f" `eslint .` under {where} skips this file"
+            )
+            return self._settle(t, ScopeStatus.NOT_RUN, reason).with_(hint=None, falls_back=False)
+        if verdict == NOT_TARGET:
+            reason = (
+                f"{where}: `eslint .` lints .js files, --ext values and files an overrides"
+                " pattern names (ESLint's own enumeration); this file is not among them"
+            )
+            return self._settle(t, ScopeStatus.CONFIGURATION_REQUIRED, reason, EXTENSION_HINT)
+        reason = f"{where}: cannot ask ESLint whether `eslint .` lints this file: {verdict}"
+        return self._settle(t, ScopeStatus.TOOL_ERROR, reason, install_hint())
 
     def _unrunnable(self, t: FileTarget, setup: Setup, ident: ToolIdentity) -> FileOutcome | None:
         """The tool cannot run, or has no legacy mode for a legacy config."""

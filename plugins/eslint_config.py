@@ -7,6 +7,8 @@ outermost one, nested configs are ignored); ESLint >= 10 looks up from each file
 nearest one). Only the version decides, never a lookup flag in the environment. Otherwise a legacy config (`.eslintrc*`, or
 `eslintConfig` in `package.json`) is run in legacy mode (`ESLINT_USE_FLAT_CONFIG=false`),
 which only ESLint <= 9 has. Only the file's own folders are looked at (no listing).
+Which files `eslint .` lints under a legacy config is never read from the config here:
+ESLint's own enumeration answers it (`eslint_files`).
 """
 
 from __future__ import annotations
@@ -34,11 +36,7 @@ IGNORE_FILE = ".eslintignore"
 LAST_LEGACY_MAJOR = 9
 #: The first ESLint major that looks up the flat config from each linted file.
 FILE_LOOKUP_MAJOR = 10
-#: Extensions legacy ESLint selects by default when it walks a folder.
-LEGACY_EXTENSIONS = frozenset({".js"})
 _ROOT_TRUE = re.compile(r"""["']?\broot["']?\s*:\s*true\b""")
-_STAR_EXT = re.compile(r"\*\.([A-Za-z0-9]+)\b")
-_STAR_BRACES = re.compile(r"\*\.\{([A-Za-z0-9,\s]+)\}")
 _EXT_FLAG = re.compile(r"--ext(?:=|\s+)([.\w,]+)")
 _MAJOR = re.compile(r"(\d+)")
 
@@ -46,18 +44,14 @@ _MAJOR = re.compile(r"(\d+)")
 @dataclass(frozen=True)
 class Setup:
     """How ESLint is run for a file: config system, the folder to run in, the config
-    files that fix the result (for the digest), and (legacy) the extensions it selects."""
+    files that fix the result (for the digest), and (legacy) the `--ext` values the
+    project's own package.json scripts give ESLint (empty: none given)."""
 
     legacy: bool
     config: Path
     cwd: Path
     files: tuple[Path, ...]
-    extensions: frozenset[str] = frozenset()
-
-    def selects(self, rel_path: str) -> bool:
-        """Whether `eslint .` in the project would lint this file at all (legacy only
-        filters: a flat config decides through ESLint's own notices)."""
-        return not self.legacy or Path(rel_path).suffix.lower() in self.extensions
+    ext_flag: tuple[str, ...] = ()
 
 
 def ancestors(root: Path, rel_path: str) -> list[Path]:
@@ -120,7 +114,7 @@ def _is_root(config: Path) -> bool:
     return bool(_ROOT_TRUE.search(text))
 
 
-def _script_extensions(folders: list[Path]) -> set[str]:
+def _script_extensions(folders: list[Path]) -> tuple[str, ...]:
     """`--ext` values of the package.json scripts that run eslint (how the project runs it)."""
     exts: set[str] = set()
     for folder in folders:
@@ -129,21 +123,7 @@ def _script_extensions(folders: list[Path]) -> set[str]:
             if isinstance(cmd, str) and "eslint" in cmd:
                 for match in _EXT_FLAG.finditer(cmd):
                     exts |= {"." + e.strip(".") for e in match.group(1).split(",") if e.strip(".")}
-    return exts
-
-
-def _pattern_extensions(configs: list[Path]) -> set[str]:
-    """Extensions named by `*.ext` / `*.{a,b}` patterns (overrides) in the configs."""
-    exts: set[str] = set()
-    for config in configs:
-        try:
-            text = config.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        exts |= {"." + e.lower() for e in _STAR_EXT.findall(text)}
-        for group in _STAR_BRACES.findall(text):
-            exts |= {"." + e.strip().lower() for e in group.split(",") if e.strip()}
-    return exts
+    return tuple(sorted(exts))
 
 
 def legacy_setup(root: Path, rel_path: str) -> Setup | None:
@@ -163,9 +143,8 @@ def legacy_setup(root: Path, rel_path: str) -> Setup | None:
     ignores = [f / IGNORE_FILE for f in folders if (f / IGNORE_FILE).is_file()]
     cwd = min((p.parent for p in [*chain, *ignores]), key=lambda p: len(p.parts))
     packages = [f / "package.json" for f in folders if (f / "package.json").is_file()]
-    exts = LEGACY_EXTENSIONS | _pattern_extensions(chain) | _script_extensions(folders)
     files = tuple(dict.fromkeys([*chain, *ignores, *packages]))
-    return Setup(True, chain[0], cwd, files, frozenset(exts))
+    return Setup(True, chain[0], cwd, files, _script_extensions(folders))
 
 
 def find_setup(root: Path, rel_path: str, from_file: bool = True) -> Setup | None:

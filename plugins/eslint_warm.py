@@ -81,7 +81,7 @@ def package_root(tool: str) -> Path | None:
     return root if isinstance(meta, dict) and meta.get("name") == "eslint" else None
 
 
-def _node(env: Mapping[str, str]) -> str | None:
+def node_for(env: Mapping[str, str]) -> str | None:
     """`node` as the tool's `#!/usr/bin/env node` would find it (absolute PATH only)."""
     entries = [p for p in env.get("PATH", "").split(os.pathsep) if os.path.isabs(p)]
     return shutil.which("node", path=os.pathsep.join(entries)) if entries else None
@@ -300,7 +300,7 @@ def run_warm(
         return None
     tool = str(argv[0])
     pkg = package_root(tool)
-    node = _node(env)
+    node = node_for(env)
     if pkg is None or node is None or not WORKER_JS.is_file():
         return None
     key = identity(tool, version, cwd, env, config_digest, root)

@@ -80,6 +80,7 @@ from orchestrator.api import (
     fingerprint,
     hookimpl,
     interpreter_bin_dir,
+    one_line,
     outcome_from,
     remember_version,
     run_bounded,
@@ -306,6 +307,25 @@ def _pin_check(
     return ok, f"ruff {number} {verb} required-version {spec!r} ({where_s})"
 
 
+#: At most this many of Ruff's warnings per process become notes (then a count).
+MAX_WARNINGS = 10
+#: Characters a warning note may take.
+MAX_WARNING_CHARS = 300
+
+
+def warning_notes(stderr: bytes) -> tuple[str, ...]:
+    """Ruff's `warning:` lines (about the project's own config or suppressions, such as
+    an invalid `# noqa`) as report notes: one line each, bounded in length and number,
+    in Ruff's order. The human report escapes them; they never reach an agent's text
+    (render/agent.py names no note but its own)."""
+    lines = stderr.decode("utf-8", "replace").splitlines()
+    said = list(dict.fromkeys(s.strip() for s in lines if s.strip().startswith("warning:")))
+    notes = [f"ruff {one_line(w, MAX_WARNING_CHARS)}" for w in said[:MAX_WARNINGS]]
+    if len(said) > MAX_WARNINGS:
+        notes.append(f"ruff: {len(said) - MAX_WARNINGS} more warning(s) not shown")
+    return tuple(notes)
+
+
 def _stdout_paths(res: ProcResult, root: Path) -> list[str]:
     """`--show-files` output as root-relative POSIX paths (absolute when outside)."""
     prefix = str(root).rstrip(os.sep) + os.sep
@@ -515,7 +535,11 @@ class RuffChecker:
         if quiet or narrowed:
             asked = tuple(t for t in batch.targets if t.path in quiet | narrowed)
             settled = {o.path: o for o in self._listing(Batch(asked, batch.data), ctx)}
-            outcomes = [settled.get(o.path, o) for o in outcomes]
+            # The lint's notes (Ruff's warnings) are report-level: they stay whatever
+            # the listing says of the file.
+            outcomes = [
+                settled[o.path].with_(notes=o.notes) if o.path in settled else o for o in outcomes
+            ]
         return self._with_config(batch, ctx.project_root, outcomes)
 
     def _with_config(
@@ -718,6 +742,8 @@ class RuffChecker:
         stray = sorted(set(by_path) - {t.path for t in batch.targets})
         if stray:
             raise Unparsable(f"results for a file not asked about: {stray[0]!r}")
+        # Report-level: the report lists each distinct note once, so the first file carries them.
+        notes = warning_notes(res.stderr)
         outcomes: list[FileOutcome] = []
         for t in batch.targets:
             findings = self._findings(t, by_path.get(t.path, []))
@@ -732,6 +758,7 @@ class RuffChecker:
                     coherent=True,
                     language=t.language,
                     tool=ident,
+                    notes=() if outcomes else notes,
                 )
             )
         return outcomes

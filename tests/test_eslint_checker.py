@@ -364,5 +364,6 @@ def test_staged_content_in_legacy_mode(tmp_path: Path) -> None:
     checker, ctx = EslintChecker(), _ctx(tmp_path)
     plan = checker.plan([staged, ignored], ctx)
     outs = {o.path: o for b in plan.batches for o in checker.run(b, ctx)}
+    outs |= {o.path: o for o in plan.settled}
     assert {f.rule for f in outs["s.js"].findings} == {"no-var"}
     assert outs["gen/g.js"].status == ScopeStatus.NOT_RUN

@@ -18,6 +18,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from helpers import corpus, eslint_path, require_tool
 from orchestrate_plugins.eslint_checker import EslintChecker
 
@@ -87,12 +88,14 @@ def _lint(root: Path) -> dict[str, FileOutcome]:
     return {o.path: o for o in outs}
 
 
-def _native(root: Path, eslint: str, legacy: bool) -> dict[str, set[Key]]:
+def _native(
+    root: Path, eslint: str, legacy: bool, extra: Sequence[str] = ()
+) -> dict[str, set[Key]]:
     """`eslint -f json .` in the project, as its user runs it: file -> finding keys."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ESLINT_")}
     env["ESLINT_USE_FLAT_CONFIG"] = "false" if legacy else "true"
     res = subprocess.run(
-        [eslint, "-f", "json", "."], cwd=root, env=env, capture_output=True, timeout=120
+        [eslint, "-f", "json", *extra, "."], cwd=root, env=env, capture_output=True, timeout=120
     )
     assert res.returncode in (0, 1), res.stderr.decode()
     out: dict[str, set[Key]] = {}
@@ -223,6 +226,92 @@ def test_ignores_and_eslintignore_are_not_run(tmp_path: Path) -> None:
         assert gen.status == ScopeStatus.NOT_RUN and not gen.findings
         assert "ignored by the project's ESLint config" in _reason(gen)
         assert {f.rule for f in outs["src/a.js"].findings} == {"no-var"}
+
+
+#: Legacy configs whose globs are not `overrides` patterns: rule options, ignorePatterns.
+_GLOBS_NOT_OVERRIDES = {
+    ".eslintrc.json": json.dumps(
+        {
+            "root": True,
+            "ignorePatterns": ["*.d.ts", "dist/**/*.cjs"],
+            "rules": {
+                "no-var": "error",
+                "no-restricted-imports": ["error", {"patterns": ["*.mjs", "lodash/*.ts"]}],
+            },
+        }
+    ),
+    "src/a.js": "var a;\n",
+    "src/b.cjs": "var b;\n",
+    "src/c.mjs": "var c;\n",
+    "src/d.ts": "var d;\n",
+    "src/e.d.ts": "var e;\n",
+    "dist/f.cjs": "var f;\n",
+}
+_LEGACY_SHAPES: dict[str, tuple[dict[str, str], tuple[str, ...], set[str]]] = {
+    # Before: "ESLint selects .cjs, .d, .js, .mjs, .ts files" and four of them checked.
+    "globs-not-overrides": (_GLOBS_NOT_OVERRIDES, (), {"src/a.js"}),
+    "overrides-ts": (
+        {
+            ".eslintrc.json": json.dumps(
+                {
+                    "root": True,
+                    "ignorePatterns": ["legacy/"],
+                    "rules": {"no-var": "error"},
+                    "overrides": [{"files": ["*.ts"], "rules": {"eqeqeq": "error"}}],
+                }
+            ),
+            "a.js": "var a;\n",
+            "b.ts": "var b = 1 == 2;\n",
+            "c.cjs": "var c;\n",
+            "legacy/d.js": "var d;\n",
+            "legacy/e.ts": "var e;\n",
+        },
+        (),
+        {"a.js", "b.ts"},
+    ),
+    # The project's script gives --ext; a glob elsewhere in the config adds nothing.
+    "ext-flag": (
+        {
+            "package.json": json.dumps({"scripts": {"lint": "eslint --ext .js,.cjs ."}}),
+            ".eslintrc.json": json.dumps(
+                {"root": True, "ignorePatterns": ["*.ts"], "rules": {"no-var": "error"}}
+            ),
+            "a.js": "var a;\n",
+            "b.cjs": "var b;\n",
+            "c.mjs": "var c;\n",
+            "d.ts": "var d;\n",
+        },
+        ("--ext", ".js,.cjs"),
+        {"a.js", "b.cjs"},
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_LEGACY_SHAPES))
+def test_legacy_files_are_the_ones_eslint_dot_lints(tmp_path: Path, shape: str) -> None:
+    """Which files a legacy project has checked is ESLint's own enumeration of `eslint .`
+    (compared with ESLint run directly), never globs read out of the config. Before:
+    every `*.ext` in ignorePatterns or rule options counted as a selected extension."""
+    files, extra, linted = _LEGACY_SHAPES[shape]
+    _project(tmp_path, files)
+    outs = _lint(tmp_path)
+    native = _native(tmp_path, eslint_path(), legacy=True, extra=extra)
+    assert set(native) == linted
+    _agree(outs, native)
+    for path in set(_sources(tmp_path)) - linted:
+        assert outs[path].status in (ScopeStatus.CONFIGURATION_REQUIRED, ScopeStatus.NOT_RUN)
+        assert "eslint ." in _reason(outs[path]), outs[path]
+
+
+def test_legacy_files_under_the_project_eslint_8(tmp_path: Path) -> None:
+    """The same question asked of the project's own ESLint 8.57 gives its answer."""
+    files = dict(_GLOBS_NOT_OVERRIDES, **{"package.json": '{"devDependencies": {"eslint": "8"}}'})
+    _project(tmp_path, files, [OLD_ESLINT])
+    outs = _lint(tmp_path)
+    native = _native_npx(tmp_path, require_tool("npx", NPM_HINT))
+    assert set(native) == {"src/a.js"}
+    _agree(outs, native)
+    assert outs["src/a.js"].tool is not None and outs["src/a.js"].tool.version == "v8.57.1"
 
 
 def test_project_local_eslint_8(tmp_path: Path) -> None:

@@ -132,3 +132,47 @@ def test_languages_module_does_not_import_tree_sitter() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+#: Plain C headers as projects ship them: an include guard, structs and typedefs, prose
+#: in comments that happens to use C++ words, and the `__cplusplus` guard C headers
+#: carry for C++ readers. Before: both were detected as C++ ("virtual", `public:` in a
+#: comment, `class X {` in a doc example, `std::` in a string).
+_C_HEADERS = {
+    "uv_fs.h": (
+        b"/* Copyright Joyent, Inc. and other Node contributors.\n"
+        b" * Maps the virtual file system onto the host's.\n"
+        b" */\n"
+        b"#ifndef UV_FS_H\n#define UV_FS_H\n\n"
+        b'#ifdef __cplusplus\nextern "C" {\n#endif\n\n'
+        b"#include <stddef.h>\n\n"
+        b"typedef struct uv_fs_s uv_fs_t;\n"
+        b"struct uv_fs_s {\n  void* data;\n  size_t result;  // never nullptr here\n};\n\n"
+        b"int uv_fs_open(uv_fs_t* req, const char* path, int flags);\n\n"
+        b"#ifdef __cplusplus\n}\n#endif\n#endif /* UV_FS_H */\n"
+    ),
+    "config.h": (
+        b"#ifndef CONFIG_H\n#define CONFIG_H\n"
+        b"/*\n * Usage:\n *   public: the exported table\n"
+        b" *   class Foo { }   (the C++ wrapper, see cpp/)\n */\n"
+        b'#define BANNER "std::cout is not used here"\n'
+        b"typedef enum { MODE_A, MODE_B } mode_t;\n"
+        b"typedef struct { mode_t mode; char name[32]; } config_t;\n"
+        b"#endif\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_C_HEADERS))
+def test_plain_c_headers_are_c(name: str) -> None:
+    assert detect(name, _C_HEADERS[name]) == "c"
+
+
+def test_c_code_drops_comments_literals_and_the_cplusplus_guard() -> None:
+    from orchestrator.model.languages import c_code
+
+    code = c_code(_C_HEADERS["uv_fs.h"])
+    assert b"virtual" not in code and b'extern "C"' not in code and b"nullptr" not in code
+    assert b"typedef struct uv_fs_s uv_fs_t;" in code and b"#ifndef UV_FS_H" in code
+    # A C++ header keeps its markers: a real class outside any comment.
+    assert detect("w.h", b"// wrapper\nclass Wrapper : public Base {\n};\n") == "cpp"

@@ -162,3 +162,44 @@ def test_extend_cycle_ends_and_bare_pins_mean_equal(tmp_path: Path) -> None:
     assert cfg.required_version == ("0.8.4", tmp_path / "a.toml")
     assert satisfies("0.8.4", "0.8.4") and not satisfies("0.8.5", "0.8.4")
     assert satisfies("0.9.0", ">=0.8,<1") and satisfies("1.0", "not a pin") is None
+
+
+#: Ruff warns on stderr about a malformed suppression in the project's own code.
+_BAD_NOQA = "import os  # noqa:\n"
+_NOQA_WARNING = "Invalid `# noqa` directive on"
+
+
+def test_ruff_warnings_become_report_notes(tmp_path: Path) -> None:
+    """Ruff's stderr `warning:` lines (here an invalid `# noqa`) reach the report as
+    notes, once each. Before: the stderr was dropped and the warning was lost."""
+    (tmp_path / "a.py").write_text(_BAD_NOQA)
+    (tmp_path / "b.py").write_text("X = 1\n")
+    report = run_lint(LintRequest(project_root=tmp_path))
+    said = [n for n in report.notes if _NOQA_WARNING in n]
+    assert len(said) == 1 and said[0].startswith("ruff warning:"), report.notes
+    assert "a.py:1" in said[0]
+
+
+def test_ruff_warning_notes_are_bounded() -> None:
+    from orchestrate_plugins.ruff_checker import MAX_WARNINGS, warning_notes
+
+    stderr = b"".join(b"warning: w%d " % i + b"x" * 1000 + b"\n" for i in range(30))
+    notes = warning_notes(stderr + b"not a warning\n")
+    assert len(notes) == MAX_WARNINGS + 1 and all(len(n) <= 320 for n in notes)
+    assert notes[-1] == f"ruff: {30 - MAX_WARNINGS} more warning(s) not shown"
+
+
+def test_ruff_warnings_never_reach_the_agent_feedback(tmp_path: Path) -> None:
+    from helpers import git, new_repo
+
+    from orchestrator.render.agent import edit_context, edit_message
+    from orchestrator.usecases.agent import lint_here
+
+    repo = new_repo(tmp_path / "r", {"a.py": "X = 1\n"})
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "a.py").write_text(_BAD_NOQA)
+    result = lint_here(repo, ["a.py"], 60)
+    assert any(_NOQA_WARNING in n for n in result.report.notes), result.report.notes
+    text = edit_context(True, ["a.py"], result, (None, ()), [], False)
+    line = edit_message(result, (), False)
+    assert "noqa` directive" not in text and "noqa` directive" not in line, text

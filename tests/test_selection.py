@@ -8,7 +8,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from helpers import git, run_cli
+from helpers import git, new_repo, run_cli
 
 from orchestrator.core import selection
 from orchestrator.core.selection import select
@@ -273,3 +273,36 @@ def test_entries_are_never_walked(tmp_path: Path) -> None:
     assert (s.status, s.reason) == (ScopeStatus.UNSAFE, "not a regular file")
     walked, _ = select(root, ["pkg", "a.py"], cwd=root)
     assert [t.path for t in walked] == ["a.py", "pkg/m.py"]
+
+
+def test_tracked_files_in_excluded_folders_are_named_not_run(tmp_path: Path) -> None:
+    """A file git tracks under `node_modules/` (nvm and vite commit some) is a `not_run`
+    scope naming the folder, never dropped. An untracked one there is not the project's.
+    Before: both vanished from the report without a word."""
+    repo = new_repo(tmp_path / "r", {"a.js": "1;\n", ".gitignore": "node_modules/\n"})
+    (repo / "node_modules" / "pkg").mkdir(parents=True)
+    (repo / "node_modules" / "pkg" / "index.js").write_text("1;\n")
+    (repo / "node_modules" / "pkg" / "stray.js").write_text("2;\n")
+    git(repo, "add", "-f", "node_modules/pkg/index.js")
+    targets, refused = select(repo, [], cwd=repo)
+    assert "a.js" in [t.path for t in targets]
+    assert not [t for t in targets if t.path.startswith("node_modules/")]
+    s = _status(refused, "node_modules/pkg/index.js")
+    assert s.status == ScopeStatus.NOT_RUN and s.reason and "node_modules/" in s.reason
+    assert not [s for s in refused if s.path == "node_modules/pkg/stray.js"]
+
+
+def test_an_uninitialised_submodule_is_not_run(tmp_path: Path) -> None:
+    """A gitlink whose submodule is not checked out (an empty folder, as `git clone`
+    without `--recurse-submodules` leaves it) is `not_run`: there is nothing to check
+    and nothing unsafe. Before: `unsafe`, "not a regular file"."""
+    repo = new_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{commit},vendor/lib")
+    (repo / "vendor" / "lib").mkdir(parents=True)
+    assert git(repo, "ls-files", "-s", "vendor/lib").startswith("160000")
+    for walk, paths in ((True, []), (False, ["vendor/lib"])):
+        _, refused = select(repo, paths, cwd=repo, walk=walk)
+        s = _status(refused, "vendor/lib")
+        assert s.status == ScopeStatus.NOT_RUN, s
+        assert s.reason and s.reason.startswith("submodule not checked out")

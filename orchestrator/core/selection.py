@@ -4,7 +4,9 @@ Every path is resolved against the project root. Outside the root, a symlink tha
 escapes it, a non-regular file (also a FIFO or socket inside a walked folder, which
 git does not list), a folder that cannot be read, a vanished file, a file name that is
 not UTF-8, a binary or oversized file: each becomes a scope row with a reason. Nothing
-is silently dropped, nothing unsafe is read.
+is silently dropped (a file git tracks inside an excluded folder is `not_run` naming it;
+an empty folder git lists, a submodule not checked out, is `not_run` too), nothing
+unsafe is read.
 
 `take_shard` keeps one deterministic share of a selection (`lint --shard I/N`).
 """
@@ -50,6 +52,8 @@ EXCLUDED_DIRS = (
 )
 SNIFF_BYTES = 8192
 VANISHED = "file vanished or does not exist"
+#: An empty folder where git lists an entry: a gitlink whose submodule is not checked out.
+SUBMODULE_NOT_CHECKED_OUT = "submodule not checked out: there are no files to check"
 #: Seconds git may take to list a folder before selection walks it without git.
 GIT_LIST_SECONDS = 60.0
 
@@ -153,6 +157,10 @@ class _Inspector:
             return _refuse(label, ScopeStatus.NOT_RUN, VANISHED)
         except OSError as exc:
             return _refuse(label, ScopeStatus.NOT_RUN, f"cannot stat: {exc.strerror}")
+        if stat.S_ISDIR(lst.st_mode) and _empty_dir(abs_s):
+            # Only a gitlink puts an empty folder among the names git lists (git lists no
+            # folder of its own): nothing was checked out, so nothing unsafe is there.
+            return _refuse(label, ScopeStatus.NOT_RUN, SUBMODULE_NOT_CHECKED_OUT)
         is_link = stat.S_ISLNK(lst.st_mode)
         try:
             if is_link:
@@ -202,6 +210,30 @@ class _Inspector:
         )
 
 
+def _empty_dir(path: str) -> bool:
+    """Whether the folder at `path` holds no entry (False when it cannot be read: the
+    inspection then judges it as any other folder)."""
+    try:
+        with os.scandir(path) as it:
+            return next(it, None) is None
+    except OSError:
+        return False
+
+
+def excluded_reason(folder: str) -> str:
+    """The reason of a tracked file inside a folder the walk excludes (`node_modules/`,
+    `.venv/`, ...): named, never dropped silently."""
+    return f"inside {folder}/, a folder orchestrate does not lint (tracked by git)"
+
+
+def _tracked(directory: Path) -> frozenset[str] | None:
+    """The files git tracks under `directory` (relative to it); None if git cannot say."""
+    try:
+        return frozenset(ls_files(Git(directory, Deadline.after(GIT_LIST_SECONDS)), "."))
+    except GitError:
+        return None
+
+
 def _git_names(directory: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under `directory` (paths relative to
     it, sorted), via git; None if no git."""
@@ -246,11 +278,20 @@ def _select_dir(
         refused.setdefault(scope.path, scope)
     dir_s = str(real_dir)
     excluded_set = frozenset(excluded_dirs)
+    # Asked of git only when a listed name lies in an excluded folder.
+    tracked: frozenset[str] | None = None
     for name in names:
         rel = name if base_rel == "." else f"{base_rel}/{name}"
         if rel in targets or rel in refused:
             continue
-        if any(part in excluded_set for part in rel.split("/")[:-1]):
+        folder = next((p for p in rel.split("/")[:-1] if p in excluded_set), None)
+        if folder is not None:
+            # An untracked file there (an unignored node_modules/) is the folder's
+            # content, not the project's; a tracked one is named with its reason.
+            if tracked is None:
+                tracked = _tracked(real_dir) or frozenset()
+            if name in tracked:
+                refused[rel] = _refuse(rel, ScopeStatus.NOT_RUN, excluded_reason(folder))
             continue
         got = inspector.inspect(os.path.join(dir_s, name), rel, rel)
         if isinstance(got, FileTarget):

@@ -287,10 +287,33 @@ _CPP_HINTS = (
 )
 
 
+#: Comments and string or character literals of C-family code (a comment that runs
+#: past the head ends there).
+_C_NOISE = re.compile(
+    rb"/\*.*?(?:\*/|\Z)|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S
+)
+#: What a C header carries for C++ readers only: `#ifdef __cplusplus` ... `#endif`.
+_CPLUSPLUS_ONLY = re.compile(
+    rb"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus)\b"
+    rb".*?^[ \t]*#[ \t]*endif\b",
+    re.S | re.M,
+)
+
+
+def c_code(head: bytes) -> bytes:
+    """`head` without comments, string and character literals, and `#ifdef
+    __cplusplus` blocks: what a C-family file's code says, so that a word in its prose
+    ("virtual memory", "namespace") or its C++ guard (`extern "C" {`) names no dialect."""
+    return _CPLUSPLUS_ONLY.sub(b"\n", _C_NOISE.sub(b" ", head))
+
+
 def _sniff_h(head: bytes) -> str | None:
-    if _search(_OBJC_HINTS, head):
+    """A `.h` file is C unless its code (`c_code`: not its comments, literals or
+    `__cplusplus` guard) has Objective-C or C++ markers, as linguist decides."""
+    code = c_code(head)
+    if _search(_OBJC_HINTS, code):
         return "objc"
-    if _search(_CPP_HINTS, head):
+    if _search(_CPP_HINTS, code):
         return "cpp"
     return "c"
 
