@@ -12,6 +12,8 @@ Messages are fixed phrases: they never quote the source.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -33,6 +35,7 @@ from orchestrator.api import (
     FileTarget,
     Finding,
     Probe,
+    ReuseIdentity,
     RunContext,
     ScopeStatus,
     Severity,
@@ -238,6 +241,12 @@ def _version(dist: str) -> str:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "?"
+
+
+def _manifest_digest() -> str:
+    """A digest of the grammar manifest as parsed (what `grammar_info` answers from)."""
+    blob = json.dumps(grammar_manifest(), sort_keys=True, default=repr)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def tool_identity() -> ToolIdentity:
@@ -467,6 +476,13 @@ class TreeSitterChecker:
         )
         return CheckerPlan(batches=batches)
 
+    def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
+        """What fixes a file's outcome besides its bytes: the grammar pack and
+        tree-sitter versions, and the grammar manifest (grammars, qualification, confirm
+        commands). The settings (`exact_parse_clean`, `max_parse_bytes`) are folded in by
+        core/reuse.py. Outcomes an exact parser judged are not reused (`_one`)."""
+        return ReuseIdentity(tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax")
+
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """One outcome per file; faults and the deadline become outcomes, never exceptions."""
         tool = tool_identity()
@@ -526,7 +542,13 @@ class TreeSitterChecker:
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
 
-        return out(scope_status(info, verdict), **_verdict(target.path, info, regions, verdict))
+        return out(
+            scope_status(info, verdict),
+            # An exact parser's verdict (or its absence: missing tool, deadline) is not
+            # covered by this checker's reuse identity (`reuse_identity`).
+            reusable=verdict is None,
+            **_verdict(target.path, info, regions, verdict),
+        )
 
 
 @hookimpl
