@@ -208,10 +208,12 @@ def drop_preprocessor_regions(
     return kept
 
 
-def _tag_name(node: Any) -> str:
+def _tag_name(node: Any, src: bytes) -> str:
+    # The name is sliced from the source: a tree parsed through a read callback has no
+    # text of its own (treesitter_checker.parse).
     for child in node.children:
-        if child.type == "tag_name" and child.text is not None:
-            return str(child.text.decode("utf-8", "replace")).lower()
+        if child.type == "tag_name":
+            return src[child.start_byte : child.end_byte].decode("utf-8", "replace").lower()
     return ""
 
 
@@ -221,19 +223,19 @@ def _implicit_close_at_eof(node: Any, src: bytes) -> bool:
         return False
     for child in node.children:
         if child.type == "start_tag":
-            if _tag_name(child) not in OPTIONAL_END_TAGS:
+            if _tag_name(child, src) not in OPTIONAL_END_TAGS:
                 return False
         elif child.type not in {"text", "comment", "doctype", "element", "entity"}:
             return False
     return True
 
 
-def _missing_optional_end(node: Any) -> bool:
+def _missing_optional_end(node: Any, src: bytes) -> bool:
     """A MISSING implicit end tag of an element whose end tag HTML5 lets be left out."""
     if node.type != "element" or not node.children:
         return False
     start = node.children[0]
-    return start.type == "start_tag" and _tag_name(start) in OPTIONAL_END_TAGS
+    return start.type == "start_tag" and _tag_name(start, src) in OPTIONAL_END_TAGS
 
 
 def _bare_greater_than(node: Any, src: bytes) -> bool:
@@ -273,6 +275,6 @@ def drop_html_regions(nodes: Sequence[Any], src: bytes) -> list[Any]:
                     or _bare_ampersand(n, src)
                 )
             )
-            or (not n.is_error and _missing_optional_end(n))
+            or (not n.is_error and _missing_optional_end(n, src))
         )
     ]

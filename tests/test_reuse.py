@@ -18,6 +18,7 @@ from helpers import VENV_BIN, require_tool
 
 from orchestrator.core import reuse
 from orchestrator.core.engine import LintRequest, run_lint
+from orchestrator.decisions.coverage import REUSABLE_STATUSES
 from orchestrator.model.checker import FileOutcome, FileTarget
 from orchestrator.model.report import Finding, Report, Scope
 from orchestrator.vocab import Purpose, ScopeStatus
@@ -141,12 +142,27 @@ def _parts(**kw: str) -> reuse.KeyParts:
 
 
 @pytest.mark.parametrize(
-    "status", [s for s in ScopeStatus if s != ScopeStatus.CHECKED], ids=lambda s: str(s)
+    "status", [s for s in ScopeStatus if s not in REUSABLE_STATUSES], ids=lambda s: str(s)
 )
 def test_incomplete_results_are_never_stored(tmp_path: Path, status: ScopeStatus) -> None:
     outcome = FileOutcome(path="a.py", checker="ruff", status=status)
     assert reuse.store(tmp_path, _parts(), outcome) is False
     assert reuse.lookup(tmp_path, _parts()) is None
+
+
+@pytest.mark.parametrize("status", sorted(REUSABLE_STATUSES), ids=lambda s: str(s))
+def test_complete_results_are_stored_unless_their_checker_refuses(
+    tmp_path: Path, status: ScopeStatus
+) -> None:
+    """`checked` and the fallback's `unqualified` (a complete parse) are kept and handed
+    back as they were; an outcome marked `reusable=False` is not kept."""
+    outcome = FileOutcome(path="a.py", checker="ruff", status=status, reason="why")
+    assert reuse.store(tmp_path, _parts(), outcome.with_(reusable=False)) is False
+    assert reuse.lookup(tmp_path, _parts()) is None
+    assert reuse.store(tmp_path, _parts(), outcome)
+    hit = reuse.lookup(tmp_path, _parts())
+    assert hit is not None
+    assert (hit.outcome.status, hit.outcome.reason) == (status, "why")
 
 
 def test_every_identity_part_matters(tmp_path: Path) -> None:

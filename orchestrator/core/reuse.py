@@ -3,8 +3,10 @@
 A result for one file x checker may be reused only when its whole identity is
 equal: source bytes digest, effective config digest, tool identity (path and
 version), rule set, scope (path, checker, purpose) and completeness. Only complete
-`checked` results of feedback runs are stored; timed-out, partial or otherwise
-incomplete results never are, and delivery (commit, push, CI) never reuses.
+results of feedback runs are stored (`decisions/coverage.is_reusable`: `checked`, and
+the fallback's `unqualified`), and only those their checker did not mark
+`reusable=False`; timed-out, partial or otherwise incomplete results never are, and
+delivery (commit, push, CI) never reuses.
 
 The results live in one index file per repository in the user's cache folder
 (`index_path`), never in the project: a cold process reads it once. The file is JSON
@@ -58,6 +60,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from orchestrator.core import dependencies
 from orchestrator.core.dependencies import Answers
+from orchestrator.decisions.coverage import is_reusable
 from orchestrator.model.checker import Batch, FileOutcome, FileTarget, RunContext
 from orchestrator.model.declared import LoadedChecker
 from orchestrator.model.report import Finding, Scope, ToolIdentity, compact
@@ -512,7 +515,7 @@ def lookup(
         if data.get("parts") != parts.as_dict():
             return None  # another identity (its config or tool changed): a plain miss
         outcome = _decode(parts.path, parts.checker, data["outcome"])
-        if outcome.status != ScopeStatus.CHECKED:
+        if not is_reusable(outcome.status):
             raise ValueError("incomplete result in cache")
     except (ValueError, KeyError, TypeError, AttributeError):
         index.drop(parts.path, parts.checker)
@@ -542,7 +545,8 @@ def store(
     """
     if (
         parts.purpose != str(Purpose.FEEDBACK)
-        or outcome.status != ScopeStatus.CHECKED
+        or not is_reusable(outcome.status)
+        or not outcome.reusable
         or outcome.path != parts.path
         or outcome.checker != parts.checker
     ):
@@ -697,7 +701,7 @@ def remember(
     for o in outcomes:
         t = by_path.get(o.path)
         before = digests.get(o.path)
-        if t is None or before is None or o.status != ScopeStatus.CHECKED:
+        if t is None or before is None or not is_reusable(o.status) or not o.reusable:
             continue
         # Identity reported by the run must be the identity we keyed on.
         if o.tool is not None and (o.tool.path, o.tool.version) != (

@@ -57,6 +57,7 @@ from typing import Any
 from orchestrator.core import dependencies, reuse
 from orchestrator.core.config import CONFIG_FILES
 from orchestrator.deadline import Deadline
+from orchestrator.decisions.coverage import is_reusable
 from orchestrator.git.runner import Git, GitError
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Report, Scope, checker_times, utc_now
@@ -260,7 +261,8 @@ def keep(
 
 
 def _reused(scope: Scope) -> Scope:
-    if scope.status != ScopeStatus.CHECKED:
+    # The scopes per-file reuse would hand back are the ones a kept run says it reused.
+    if not is_reusable(scope.status):
         return scope
     return scope.model_copy(update={"reused": reuse.REUSE_REASON, "duration_ms": 0})
 

@@ -34,6 +34,22 @@ from orchestrator.vocab import (
 FAILED_STATUSES = frozenset({ScopeStatus.TOOL_ERROR, ScopeStatus.TIMED_OUT, ScopeStatus.PARTIAL})
 
 
+#: The outcomes per-file reuse (core/reuse.py) may store and hand back, and a kept warm
+#: run (core/run_memo.py) marks reused: complete results, fixed by their identity.
+#: `checked`, and `unqualified` (the fallback parsed the whole file; its grammar is not
+#: qualified, so its regions are candidates: the same bytes, grammars and settings give
+#: the same candidates). Never `timed_out`, `partial`, `tool_error` (incomplete or
+#: failed), `missing` or `configuration_required` (a tool or config may appear), nor
+#: `not_run`, `unsupported`, `unsafe` (nothing was checked; they cost nothing to redo).
+REUSABLE_STATUSES = frozenset({ScopeStatus.CHECKED, ScopeStatus.UNQUALIFIED})
+
+
+def is_reusable(status: ScopeStatus | str) -> bool:
+    """Whether an outcome of this status may be reused while its identity is unchanged
+    (the checker may still refuse one outcome: `FileOutcome.reusable`)."""
+    return status in REUSABLE_STATUSES
+
+
 def is_checked(s: Scope) -> bool:
     """A scope is evidence only when its checker ran to completion."""
     return s.status == ScopeStatus.CHECKED

@@ -116,6 +116,9 @@ class FileOutcome:
     tool is missing or unconfigured). `coherent` says the checker parsed these exact
     bytes coherently, so no other checker needs to parse them again. `notes` are
     report-level remarks (an allowlist use, ...): the report lists each distinct one.
+    `reusable` False keeps this one outcome out of per-file reuse (core/reuse.py): the
+    result depends on something its checker's reuse identity does not cover (the
+    fallback's exact-parser verdicts). It is not a report field.
     """
 
     path: str
@@ -136,6 +139,7 @@ class FileOutcome:
     coherent: bool = False
     language: str | None = None
     notes: tuple[str, ...] = ()
+    reusable: bool = True
 
     def with_(self, **changes: Any) -> FileOutcome:
         return replace(self, **changes)

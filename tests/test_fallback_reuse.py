@@ -1,0 +1,121 @@
+"""The tree-sitter fallback's complete outcomes are reused while their identity holds
+(issue 29, item 7).
+
+Before, only `checked` results were stored and the fallback declared no reuse identity,
+so Markdown and every other file the fallback alone judged (`unqualified`) was parsed
+again on every run. In-process lints (the use case) of real git repositories in
+temporary folders, with the real grammars; a second run's parser is replaced by a fake
+that raises, so a parse there would turn the file into a `tool_error`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import git, new_repo, require_tool
+from orchestrate_plugins import treesitter_checker
+
+from orchestrator.core import reuse
+from orchestrator.core.engine import LintRequest
+from orchestrator.decisions.coverage import REUSABLE_STATUSES, is_reusable
+from orchestrator.usecases.lint import NO_TASKS, lint
+from orchestrator.vocab import ScopeStatus
+
+DOC = "# Notes\n\nSome *text* and a [link](https://example.org).\n\n- one\n- two\n"
+#: gofmt rejects it (`gofmt -e`): the fallback's candidate goes to the exact parser.
+BROKEN_GO = "package main\n\nfunc main() {\n\tprintln(1)\n"
+#: The real parse, whatever a test puts in its place.
+REAL_PARSE = treesitter_checker.parse
+
+
+@pytest.fixture(autouse=True)
+def _reuse_on(monkeypatch: pytest.MonkeyPatch, homes: dict[str, str]) -> None:
+    monkeypatch.setenv(reuse.ENV_SWITCH, "1")
+
+
+def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = new_repo(tmp_path / "r", files)
+    git(root, "commit", "-qm", "files")
+    return root
+
+
+def _fallback(root: Path, path: str) -> tuple[ScopeStatus, str | None, str | None]:
+    """(status, reused, reason) of the fallback's scope for `path` in one lint."""
+    req = LintRequest(project_root=root, paths=[path], cwd=root, timeout=60)
+    report = lint(req, NO_TASKS).report
+    (scope,) = [s for s in report.scopes if s.checker == "treesitter" and s.path == path]
+    return scope.status, scope.reused, scope.reason
+
+
+def _fake_parse(*_args: Any) -> Any:
+    raise AssertionError("parsed again")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    real = REAL_PARSE
+
+    def counting(grammar: str, src: bytes, deadline_at: float) -> Any:
+        calls.append(grammar)
+        return real(grammar, src, deadline_at)
+
+    monkeypatch.setattr(treesitter_checker, "parse", counting)
+    return calls
+
+
+def test_an_unqualified_markdown_file_is_reused_not_parsed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path, {"notes.md": DOC})
+    first = _fallback(root, "notes.md")
+    assert first[:2] == (ScopeStatus.UNQUALIFIED, None)
+
+    monkeypatch.setattr(treesitter_checker, "parse", _fake_parse)
+    assert _fallback(root, "notes.md") == (first[0], reuse.REUSE_REASON, first[2])
+
+    # One changed byte: parsed again, and that result reused in turn.
+    (root / "notes.md").write_text(DOC.replace("one", "One"))
+    calls = _counting(monkeypatch)
+    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, None)
+    assert calls == ["markdown"]
+    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, reuse.REUSE_REASON)
+    assert calls == ["markdown"]
+
+
+def test_a_changed_setting_parses_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _repo(tmp_path, {"notes.md": DOC})
+    assert _fallback(root, "notes.md")[1] is None
+    assert _fallback(root, "notes.md")[1] == reuse.REUSE_REASON
+    (root / "orchestrate.toml").write_text("max_parse_bytes = 100000\n")
+    calls = _counting(monkeypatch)
+    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, None)
+    assert calls == ["markdown"]
+
+
+def test_an_outcome_the_exact_parser_judged_is_not_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """gofmt's verdict depends on the gofmt installed: outside the fallback's identity."""
+    require_tool("gofmt", "install Go (gofmt)")
+    root = _repo(tmp_path, {"main.go": BROKEN_GO})
+    status, reused, reason = _fallback(root, "main.go")
+    assert (status, reused) == (ScopeStatus.CHECKED, None)
+    assert "confirmed by" in (reason or "")
+    calls = _counting(monkeypatch)
+    assert _fallback(root, "main.go")[:2] == (ScopeStatus.CHECKED, None)
+    assert calls == ["go"]
+
+
+def test_only_complete_statuses_are_reusable() -> None:
+    assert {s for s in ScopeStatus if is_reusable(s)} == set(REUSABLE_STATUSES)
+    assert set(REUSABLE_STATUSES) == {ScopeStatus.CHECKED, ScopeStatus.UNQUALIFIED}
+    for status in (
+        ScopeStatus.TIMED_OUT,
+        ScopeStatus.PARTIAL,
+        ScopeStatus.TOOL_ERROR,
+        ScopeStatus.MISSING,
+        ScopeStatus.CONFIGURATION_REQUIRED,
+    ):
+        assert not is_reusable(status)
