@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from orchestrate_plugins import treesitter_filters
 from orchestrate_plugins.exact_versions import CONFIG_NAMES as EXACT_CONFIG_NAMES
 from orchestrate_plugins.treesitter_filters import drop_html_regions, drop_preprocessor_regions
 
@@ -243,10 +244,22 @@ def _version(dist: str) -> str:
         return "?"
 
 
+@cache
+def _code_digest() -> str:
+    """A digest of this checker's own code (this module and its region filters): a
+    stored outcome is the product of that code too, so an upgrade that changes how
+    candidates are found or dropped never answers with what the old code found."""
+    h = hashlib.sha256()
+    for module_file in (__file__, treesitter_filters.__file__):
+        h.update(Path(module_file).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _manifest_digest() -> str:
-    """A digest of the grammar manifest as parsed (what `grammar_info` answers from)."""
+    """A digest of the grammar manifest as parsed (what `grammar_info` answers from)
+    and of the checker's own code (`_code_digest`)."""
     blob = json.dumps(grammar_manifest(), sort_keys=True, default=repr)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return hashlib.sha256((blob + _code_digest()).encode()).hexdigest()[:16]
 
 
 def tool_identity() -> ToolIdentity:
@@ -478,8 +491,8 @@ class TreeSitterChecker:
 
     def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
         """What fixes a file's outcome besides its bytes: the grammar pack and
-        tree-sitter versions, and the grammar manifest (grammars, qualification, confirm
-        commands). The settings (`exact_parse_clean`, `max_parse_bytes`) are folded in by
+        tree-sitter versions, the grammar manifest (grammars, qualification, confirm
+        commands) and this checker's own code. The settings (`exact_parse_clean`, `max_parse_bytes`) are folded in by
         core/reuse.py. Outcomes an exact parser judged are not reused (`_one`)."""
         return ReuseIdentity(tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax")
 

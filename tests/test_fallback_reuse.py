@@ -94,6 +94,20 @@ def test_a_changed_setting_parses_again(tmp_path: Path, monkeypatch: pytest.Monk
     assert calls == ["markdown"]
 
 
+def test_a_change_of_the_fallbacks_own_code_parses_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgrade that changes how candidates are found or dropped: a stored outcome
+    of the old code is not an answer (the code's digest is in the identity)."""
+    root = _repo(tmp_path, {"notes.md": DOC})
+    assert _fallback(root, "notes.md")[1] is None
+    assert _fallback(root, "notes.md")[1] == reuse.REUSE_REASON
+    monkeypatch.setattr(treesitter_checker, "_code_digest", lambda: "fake-other-code")
+    calls = _counting(monkeypatch)
+    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, None)
+    assert calls == ["markdown"]
+
+
 def test_an_outcome_the_exact_parser_judged_is_not_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
