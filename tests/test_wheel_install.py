@@ -109,14 +109,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]
 @pytest.fixture(scope="module")
 def venv_bin(built: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bin folder of a fresh venv with the wheel, its dependencies and its `lsp`
-    extra installed, once per test session (the tests only run what it holds)."""
+    and `mcp` extras installed, once per test session (the tests only run what it holds)."""
     with _once_per_session(tmp_path_factory, "venv") as venv:
         if _made(venv) is None:
             shutil.rmtree(venv, ignore_errors=True)
             made = _run([sys.executable, "-m", "venv", str(venv)], venv.parent, _env({}))
             assert made.returncode == 0, made.stderr
             inst = _run(
-                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{built[0]}[lsp]"],
+                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{built[0]}[lsp,mcp]"],
                 venv,
                 _env({}),
                 900,
