@@ -116,7 +116,14 @@ def venv_bin(built: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) 
             made = _run([sys.executable, "-m", "venv", str(venv)], venv.parent, _env({}))
             assert made.returncode == 0, made.stderr
             inst = _run(
-                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{built[0]}[lsp,mcp]"],
+                [
+                    str(venv / "bin" / "python"),
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    f"{built[0]}[lsp,mcp]",
+                ],
                 venv,
                 _env({}),
                 900,
