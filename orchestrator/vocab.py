@@ -113,6 +113,10 @@ NO_CHECKER_REASON = "no checker or grammar covers this file"
 #: The checker name of the scopes refused before any checker ran (core/selection.py).
 SELECTION_CHECKER = "orchestrate"
 BINARY_REASON = "binary file (NUL bytes): not text"
+#: A tracked symlink to a folder inside the project: git records only the link, and
+#: Ruff and ESLint (flat config) do not walk through it; what it points at is checked
+#: under its own paths, so the link itself has nothing to check (core/selection.py).
+LINK_TO_FOLDER_REASON = "symlink to a folder: its files are checked under their own paths"
 
 #: The most bytes of git's pre-push protocol (a pre-push hook's standard input) that
 #: orchestrate accepts. Both ends of that contract use it: the hook's reader

@@ -12,8 +12,9 @@ from helpers import git, new_repo, run_cli
 
 from orchestrator.core import selection
 from orchestrator.core.selection import select
+from orchestrator.decisions.coverage import nothing_to_check
 from orchestrator.model.checker import MAX_FILE_BYTES
-from orchestrator.vocab import ScopeStatus
+from orchestrator.vocab import LINK_TO_FOLDER_REASON, ScopeStatus
 
 
 def _status(refused, path):  # type: ignore[no-untyped-def]
@@ -306,3 +307,24 @@ def test_an_uninitialised_submodule_is_not_run(tmp_path: Path) -> None:
         s = _status(refused, "vendor/lib")
         assert s.status == ScopeStatus.NOT_RUN, s
         assert s.reason and s.reason.startswith("submodule not checked out")
+
+
+def test_a_symlink_to_a_folder_inside_the_project_has_nothing_to_check(tmp_path: Path) -> None:
+    """A tracked link to a folder of the project is `unsupported` with nothing to check
+    (Ruff and flat-config ESLint do not walk through it; its files are checked under
+    their own paths), counted with the files nobody lints. A link to a file is linted
+    as the file; a link out of the project stays `unsafe`. Before: the folder link was
+    `unsafe`, "not a regular file", a NOT-checked row in every readable report."""
+    repo = new_repo(tmp_path / "r", {"sub/c.py": "x = 1\n"})
+    (repo / "sublink").symlink_to("sub")
+    (repo / "flink.py").symlink_to("sub/c.py")
+    (tmp_path / "away").mkdir()
+    (repo / "outlink").symlink_to(tmp_path / "away")
+    git(repo, "add", "-A")
+    targets, refused = select(repo, [], cwd=repo)
+    assert {"flink.py", "sub/c.py"} <= {t.path for t in targets}
+    s = _status(refused, "sublink")
+    assert (s.status, s.reason) == (ScopeStatus.UNSUPPORTED, LINK_TO_FOLDER_REASON)
+    assert nothing_to_check(s)
+    out = _status(refused, "outlink")
+    assert out.status == ScopeStatus.UNSAFE and not nothing_to_check(out)

@@ -33,7 +33,7 @@ from orchestrator.model import languages
 from orchestrator.model.checker import MAX_FILE_BYTES, FileTarget
 from orchestrator.model.paths import TOO_DEEP_REASON
 from orchestrator.model.report import MAX_SHARDS, Scope, ShardIdentity, files_digest
-from orchestrator.vocab import BINARY_REASON, SELECTION_CHECKER, ScopeStatus
+from orchestrator.vocab import BINARY_REASON, LINK_TO_FOLDER_REASON, SELECTION_CHECKER, ScopeStatus
 
 SELECTION = SELECTION_CHECKER  # the checker name of scopes refused before any checker ran
 EXCLUDED_DIRS = (
@@ -182,6 +182,9 @@ class _Inspector:
                 return _refuse(label, ScopeStatus.NOT_RUN, f"cannot stat: {exc.strerror}")
         else:
             st = lst  # lstat of a non-link is its stat: no second system call
+        if is_link and stat.S_ISDIR(st.st_mode):
+            # Inside the root (checked above): nothing unsafe, and nothing of its own.
+            return _refuse(label, ScopeStatus.UNSUPPORTED, LINK_TO_FOLDER_REASON)
         if not stat.S_ISREG(st.st_mode):
             return _refuse(label, ScopeStatus.UNSAFE, "not a regular file")
         if st.st_size > MAX_FILE_BYTES:

@@ -21,6 +21,7 @@ from typing import Any
 from orchestrator.model.report import MERGE_ENTRY, Coverage, Report, Scope, files_digest
 from orchestrator.vocab import (
     BINARY_REASON,
+    LINK_TO_FOLDER_REASON,
     NO_CHECKER_REASON,
     SELECTION_CHECKER,
     UNREADABLE_REASONS,
@@ -57,12 +58,13 @@ def is_checked(s: Scope) -> bool:
 
 def nothing_to_check(s: Scope) -> bool:
     """A file nobody lints: refused before any checker because no checker, grammar or
-    parser knows its language, or because it is binary. Still a scope that is not
+    parser knows its language, because it is binary, or because it is a symlink to a
+    folder inside the project (its files are checked under their own paths). Still a scope that is not
     `checked` (JSON and SARIF list it); the readable formats count these in one line."""
     if s.checker != SELECTION_CHECKER:
         return False
     if s.status == ScopeStatus.UNSUPPORTED:
-        return (s.reason or "").startswith(NO_CHECKER_REASON)
+        return (s.reason or "").startswith(NO_CHECKER_REASON) or s.reason == LINK_TO_FOLDER_REASON
     return s.status == ScopeStatus.NOT_RUN and s.reason == BINARY_REASON
 
 
