@@ -56,6 +56,7 @@ SKIPPED: dict[str, str] = {
     "python grammars/qualify.py": "fetches the pinned corpus (network), then measures for minutes",
     "python grammars/qualify.py --only go": "fetches the Go corpus (network)",
     "python grammars/qualify.py --no-fetch --report /tmp/qualify.json": "measures the fetched qualification corpus (scripts/fetch --group qualify, network) for minutes",
+    "python grammars/rss_measure.py --write": "fetches the default and qualify corpora (network), then parses for about 20 s",
     '.venv/bin/pip install -e ".[test]"': "installs from the registry (network); ./run setup does it",
     "npm ci --prefix tools/hosts": "installs the agent hosts from the npm registry (network)",
     ".venv/bin/pytest -m hosts_e2e -n 2": "drives the real agent hosts (their npm installs, minutes)",
