@@ -34,6 +34,10 @@ def pytest_configure(config: pytest.Config) -> None:
     sibling_guard.install()
     sibling_guard.STATE.armed = True
     tier_guard.install()
+    # Edit feedback starts a warm engine by default (README "Warm engine"): no test
+    # may leave one behind, or be answered by another's. The tests of the engine opt
+    # in (ORCHESTRATE_SERVER=1 and CI unset in their clients' environment).
+    os.environ["ORCHESTRATE_SERVER"] = "0"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -5,6 +5,7 @@ These strings are contract (users, hosts and CI depend on them); see DESIGN.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum, StrEnum
 
 
@@ -134,3 +135,9 @@ class ExitCode(IntEnum):
     INCOMPLETE = 3
     INTERNAL = 4
     CANCELLED = 130
+
+
+def under_ci(env: Mapping[str, str]) -> bool:
+    """Whether `env` says a CI service runs us (`CI` set, and not `0`, `false` or `no`):
+    the one rule the progress display and the warm engine's client both follow."""
+    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")

@@ -394,6 +394,7 @@ def test_the_engine_owns_the_worker(tmp_path: Path, ending: str) -> None:
     runtime = Path(tempfile.mkdtemp(prefix="ow-", dir="/tmp"))
     env = {"XDG_RUNTIME_DIR": str(runtime), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env["ORCHESTRATE_REUSE"] = "0"
+    env.update(ORCHESTRATE_SERVER="1", CI="")  # the engine's clients use it (conftest.py)
     argv = ["lint", "--feedback", "a.js", "--format", "json"]
     cold = run_cli(argv, root, env={**env, "ORCHESTRATE_SERVER": "0"})
     seen: list[list[int]] = []

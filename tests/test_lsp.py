@@ -545,6 +545,9 @@ class Engine:
             "XDG_CACHE_HOME": str(runtime / "cache"),
             # Reuse marks a second run `reused`: off, so each check really runs.
             "ORCHESTRATE_REUSE": "0",
+            # The suite runs with the engine off (conftest.py): these clients use it.
+            "ORCHESTRATE_SERVER": "1",
+            "CI": "",
         }
         self.pids: set[int] = set()
 

@@ -24,7 +24,8 @@ def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A private, short-named runtime folder, the client free to ask."""
     folder = Path(tempfile.mkdtemp(prefix="oc-rt-", dir="/tmp"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.delenv(client.OFF_SWITCH, raising=False)
+    monkeypatch.setenv(client.OFF_SWITCH, "1")  # off a terminal too (the suite sets 0)
+    monkeypatch.delenv("CI", raising=False)
     monkeypatch.setattr(client, "SERVING", False)
     monkeypatch.setattr(client, "ASKED", False)
     yield folder
@@ -56,14 +57,59 @@ def test_the_root_is_the_option_else_the_nearest_git_folder_else_cwd(tmp_path: P
     assert client.find_root(tmp_path / "plain", None) == (tmp_path / "plain").resolve()
 
 
-def test_auto_start_is_on_only_when_the_configuration_says_true(tmp_path: Path) -> None:
-    assert not client.auto_enabled(tmp_path)
-    (tmp_path / "pyproject.toml").write_text("[tool.orchestrate.server]\nauto = true\n")
+def test_auto_start_is_on_unless_the_configuration_says_false(tmp_path: Path) -> None:
+    assert client.auto_enabled(tmp_path)  # no configuration: on by default
+    (tmp_path / "pyproject.toml").write_text("[tool.orchestrate]\njobs = 2\n")
     assert client.auto_enabled(tmp_path)
-    (tmp_path / "orchestrate.toml").write_text("[server]\nauto = 1\n")
-    assert not client.auto_enabled(tmp_path)  # orchestrate.toml first, and 1 is not true
-    (tmp_path / "orchestrate.toml").write_text("[server\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.orchestrate.server]\nauto = false\n")
     assert not client.auto_enabled(tmp_path)
+    (tmp_path / "orchestrate.toml").write_text("[server]\nidle_timeout = 60\n")
+    assert client.auto_enabled(tmp_path)  # orchestrate.toml first
+    (tmp_path / "orchestrate.toml").write_text("[server]\nauto = 1\n")
+    assert not client.auto_enabled(tmp_path)  # 1 is not true
+    (tmp_path / "orchestrate.toml").write_text("[server\n")
+    assert not client.auto_enabled(tmp_path)  # unreadable: start none
+
+
+def _use(auto_: bool = True, **kw: object) -> str:
+    args: dict[str, object] = {"feedback": False, "terminal": False, "env": {}}
+    args.update(kw)
+    return client.warm_use(auto=lambda: auto_, **args)  # type: ignore[arg-type]
+
+
+def test_warm_use_feedback_starts_plain_lint_only_uses_on_a_terminal_ci_never() -> None:
+    assert _use(feedback=True) == client.START
+    assert _use(feedback=True, auto_=False) == client.USE
+    for fmt in ("json", "sarif", "jsonl", "github"):
+        assert _use(feedback=True, fmt=fmt) == client.USE, fmt
+    assert _use(feedback=True, fmt="concise") == client.START
+    assert _use(feedback=True, output=True) == client.USE
+    assert _use() == client.OFF  # plain lint in a pipe
+    assert _use(terminal=True) == client.USE
+    assert _use(env={client.OFF_SWITCH: "1"}) == client.USE
+    for env in ({"CI": "true"}, {"CI": "1", client.OFF_SWITCH: "1"}, {client.OFF_SWITCH: "0"}):
+        for feedback in (True, False):
+            assert _use(feedback=feedback, terminal=True, env=env) == client.OFF, env
+    assert _use(feedback=True, env={"CI": "false"}) == client.START
+
+
+def _refuse(*_a: object, **_k: object) -> None:
+    raise AssertionError("the warm engine was asked")
+
+
+def test_a_ci_mode_lint_and_hook_never_talk_to_the_engine(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under CI, with an engine's socket there and the switch on, nothing connects,
+    starts or cleans: the client's every way to the engine raises if called."""
+    monkeypatch.chdir(tmp_path)
+    _dead_socket(tmp_path)
+    monkeypatch.setenv("CI", "true")
+    for name in ("exchange", "_connect", "spawn", "start_once", "clean_dead", "_engine_of"):
+        monkeypatch.setattr(client, name, _refuse)
+    for argv in (["lint", "a.py"], ["lint", "--feedback", "a.py"], ["lint", "--format", "json"]):
+        assert client.try_warm(argv) is None
+    assert client.hook_lint(tmp_path, ["a.py"], 5.0) is None
 
 
 def test_no_engine_means_in_process_and_says_nothing(
@@ -170,3 +216,68 @@ def test_a_run_request_carries_what_the_engine_needs_to_run_as_this_process(
     assert validate_request(req) is req
     assert req["cwd"] == os.getcwd() and req["wait_s"] == 22.0
     assert req["env"]["PATH"] == os.environ["PATH"]
+
+
+def test_two_starts_at_once_spawn_one_engine_and_room_is_made(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`start_once` is single-flight: while the engine it spawned holds the start lock
+    (until it listens), or an engine holds the engine lock, no second one is spawned.
+    The spawned engine is a fake here (fault injection: it keeps the descriptor)."""
+    held: list[int] = []
+
+    def fake_spawn(root: Path, *, auto: bool = False, hold: int | None = None) -> None:
+        assert auto and hold is not None
+        held.append(os.dup(hold))  # the child's inherited copy of the start lock
+
+    monkeypatch.setattr(client, "spawn", fake_spawn)
+    assert client.start_once(tmp_path)
+    assert not client.start_once(tmp_path)  # the first engine is still starting
+    paths = runtime_paths(tmp_path)
+    engine = os.open(paths.lock, os.O_RDWR)
+    fcntl.flock(engine, fcntl.LOCK_EX)  # it took the engine lock...
+    os.close(held.pop())  # ...and, listening, let go of the start lock
+    assert not client.start_once(tmp_path)
+    os.close(engine)  # it ended
+    assert client.start_once(tmp_path)
+    assert len(held) == 1
+    os.close(held.pop())
+
+
+def test_starting_one_more_engine_stops_the_least_recently_used(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = runtime_paths(tmp_path)
+    paths.folder.mkdir(mode=0o700, parents=True)
+    socks = [paths.folder / f"other{i}.sock" for i in range(client.MAX_ENGINES)]
+    for age, sock in enumerate(socks):
+        sock.touch()
+        os.utime(sock, (1000 - age, 1000 - age))  # other3 is the least recently used
+    stopped: list[str] = []
+
+    def fake_exchange(other, request, wait):  # type: ignore[no-untyped-def]
+        assert request["kind"] == "stop"
+        stopped.append(other.socket.name)
+        other.socket.unlink()
+
+    monkeypatch.setattr(client, "exchange", fake_exchange)
+    client._make_room(paths)
+    assert stopped == ["other3.sock"]
+
+
+def test_a_strict_gate_never_talks_to_the_engine(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`gate commit` with the switch on and CI unset: every way to the engine raises
+    if called, and the gate still judges (a staged F401 blocks)."""
+    from helpers import git, new_repo
+
+    from orchestrator.cli.main import main
+
+    repo = new_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    (repo / "b.py").write_text("import os\n")
+    git(repo, "add", "b.py")
+    monkeypatch.chdir(repo)
+    for name in ("exchange", "_connect", "spawn", "start_once", "try_warm", "hook_lint"):
+        monkeypatch.setattr(client, name, _refuse)
+    assert main(["gate", "commit"]) == 1

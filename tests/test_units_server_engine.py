@@ -52,7 +52,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv(client.OFF_SWITCH, raising=False)
+    monkeypatch.setenv(client.OFF_SWITCH, "1")  # the suite runs with it off
+    monkeypatch.delenv("CI", raising=False)
     monkeypatch.setattr(client, "SERVING", False)
     monkeypatch.setattr(client, "ASKED", False)
     # A short idle timeout: a test that fails before it stops the engine still ends.
@@ -89,7 +90,9 @@ def _serve(root: Path, talk: Callable[[RuntimePaths], None]) -> int:
     saved = signal.getsignal(signal.SIGTERM)
     thread.start()
     try:
-        code = cli_server.cmd_server(argparse.Namespace(action="run", root=None, format="human"))
+        code = cli_server.cmd_server(
+            argparse.Namespace(action="run", root=None, format="human", auto_started=False)
+        )
     finally:
         signal.signal(signal.SIGTERM, saved)
         client.SERVING = False

@@ -41,6 +41,9 @@ pytestmark = pytest.mark.e2e
 #: of its code's version, and a sleep before each request.
 FAULT_VERSION_FILE = "ORCHESTRATE_FAULT_VERSION_FILE"
 FAULT_DELAY = "ORCHESTRATE_FAULT_ENGINE_DELAY_S"
+#: A client that uses the engine off a terminal and outside CI (the suite itself runs
+#: with ORCHESTRATE_SERVER=0, and under CI=true in CI: see conftest.py).
+ENGINE_ON = {"ORCHESTRATE_SERVER": "1", "CI": ""}
 FILES = {
     "app/a.py": "import os\n\n\ndef f(x):\n    return x == None\n",
     "app/ok.py": "VALUE = 1\n",
@@ -111,6 +114,7 @@ class Project:
             # Reuse marks scopes of a second run `reused`: off, so cold and warm agree.
             "ORCHESTRATE_REUSE": "0",
             "PATH": f"{Path(eslint_path()).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            **ENGINE_ON,
         }
         self.pids: set[int] = set()
         #: An engine started with FAULT_DELAY is busy at the end: killed, not asked to
@@ -485,14 +489,17 @@ def test_auto_start_for_feedback_and_idle_timeout(project: Project) -> None:
     # 20 s: room for the second lint on a loaded machine (tests/test_engine_idle.py shows
     # the arithmetic on an injected clock; this shows a real engine ends on its own).
     (project.root / "orchestrate.toml").write_text("[server]\nauto = true\nidle_timeout = 20\n")
-    first = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
+    # A machine's format never starts one (some pipeline reads it); a person's does.
+    piped = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
+    assert piped.returncode == 0 and piped.stderr == ""
+    first = project.cli("lint", "--feedback", "--format", "concise", "app/ok.py")
     assert "warm engine starting for the next check; checking in-process" in first.stderr
     assert first.returncode == 0
     info = _wait(project.status, 60, "the engine started on demand")
     assert info["idle_timeout_s"] == 20
     second = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
     assert second.stderr == "" and second.returncode == 0
-    same_report("json", first.stdout, second.stdout)
+    same_report("json", piped.stdout, second.stdout)
     _wait(lambda: not project.paths.socket.exists(), 90, "the idle engine exits")
     assert not _alive(info["pid"]) or _wait(lambda: not _alive(info["pid"]), 10, "exit")
 
@@ -537,10 +544,10 @@ def test_server_status_and_stop(project: Project) -> None:
     _wait(lambda: not project.paths.socket.exists(), 30, "the engine exits on SIGTERM")
 
 
-def _edit_event(project: Project) -> tuple[str, dict[str, str]]:
-    """A Claude Code `PostToolUse.Write` event for app/a.py as it stands (edit feedback),
+def _edit_event(project: Project, rel: str = "app/a.py") -> tuple[str, dict[str, str]]:
+    """A Claude Code `PostToolUse.Write` event for `rel` as it stands (edit feedback),
     and the host's environment for the hook (the project folder it names)."""
-    target = project.root / "app" / "a.py"
+    target = project.root / rel
     event = encode(
         payload(
             "claude-code",
@@ -831,3 +838,41 @@ def test_an_unchanged_tree_is_answered_reused_and_an_edit_checks_again(project: 
     third = json.loads(project.cli("lint", "--format", "json", *LINT[1:], extra=reuse).stdout)
     fresh = {(s["path"], s["checker"]) for s in third["scopes"] if s["reused"] is None}
     assert ("app/ok.py", "ruff") in fresh and ("app/a.py", "ruff") not in fresh
+
+
+def test_two_feedback_hooks_at_once_start_one_engine_and_the_next_is_answered_by_it(
+    project: Project,
+) -> None:
+    """Warm by default for feedback: with no `[server]` setting, two edit-feedback hooks
+    at once (each answered in-process) start exactly one engine, which idles out after
+    5 minutes; the next hook is answered by it. A plain `lint` off a terminal, in the
+    same project, never starts one."""
+    plain = project.cli("lint", "app/ok.py", extra={"ORCHESTRATE_SERVER": ""})
+    assert plain.returncode == 0 and "warm engine" not in plain.stderr
+    assert not project.paths.socket.exists()
+    # A clean file: no task is recorded, so each hook runs the fast check (a finding's
+    # task would turn the later hook into a repair re-check, which asks no engine).
+    event, env = _edit_event(project, "app/ok.py")
+    argv = [str(VENV_BIN / "orchestrate"), "hook", "claude-code"]
+    procs = [
+        subprocess.Popen(
+            argv,
+            cwd=project.root,
+            env={**os.environ, **project.env, **env},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [p.communicate(event, timeout=180) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert all("ruff: checked 1" in out for out, _err in outs), outs
+    info = _wait(project.status, 60, "the engine the hooks started")
+    assert info["idle_timeout_s"] == 300  # started by feedback, no setting
+    log = project.log()
+    assert log.count("serving ") == 1 and "another engine serves" not in log, log
+    third = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
+    assert third.returncode == 0 and "ruff: checked 1" in third.stdout, third.stdout
+    assert project.status()["served"] == info["served"] + 1  # type: ignore[index]

@@ -22,17 +22,14 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from orchestrator.vocab import under_ci
+
 #: Seconds after which a run shows its progress.
 SHOW_AFTER_S = 1.0
 #: File checks from which the progress shows at once.
 MANY = 200
 
 R = TypeVar("R")
-
-
-def under_ci(env: Mapping[str, str]) -> bool:
-    """Whether `env` says a CI service runs us (`CI` set, and not `0` or `false`)."""
-    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def wanted(flag: bool | None, config: Mapping[str, Any], env: Mapping[str, str]) -> bool:

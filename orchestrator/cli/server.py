@@ -18,6 +18,8 @@ from orchestrator.vocab import ExitCode
 
 #: Seconds without a request after which an engine exits, unless `[server]` says otherwise.
 DEFAULT_IDLE_TIMEOUT_S = 1800
+#: The same for an engine edit feedback started (README "Warm engine").
+AUTO_IDLE_TIMEOUT_S = 300
 #: `status` of no engine, `start` that did not come up.
 NOT_RUNNING = 1
 
@@ -51,7 +53,7 @@ def cmd_server(args: argparse.Namespace) -> int:
 
     root = _root(args)
     if args.action == "run":
-        return _run(root)
+        return _run(root, args.auto_started)
     if args.action == "start":
         info = client.start(root)
         if info is None:
@@ -79,8 +81,9 @@ def cmd_server(args: argparse.Namespace) -> int:
     return ExitCode.PASS
 
 
-def _run(root: Path) -> int:
-    """Serve `root` in the foreground until stopped, stale or idle."""
+def _run(root: Path, auto: bool = False) -> int:
+    """Serve `root` in the foreground until stopped, stale or idle (`auto`: started by
+    edit feedback, so idle sooner unless `[server] idle_timeout` says otherwise)."""
     import importlib
 
     from orchestrator.server import services
@@ -90,7 +93,9 @@ def _run(root: Path) -> int:
     from orchestrator.usecases.warm import warm_up
 
     settings = project_settings(root).get("server", {})
-    idle = float(settings.get("idle_timeout", DEFAULT_IDLE_TIMEOUT_S))
+    idle = float(
+        settings.get("idle_timeout") or (AUTO_IDLE_TIMEOUT_S if auto else DEFAULT_IDLE_TIMEOUT_S)
+    )
     # The CLI's own entry, found by name like the other subcommand modules: it imports
     # this module (a static import back would make a circle).
     main = importlib.import_module("orchestrator.cli.main").main
@@ -114,4 +119,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     p.add_argument("action", choices=("start", "stop", "status", "run"))
     p.add_argument("--root", help="project root (default: git top level, else cwd)")
     p.add_argument("--format", choices=("human", "json"), default="human")
+    # `run` as edit feedback launches it (server/client.start_once): not for users.
+    p.add_argument("--auto-started", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_server)

@@ -34,10 +34,12 @@ class ServerConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    #: Start the engine on demand for `lint --feedback`.
-    auto: bool = False
-    #: Seconds without a request after which the engine exits, 10..86400.
-    idle_timeout: int = Field(default=1800, ge=10, le=86400)
+    #: Start the engine on demand for edit feedback (`lint --feedback`, a host's edit
+    #: hook) when none runs; `false` leaves starting it to `orchestrate server start`.
+    auto: bool = True
+    #: Seconds without a request after which the engine exits, 10..86400; unset, 1800
+    #: for an engine `server start` started and 300 for one feedback started.
+    idle_timeout: int | None = Field(default=None, ge=10, le=86400)
 
 
 class ProjectConfig(BaseModel):

@@ -18,7 +18,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,6 +42,7 @@ from orchestrator.server.protocol import (
     runtime_paths,
     send_frame,
 )
+from orchestrator.vocab import under_ci
 
 if TYPE_CHECKING:  # the records load only when an answer is decoded
     from orchestrator.usecases.editor import BufferCheck
@@ -64,6 +65,10 @@ WAIT_MARGIN_SECONDS = 2.0
 FEEDBACK_SECONDS = 20.0
 FULL_SECONDS = 1800.0  # usecases/lint.FULL_TIMEOUT_S
 MAX_WAIT_SECONDS = 3600.0
+#: Engines one user runs at once: starting another stops the least recently used.
+MAX_ENGINES = 4
+#: The environment variable naming the start lock's descriptor a started engine holds.
+START_LOCK_FD = "ORCHESTRATE_START_LOCK_FD"
 
 
 def say(message: str) -> None:
@@ -79,6 +84,10 @@ class LintArgs(NamedTuple):
     root: str | None
     feedback: bool
     timeout: float | None
+    #: `--format`'s value, None when not given (the human report).
+    fmt: str | None = None
+    #: Whether `--output` / `-o` writes the report to a file.
+    output: bool = False
 
 
 def lint_args(argv: list[str]) -> LintArgs | None:
@@ -88,6 +97,8 @@ def lint_args(argv: list[str]) -> LintArgs | None:
         return None
     root: str | None = None
     timeout: float | None = None
+    fmt: str | None = None
+    output = False
     feedback = False
     i = 1
     while i < len(argv):
@@ -96,7 +107,11 @@ def lint_args(argv: list[str]) -> LintArgs | None:
             break
         if a == "--feedback":
             feedback = True
-        elif a in ("--root", "--timeout") or a.startswith(("--root=", "--timeout=")):
+        elif a.startswith("-o") and not a.startswith("--"):
+            output = True
+            if a == "-o":
+                i += 1
+        elif a in _VALUED or a.startswith(tuple(f"{n}=" for n in _VALUED)):
             if "=" in a:
                 name, value = a.split("=", 1)
             elif i + 1 < len(argv):
@@ -106,6 +121,10 @@ def lint_args(argv: list[str]) -> LintArgs | None:
                 return None
             if name == "--root":
                 root = value
+            elif name == "--format":
+                fmt = value
+            elif name == "--output":
+                output = True
             else:
                 try:
                     timeout = float(value)
@@ -114,7 +133,45 @@ def lint_args(argv: list[str]) -> LintArgs | None:
                 if not 0 < timeout <= MAX_WAIT_SECONDS:
                     return None
         i += 1
-    return LintArgs(root, feedback, timeout)
+    return LintArgs(root, feedback, timeout, fmt, output)
+
+
+#: The `lint` options with a value the client reads.
+_VALUED = ("--root", "--timeout", "--format", "--output")
+#: Not the warm engine.
+OFF = "off"
+#: A running engine answers; none is started.
+USE = "use"
+#: A running engine answers; when none runs, one is started for the next check.
+START = "start"
+#: The formats a person reads: feedback in them may start an engine (a machine's
+#: formats, and a report written to a file, are some pipeline's: never one started).
+_READ_BY_PEOPLE = (None, "human", "concise")
+
+
+def warm_use(
+    *,
+    feedback: bool,
+    terminal: bool,
+    env: Mapping[str, str],
+    auto: Callable[[], bool],
+    fmt: str | None = None,
+    output: bool = False,
+) -> str:
+    """The one decision whether a check asks the warm engine (README "Warm engine"):
+    OFF inside the engine, with `ORCHESTRATE_SERVER=0`, and under CI (a CI job's lint
+    is a verdict: never a daemon's answer). Edit feedback (`lint --feedback`, a host's
+    edit hook) uses a running engine and, when `auto()` (the `[server] auto` setting,
+    on by default) and the output is read by a person, starts one when none runs
+    (START). A plain `lint` uses a running engine on a terminal, or anywhere with
+    `ORCHESTRATE_SERVER=1`, and never starts one. The strict gates never come here."""
+    if SERVING or env.get(OFF_SWITCH) == "0" or under_ci(env):
+        return OFF
+    if feedback:
+        if fmt in _READ_BY_PEOPLE and not output and auto():
+            return START
+        return USE
+    return USE if terminal or env.get(OFF_SWITCH) == "1" else OFF
 
 
 def find_root(cwd: Path, root: str | None) -> Path:
@@ -130,8 +187,9 @@ def find_root(cwd: Path, root: str | None) -> Path:
 
 
 def auto_enabled(root: Path) -> bool:
-    """Whether the project's configuration says `[server] auto = true` (read as is:
-    the engine validates the configuration when it starts)."""
+    """Whether edit feedback may start the project's engine: `[server] auto`, true
+    unless the configuration says `false` (read as is: the engine validates the
+    configuration when it starts; a configuration that cannot be read starts none)."""
     import tomllib
 
     for name in ("orchestrate.toml", "pyproject.toml"):
@@ -146,9 +204,11 @@ def auto_enabled(root: Path) -> bool:
             table = data.get("tool", {}).get("orchestrate", data)
         if table is None:
             continue
-        server = table.get("server") if isinstance(table, dict) else None
-        return isinstance(server, dict) and server.get("auto") is True
-    return False
+        if not isinstance(table, dict):
+            return False
+        server = table.get("server", {})
+        return isinstance(server, dict) and server.get("auto", True) is True
+    return True
 
 
 # --- talking to the engine ----------------------------------------------------------
@@ -175,7 +235,12 @@ def exchange(paths: RuntimePaths, request: dict[str, Any], wait: float) -> Reply
     end = time.monotonic() + wait
     with _connect(paths) as sock:
         send_frame(sock, request)
-        return parse_reply(recv_frame(sock, MAX_REPLY, end))
+        reply = parse_reply(recv_frame(sock, MAX_REPLY, end))
+    # The socket's mtime says when its engine was last asked: the least recently used
+    # one is stopped first when too many run (`_make_room`).
+    with contextlib.suppress(OSError):
+        os.utime(paths.socket)
+    return reply
 
 
 def ping(paths: RuntimePaths) -> dict[str, Any] | None:
@@ -216,26 +281,110 @@ def clean_dead(paths: RuntimePaths) -> bool:
             os.close(fd)
 
 
-def spawn(root: Path) -> Any:
-    """Start an engine for `root` in the background (its log in the runtime folder);
-    the process handle."""
+def spawn(root: Path, *, auto: bool = False, hold: int | None = None) -> Any:
+    """Start an engine for `root` in the background (its log in the runtime folder,
+    no other stdio of ours: a CI step's pipes never stay open); the process handle.
+    `auto`: started by edit feedback (a shorter idle exit). `hold`: a descriptor of the
+    start lock the engine keeps until it listens (`start_once`)."""
     import subprocess
 
     paths = runtime_paths(root)
     private_folder(paths.folder, create=True)
+    argv = [sys.executable, "-P", "-m", "orchestrator.cli", "server", "run", "--root", str(root)]
+    env = dict(os.environ)
+    env.pop(START_LOCK_FD, None)
+    if auto:
+        argv.append("--auto-started")
+    if hold is not None:
+        env[START_LOCK_FD] = str(hold)
     fd = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     try:
         return subprocess.Popen(
-            [sys.executable, "-P", "-m", "orchestrator.cli", "server", "run", "--root", str(root)],
+            argv,
             cwd=str(root),
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=fd,
             start_new_session=True,
             close_fds=True,
+            pass_fds=() if hold is None else (hold,),
         )
     finally:
         os.close(fd)
+
+
+def _held(lock: Path) -> bool:
+    """Whether an engine holds the lock file `lock` (serving, or starting up)."""
+    import fcntl
+
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def _make_room(paths: RuntimePaths) -> None:
+    """Stop the least recently asked engines of this user until fewer than MAX_ENGINES
+    run (by their socket's mtime, which every exchange renews; a status request would
+    count as use, so none is sent to choose)."""
+    others = []
+    for sock in paths.folder.glob("*.sock"):
+        if sock == paths.socket:
+            continue
+        with contextlib.suppress(OSError):
+            others.append((sock.stat().st_mtime, sock))
+    others.sort()
+    while len(others) >= MAX_ENGINES:
+        _mtime, sock = others.pop(0)
+        other = RuntimePaths(
+            paths.folder, sock, sock.with_suffix(".lock"), sock.with_suffix(".log")
+        )
+        try:
+            exchange(other, {"proto": PROTO, "kind": "stop"}, PING_SECONDS)
+        except (OSError, TimeoutError, ProtocolError):
+            clean_dead(other)
+
+
+def start_once(root: Path, *, replacing: bool = False) -> bool:
+    """Start `root`'s engine in the background unless one is already starting or
+    running: single-flight under a start lock in the runtime folder, which the new
+    engine holds until it listens (two hooks at once start one engine). `replacing`:
+    the engine there is stale and exiting, so its lock does not stop this start (the
+    new one waits for it). Makes room first (`_make_room`). True when this call
+    started one."""
+    import fcntl
+
+    paths = runtime_paths(root)
+    private_folder(paths.folder, create=True)
+    fd = os.open(paths.lock.with_suffix(".start"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # another client is starting it right now
+        if not replacing and _held(paths.lock):
+            return False  # an engine is there (starting up, or about to listen)
+        _make_room(paths)
+        spawn(root, auto=True, hold=fd)
+        return True
+    finally:
+        os.close(fd)  # the engine keeps its own copy of the lock until it listens
+
+
+def release_start_lock() -> None:
+    """In a started engine, once it listens: let go of the start lock its starter
+    handed it (`start_once`), so the next start may be tried again."""
+    fd = os.environ.pop(START_LOCK_FD, None)
+    if fd is not None:
+        with contextlib.suppress(OSError, ValueError):
+            os.close(int(fd))
 
 
 def start(root: Path) -> dict[str, Any] | None:
@@ -374,7 +523,9 @@ def _ask(
         return None
     if reply.status == "stale":
         _start_later(
-            root, f"warm engine was stale ({reply.reason}); restarting it, checking in-process"
+            root,
+            f"warm engine was stale ({reply.reason}); restarting it, checking in-process",
+            replacing=True,
         )
         return None
     if reply.status != "ok":
@@ -386,24 +537,32 @@ def _ask(
 def try_warm(argv: list[str]) -> int | None:
     """Answer `argv` from the warm engine: its exit code after writing its output, or
     None when the caller must check in-process (see the module docs)."""
-    if SERVING or ASKED or os.environ.get(OFF_SWITCH) == "0":
+    if ASKED:
         return None
     args = lint_args(argv)
     if args is None:
         return None
     root = find_root(Path.cwd(), args.root)
+    use = warm_use(
+        feedback=args.feedback,
+        terminal=sys.stdout.isatty(),
+        env=os.environ,
+        auto=lambda: auto_enabled(root),
+        fmt=args.fmt,
+        output=args.output,
+    )
+    if use == OFF:
+        return None
     paths = _engine_of(root)
     if paths is None:
         return None
-
-    def wanted() -> bool:
-        return args.feedback and auto_enabled(root)
-
     wait = (args.timeout or (FEEDBACK_SECONDS if args.feedback else FULL_SECONDS)) + (
         WAIT_MARGIN_SECONDS
     )
     try:
-        reply = _ask(root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), wanted)
+        reply = _ask(
+            root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), lambda: use == START
+        )
         return None if reply is None else _write(reply)
     except (KeyboardInterrupt, BrokenPipeError) as exc:
         # Ctrl-C while the engine works, or a reader that closed stdout: the exit and
@@ -417,14 +576,17 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> LintResult | None
     """The edit-feedback lint of a host hook answered by the warm engine (the lint
     result, decoded by server/codec.py), or None when the hook must lint in-process.
     Only edit feedback asks: never a gate."""
-    if SERVING or os.environ.get(OFF_SWITCH) == "0" or not 0 < timeout <= MAX_WAIT_SECONDS:
+    if not 0 < timeout <= MAX_WAIT_SECONDS:
+        return None
+    use = warm_use(feedback=True, terminal=False, env=os.environ, auto=lambda: auto_enabled(root))
+    if use == OFF:
         return None
     engine = _engine_of(root)
     if engine is None:
         return None
     wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
     request = hook_request(str(root), paths, timeout, dict(os.environ), wait)
-    reply = _ask(root, engine, request, lambda: auto_enabled(root))
+    reply = _ask(root, engine, request, lambda: use == START)
     if reply is None:
         return None
     from orchestrator.server.codec import decode_lint_result
@@ -500,14 +662,18 @@ def buffer_lint(root: Path, rel: str, content: bytes, timeout: float) -> BufferA
     return BufferAnswer(check)
 
 
-def _start_later(root: Path, message: str) -> None:
+def _start_later(root: Path, message: str, *, replacing: bool = False) -> None:
     with contextlib.suppress(OSError, UnsafeRuntime):
-        spawn(root)
+        start_once(root, replacing=replacing)
     say(message)
 
 
 __all__ = [
+    "MAX_ENGINES",
+    "OFF",
     "OFF_SWITCH",
+    "START",
+    "USE",
     "BufferAnswer",
     "LintArgs",
     "auto_enabled",
@@ -519,9 +685,12 @@ __all__ = [
     "hook_lint",
     "lint_args",
     "ping",
+    "release_start_lock",
     "run_request",
     "spawn",
     "start",
+    "start_once",
     "stop",
     "try_warm",
+    "warm_use",
 ]

@@ -510,6 +510,7 @@ class Engine:
             os.chmod(self.paths.socket, 0o600)
             bound = os.stat(self.paths.socket).st_ino
             listener.listen(64)
+            client_mod.release_start_lock()  # clients find the socket from now on
             self.stamp = CodeStamp()
             # SIGTERM between requests: stop cleanly (a request's own handlers, those of
             # the CLI entry, take over while it runs).
