@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orchestrator.checkers import project_recipes
 from orchestrator.core import plugin_host
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.tool_paths import committed_tools_note, machine_tools
@@ -250,6 +251,7 @@ def check_surface(
     reviewed = reviewed_files(git, event, base, governing, _reviewers(policy.plugins))
     base_files = _base_attributes(git, event, base)
     baselined, baseline_notes = _base_baseline(git, base)
+    recipes = project_recipes.for_gate(_recipe_sources(git, policy.inputs, surface, base))
     rounds = [(r, only_checkers) for r in split_rounds(surface.targets)] or [([], only_checkers)]
     # Versions judged by the policy checks alone: what the delivery's history adds.
     policy_only = _policy_checkers(policy.plugins)
@@ -281,6 +283,7 @@ def check_surface(
                 tools=policy.tools,
                 # Nothing inside the real repository runs either (a linked `.venv`).
                 untrusted_roots=(git.root,),
+                project_recipes=recipes,
             )
             part = run_lint(req)
             where = f"{BASELINE_FILE} (the base's copy)"
@@ -318,6 +321,26 @@ def check_surface(
     report.notes += [*surface.notes, *policy.notes, *(c.line for c in changes)]
     report.notes += reviewed.notes + baseline_notes
     return SurfaceCheck(report, tuple(changes), tuple(reviewed.reasons))
+
+
+def _recipe_sources(
+    git: Git, inputs: PolicyInputs, surface: Surface, base: str | None
+) -> project_recipes.StrictSources:
+    """The project recipes each side names and the bytes its commit holds for them
+    (checkers/project_recipes.strict_recipes): never the work tree's, never the user's
+    trust. No base: every recipe is new policy."""
+    base_paths = tuple(inputs.base_config.get("recipes", []) or ()) if base else ()
+    surface_paths = tuple(inputs.surface_config.get("recipes", []) or ())
+    return project_recipes.StrictSources(
+        base_paths=base_paths,
+        base=read_files_at(git, base, list(base_paths)) if base and base_paths else {},
+        surface_paths=surface_paths,
+        surface=(
+            read_files_at(git, surface.source, list(surface_paths))
+            if surface.source and surface_paths
+            else {}
+        ),
+    )
 
 
 def _added_suppressions(git: Git, base: str | None, surface: Surface) -> str | None:
