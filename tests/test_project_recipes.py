@@ -101,9 +101,20 @@ def test_a_project_recipe_declares_no_install_source_and_pins_no_env(change, sai
         parse_project_recipe(_recipe(extra=extra).encode(), "lint/todo.toml")
 
 
+@pytest.mark.parametrize("name", ["LD_PRELOAD", "PYTHONPATH", "NODE_OPTIONS", "BASH_ENV", "PATH"])
+def test_cache_env_never_names_what_a_program_loads(name: str) -> None:
+    with pytest.raises(UsageError, match=f"cache_env: {name}"):
+        parse_project_recipe(_recipe(extra=f'cache_env = ["{name}"]').encode(), "lint/todo.toml")
+
+
+def test_cache_env_may_name_a_cache_variable() -> None:
+    recipe = parse_project_recipe(_recipe(extra='cache_env = ["MYPY_CACHE_DIR"]').encode(), "x")
+    assert recipe.cache_env == ["MYPY_CACHE_DIR"]
+
+
 @pytest.mark.parametrize(
     "tool",
-    ["sh", "bash5", "python3.12", "env", "busybox", "xargs", "find", "git", "go", "npm",
+    ["sh", "bash5", "dc", "sqlite3", "m4", "python3.12", "env", "busybox", "xargs", "find", "git", "go", "npm",
      "docker", "nsenter", "vim", "perl", "true", "node"],
 )  # fmt: skip
 def test_the_tool_is_never_a_shell_interpreter_or_launcher(tool: str) -> None:
@@ -377,3 +388,33 @@ def test_the_documented_project_recipe_gives_findings_with_scopes(tmp_path: Path
         for m in re.finditer(r"^(.+?):(\d+):\d+: \w+: .* \[(SC\d+)\]$", out, re.M)
     }
     assert found == direct
+
+
+# ------------------------------------------- the editor and the agent hooks
+
+
+@pytest.mark.parametrize("entry", ["editor", "hook"])
+def test_the_editor_and_the_hooks_run_a_project_recipe_only_once_trusted(
+    tmp_path: Path, entry: str
+) -> None:
+    from orchestrator.usecases.agent import lint_here
+    from orchestrator.usecases.editor import check_content
+
+    root = _project(tmp_path)
+
+    def scope():
+        if entry == "editor":
+            report = check_content(root, "notes.txt", b"TODO unsaved\n").report
+        else:
+            report = lint_here(root, ["notes.txt"], 60).report
+        assert report is not None
+        return _scope(report), report
+
+    before, _ = scope()
+    assert before.status == ScopeStatus.NOT_RUN and "orchestrate trust" in (before.reason or "")
+    trust_usecase.trust_recipes(root)
+    after, report = scope()
+    assert after.status == ScopeStatus.CHECKED
+    assert [f.line for f in report.findings if f.checker == "todo"] == [
+        1 if entry == "editor" else 2
+    ]

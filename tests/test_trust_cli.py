@@ -110,3 +110,16 @@ def test_a_base_recipe_claiming_python_never_satisfies_required_coverage(
     assert report["gate"]["decision"] != "allowed"
     assert res.returncode != 0
     assert any("app.py" in r for r in report["gate"]["reasons"])
+
+
+def test_a_gate_holds_the_base_recipes_config_files_in_its_tree(tmp_path: Path, env) -> None:
+    files = _files()
+    files["lint/todo.toml"] = files["lint/todo.toml"].replace(
+        "[output]", 'config_names = [".todorc"]\nruns_without_config = false\n[output]'
+    )
+    repo = new_repo(tmp_path / "r", {**files, ".todorc": "on\n"})
+    git(repo, "commit", "-qm", "recipe and its config")
+    (repo / "notes.txt").write_text("TODO b\n")
+    git(repo, "add", "notes.txt")
+    report = json.loads(run_cli(["gate", "commit", "--format", "json"], cwd=repo, env=env).stdout)
+    assert [s["status"] for s in _todo(report)] == ["checked"]

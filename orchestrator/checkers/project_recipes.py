@@ -25,6 +25,7 @@ config: `recipes = ["lint/mylint.toml"]`. Each becomes a checker of tier `projec
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,8 +57,22 @@ LAUNCHERS = frozenset(
         "firejail", "bwrap", "proot", "fakeroot", "install", "ln", "chmod", "chown",
         "tar", "zip", "unzip", "open", "xdg-open", "start", "run-parts", "sg", "newgrp",
         "runuser", "pkexec", "ld.so", "ld-linux", "ld-linux-x86-64", "env-run",
+        "dc", "m4", "sqlite3", "psql", "mysql", "gnuplot", "luajit", "racket", "ocaml",
+        "swipl", "octave", "socat", "nc", "ncat", "netcat", "less", "more", "man",
+        "rlwrap", "tmux", "screen", "cmake", "ninja", "meson", "bazel", "ant", "mvn",
+        "gradle", "sbt", "lein", "mix", "elixir", "iex", "ts-node", "tsx", "toybox",
+        "wine", "capsh", "setpriv", "chpst", "prlimit", "numactl", "cgexec", "torsocks",
+        "proxychains", "proxychains4", "sem", "sudoedit", "pythonw", "jython", "groovy",
+        "clojure", "clj", "bb", "nix", "nix-shell", "conda", "mamba", "pixi", "rye",
+        "pipenv", "bunx", "pnpx", "yarnpkg", "ruby-build", "busctl", "systemctl",
     }
 )  # fmt: skip
+#: Environment variables that make a program load or run something (a library, a
+#: module path, a startup file): a project recipe's `cache_env` may not name one.
+_LOADER_ENV = re.compile(
+    r"^(LD_|DYLD_|PYTHON|NODE_|NPM_|PERL|RUBY|GEM_|BUNDLE|LUA_|GIT_|JAVA_|CLASSPATH$|"
+    r"BASH_ENV$|ENV$|PATH$|HOME$|SHELL$|IFS$|PS4$|PROMPT_COMMAND$|EDITOR$|VISUAL$|PAGER$)"
+)
 #: Checker names a project recipe never takes, whatever is loaded: orchestrate's own.
 RESERVED_NAMES = frozenset(
     {"ruff", "treesitter", "eslint", "ruby", "rubocop", "secrets", "recipes", "selection"}
@@ -91,6 +106,8 @@ def parse_project_recipe(data: bytes, source: str) -> Recipe:
         why = "[install]: a project recipe may not declare an install source (install the tool yourself, or ship the recipe in a package)"
     elif recipe.env:
         why = "env: a project recipe may not pin environment variables (scrub_env and cache_env it may)"
+    elif loaders := [k for k in recipe.cache_env if _LOADER_ENV.match(k)]:
+        why = f"cache_env: {loaders[0]} tells a program what to load or run, never a cache folder"
     elif refused_tool(recipe.tool):
         why = f"tool: {recipe.tool!r} runs other programs or code its arguments name, never a project recipe's tool"
     if why is not None:
@@ -299,6 +316,22 @@ def strict_recipes(sources: StrictSources, taken: Mapping[str, str]) -> ProjectC
     return out
 
 
+def config_names_of(sources: StrictSources) -> set[str]:
+    """The `config_names` of the base's project recipes (a strict gate's tree holds
+    them as the surface does, like every loaded checker's); one that does not parse
+    adds none (`strict_recipes` leaves it out)."""
+    out: set[str] = set()
+    for path in sources.base_paths:
+        data = sources.base.get(path)
+        if data is None:
+            continue
+        try:
+            out.update(parse_project_recipe(data, path).config_names)
+        except UsageError:
+            continue
+    return out
+
+
 Provider = Callable[
     [Path, Mapping[str, Any], Mapping[str, str]], tuple[list[LoadedChecker], list[str]]
 ]
@@ -335,6 +368,7 @@ __all__ = [
     "ProjectRecipeChecker",
     "Provider",
     "StrictSources",
+    "config_names_of",
     "for_gate",
     "for_worktree",
     "parse_project_recipe",

@@ -233,7 +233,13 @@ def check_surface(
 
     # One plugin load per gate: the same set answers the declarations and runs the checks.
     policy = policy or strict_policy(git, event, surface)
-    names = _config_names(policy.plugins)
+    # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
+    base = policy.inputs.base
+    base = None if event == "ci" and base == surface.revision else base
+    sources = _recipe_sources(git, policy.inputs, surface, base)
+    recipes = project_recipes.for_gate(sources)
+    # The base's project recipes run there: their config files govern too.
+    names = sorted({*_config_names(policy.plugins), *project_recipes.config_names_of(sources)})
     scans = split_rounds([s.target for s in surface.scan_only])
     paths = sorted({t.path for t in surface.targets} | {t.path for r in scans for t in r})
     governing = read_governing(git, surface.source, paths, names)
@@ -245,13 +251,9 @@ def check_surface(
     # ignore files: git does not follow them when they are links.
     never = _allowlists(policy.plugins) | {BASELINE_FILE, ".gitattributes", ".gitignore"}
     files = read_surface_files(git, surface.source, [*surface.links, *candidates], never)
-    # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
-    base = policy.inputs.base
-    base = None if event == "ci" and base == surface.revision else base
     reviewed = reviewed_files(git, event, base, governing, _reviewers(policy.plugins))
     base_files = _base_attributes(git, event, base)
     baselined, baseline_notes = _base_baseline(git, base)
-    recipes = project_recipes.for_gate(_recipe_sources(git, policy.inputs, surface, base))
     rounds = [(r, only_checkers) for r in split_rounds(surface.targets)] or [([], only_checkers)]
     # Versions judged by the policy checks alone: what the delivery's history adds.
     policy_only = _policy_checkers(policy.plugins)
