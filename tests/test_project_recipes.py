@@ -178,6 +178,15 @@ def test_a_recipe_named_like_a_builtin_is_refused_naming_the_clash(
         _lint(root)
 
 
+def test_a_builtin_name_stays_taken_while_its_plugin_is_disabled(tmp_path: Path) -> None:
+    root = _project(tmp_path, _recipe(name="shellcheck"))
+    (root / "orchestrate.toml").write_text(
+        'recipes = ["lint/todo.toml"]\ndisable_plugins = ["recipes"]\n'
+    )
+    with pytest.raises(UsageError, match=r"'shellcheck' of orchestrate \(built in, disabled here"):
+        _lint(root)
+
+
 def test_a_recipe_named_like_a_plugin_checker_is_refused(tmp_path: Path) -> None:
     from orchestrator.checkers.recipe import recipe_checker
     from orchestrator.checkers.recipe_format import parse_recipe

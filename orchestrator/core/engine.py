@@ -183,6 +183,8 @@ def taken_names(plugins: PluginSet) -> dict[str, str]:
         out.update(dict.fromkeys(p.checkers, whose))
     for c in plugins.checkers():
         out.setdefault(c.name, "a loaded plugin")
+    for name in plugins.blocked_builtin_checkers:
+        out.setdefault(name, "orchestrate (built in, disabled here)")
     return out
 
 
