@@ -427,3 +427,39 @@ def test_the_editor_and_the_hooks_run_a_project_recipe_only_once_trusted(
     assert [f.line for f in report.findings if f.checker == "todo"] == [
         1 if entry == "editor" else 2
     ]
+
+
+def test_the_host_pre_tool_gate_runs_only_the_base_recipe(tmp_path: Path) -> None:
+    from helpers import git, new_repo
+
+    from orchestrator.hosts.events import Kind, RouterEvent
+    from orchestrator.hosts.router import route
+
+    repo = new_repo(
+        tmp_path / "r",
+        {"lint/todo.toml": _recipe(), "orchestrate.toml": 'recipes = ["lint/todo.toml"]\n'},
+    )
+    git(repo, "commit", "-qm", "recipe")
+    (repo / "lint" / "more.toml").write_text(_recipe(name="more"))
+    (repo / "orchestrate.toml").write_text('recipes = ["lint/todo.toml", "lint/more.toml"]\n')
+    (repo / "notes.txt").write_text("TODO b\n")
+    git(repo, "add", "-A")
+    trust_usecase.trust_recipes(repo)  # the user's trust: never read by a gate
+    res = route(RouterEvent(Kind.SHELL_COMMAND, repo, command="git commit -m x", shell_cwd=repo))
+    assert res.report is not None, res.context
+    by = {s.checker: s for s in res.report.scopes if s.path == "notes.txt"}
+    assert by["todo"].status == ScopeStatus.CHECKED
+    assert by["more"].status == ScopeStatus.NOT_RUN and "new policy" in (by["more"].reason or "")
+    assert {f.checker for f in res.report.findings if f.path == "notes.txt"} == {"todo"}
+
+
+def test_a_warm_process_never_replays_a_run_whose_config_names_recipes(tmp_path: Path) -> None:
+    from orchestrator.core import run_memo
+
+    run_memo.hold(True)
+    try:
+        req = LintRequest(project_root=tmp_path)
+        assert run_memo.request_key(req, tmp_path, {}) is not None
+        assert run_memo.request_key(req, tmp_path, {"recipes": ["lint/todo.toml"]}) is None
+    finally:
+        run_memo.hold(False)

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import git, new_repo, run_cli
+from helpers import add_remote, git, new_repo, run_cli
 
 pytestmark = pytest.mark.e2e
 
@@ -123,3 +123,32 @@ def test_a_gate_holds_the_base_recipes_config_files_in_its_tree(tmp_path: Path, 
     git(repo, "add", "notes.txt")
     report = json.loads(run_cli(["gate", "commit", "--format", "json"], cwd=repo, env=env).stdout)
     assert [s["status"] for s in _todo(report)] == ["checked"]
+
+
+@pytest.mark.parametrize("gate", ["ci", "push"])
+def test_gate_ci_and_push_run_only_the_base_recipe(tmp_path: Path, env, gate: str) -> None:
+    repo = new_repo(tmp_path / "r", _files())
+    git(repo, "commit", "-qm", "recipe")
+    remote = add_remote(repo, tmp_path / "remote.git")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    # The change adds a second recipe (new policy) and a file both would judge.
+    (repo / "lint" / "more.toml").write_text(
+        RECIPE.format(ext='".txt"').replace('"todo"', '"more"')
+    )
+    (repo / "orchestrate.toml").write_text('recipes = ["lint/todo.toml", "lint/more.toml"]\n')
+    (repo / "notes.txt").write_text("TODO b\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "more")
+    assert run_cli(["trust"], cwd=repo, env=env).returncode == 0  # never read by a gate
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    if gate == "ci":
+        res = run_cli(["gate", "ci", "--format", "json"], cwd=repo, env=env)
+    else:
+        line = f"refs/heads/main {tip} refs/heads/main {base}\n"
+        res = run_cli(["gate", "push", "origin", "--format", "json"], cwd=repo, env=env, stdin=line)
+    assert remote.is_dir()
+    report = json.loads(res.stdout)
+    by = {s["checker"]: s for s in report["scopes"] if s["path"] == "notes.txt"}
+    assert by["todo"]["status"] == "checked"
+    assert by["more"]["status"] == "not_run" and "new policy" in by["more"]["reason"]
+    assert {f["checker"] for f in report["findings"]} == {"todo"}
