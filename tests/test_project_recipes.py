@@ -463,3 +463,15 @@ def test_a_warm_process_never_replays_a_run_whose_config_names_recipes(tmp_path:
         assert run_memo.request_key(req, tmp_path, {"recipes": ["lint/todo.toml"]}) is None
     finally:
         run_memo.hold(False)
+
+
+def test_protect_checker_config_covers_the_project_recipes(tmp_path: Path) -> None:
+    from helpers import new_repo
+
+    from orchestrator.usecases.agent import protected_edit, protected_shell_write
+
+    config = 'protect_checker_config = true\nrecipes = ["lint/todo.toml"]\n'
+    repo = new_repo(tmp_path / "r", {"orchestrate.toml": config, "lint/todo.toml": _recipe()})
+    assert protected_edit(str(repo / "lint" / "todo.toml"), repo) == "protected_checker_config"
+    assert protected_shell_write(["lint/todo.toml"], repo, repo) == "protected_checker_config"
+    assert protected_edit(str(repo / "lint" / "other.txt"), repo) is None

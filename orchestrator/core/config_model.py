@@ -56,8 +56,8 @@ class ProjectConfig(BaseModel):
     policy_in_lint: bool = False
     #: Refuse an agent's file-edit tools, and shell writes the analyser sees, aimed at a
     #: checker's configuration (the loaded checkers' `config_names`: pyproject.toml,
-    #: ruff.toml, eslint.config.js, .rubocop.yml, ...), so an agent fixes code instead of
-    #: silencing a linter (docs/hosts.md).
+    #: ruff.toml, eslint.config.js, .rubocop.yml, ..., the project's recipe files), so an
+    #: agent fixes code instead of silencing a linter (docs/hosts.md).
     protect_checker_config: bool = False
     #: Which exact parsers that are separate programs also judge the files the grammar
     #: found clean: unset, the cheap ones (sh, bash, gofmt, xmllint); true, all of them;
