@@ -324,6 +324,12 @@ def test_at_a_strict_gate_a_recipe_not_in_the_base_is_new_policy() -> None:
     assert any("new policy" in n and "todo" in n for n in got.notes)
 
 
+def test_at_a_strict_gate_a_recipe_the_base_names_but_lacks_is_named() -> None:
+    got = strict_recipes(_sources(base_paths=("lint/todo.toml",)), {})
+    assert got.checkers == []
+    assert any("does not hold" in n for n in got.notes)
+
+
 def test_at_a_strict_gate_a_changed_recipe_runs_as_the_base_holds_it() -> None:
     base = _recipe().encode()
     now = _recipe().replace('"TODO"', '"."').encode()

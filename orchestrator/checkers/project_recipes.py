@@ -273,6 +273,10 @@ def strict_recipes(sources: StrictSources, taken: Mapping[str, str]) -> ProjectC
     for path in sources.base_paths:
         data = sources.base.get(path)
         if data is None:
+            out.notes.append(
+                f"the base's config names the project recipe {escaped_name(path)}, which the"
+                " base commit does not hold: it does not run"
+            )
             continue
         try:
             recipe = parse_project_recipe(data, f"{path} (the base's copy)")
