@@ -258,6 +258,18 @@ def test_trust_is_keyed_by_the_project_root(tmp_path: Path) -> None:
     assert _scope(_lint(b)).status == ScopeStatus.NOT_RUN
 
 
+def test_concurrent_trust_in_two_projects_keeps_both(tmp_path: Path) -> None:
+    import threading
+
+    roots = [_project(tmp_path / f"p{i}") for i in range(8)]
+    threads = [threading.Thread(target=trust_usecase.trust_recipes, args=(r,)) for r in roots]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(trust.trusted(r) for r in roots)
+
+
 def test_a_damaged_store_trusts_nothing(tmp_path: Path) -> None:
     root = _project(tmp_path)
     trust_usecase.trust_recipes(root)

@@ -8,15 +8,16 @@ recorded, or whose bytes or naming config changed since, is untrusted.
 
 The store is one JSON file in the user's data folder (platformdirs:
 `<user data dir>/orchestrate/trusted-recipes.json`), keyed by the project's resolved
-root, written atomically. It is the user's own word: strict gates never read it (what
+root, written atomically under a lock file beside it. It is the user's own word: strict gates never read it (what
 anything running as the user can write is no policy; a gate trusts the base commit).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,26 @@ def _write(roots: Mapping[str, Mapping[str, str]]) -> None:
     atomic_write(store_path(), data, mode=0o600)
 
 
+@contextlib.contextmanager
+def _locked() -> Iterator[None]:
+    """Hold the store's lock file (POSIX `flock`) while it is read and rewritten, so two
+    `orchestrate trust` runs never lose each other's entries. Without `fcntl` (Windows)
+    the write stays atomic, only unserialised."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    lock = store_path().with_suffix(".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
 def _key(root: Path) -> str:
     return str(root.resolve())
 
@@ -90,17 +111,19 @@ def trusted(root: Path) -> dict[str, str]:
 def record(root: Path, digests: Mapping[str, str]) -> None:
     """Trust exactly `digests` (recipe path -> digest) in the project at `root`: a recipe
     trusted before and not among them is no longer trusted."""
-    roots = _read()
-    roots[_key(root)] = dict(digests)
-    _write(roots)
+    with _locked():
+        roots = _read()
+        roots[_key(root)] = dict(digests)
+        _write(roots)
 
 
 def revoke(root: Path) -> dict[str, str]:
     """Forget every recipe trusted in the project at `root`; returns what was trusted."""
-    roots = _read()
-    gone = roots.pop(_key(root), {})
-    if gone:
-        _write(roots)
+    with _locked():
+        roots = _read()
+        gone = roots.pop(_key(root), {})
+        if gone:
+            _write(roots)
     return gone
 
 
