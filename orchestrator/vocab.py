@@ -89,6 +89,9 @@ class Tier(StrEnum):
     NATIVE = "native"  # the language's own tool (Ruff, ESLint, the Ruby parser)
     FALLBACK = "fallback"  # syntax-only tree-sitter grammars
     POLICY = "policy"  # language-independent checks (secrets) that run beside the others
+    #: A recipe the project itself declares (checkers/project_recipes.py): it only adds
+    #: findings, never takes a file from another tier, never counts as coverage.
+    PROJECT = "project"
 
 
 class Purpose(StrEnum):

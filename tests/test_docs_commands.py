@@ -70,6 +70,7 @@ SKIPPED: dict[str, str] = {
 #: Usage synopses (`[OPTION]` groups, `a|b` choices): every option and choice in one
 #: is checked against the command's `--help`, not run.
 SYNOPSES = {
+    "orchestrate trust [--list | --revoke] [--root DIR]",
     "orchestrate lint [PATHS...] [--format human|json|sarif|github|concise|jsonl|rdjson] [--output PATH] [--timeout SECONDS] [--jobs N] [--require native|syntax|complete] [--only CHECKER] [--fail-on error|warning|candidate] [--exit-zero] [--feedback] [--from-hook] [--root DIR] [--shard I/N] [--fix | --diff] [--unsafe-fixes] [--since REV | --new-from-rev REV] [--no-baseline] [--statistics]",
 }
 

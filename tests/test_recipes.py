@@ -346,12 +346,13 @@ def test_builtin_recipes_judge_files_on_disk_and_staged(
     "recipe",
     [
         '{name = "shellcheck", tool = "shellcheck", argv = ["shellcheck"], extensions = [".sh"]}',
-        '{name = "mine", tool = "true", argv = ["true"], extensions = [".py"]}',
+        '"../outside.toml"',
     ],
 )
-def test_a_project_recipe_is_refused_not_supported_yet(recipe: str) -> None:
+def test_a_project_recipe_is_a_path_inside_the_project(recipe: str) -> None:
+    # The recipe itself lives in its own file (tests/test_project_recipes.py).
     text = f"[tool.orchestrate]\nrecipes = [{recipe}]\n"
-    with pytest.raises(UsageError, match="project recipes are not supported yet"):
+    with pytest.raises(UsageError, match="recipes"):
         parse_config(text, "pyproject.toml")
 
 

@@ -169,8 +169,11 @@ class RecipeChecker(CommandChecker):
         return super().reuse_identity(batch, ctx)
 
 
-def recipe_checker(recipe: Recipe) -> RecipeChecker:
-    """A `CommandChecker` instance made from `recipe` (module docstring)."""
+def recipe_checker(
+    recipe: Recipe, base: type[RecipeChecker] = RecipeChecker, **extra: Any
+) -> RecipeChecker:
+    """A `CommandChecker` instance made from `recipe` (module docstring), of a subclass
+    of `base` with the class attributes `extra` besides (a project recipe's)."""
     r = recipe
     attrs: dict[str, Any] = {
         "recipe": r,
@@ -197,8 +200,9 @@ def recipe_checker(recipe: Recipe) -> RecipeChecker:
         # project has one of its configs (a project may require it: `bash = "native"`).
         "required_with_config": True,
         "__doc__": one_line(r.description or f"The {r.name} recipe.", 200),
+        **extra,
     }
-    cls = type(f"Recipe_{r.name.replace('-', '_')}", (RecipeChecker,), attrs)
+    cls = type(f"Recipe_{r.name.replace('-', '_')}", (base,), attrs)
     return cls()  # type: ignore[no-any-return]
 
 

@@ -64,6 +64,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "orchestrator.cli.baseline",
         "record the current findings so lint shows only new ones",
     ),
+    "trust": (
+        "orchestrator.cli.trust",
+        "trust the project's recipes (their digests) so lint runs them",
+    ),
     "init": ("orchestrator.cli.init_doctor", "write a starter orchestrate.toml (never overwrites)"),
     "doctor": (
         "orchestrator.cli.init_doctor",

@@ -19,12 +19,10 @@ from orchestrator.safetext import printable
 
 #: A required coverage level (decisions/required.LEVELS).
 Level = Literal["native", "syntax", "none"]
-#: Why a project recipe is refused (every one, whatever it declares).
-PROJECT_RECIPES_REFUSED = (
-    "project recipes are not supported yet: a recipe in the project never runs, never"
-    " replaces a built-in checker and never counts for required coverage; ship it in an"
-    " installed package instead (plugins/README.md, section 3)"
-)
+#: The most project recipes one config names.
+MAX_PROJECT_RECIPES = 32
+#: A project recipe's path: relative, POSIX, inside the project, a `.toml` file.
+_RECIPE_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.\.?(?:/|$))[A-Za-z0-9._/+-]{1,200}\.toml$")
 #: How many validation errors one message lists.
 MAX_ERRORS = 5
 
@@ -60,8 +58,8 @@ class ProjectConfig(BaseModel):
     policy_in_lint: bool = False
     #: Refuse an agent's file-edit tools, and shell writes the analyser sees, aimed at a
     #: checker's configuration (the loaded checkers' `config_names`: pyproject.toml,
-    #: ruff.toml, eslint.config.js, .rubocop.yml, ...), so an agent fixes code instead of
-    #: silencing a linter (docs/hosts.md).
+    #: ruff.toml, eslint.config.js, .rubocop.yml, ..., the project's recipe files), so an
+    #: agent fixes code instead of silencing a linter (docs/hosts.md).
     protect_checker_config: bool = False
     #: Which exact parsers that are separate programs also judge the files the grammar
     #: found clean: unset, the cheap ones (sh, bash, gofmt, xmllint); true, all of them;
@@ -79,17 +77,23 @@ class ProjectConfig(BaseModel):
     progress: bool = True
     #: The warm engine.
     server: ServerConfig = Field(default_factory=ServerConfig)
-    #: Project recipes (checkers the project declares as data): refused for now. A
-    #: recipe in the project would run a program the project names before anyone judged
-    #: it; until `orchestrate trust` records a recipe's digest, none is accepted
-    #: (a recipe ships built in or in an installed package: plugins/README.md).
-    recipes: Any = None
+    #: Project recipes: paths of recipe files (TOML, the recipe format) inside the
+    #: project. They only add checkers, run in `lint` only once `orchestrate trust`
+    #: recorded their digest, and at a strict gate only as the base holds them
+    #: (checkers/project_recipes.py, plugins/README.md).
+    recipes: list[str] = Field(default_factory=list, max_length=MAX_PROJECT_RECIPES)
 
     @field_validator("recipes")
     @classmethod
-    def _no_project_recipes(cls, value: Any) -> Any:
-        if value is not None:
-            raise ValueError(PROJECT_RECIPES_REFUSED)
+    def _recipe_paths(cls, value: list[str]) -> list[str]:
+        for path in value:
+            if not _RECIPE_PATH.match(path) or "//" in path:
+                raise ValueError(
+                    f"{printable(repr(path))} is not a recipe path: a relative path inside"
+                    " the project ending in .toml (no `..`, no absolute path)"
+                )
+        if len(set(value)) != len(value):
+            raise ValueError("a recipe path is given twice")
         return value
 
 

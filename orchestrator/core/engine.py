@@ -100,6 +100,17 @@ class LintRequest:
     #: Folders besides the project root whose executables a delivery run never runs
     #: (a strict gate's real repository; core/tool_paths.tool_refusal).
     untrusted_roots: Sequence[Path] = ()
+    #: The project's own recipe checkers for this run (checkers/project_recipes.py, set
+    #: by the use cases: the work tree's and the user's trust for `lint`, the base's at
+    #: a strict gate): given (root, config, taken checker names -> whose), their
+    #: checkers and notes. None: no project recipe is loaded.
+    project_recipes: ProjectRecipes | None = None
+
+
+#: (project root, config, checker name -> whose) -> (project checkers, notes).
+ProjectRecipes = Callable[
+    [Path, Mapping[str, Any], Mapping[str, str]], tuple[Sequence[LoadedChecker], Sequence[str]]
+]
 
 
 #: The files past which `orchestrate lint` streams its report rows (`spool_over`).
@@ -159,10 +170,41 @@ def _request_info(req: LintRequest, jobs: int) -> RequestInfo:
     )
 
 
-def _checkers(req: LintRequest, plugins: PluginSet) -> list[LoadedChecker]:
-    """The checkers this run may plan: all loaded ones, or those `only_checkers` names.
-    A name no loaded checker has is a usage error: a typo must not check nothing."""
-    checkers = plugins.checkers()
+def taken_names(plugins: PluginSet) -> dict[str, str]:
+    """Checker name -> whose it is ("orchestrate (built in)", "the plugin DIST[NAME]"),
+    for every loaded checker: the names a project recipe may not take."""
+    out: dict[str, str] = {}
+    for p in plugins.loaded:
+        whose = (
+            "orchestrate (built in)"
+            if p.source.startswith("orchestrate_plugins.")
+            else f"the plugin {p.display}"
+        )
+        out.update(dict.fromkeys(p.checkers, whose))
+    for c in plugins.checkers():
+        out.setdefault(c.name, "a loaded plugin")
+    for name in plugins.blocked_builtin_checkers:
+        out.setdefault(name, "orchestrate (built in, disabled here)")
+    return out
+
+
+def _project(
+    req: LintRequest, root: Path, config: Mapping[str, Any], plugins: PluginSet
+) -> tuple[list[LoadedChecker], list[str]]:
+    """The project's recipe checkers for this run and their notes (`project_recipes`)."""
+    if req.project_recipes is None:
+        return [], []
+    checkers, notes = req.project_recipes(root, config, taken_names(plugins))
+    return list(checkers), list(notes)
+
+
+def _checkers(
+    req: LintRequest, plugins: PluginSet, project: Sequence[LoadedChecker] = ()
+) -> list[LoadedChecker]:
+    """The checkers this run may plan: all loaded ones and the project's recipes, or
+    those `only_checkers` names. A name no checker has is a usage error: a typo must
+    not check nothing."""
+    checkers = plugins.checkers() + list(project)
     known = sorted(c.name for c in checkers)
     for option, asked in (("--only", req.only_checkers), ("--allow-gap", req.allow_gaps)):
         unknown = sorted(set(asked or ()) - set(known))
@@ -241,8 +283,10 @@ def run_lint(req: LintRequest) -> Report:
     if req.shard is not None:
         targets, refused, shard_id = take_shard(targets, refused, req.shard, config)
 
-    checkers = _checkers(req, plugins)
+    project, recipe_notes = _project(req, root, config, plugins)
+    checkers = _checkers(req, plugins, project)
     tool_notes = machine_notes + _tool_notes(req, root, config, tools, checkers)
+    tool_notes += recipe_notes
     # Policy checks (the secret scan) guard delivery surfaces; a plain lint runs them
     # only when asked by name (--only secrets) or by config (policy_in_lint = true).
     with_policy = bool(

@@ -3,6 +3,8 @@
 Policy checkers claim on delivery surfaces (or when asked), native checkers claim
 first, the fallback tier gets every file no native checker claimed or whose native
 outcome was settled with `falls_back`, and a file nobody claims is `unsupported`.
+Project recipes (checkers/project_recipes.py) claim last, beside all of them: they take
+no file from another tier.
 A native checker sees every file, as it would run directly: its own configuration
 decides what it skips. A generated file (model/generated.py) is kept from the fallback
 tier only (a grammar's noise on generated code): `not_run` there, unless the user named
@@ -188,6 +190,10 @@ def plan_run(
         claim = claimed_by(c, [t for t in rest if t.path not in planned.fallback_paths])
         planned.take(c, claim, ctx)
         planned.fallback_paths.update(claim.paths)
+    # Project recipes only add: they see every file, after the others planned, and what
+    # they claim is claimed by no other tier for it (nor `unsupported` any the less).
+    for c in by_tier[Tier.PROJECT]:
+        planned.take(c, claimed_by(c, targets), ctx)
     return planned
 
 

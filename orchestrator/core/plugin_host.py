@@ -84,6 +84,9 @@ class PluginSet:
     failed: list[FailedPlugin] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     checker_list: list[LoadedChecker] = field(default_factory=list)
+    #: Checker names of orchestrate's own plugins that were blocked here: still
+    #: orchestrate's (a project recipe may not take one).
+    blocked_builtin_checkers: tuple[str, ...] = ()
 
     def checkers(self) -> list[LoadedChecker]:
         """Checkers of every loaded plugin, each with its declarations read once
@@ -216,6 +219,15 @@ def _provides_essential(module: object) -> bool:
         return False
 
 
+def _checker_names(module: object) -> list[str]:
+    """The checker names an (orchestrate's own) plugin module offers; none if it fails."""
+    impl = getattr(module, "orchestrate_checkers", None)
+    try:
+        return [str(c.name) for c in impl() or []] if impl is not None else []
+    except Exception:  # noqa: BLE001 - a blocked plugin's fault is not this run's
+        return []
+
+
 class PluginDeclarationWarning(DeprecationWarning):
     """A checker leaves out a declaration a future release requires (`model/declared`)."""
 
@@ -299,6 +311,7 @@ def load(
     blocked: list[str] = []
     skip = blocked_names(block, environment=not strict)
     candidates: list[tuple[FoundPlugin, Any]] = []
+    reserved: list[str] = []
     for fp, ep in discover(fresh=strict):
         try:
             module = ep.load()
@@ -312,6 +325,8 @@ def load(
             continue
         if fp.name in skip and not _provides_essential(module):
             blocked.append(fp.name)
+            if _builtin(fp):
+                reserved += _checker_names(module)
             continue
         candidates.append((fp, module))
     for name, module in extra_modules:
@@ -322,6 +337,7 @@ def load(
     key = tuple((fp, id(module)) for fp, module in candidates)
     pm, registered, refused = _REGISTERED.get(key, (), lambda: _register(candidates))
     ps = PluginSet(pm=pm, failed=failed, blocked=blocked)
+    ps.blocked_builtin_checkers = tuple(sorted(set(reserved)))
     late: list[FailedPlugin] = [*refused]
     taken: dict[str, str] = {}
     # orchestrate's own plugins first: a plugin (or a recipe package) never replaces a

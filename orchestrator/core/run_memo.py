@@ -139,6 +139,8 @@ def request_key(
         or req.plugins is not None
         or req.surface_files is not None
         or req.extra_plugins
+        # A project recipe's file and the user's trust in it are no part of the key.
+        or config.get("recipes")
     ):
         return None
     env = req.env if req.env is not None else os.environ

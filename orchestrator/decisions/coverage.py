@@ -163,9 +163,20 @@ def failed_checks(report: Report, allow_gaps: Collection[str] | None = None) -> 
     return reasons
 
 
+def adds_only(s: Scope) -> bool:
+    """A project recipe's scope (tier `project`): it adds findings, never coverage; a
+    project recipe that did not run (untrusted, new policy) leaves no gap either."""
+    return s.tier == Tier.PROJECT
+
+
 def complete_scopes(scopes: Sequence[Scope], failures: int = 0) -> bool:
-    """True when there are scopes, no plugin failed and every scope is checked."""
-    return failures == 0 and bool(scopes) and all(is_checked(s) for s in scopes)
+    """True when there are scopes, no plugin failed and every scope is checked (a
+    project recipe's only needs not to have failed: `adds_only`)."""
+    return (
+        failures == 0
+        and bool(scopes)
+        and all(is_checked(s) or (adds_only(s) and not is_failed_check(s)) for s in scopes)
+    )
 
 
 def _failures(report: Report) -> int:
@@ -191,6 +202,9 @@ def unchecked(report: Report) -> list[Scope]:
 
 
 _NATIVE, _FALLBACK, _OTHER = 1, 2, 4
+#: Tiers whose scopes are no file's coverage evidence: the policy checks (beside every
+#: file) and project recipes (they only add: checkers/project_recipes.py).
+_NO_EVIDENCE = frozenset({Tier.POLICY, Tier.PROJECT})
 
 
 def _tier_bit(s: Scope) -> int:
@@ -213,7 +227,7 @@ def coverage_of(scopes: Sequence[Scope], failures: int = 0) -> Coverage:
     last: str | None = None
     for s in scopes:
         by_status[str(s.status)] += 1
-        if s.tier == Tier.POLICY:
+        if s.tier in _NO_EVIDENCE:
             continue
         if ordered and s.path != last:
             if last is not None:
@@ -239,7 +253,7 @@ def syntax_only_languages(scopes: Sequence[Scope]) -> list[str]:
     bits: dict[str, int] = {}
     language: dict[str, str] = {}
     for s in scopes:
-        if s.tier == Tier.POLICY:
+        if s.tier in _NO_EVIDENCE:
             continue
         claimed = _NATIVE if s.tier == Tier.NATIVE else 0
         bits[s.path] = bits.get(s.path, 0) | _tier_bit(s) | claimed
@@ -281,7 +295,7 @@ def language_coverage(scopes: Sequence[Scope]) -> dict[str, dict[str, int]]:
         row[_class_of(bits)] += 1
 
     for s in scopes:
-        if s.tier == Tier.POLICY:
+        if s.tier in _NO_EVIDENCE:
             continue
         if ordered and s.path != last:
             if last is not None and last in per_file:
@@ -324,9 +338,11 @@ def missing_required(
     if "complete" in want:
         # A plugin that failed to load checked nothing: the run cannot be complete.
         reasons += [f"plugin {p.name} failed to load" for p in report.plugin_failures]
-    for path, scopes in sorted(by_file.items()):
-        checked = [s for s in scopes if is_checked(s) and s.tier != Tier.POLICY]
-        lang = next((s.language for s in scopes if s.language), None)
+    for path, every in sorted(by_file.items()):
+        # A project recipe's scope satisfies nothing, and its not running is no gap.
+        scopes = [s for s in every if not adds_only(s) or is_failed_check(s)]
+        checked = [s for s in scopes if is_checked(s) and s.tier not in _NO_EVIDENCE]
+        lang = next((s.language for s in every if s.language), None)
         if "complete" in want and not all(is_checked(s) for s in scopes):
             bad = next(s for s in scopes if not is_checked(s))
             reasons.append(f"{path}: {bad.checker} {bad.status}")

@@ -153,7 +153,9 @@ def _file_gaps(
     # Policy checks guard every delivered file, whatever its language; they are known
     # by their tier, never by a checker's name.
     policy = [s for s in scopes if s.tier == Tier.POLICY]
-    lang_scopes = [s for s in scopes if s not in policy]
+    # A project recipe only adds findings: its scopes are no evidence of the file's
+    # required level, and its not running (new policy, untrusted) is no gap of it.
+    lang_scopes = [s for s in scopes if s not in policy and s.tier != Tier.PROJECT]
     undeterminable = _undeterminable(lang_scopes)
     if undeterminable:
         # An entry the surface could run nothing on (a submodule, a pushed ref whose base

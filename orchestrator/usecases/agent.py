@@ -10,6 +10,7 @@ agent is told; a judged delivery or the reason it could not be judged is returne
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -176,8 +177,17 @@ def _names_checker_config(target: str, root: Path, names: frozenset[str]) -> boo
     return bool({given.name, Path(os.path.realpath(given)).name} & names)
 
 
-def _config_names() -> frozenset[str]:
-    return frozenset(n for c in loaded_checkers()[0] for n in c.config_names)
+def _config_names(root: Path | None = None) -> frozenset[str]:
+    """The loaded checkers' config file names and, with `root`, the file names of the
+    project's own recipes (`recipes`: each governs its checker too)."""
+    names = {n for c in loaded_checkers()[0] for n in c.config_names}
+    if root is not None:
+        from orchestrator.errors import UsageError
+        from orchestrator.usecases.settings import project_settings
+
+        with contextlib.suppress(UsageError):  # a broken config protects no recipe name
+            names |= {Path(p).name for p in project_settings(root).get("recipes", []) or []}
+    return frozenset(names)
 
 
 def _is_checker_config(target: object, root: Path) -> bool:
@@ -185,7 +195,7 @@ def _is_checker_config(target: object, root: Path) -> bool:
     with its links followed) is named like a loaded checker's configuration file."""
     if not isinstance(target, str) or not _protects_checker_config(root):
         return False
-    return _names_checker_config(target, root, _config_names())
+    return _names_checker_config(target, root, _config_names(root))
 
 
 def protected_shell_write(
@@ -199,7 +209,7 @@ def protected_shell_write(
         return None
     if not _protects_checker_config(project_root):
         return None
-    base, names = start or project_root, _config_names()
+    base, names = start or project_root, _config_names(project_root)
     for path in writes:
         target = path if os.path.isabs(path) else str(base / path)
         if _names_checker_config(target, project_root, names):

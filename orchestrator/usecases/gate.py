@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orchestrator.checkers import project_recipes
 from orchestrator.core import plugin_host
 from orchestrator.core.plugin_host import PluginSet
 from orchestrator.core.tool_paths import committed_tools_note, machine_tools
@@ -232,7 +233,13 @@ def check_surface(
 
     # One plugin load per gate: the same set answers the declarations and runs the checks.
     policy = policy or strict_policy(git, event, surface)
-    names = _config_names(policy.plugins)
+    # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
+    base = policy.inputs.base
+    base = None if event == "ci" and base == surface.revision else base
+    sources = _recipe_sources(git, policy.inputs, surface, base)
+    recipes = project_recipes.for_gate(sources)
+    # The base's project recipes run there: their config files govern too.
+    names = sorted({*_config_names(policy.plugins), *project_recipes.config_names_of(sources)})
     scans = split_rounds([s.target for s in surface.scan_only])
     paths = sorted({t.path for t in surface.targets} | {t.path for r in scans for t in r})
     governing = read_governing(git, surface.source, paths, names)
@@ -244,9 +251,6 @@ def check_surface(
     # ignore files: git does not follow them when they are links.
     never = _allowlists(policy.plugins) | {BASELINE_FILE, ".gitattributes", ".gitignore"}
     files = read_surface_files(git, surface.source, [*surface.links, *candidates], never)
-    # A root commit at `gate ci` is its own policy base; its allowlist adds every entry.
-    base = policy.inputs.base
-    base = None if event == "ci" and base == surface.revision else base
     reviewed = reviewed_files(git, event, base, governing, _reviewers(policy.plugins))
     base_files = _base_attributes(git, event, base)
     baselined, baseline_notes = _base_baseline(git, base)
@@ -281,6 +285,7 @@ def check_surface(
                 tools=policy.tools,
                 # Nothing inside the real repository runs either (a linked `.venv`).
                 untrusted_roots=(git.root,),
+                project_recipes=recipes,
             )
             part = run_lint(req)
             where = f"{BASELINE_FILE} (the base's copy)"
@@ -318,6 +323,26 @@ def check_surface(
     report.notes += [*surface.notes, *policy.notes, *(c.line for c in changes)]
     report.notes += reviewed.notes + baseline_notes
     return SurfaceCheck(report, tuple(changes), tuple(reviewed.reasons))
+
+
+def _recipe_sources(
+    git: Git, inputs: PolicyInputs, surface: Surface, base: str | None
+) -> project_recipes.StrictSources:
+    """The project recipes each side names and the bytes its commit holds for them
+    (checkers/project_recipes.strict_recipes): never the work tree's, never the user's
+    trust. No base: every recipe is new policy."""
+    base_paths = tuple(inputs.base_config.get("recipes", []) or ()) if base else ()
+    surface_paths = tuple(inputs.surface_config.get("recipes", []) or ())
+    return project_recipes.StrictSources(
+        base_paths=base_paths,
+        base=read_files_at(git, base, list(base_paths)) if base and base_paths else {},
+        surface_paths=surface_paths,
+        surface=(
+            read_files_at(git, surface.source, list(surface_paths))
+            if surface.source and surface_paths
+            else {}
+        ),
+    )
 
 
 def _added_suppressions(git: Git, base: str | None, surface: Surface) -> str | None:

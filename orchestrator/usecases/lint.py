@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from orchestrator.checkers import project_recipes
 from orchestrator.core import plugin_host
 from orchestrator.core.config import load_config
 from orchestrator.core.engine import LintRequest, excluded_dirs, run_lint
@@ -32,6 +33,7 @@ from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint
 from orchestrator.decisions.findings import is_task_worthy
 from orchestrator.model.report import Report
 from orchestrator.tasks.baseline import apply_local_baseline
+from orchestrator.vocab import Purpose
 
 if TYPE_CHECKING:  # annotations only: the use case imports git and the gates
     from orchestrator.usecases.new_from_rev import Revisions
@@ -205,6 +207,10 @@ def lint(
     request and the run (core/engine.run_lint) and must return that run's report.
     """
     started = Deadline.after(req.timeout)  # the base side shares the run's deadline
+    if req.project_recipes is None:
+        # The work tree's recipes, each as the user trusted it (checkers/project_recipes).
+        delivery = req.purpose == Purpose.DELIVERY
+        req = replace(req, project_recipes=project_recipes.for_worktree(delivery))
     report = around(req, run_lint) if around is not None else run_lint(req)
     if baseline:
         apply_local_baseline(report, req.project_root)
