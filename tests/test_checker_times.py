@@ -129,7 +129,7 @@ def test_a_lint_reports_each_checker_it_ran(project: Path) -> None:
     assert all(t.ms >= 0 for t in report.timings)
     assert {s.checker for s in report.scopes} - {SELECTION_CHECKER} <= set(by_name)
     data = json.loads(report.model_dump_json())
-    assert data["schema_version"] == "1.2"
+    assert data["schema_version"] == "1.3"
     assert data["timings"][0].keys() == {"checker", "files", "reused", "batches", "ms"}
     sarif = to_sarif(report)
     times = sarif["runs"][0]["invocations"][0]["properties"]["checkerTimes"]

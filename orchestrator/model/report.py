@@ -29,11 +29,12 @@ from orchestrator.vocab import (
     Tier,
 )
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 #: The lint report schemas this version reads: 1.1 added the shard's `tree_digest` and
 #: `config_digest` (fields only added, so a 1.0 report still validates).
-#: 1.2 added `timings`.
-READABLE_SCHEMAS = ("1.0", "1.1", "1.2")
+#: 1.2 added `timings`. 1.3 added the scope tier `project` (a project recipe's scopes):
+#: a reader that checks the tier's values against 1.2's would refuse them.
+READABLE_SCHEMAS = ("1.0", "1.1", "1.2", "1.3")
 #: The most shards one run may be split into (`--shard I/N`).
 MAX_SHARDS = 1024
 #: `request.entry` of a report merged from shards (`orchestrate report merge`).
