@@ -681,9 +681,10 @@ def _fake_engine(path: Path, answer: bytes) -> threading.Thread:
     return thread
 
 
-def test_buffer_requests_are_validated_strictly() -> None:
+def test_buffer_requests_are_validated_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
     """The buffer field: bounded, base64, a relative path, exact keys; the check's
     deadline is the feedback route's."""
+    monkeypatch.setenv("ORCHESTRATE_SERVER", "1")  # the suite runs with it off
     from orchestrator.deadline import FEEDBACK_DEADLINE_S
     from orchestrator.server.protocol import (
         MAX_BUFFER,
