@@ -244,6 +244,11 @@ _SHEBANG_INTERPRETERS: dict[str, str | None] = {
     "node": "javascript",
     "nodejs": "javascript",
     "perl": "perl",
+    # Perl 6 is Raku (no bundled grammar), never Perl: checked before the version digits
+    # are stripped from the name.
+    "perl6": "raku",
+    "raku": "raku",
+    "rakudo": "raku",
     "php": "php",
     "lua": "lua",
     "Rscript": "r",
