@@ -142,6 +142,17 @@ TRAPS: dict[str, tuple[str, str | None]] = {
         "sqlite",
     ),
     "sql/plain.sql": ("SELECT a, b FROM t WHERE a = 1 ORDER BY b;\n", "sql"),
+    # .sv: SystemVerilog, and a Swedish page named by content negotiation (help.html.sv)
+    "sv/counter.sv": (
+        "module counter (input logic clk, output logic [3:0] q);\n"
+        "  always_ff @(posedge clk) q <= q + 1;\nendmodule\n",
+        "verilog",
+    ),
+    "sv/help.html.sv": (
+        '<!DOCTYPE html>\n<html lang="sv">\n<head><title>Hj\u00e4lp</title></head>\n'
+        "<body><p>Tryck p\u00e5 mellanslag.</p></body>\n</html>\n",
+        "html",
+    ),
     # .yaml: YAML, MiniYAML
     "yaml/ci.yaml": ("name: demo\nitems:\n  - a\n  - b\n", "yaml"),
     "yaml/world.yaml": ("World:\n\tInherits: ^BaseWorld\n\tTerrainRenderer:\n", "miniyaml"),

@@ -111,6 +111,16 @@ def test_shebang(head: bytes, expected: str | None) -> None:
     assert detect("bin/tool", head) == expected
 
 
+@pytest.mark.parametrize(
+    "head", [b"#!/usr/bin/env perl6\n\nuse v6;\n", b"#!/usr/bin/raku\n", b"#!/usr/bin/env rakudo\n"]
+)
+def test_a_perl6_shebang_is_raku_not_perl(head: bytes) -> None:
+    """Pygments' tests/examplefiles/perl6/test.p6 starts `#!/usr/bin/env perl6`: Raku,
+    which no bundled grammar parses, so the Perl grammar never sees it."""
+    assert shebang_language(head) == "raku"
+    assert detect("test.p6", head) is None
+
+
 def test_extension_wins_over_shebang() -> None:
     assert detect("x.rb", b"#!/usr/bin/env python3\n") == "ruby"
 

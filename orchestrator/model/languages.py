@@ -244,6 +244,11 @@ _SHEBANG_INTERPRETERS: dict[str, str | None] = {
     "node": "javascript",
     "nodejs": "javascript",
     "perl": "perl",
+    # Perl 6 is Raku (no bundled grammar), never Perl: checked before the version digits
+    # are stripped from the name.
+    "perl6": "raku",
+    "raku": "raku",
+    "rakudo": "raku",
     "php": "php",
     "lua": "lua",
     "Rscript": "r",
@@ -457,6 +462,12 @@ _SQL_DIALECTS = (
 )
 
 
+def _sniff_sv(head: bytes) -> str | None:
+    # SystemVerilog never starts with markup; a page served by content negotiation in
+    # Swedish is named `help.html.sv` (docbook-xsl ships one).
+    return "html" if _text(head).lstrip().startswith("<") else "verilog"
+
+
 def _sniff_sql(head: bytes) -> str | None:
     for dialect, pattern in _SQL_DIALECTS:
         if re.search(pattern, head, re.M | re.I):
@@ -540,6 +551,7 @@ SNIFFED: dict[str, Callable[[bytes], str | None]] = {
     ".r": _sniff_r,
     ".rs": _sniff_rs,
     ".sql": _sniff_sql,
+    ".sv": _sniff_sv,
     ".ts": _sniff_ts,
     ".tsx": _sniff_tsx,
     ".yaml": _sniff_yaml,
