@@ -81,6 +81,12 @@ class ExactParser:
     #: Why this parser cannot judge a file written in a dialect it does not read (JSX,
     #: Flow, decorators, a template), or None. Such a file keeps its candidates.
     cannot_judge: Callable[[str, bytes], str | None] = lambda _p, _s: None
+    #: True when the marks `cannot_judge` looks for can be data of the language itself
+    #: (Jinja `{{ }}` inside a YAML scalar, as every Ansible playbook writes them): the
+    #: parser still runs, a file it accepts is valid in the language and gets its
+    #: verdict, and only its rejection is no evidence (the file may be a template that
+    #: parses once rendered), so that file keeps its candidates with the reason.
+    judges_if_accepted: bool = False
     #: True when newer versions of the language removed syntax (PHP 8 removed `$s{0}`
     #: and made `match` a keyword): a parser of another major version than the project
     #: declares may refute, not confirm.
@@ -450,6 +456,7 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="PyYAML's safe composer: builds nodes, never objects, so a custom tag (!Ref) "
         "loads and nothing is constructed; a duplicate mapping key is an error",
         cannot_judge=_yaml_dialect,
+        judges_if_accepted=True,
         max_bytes=IN_PROCESS_MAX_BYTES,
         every_file=True,
     ),

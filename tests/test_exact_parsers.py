@@ -209,6 +209,29 @@ def test_yaml_custom_tags_load_and_duplicate_keys_are_found(tmp_path: Path) -> N
     assert_confirmed(judge(tmp_path, "d.yaml", b"a: 1\nb: 2\na: 3\n"), 3, "PyYAML")
 
 
+def test_yaml_with_jinja_in_its_scalars_is_judged_and_a_rejected_template_is_not(
+    tmp_path: Path,
+) -> None:
+    # Ansible writes Jinja inside YAML scalars, and Ansible reads the file as YAML before
+    # any templating: PyYAML accepts it, so it is checked (ansible-core's tasks files).
+    playbook = (
+        b"- name: select a foreign arch for {{ default_arch.stdout }}\n"
+        b'  include_vars: "{{ item }}"\n'
+        b"  when: x is defined\n"
+    )
+    ok = judge(tmp_path, "tasks/main.yml", playbook)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "PyYAML" in (ok.syntax_parser.version or "")
+    # A template that is YAML only once rendered: PyYAML rejects the bytes, which is no
+    # evidence, so no confirmed error and no verdict (it stays candidates only).
+    template = b"a: 1\n{% if x %}\nb: 2\n{% endif %}\nc: [1, 2\n"
+    o = judge(tmp_path, "t.yaml", template)
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
+    assert o.status != ScopeStatus.CHECKED, o.reason
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
 def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
     # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
     # valid/string/multiline.toml); the grammar flags it.
