@@ -292,6 +292,12 @@ def _yaml_dialect(_path: str, src: bytes) -> str | None:
 _SHEBANG = re.compile(rb"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([\w.+-]+)")
 
 
+def _ini_dialect(_path: str, _src: bytes) -> str | None:
+    """INI has no one standard (keys before any section, `\\` continuations, `!include`,
+    php.ini's and systemd's extensions): configparser's rejection is no evidence."""
+    return "INI has no one standard: a line configparser does not read may be valid to its reader"
+
+
 def _shell_dialect(_path: str, src: bytes) -> str | None:
     """Another shell's script (zsh, ksh, ...) named by its shebang: bash does not judge it."""
     m = _SHEBANG.match(src)
@@ -456,6 +462,18 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="PyYAML's safe composer: builds nodes, never objects, so a custom tag (!Ref) "
         "loads and nothing is constructed; a duplicate mapping key is an error",
         cannot_judge=_yaml_dialect,
+        judges_if_accepted=True,
+        max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
+    ),
+    ExactParser(
+        name="ini",
+        languages=frozenset({"ini"}),
+        command=None,
+        package="",
+        safe="Python's configparser in this process, without interpolation: reads sections "
+        "and key/value strings, nothing else",
+        cannot_judge=_ini_dialect,
         judges_if_accepted=True,
         max_bytes=IN_PROCESS_MAX_BYTES,
         every_file=True,

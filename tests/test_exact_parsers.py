@@ -232,6 +232,23 @@ def test_yaml_with_jinja_in_its_scalars_is_judged_and_a_rejected_template_is_not
     assert not any(f.rule == "syntax/confirmed" for f in o.findings)
 
 
+def test_ini_accepted_by_configparser_is_checked_and_its_rejection_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    # uWSGI's configs: a section, `key = value`, a key given twice (uWSGI reads each).
+    conf = b"[uwsgi]\nsocket = :3031\nplugin = python\nplugin = ping\nmaster\n; comment\n"
+    ok = judge(tmp_path, "vassals/app.ini", conf)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "configparser" in (ok.syntax_parser.version or "")
+    # A key before any section: configparser rejects it, other INI readers do not, so
+    # no confirmed error and no verdict.
+    o = judge(tmp_path, "loose.ini", b"root = true\n[*]\nindent = 4\n")
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
+    assert o.status != ScopeStatus.CHECKED, o.reason
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
 def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
     # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
     # valid/string/multiline.toml); the grammar flags it.
@@ -403,6 +420,11 @@ def test_no_parser_runs_the_code(tmp_path: Path) -> None:
         o = judge(tmp_path, name, text.encode(), env=env, config={"exact_parse_clean": True})
         assert o.syntax_evidence == SyntaxEvidence.REFUTED, (name, o.reason)
         assert not marker.exists(), name
+    # In process: an INI value that is code, and interpolation that would expand it.
+    ini = f"[x]\nhere = __import__('os').system('touch {m}')\nrun = %(here)s ${{here}}\n"
+    o = judge(tmp_path, "w.ini", ini.encode())
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert not marker.exists(), "w.ini"
 
 
 # --- through the whole product: report, gate, presentations --------------------------------
