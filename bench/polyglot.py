@@ -147,15 +147,28 @@ def known_languages() -> frozenset[str]:
 
 
 def installed_parsers() -> dict[str, str]:
-    """Language -> the exact parser that judges it here (its program is installed)."""
+    """Language -> the exact parsers of its files installed here (their program found)."""
     from orchestrate_plugins import exact_parsers
 
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = defaultdict(list)
     for p in exact_parsers.PARSERS:
         if p.command is None or shutil.which(p.command):
             for lang in p.languages:
-                out.setdefault(lang, p.name)
-    return out
+                out[lang].append(p.name)
+    return {lang: ", ".join(names) for lang, names in out.items()}
+
+
+def has_installed_parser(repo: Path, path: str, language: str | None) -> bool:
+    """Whether the file's own exact parser (the table's first entry that takes it, as
+    the product picks it) is installed here."""
+    from orchestrate_plugins import exact_parsers
+
+    try:
+        head = (repo / path).read_bytes()[:4096]
+    except OSError:
+        head = b""
+    p = exact_parsers.parser_for(language, path, head)
+    return p is not None and (p.command is None or shutil.which(p.command) is not None)
 
 
 def is_syntax_claim(f: dict[str, Any]) -> bool:
@@ -166,7 +179,7 @@ def is_syntax_claim(f: dict[str, Any]) -> bool:
 
 
 def count(
-    report: dict[str, Any], paths: list[str], known: frozenset[str], parsers: dict[str, str]
+    report: dict[str, Any], paths: list[str], known: frozenset[str], repo: Path
 ) -> dict[str, Any]:
     """The figures of one project from its report and its tracked paths."""
     scopes: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -216,8 +229,8 @@ def count(
         )
         if not got:
             no_verdict[lang][why].append(path)
-            if language in parsers:
-                exact_missing[language].append([path, why])
+            if has_installed_parser(repo, path, language):
+                exact_missing[lang].append([path, why])
         if any(s["checker"] == "orchestrate" and s["status"] == "unsupported" for s in own):
             unsupported_known.append([path, lang, why])
     return {
@@ -276,7 +289,7 @@ def measure(ids: list[str]) -> dict[str, Any]:
             repo = stage(project_dir(item_id), Path(tmp) / item_id)
             report = lint(repo)
             reports.append(report)
-            projects[item_id] = count(report, tracked(repo), known, parsers)
+            projects[item_id] = count(report, tracked(repo), known, repo)
     keys = ("files", "text", "known", "verdict", "claims")
     total = {k: sum(p[k] for p in projects.values()) for k in keys}
     total["exact_no_verdict"] = sum(

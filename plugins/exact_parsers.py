@@ -298,6 +298,19 @@ def _ini_dialect(_path: str, _src: bytes) -> str | None:
     return "INI has no one standard: a line configparser does not read may be valid to its reader"
 
 
+#: The names that say Jinja whatever the content (`.twig` is another engine).
+JINJA_SUFFIXES = frozenset({".j2", ".jinja", ".jinja2"})
+
+
+def _jinja_dialect(_path: str, _src: bytes) -> str | None:
+    """Jinja, Django and Twig templates share the marks (and the language), and a
+    project's own extensions add tags: Jinja2's rejection is no evidence."""
+    return (
+        "Jinja, Django and Twig share these templates, and extensions add tags: "
+        "a template Jinja2 does not read may be valid to its engine"
+    )
+
+
 def _shell_dialect(_path: str, src: bytes) -> str | None:
     """Another shell's script (zsh, ksh, ...) named by its shebang: bash does not judge it."""
     m = _SHEBANG.match(src)
@@ -475,6 +488,22 @@ PARSERS: tuple[ExactParser, ...] = (
         "and key/value strings, nothing else",
         cannot_judge=_ini_dialect,
         judges_if_accepted=True,
+        max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
+    ),
+    ExactParser(
+        name="jinja",
+        languages=frozenset({"jinja"}),
+        command=None,
+        package="",
+        safe="Jinja2's Environment.parse in this process: lexes and parses to a tree; no "
+        "template is compiled, rendered or loaded (no loader), so no code runs",
+        cannot_judge=_jinja_dialect,
+        judges_if_accepted=True,
+        # Only where the name says Jinja: an `.html` page whose content has `{{` stays
+        # HTML to a gate (decisions/required.level_for_path), and a template verdict
+        # says nothing of its HTML.
+        accepts=lambda path, _src: PurePosixPath(path).suffix.lower() in JINJA_SUFFIXES,
         max_bytes=IN_PROCESS_MAX_BYTES,
         every_file=True,
     ),

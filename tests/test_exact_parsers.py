@@ -249,6 +249,26 @@ def test_ini_accepted_by_configparser_is_checked_and_its_rejection_is_no_evidenc
     assert not any(f.rule == "syntax/confirmed" for f in o.findings)
 
 
+def test_jinja_accepted_by_jinja2_is_checked_and_its_rejection_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    # Valid Jinja the Twig grammar rejects (`for ... if`), with Ansible's `do` and `break`.
+    tpl = (
+        b"{% for h in hosts if h.up %}{{ h.name | upper }}\n"
+        b"{% do seen.append(h) %}{% if loop.index > 9 %}{% break %}{% endif %}{% endfor %}\n"
+    )
+    ok = judge(tmp_path, "templates/hosts.j2", tpl)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "Jinja2" in (ok.syntax_parser.version or "")
+    # A Django template (`{% load %}` is Django's tag): Jinja2 rejects it, which is no
+    # evidence, so no confirmed error and no verdict.
+    o = judge(tmp_path, "page.j2", b"{% load static %}<img src=\"{% static 'a.png' %}\">\n")
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
+    assert o.status != ScopeStatus.CHECKED, o.reason
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
 def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
     # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
     # valid/string/multiline.toml); the grammar flags it.
@@ -425,6 +445,15 @@ def test_no_parser_runs_the_code(tmp_path: Path) -> None:
     o = judge(tmp_path, "w.ini", ini.encode())
     assert o.status == ScopeStatus.CHECKED, o.reason
     assert not marker.exists(), "w.ini"
+    # A template that writes the marker when rendered (and includes another that would):
+    # Jinja2 only parses it.
+    tpl = (
+        f"{{{{ cycler.__init__.__globals__.os.system('touch {m}') }}}}\n"
+        f'{{% include "{startup}" %}}\n'
+    )
+    o = judge(tmp_path, "w.j2", tpl.encode())
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert not marker.exists(), "w.j2"
 
 
 # --- through the whole product: report, gate, presentations --------------------------------
