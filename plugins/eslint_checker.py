@@ -135,13 +135,17 @@ _NOT_INSTALLED = ("couldn't find the plugin", "Cannot find package", "Cannot fin
 
 def _with_install_hint(out: FileOutcome, root: Path, cwd: Path) -> FileOutcome:
     """A config whose plugin or import the project has not installed: point at the
-    project's own install (never fetch it for the project)."""
+    project's own install (never fetch it for the project). ESLint judged nothing, as
+    with a missing tool, so the file still gets the fallback's syntax verdict; the scope
+    stays `tool_error` (the project configures ESLint and it could not run)."""
     if out.status != ScopeStatus.TOOL_ERROR or out.hint or not out.reason:
         return out
     if not any(needle in out.reason for needle in _NOT_INSTALLED):
         return out
     where = cwd.relative_to(root).as_posix()
-    return out.with_(hint=f"install the project's dependencies in {where}/ (npm ci)")
+    return out.with_(
+        hint=f"install the project's dependencies in {where}/ (npm ci)", falls_back=True
+    )
 
 
 class EslintChecker:

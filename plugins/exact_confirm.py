@@ -293,8 +293,16 @@ def _judge(target: FileTarget, src: bytes, language: str | None, ctx: RunContext
     if parser is None:
         return None
     dialect = parser.cannot_judge(target.path, src)
-    if dialect:
+    if dialect and not parser.judges_if_accepted:
         return Verdict(SyntaxEvidence.CANDIDATE, reason=f"no exact verdict: {dialect}")
+    verdict = _run_parser(parser, target, src, ctx)
+    if dialect and verdict.evidence == SyntaxEvidence.CONFIRMED:
+        # A template may parse once rendered: its rejection is no evidence.
+        return Verdict(SyntaxEvidence.CANDIDATE, reason=f"no exact verdict: {dialect}")
+    return verdict
+
+
+def _run_parser(parser: ExactParser, target: FileTarget, src: bytes, ctx: RunContext) -> Verdict:
     if ctx.deadline.expired():
         return Verdict(SyntaxEvidence.CANDIDATE, reason="no verdict: deadline reached")
     if parser.max_bytes is not None and len(src) > parser.max_bytes:

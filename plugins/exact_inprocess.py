@@ -1,4 +1,4 @@
-"""The exact parsers that run in this process: JSON (and JSONC), TOML, YAML.
+"""The exact parsers that run in this process: JSON (and JSONC), TOML, YAML, INI, Jinja.
 
 Each returns the syntax errors of a source as (line, column, message), an empty list
 when the source is valid. None of them builds anything but plain data: JSON and TOML
@@ -228,7 +228,54 @@ def yaml_errors(text: str, _path: str) -> list[ErrorLine]:
     return out
 
 
-CHECKS = {"json": json_errors, "toml": toml_errors, "yaml": yaml_errors}
+def ini_errors(text: str, _path: str) -> list[ErrorLine]:
+    """Errors of Python's configparser in its most lenient reading (no interpolation,
+    keys without values, sections and keys given twice, `=` or `:`): INI has no one
+    standard, so the entry takes only an acceptance as a verdict (`judges_if_accepted`)."""
+    import configparser
+
+    parser = configparser.RawConfigParser(
+        strict=False, allow_no_value=True, interpolation=None, delimiters=("=", ":")
+    )
+    try:
+        parser.read_string(text)
+    except configparser.MissingSectionHeaderError as exc:
+        return [(exc.lineno, None, "a line before the first [section]")]
+    except configparser.ParsingError as exc:
+        line = exc.errors[0][0] if exc.errors else 1
+        return [(line, None, "a line that is neither a [section], a key nor a comment")]
+    except configparser.Error as exc:
+        return [(1, None, type(exc).__name__)]
+    return []
+
+
+#: Jinja's own extensions that add tags (`{% do %}`, `{% break %}`, `{% trans %}`): they
+#: only parse here, and Ansible and Flask templates use them.
+JINJA_EXTENSIONS = ("jinja2.ext.do", "jinja2.ext.loopcontrols", "jinja2.ext.i18n")
+
+
+def jinja_errors(text: str, _path: str) -> list[ErrorLine]:
+    """Errors of Jinja2's parser (`Environment.parse`: lexes and parses to a tree; no
+    template is compiled or rendered). Jinja, Django and Twig share these marks, so the
+    entry takes only an acceptance as a verdict (`judges_if_accepted`)."""
+    import jinja2
+
+    try:
+        jinja2.Environment(extensions=list(JINJA_EXTENSIONS)).parse(text)
+    except jinja2.TemplateSyntaxError as exc:
+        return [(exc.lineno or 1, None, " ".join((exc.message or "syntax error").split())[:200])]
+    except RecursionError:
+        raise TooDeep("jinja: nested deeper than the parser follows") from None
+    return []
+
+
+CHECKS = {
+    "json": json_errors,
+    "toml": toml_errors,
+    "yaml": yaml_errors,
+    "ini": ini_errors,
+    "jinja": jinja_errors,
+}
 
 
 def identity(name: str) -> str:
@@ -238,6 +285,12 @@ def identity(name: str) -> str:
         import yaml
 
         return f"PyYAML {yaml.__version__} safe composer (Python {py})"
+    if name == "ini":
+        return f"python configparser {py}"
+    if name == "jinja":
+        import jinja2
+
+        return f"Jinja2 {jinja2.__version__} parser (Python {py})"
     return f"python {'tomllib' if name == 'toml' else 'json'} {py}"
 
 

@@ -81,6 +81,12 @@ class ExactParser:
     #: Why this parser cannot judge a file written in a dialect it does not read (JSX,
     #: Flow, decorators, a template), or None. Such a file keeps its candidates.
     cannot_judge: Callable[[str, bytes], str | None] = lambda _p, _s: None
+    #: True when the marks `cannot_judge` looks for can be data of the language itself
+    #: (Jinja `{{ }}` inside a YAML scalar, as every Ansible playbook writes them): the
+    #: parser still runs, a file it accepts is valid in the language and gets its
+    #: verdict, and only its rejection is no evidence (the file may be a template that
+    #: parses once rendered), so that file keeps its candidates with the reason.
+    judges_if_accepted: bool = False
     #: True when newer versions of the language removed syntax (PHP 8 removed `$s{0}`
     #: and made `match` a keyword): a parser of another major version than the project
     #: declares may refute, not confirm.
@@ -286,6 +292,25 @@ def _yaml_dialect(_path: str, src: bytes) -> str | None:
 _SHEBANG = re.compile(rb"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([\w.+-]+)")
 
 
+def _ini_dialect(_path: str, _src: bytes) -> str | None:
+    """INI has no one standard (keys before any section, `\\` continuations, `!include`,
+    php.ini's and systemd's extensions): configparser's rejection is no evidence."""
+    return "INI has no one standard: a line configparser does not read may be valid to its reader"
+
+
+#: The names that say Jinja whatever the content (`.twig` is another engine).
+JINJA_SUFFIXES = frozenset({".j2", ".jinja", ".jinja2"})
+
+
+def _jinja_dialect(_path: str, _src: bytes) -> str | None:
+    """Jinja, Django and Twig templates share the marks (and the language), and a
+    project's own extensions add tags: Jinja2's rejection is no evidence."""
+    return (
+        "Jinja, Django and Twig share these templates, and extensions add tags: "
+        "a template Jinja2 does not read may be valid to its engine"
+    )
+
+
 def _shell_dialect(_path: str, src: bytes) -> str | None:
     """Another shell's script (zsh, ksh, ...) named by its shebang: bash does not judge it."""
     m = _SHEBANG.match(src)
@@ -450,6 +475,35 @@ PARSERS: tuple[ExactParser, ...] = (
         safe="PyYAML's safe composer: builds nodes, never objects, so a custom tag (!Ref) "
         "loads and nothing is constructed; a duplicate mapping key is an error",
         cannot_judge=_yaml_dialect,
+        judges_if_accepted=True,
+        max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
+    ),
+    ExactParser(
+        name="ini",
+        languages=frozenset({"ini"}),
+        command=None,
+        package="",
+        safe="Python's configparser in this process, without interpolation: reads sections "
+        "and key/value strings, nothing else",
+        cannot_judge=_ini_dialect,
+        judges_if_accepted=True,
+        max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
+    ),
+    ExactParser(
+        name="jinja",
+        languages=frozenset({"jinja"}),
+        command=None,
+        package="",
+        safe="Jinja2's Environment.parse in this process: lexes and parses to a tree; no "
+        "template is compiled, rendered or loaded (no loader), so no code runs",
+        cannot_judge=_jinja_dialect,
+        judges_if_accepted=True,
+        # Only where the name says Jinja: an `.html` page whose content has `{{` stays
+        # HTML to a gate (decisions/required.level_for_path), and a template verdict
+        # says nothing of its HTML.
+        accepts=lambda path, _src: PurePosixPath(path).suffix.lower() in JINJA_SUFFIXES,
         max_bytes=IN_PROCESS_MAX_BYTES,
         every_file=True,
     ),

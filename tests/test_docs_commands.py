@@ -53,6 +53,7 @@ SKIPPED: dict[str, str] = {
     "scripts/fetch --only qs": "downloads a corpus (network)",
     "scripts/fetch --group qualify": "downloads Debian packages (network)",
     "scripts/fetch --group bench": "downloads real projects (network)",
+    "scripts/fetch --group polyglot": "downloads released polyglot projects (network)",
     "python grammars/qualify.py": "fetches the pinned corpus (network), then measures for minutes",
     "python grammars/qualify.py --only go": "fetches the Go corpus (network)",
     "python grammars/qualify.py --no-fetch --report /tmp/qualify.json": "measures the fetched qualification corpus (scripts/fetch --group qualify, network) for minutes",

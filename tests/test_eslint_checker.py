@@ -268,6 +268,20 @@ def test_config_that_throws_is_tool_error(tmp_path: Path) -> None:
         assert out.reason and "config exploded" in out.reason and "\n" not in out.reason
 
 
+def test_config_importing_an_uninstalled_package_is_tool_error_and_falls_back(
+    tmp_path: Path,
+) -> None:
+    # node-gyp 13.1.0 as published: its eslint.config.js imports `neostandard`, a
+    # devDependency a fresh checkout has not installed. ESLint judged nothing, so the
+    # fallback still gives the file its syntax verdict; the scope says what to install.
+    cfg = 'import neostandard from "neostandard";\nexport default neostandard({});\n'
+    _write(tmp_path, {"eslint.config.js": cfg, "a.js": "1;\n"})
+    out = _lint(tmp_path, ["a.js"])["a.js"]
+    assert out.status == ScopeStatus.TOOL_ERROR and out.falls_back
+    assert out.reason and "neostandard" in out.reason
+    assert out.hint and "npm ci" in out.hint
+
+
 def test_unloadable_plugin_is_tool_error(tmp_path: Path) -> None:
     cfg = 'export default [{ rules: { "nope/rule": "error" } }];\n'
     _write(tmp_path, {"eslint.config.js": cfg, "a.js": "1;\n"})

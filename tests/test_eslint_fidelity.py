@@ -188,12 +188,13 @@ def test_legacy_eslintrc_with_a_plugin(tmp_path: Path) -> None:
 
 
 def test_legacy_plugin_not_installed_is_a_bounded_tool_error(tmp_path: Path) -> None:
-    """The plugin is named but not installed: ESLint's own reason, on one line. Today:
-    `configuration_required`, which hides that the project's lint cannot run."""
+    """The plugin is named but not installed: ESLint's own reason, on one line, and
+    `tool_error` (never `configuration_required`, which would hide that the project's
+    lint cannot run). ESLint judged nothing, so the file goes to the syntax fallback."""
     rc = {"root": True, "plugins": ["not-installed-here"], "rules": {}}
     _project(tmp_path, {".eslintrc.json": json.dumps(rc), "a.js": "1;\n"})
     out = _lint(tmp_path)["a.js"]
-    assert out.status == ScopeStatus.TOOL_ERROR and not out.falls_back
+    assert out.status == ScopeStatus.TOOL_ERROR and out.falls_back
     reason = _reason(out)
     assert "eslint-plugin-not-installed-here" in reason and "\n" not in reason
     assert len(reason) <= 500 and "ESLintRCWarning" not in reason

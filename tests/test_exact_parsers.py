@@ -209,6 +209,66 @@ def test_yaml_custom_tags_load_and_duplicate_keys_are_found(tmp_path: Path) -> N
     assert_confirmed(judge(tmp_path, "d.yaml", b"a: 1\nb: 2\na: 3\n"), 3, "PyYAML")
 
 
+def test_yaml_with_jinja_in_its_scalars_is_judged_and_a_rejected_template_is_not(
+    tmp_path: Path,
+) -> None:
+    # Ansible writes Jinja inside YAML scalars, and Ansible reads the file as YAML before
+    # any templating: PyYAML accepts it, so it is checked (ansible-core's tasks files).
+    playbook = (
+        b"- name: select a foreign arch for {{ default_arch.stdout }}\n"
+        b'  include_vars: "{{ item }}"\n'
+        b"  when: x is defined\n"
+    )
+    ok = judge(tmp_path, "tasks/main.yml", playbook)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "PyYAML" in (ok.syntax_parser.version or "")
+    # A template that is YAML only once rendered: PyYAML rejects the bytes, which is no
+    # evidence, so no confirmed error and no verdict (it stays candidates only).
+    template = b"a: 1\n{% if x %}\nb: 2\n{% endif %}\nc: [1, 2\n"
+    o = judge(tmp_path, "t.yaml", template)
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
+    assert o.status != ScopeStatus.CHECKED, o.reason
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
+def test_ini_accepted_by_configparser_is_checked_and_its_rejection_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    # uWSGI's configs: a section, `key = value`, a key given twice (uWSGI reads each).
+    conf = b"[uwsgi]\nsocket = :3031\nplugin = python\nplugin = ping\nmaster\n; comment\n"
+    ok = judge(tmp_path, "vassals/app.ini", conf)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "configparser" in (ok.syntax_parser.version or "")
+    # A key before any section: configparser rejects it, other INI readers do not, so
+    # no confirmed error and no verdict.
+    o = judge(tmp_path, "loose.ini", b"root = true\n[*]\nindent = 4\n")
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
+    assert o.status != ScopeStatus.CHECKED, o.reason
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
+def test_jinja_accepted_by_jinja2_is_checked_and_its_rejection_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    # Valid Jinja the Twig grammar rejects (`for ... if`), with Ansible's `do` and `break`.
+    tpl = (
+        b"{% for h in hosts if h.up %}{{ h.name | upper }}\n"
+        b"{% do seen.append(h) %}{% if loop.index > 9 %}{% break %}{% endif %}{% endfor %}\n"
+    )
+    ok = judge(tmp_path, "templates/hosts.j2", tpl)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "Jinja2" in (ok.syntax_parser.version or "")
+    # A Django template (`{% load %}` is Django's tag): Jinja2 rejects it, which is no
+    # evidence, so no confirmed error and no verdict.
+    o = judge(tmp_path, "page.j2", b"{% load static %}<img src=\"{% static 'a.png' %}\">\n")
+    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
+    assert o.status != ScopeStatus.CHECKED, o.reason
+    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+
+
 def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
     # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
     # valid/string/multiline.toml); the grammar flags it.
@@ -380,6 +440,20 @@ def test_no_parser_runs_the_code(tmp_path: Path) -> None:
         o = judge(tmp_path, name, text.encode(), env=env, config={"exact_parse_clean": True})
         assert o.syntax_evidence == SyntaxEvidence.REFUTED, (name, o.reason)
         assert not marker.exists(), name
+    # In process: an INI value that is code, and interpolation that would expand it.
+    ini = f"[x]\nhere = __import__('os').system('touch {m}')\nrun = %(here)s ${{here}}\n"
+    o = judge(tmp_path, "w.ini", ini.encode())
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert not marker.exists(), "w.ini"
+    # A template that writes the marker when rendered (and includes another that would):
+    # Jinja2 only parses it.
+    tpl = (
+        f"{{{{ cycler.__init__.__globals__.os.system('touch {m}') }}}}\n"
+        f'{{% include "{startup}" %}}\n'
+    )
+    o = judge(tmp_path, "w.j2", tpl.encode())
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert not marker.exists(), "w.j2"
 
 
 # --- through the whole product: report, gate, presentations --------------------------------

@@ -201,7 +201,9 @@ def late_fallback(
     """Syntax fallback for files a native tool declined only while running (e.g. ESLint
     found no config object for a `.ts` file; `declined`: the paths of outcomes that
     `falls_back`): they still get candidates, on the same deadline. Failures
-    (timed_out, tool_error) never fall back. With `sink`, the outcomes go to it as in
+    (timed_out, tool_error) do not fall back, except a tool_error that judged nothing
+    because the project's own dependencies are not installed (ESLint's config imports
+    a package the project did not install): that file is declined like a missing tool's. With `sink`, the outcomes go to it as in
     `run_batches`: the settled ones first, as batch -1."""
     wanted = declined - planned.fallback_paths
     if not wanted or ctx.deadline.expired():
