@@ -6,7 +6,7 @@ For each bundled grammar, the largest real file (at most MAX_FILE_BYTES) that th
 corpora of the `default` and `qualify` groups hold and that orchestrate detects as that
 grammar is parsed in a fresh process with the checker's own `parse` and
 `candidate_regions` (what a lint run does), and the growth of the process's peak RSS
-(`ru_maxrss`) is read around it. A grammar is within bounds when that growth is at most
+(VmHWM, this process image's own) is read around it. A grammar is within bounds when that growth is at most
 PER_BYTE bytes per source byte plus FLOOR. `--write` stores the figures, the pins they
 came from (each item's stamp) and the checker code's digest in
 grammars/rss_results.json, atomically; tests/test_grammar_rss_results.py checks that file
@@ -37,17 +37,31 @@ PER_BYTE = 128
 FLOOR = 16 << 20
 
 CHILD = """
-import resource, sys, time
+import sys, time
 from orchestrate_plugins.treesitter_checker import candidate_regions, parse
+
+def hwm():
+    # This process image's peak RSS (VmHWM). Not ru_maxrss: Linux keeps the parent's
+    # peak in it across fork and exec, so a child of a big process reads that instead.
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
 grammar, path = sys.argv[1], sys.argv[2]
 src = open(path, "rb").read()
 far = time.monotonic() + 600
 parse(grammar, b"\\n", far)  # the grammar loaded: its tables are not the file's cost
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = hwm()
 tree = parse(grammar, src, far)
 candidate_regions(grammar, src, tree, far)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(len(src), before * 1024, after * 1024)
+after = hwm()
+print(len(src), before, after)
 """
 
 

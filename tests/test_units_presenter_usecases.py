@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,8 @@ def test_around_wraps_the_core_run_and_its_report_is_the_one_judged(tmp_path: Pa
 
     req = LintRequest(project_root=root, paths=("m.py",), cwd=root)
     result = lint(req, NO_TASKS, around=around)
-    assert seen == [req]
+    # The use case hands the core the work tree's trusted project recipes, else `req`.
+    assert [dataclasses.replace(r, project_recipes=None) for r in seen] == [req]
+    assert seen[0].project_recipes is not None
     assert [f.rule for f in result.report.findings] == ["F401"]
     assert lint(req, NO_TASKS).report.findings == result.report.findings
