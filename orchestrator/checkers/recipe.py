@@ -11,8 +11,9 @@ version evidence of every command checker. What the factory adds:
 - the environment: `env` pinned, `scrub_env` dropped, every `cache_env` variable set
   to the checker's own folder in the user cache folder (never the project);
 - the lookup: a PyPI-pinned tool is also found in its managed install
-  (`orchestrate tools install`); the `missing` hint names the install command (or the
-  apt command of a Debian-only tool);
+  (`orchestrate tools install`); a Python program (`[install] python = true`) run from
+  there gets that folder as PYTHONPATH (its dependencies are there); the `missing` hint
+  names the install command (or the apt command of a Debian-only tool);
 - `scope = "project"` (the tool reads other files than those given) is never reused.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
@@ -70,10 +71,13 @@ class RecipeChecker(CommandChecker):
 
     # -------------------------------------------------------------- the tool
 
+    def _managed_bin(self) -> Path | None:
+        install = self.recipe.install
+        return pypi_bin(install.pypi, install.python) if install and install.pypi else None
+
     def _folders(self, ctx: RunContext) -> list[tuple[Path, str]]:
         out = super()._folders(ctx)
-        spec = self.recipe.install.pypi if self.recipe.install else None
-        home = pypi_bin(spec) if spec else None
+        home = self._managed_bin()
         if home is not None:  # right after orchestrate's own environment
             at = next(i for i, (_f, src) in enumerate(out) if src == "orchestrate's environment")
             out.insert(at + 1, (home, "the managed install"))
@@ -87,12 +91,25 @@ class RecipeChecker(CommandChecker):
             return f"{console_command()} tools install {self.name} (installs {install.pypi})"
         return super()._install_hint()
 
+    def _python_home(self, ctx: RunContext) -> Path | None:
+        """The managed install's folder of a Python program run from there, else None."""
+        install = self.recipe.install
+        home = self._managed_bin() if install is not None and install.python else None
+        tool = self._locate(ctx)[0] if home is not None else None
+        if home is None or tool is None or Path(tool.argv[0]).parent != home:
+            return None
+        return home.parent
+
     def tool_env(self, ctx: RunContext) -> Mapping[str, str] | None:
-        """The run's environment, `scrub_env` dropped, `env` pinned, caches redirected."""
+        """The run's environment, `scrub_env` dropped, `env` pinned, caches redirected;
+        a Python program from its managed install imports from there first."""
         r = self.recipe
-        if not (r.env or r.scrub_env or r.cache_env):
+        python_home = self._python_home(ctx)
+        if not (r.env or r.scrub_env or r.cache_env or python_home):
             return ctx.env
         base = dict(ctx.env if ctx.env is not None else os.environ)
+        if python_home is not None:
+            base["PYTHONPATH"] = str(python_home)
         for key in r.scrub_env:
             base.pop(key, None)
         base.update(r.env)

@@ -160,6 +160,10 @@ class Install(_Table):
 
     pypi: str | None = None
     debian: str | None = None
+    #: pypi: the wheel is a Python program, not a bundled binary (yamllint, mypy): it is
+    #: installed with its dependencies (wheels only) and run with its folder first on
+    #: PYTHONPATH (a managed install only; in orchestrate's environment it runs as is).
+    python: bool = False
 
     @model_validator(mode="after")
     def _one_source(self) -> Install:
@@ -169,6 +173,8 @@ class Install(_Table):
             raise ValueError("pypi must be NAME==VERSION (a pinned wheel)")
         if self.debian is not None and not _DEBIAN.match(self.debian):
             raise ValueError("debian must be a Debian package name")
+        if self.python and self.pypi is None:
+            raise ValueError("python = true needs a pypi install source")
         return self
 
 
