@@ -1,4 +1,4 @@
-"""The built-in checker recipes: shellcheck, hadolint, yamllint (`plugins/recipes/*.toml`).
+"""The built-in checker recipes: shellcheck, hadolint, yamllint, codespell (`plugins/recipes/*.toml`).
 
 Each recipe is data (orchestrator/checkers/recipe_format); `recipe_hook` turns every
 one into a `CommandChecker` through the one factory, so they run, time out, are killed,

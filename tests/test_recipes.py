@@ -323,6 +323,11 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.yaml": "---\na: 1\na: 2\n"},
         "key-duplicates",
     ),
+    "codespell": (
+        {"setup.cfg": "[codespell]\nskip = ./build\n"},
+        {"a.md": "# Notes\n\nteh end\n"},
+        "teh",
+    ),
 }
 
 
@@ -434,6 +439,12 @@ MISCONFIGURED = {
         ScopeStatus.TOOL_ERROR,
         "exit 255",
     ),
+    "codespell": (
+        {".codespellrc": "[codespell]\nno-such-option = yes\n"},
+        {"a.md": "teh\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
+    ),
 }
 
 
@@ -449,6 +460,44 @@ def test_a_builtin_recipes_misconfigured_tool_is_a_tool_error(tmp_path: Path, na
     (out,) = _run(_builtin(name), targets, ctx).values()
     assert out.status == status and out.findings == ()
     assert said in (out.reason or ""), out.reason
+
+
+@pytest.mark.parametrize(
+    ("configs", "status"),
+    [
+        ({}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"setup.cfg": "[metadata]\nname = x\n"}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"pyproject.toml": "[project]\nname = 'x'\n"}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"pyproject.toml": "[tool.codespell\n"}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"pyproject.toml": "[tool.codespell]\n"}, ScopeStatus.CHECKED),
+        ({"setup.cfg": "[codespell]\n"}, ScopeStatus.CHECKED),
+        ({".codespellrc": ""}, ScopeStatus.CHECKED),
+    ],
+)
+def test_a_shared_config_file_counts_only_when_it_holds_the_tools_section(
+    tmp_path: Path, configs: dict[str, str], status: ScopeStatus
+) -> None:
+    """codespell runs where the project uses it (`config_sections`): a pyproject.toml or
+    setup.cfg without its section is no codespell config; and only a .codespellrc makes
+    prose need its evidence at a gate."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, {"a.md": "teh\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin("codespell"), targets, ctx).values()
+    assert out.status == status, out.reason
+    if status == ScopeStatus.CHECKED:
+        assert [f.rule for f in out.findings] == ["teh"]
+    else:
+        assert "[tool.codespell] in pyproject.toml" in (out.reason or "")
+
+
+def test_only_a_tools_own_config_file_raises_what_a_gate_requires() -> None:
+    from orchestrator.core.plugin_host import load
+
+    plugins = load()
+    assert "markdown" not in plugins.native_languages({"pyproject.toml", "setup.cfg"})
+    assert plugins.native_languages({".codespellrc"})["markdown"] == "codespell"
 
 
 # --------------------------------------------------- project and third-party
@@ -534,7 +583,7 @@ def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
     assert res.tool.path == str(home / checker.recipe.tool)  # type: ignore[attr-defined]
     assert rule in {f.rule for f in res.findings}
     if deps:
-        module = spec.split("==")[0].replace("-", "_")
+        module = {"codespell": "codespell_lib"}.get(name, spec.split("==")[0])
         env = dict(checker.tool_env(ctx))  # type: ignore[attr-defined]
         assert env["PYTHONPATH"] == str(home.parent)
         where = subprocess.run(

@@ -14,6 +14,8 @@ version evidence of every command checker. What the factory adds:
   (`orchestrate tools install`); a Python program (`[install] python = true`) run from
   there gets that folder as PYTHONPATH (its dependencies are there); the `missing` hint
   names the install command (or the apt command of a Debian-only tool);
+- the config: a `config_sections` file (pyproject.toml, setup.cfg) counts as the
+  tool's config only when it holds the tool's section;
 - `scope = "project"` (the tool reads other files than those given) is never reused.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.checkers.command import CommandChecker, CommandTool
+from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
 from orchestrator.checkers.recipe_output import read_findings
 from orchestrator.checkers.tools import VersionProbe, probe_version
@@ -68,6 +71,22 @@ class RecipeChecker(CommandChecker):
     def executes_project_code(self) -> bool:
         """Whether the tool can run code of the project (the recipe's flag)."""
         return self.recipe.executes_project_code
+
+    def project_configs(self, root: Path) -> tuple[str, ...]:
+        """The root `config_names` present, then each `config_sections` file that holds
+        the tool's section."""
+        shared = tuple(
+            name
+            for name, section in self.recipe.config_sections.items()
+            if holds_section(root / name, section)
+        )
+        return super().project_configs(root) + shared
+
+    def no_config_reason(self) -> str:
+        """The `configuration_required` reason, naming the shared files' sections too."""
+        where = [*self.config_names]
+        where += [f"[{sec}] in {name}" for name, sec in self.recipe.config_sections.items()]
+        return f"no {self.name} config ({', '.join(where)}) at the project root"
 
     # -------------------------------------------------------------- the tool
 
@@ -208,7 +227,8 @@ def recipe_checker(recipe: Recipe) -> RecipeChecker:
         "quiet_ok": r.output.quiet_ok,
         "config_names": tuple(r.config_names),
         "config_required": not r.runs_without_config,
-        "reusable": r.reusable and r.scope == "file",
+        # The reuse identity holds the bytes of `config_names` only.
+        "reusable": r.reusable and r.scope == "file" and not r.config_sections,
         "rules": f"recipe:{r.name}",
         # A recipe's languages ask native evidence of a gate by default only where the
         # project has one of its configs (a project may require it: `bash = "native"`).

@@ -50,6 +50,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 _TOOL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
 _PYPI_PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9][A-Za-z0-9.+!-]*$")
+_CONFIG_FILE = re.compile(r"^[A-Za-z0-9_.+-]{1,64}$")
 _DEBIAN = re.compile(r"^[a-z0-9][a-z0-9.+-]{1,63}$")
 #: The named groups a `pattern` reader may use; `path` and `line` are required.
 PATTERN_GROUPS = frozenset(
@@ -190,7 +191,14 @@ class Recipe(_Table):
     filenames: list[str] = Field(default_factory=list)
     #: The files at the project root that govern the tool.
     config_names: list[str] = Field(default_factory=list)
-    #: False: without one of `config_names` the files are `configuration_required`.
+    #: Shared config files at the project root that govern the tool only when they hold
+    #: its section (file name -> TOML dotted table or INI section: {"pyproject.toml" =
+    #: "tool.mypy", "setup.cfg" = "mypy"}). Such a file counts as the tool's config for
+    #: `runs_without_config = false`; only `config_names` make its languages need its
+    #: evidence at a gate (a pyproject.toml alone never does).
+    config_sections: dict[str, str] = Field(default_factory=dict)
+    #: False: without one of `config_names` (or `config_sections`) the files are
+    #: `configuration_required`.
     runs_without_config: bool = True
     #: The executable (a bare name): looked up like every command checker's tool.
     tool: str
@@ -260,8 +268,11 @@ class Recipe(_Table):
             raise ValueError(f"argv[0] must be the declared tool {self.tool!r}")
         if not (self.languages or self.extensions or self.filenames):
             raise ValueError("a recipe claims files: give languages, extensions or filenames")
-        if not self.runs_without_config and not self.config_names:
+        if not self.runs_without_config and not (self.config_names or self.config_sections):
             raise ValueError("runs_without_config = false needs config_names")
+        for name in self.config_sections:
+            if not _CONFIG_FILE.match(name):
+                raise ValueError(f"config_sections: {name!r} is not a file name")
         return self
 
 
