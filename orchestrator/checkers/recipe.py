@@ -15,8 +15,11 @@ version evidence of every command checker. What the factory adds:
   there gets that folder as PYTHONPATH (its dependencies are there); the `missing` hint
   names the install command (or the apt command of a Debian-only tool);
 - the config: a `config_sections` file (pyproject.toml, setup.cfg) counts as the
-  tool's config only when it holds the tool's section;
-- `scope = "project"` (the tool reads other files than those given) is never reused.
+  tool's config only when it holds the tool's section; `claims_without_config =
+  false`: in a project without one the recipe claims no file;
+- `scope = "project"` (the tool reads other files than those given) is never reused,
+  and its findings in files it was not asked about are left to those files' scopes;
+- `stdin_args = []`: the tool reads no stdin, so bytes not on disk are `not_run`.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -81,6 +84,31 @@ class RecipeChecker(CommandChecker):
             if holds_section(root / name, section)
         )
         return super().project_configs(root) + shared
+
+    def claims(self, target: FileTarget) -> bool:
+        """The base's claim; with `claims_without_config = false`, none in a project
+        without the tool's config (the root is where `abs_path` holds `path`)."""
+        if not super().claims(target):
+            return False
+        if self.recipe.claims_without_config:
+            return True
+        abs_posix = target.abs_path.as_posix()
+        if not abs_posix.endswith("/" + target.path):
+            return True  # no root to look in: planned, and settled there if unconfigured
+        return self._configured(Path(abs_posix[: -len(target.path) - 1]))
+
+    def _configured(self, root: Path) -> bool:
+        """Whether `root` has the tool's config, memoised per root while the candidate
+        files keep their stat (one claim per file of the project asks)."""
+        names = (*self.recipe.config_names, *self.recipe.config_sections)
+        stamp = tuple(_stat_key(root / n) for n in names)
+        memo = self.__dict__.setdefault("_configured_memo", {})
+        hit = memo.get(root)
+        if hit is not None and hit[0] == stamp:
+            return bool(hit[1])
+        answer = bool(self.project_configs(root))
+        memo[root] = (stamp, answer)
+        return answer
 
     def no_config_reason(self) -> str:
         """The `configuration_required` reason, naming the shared files' sections too."""
@@ -167,7 +195,15 @@ class RecipeChecker(CommandChecker):
         return None if ok else f"{self.name} {version} is outside the recipe's range {pinned}"
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
-        """The base's plan; a version outside the pinned range settles `tool_error`."""
+        """The base's plan; a version outside the pinned range settles `tool_error`; a
+        tool that reads no stdin (`stdin_args = []`) settles bytes not on disk
+        `not_run` (it would judge another file, or none)."""
+        if not self.recipe.stdin_args and any(not t.on_disk for t in targets):
+            off = [t for t in targets if not t.on_disk]
+            rest = self.plan([t for t in targets if t.on_disk], ctx)
+            why = f"{self.name} reads files from disk only: these bytes are not on disk"
+            held = settled_plan(self, off, ScopeStatus.NOT_RUN, why)
+            return CheckerPlan(batches=rest.batches, settled=rest.settled + held.settled)
         plan = super().plan(targets, ctx)
         for batch in plan.batches:
             ident = batch.data.tool.identity
@@ -187,7 +223,13 @@ class RecipeChecker(CommandChecker):
     ) -> Mapping[str, Sequence[Finding]]:
         """The recipe's reader (recipe_output.read_findings)."""
         root = getattr(_RUNNING, "root", None) or Path.cwd()
-        return read_findings(self.recipe, res, targets, from_stdin, root)
+        found = read_findings(self.recipe, res, targets, from_stdin, root)
+        if self.recipe.scope == "project":
+            # A project-scope tool reports the modules it read too: each of those is
+            # that file's finding, reported when that file is asked about.
+            asked = {t.path for t in targets}
+            found = {path: fs for path, fs in found.items() if path in asked}
+        return found
 
     def run(self, batch: Batch, ctx: RunContext) -> list[Any]:
         """The base's run; the project root is kept (per thread) for the reader, which
@@ -203,6 +245,14 @@ class RecipeChecker(CommandChecker):
         if self.recipe.scope == "project":
             return None
         return super().reuse_identity(batch, ctx)
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def recipe_checker(recipe: Recipe) -> RecipeChecker:

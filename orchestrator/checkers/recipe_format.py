@@ -200,6 +200,11 @@ class Recipe(_Table):
     #: False: without one of `config_names` (or `config_sections`) the files are
     #: `configuration_required`.
     runs_without_config: bool = True
+    #: With `runs_without_config = false`: False, and in a project without the tool's
+    #: config the recipe claims no file (no scope at all, rather than
+    #: `configuration_required` on every one): for a tool a project may or may not use
+    #: beside its language's own checker (mypy beside Ruff).
+    claims_without_config: bool = True
     #: The executable (a bare name): looked up like every command checker's tool.
     tool: str
     #: The command: argv[0] is `tool`; the files are appended after `paths_after`.
@@ -270,6 +275,8 @@ class Recipe(_Table):
             raise ValueError("a recipe claims files: give languages, extensions or filenames")
         if not self.runs_without_config and not (self.config_names or self.config_sections):
             raise ValueError("runs_without_config = false needs config_names")
+        if not self.claims_without_config and self.runs_without_config:
+            raise ValueError("claims_without_config = false needs runs_without_config = false")
         for name in self.config_sections:
             if not _CONFIG_FILE.match(name):
                 raise ValueError(f"config_sections: {name!r} is not a file name")
