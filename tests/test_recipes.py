@@ -497,7 +497,10 @@ def test_a_shared_config_file_counts_only_when_it_holds_the_tools_section(
     _project(root, configs)
     targets = _project(root, {"a.md": "teh\n"})
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
-    (out,) = _run(_builtin("codespell"), targets, ctx).values()
+    checker = _builtin("codespell")
+    # Unconfigured, it claims no file (no scope); planned anyway, it says why.
+    assert checker.claims(targets[0]) is (status == ScopeStatus.CHECKED)  # type: ignore[attr-defined]
+    (out,) = _run(checker, targets, ctx).values()
     assert out.status == status, out.reason
     if status == ScopeStatus.CHECKED:
         assert [f.rule for f in out.findings] == ["teh"]
