@@ -4,7 +4,7 @@
 yamllint on ansible-lint's 640 YAML files under its own `.yamllint` (item
 `ansible-lint`), codespell on Sphinx's reStructuredText and text files (item
 `sphinx-prose`; it has no codespell config: a copy with an empty `[tool.codespell]`
-in its pyproject.toml, codespell's defaults), mypy on attrs' src/ under its own
+in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files under its own
 `[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
@@ -71,22 +71,24 @@ def _codespell_keys(stdout: bytes) -> set[Key]:
 
 
 _MYPY_LINE = re.compile(
-    r"^(.+?):(\d+):(\d+): (?:error|warning|note): .*?(?:  \[([a-z][a-z0-9-]*)\])?$"
+    r"^(.+?):(\d+)(?::(\d+))?: (?:error|warning): .*?(?:  \[([a-z][a-z0-9-]*)\])?$"
 )
 
 
 def _mypy_keys(stdout: bytes) -> set[Key]:
     keys = set()
     for line in stdout.decode().splitlines():
+        if re.match(r"^.+?:\d+(?::\d+)?: note: ", line):
+            continue  # the context of an error: no finding
         m = _MYPY_LINE.match(line)
         assert m is not None, line
-        keys.add((m[1], int(m[2]), int(m[3]), m[4] or "mypy"))
+        keys.add((m[1], int(m[2]), int(m[3]) if m[3] else None, m[4] or "mypy"))
     return keys
 
 
-def _attrs_source(p: Path) -> bool:
-    # The package's own modules (the sdist's src/ folder, in the item's src/).
-    return p.is_file() and p.suffix == ".py" and "/src/src/" in p.as_posix()
+def _python_modules(p: Path) -> bool:
+    # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
+    return p.is_file() and p.suffix == ".py"
 
 
 def _prose(p: Path) -> bool:
@@ -144,7 +146,7 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
     "mypy": (
         "attrs",
         "src",
-        _attrs_source,
+        _python_modules,
         [
             "--no-pretty", "--no-color-output", "--no-error-summary", "--hide-error-context",
             "--show-column-numbers", "--hide-error-end", "--show-error-codes",

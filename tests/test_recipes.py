@@ -287,6 +287,23 @@ def test_the_sarif_reader_maps_uris_back_onto_the_project(tmp_path: Path) -> Non
     assert (f.line, f.column, f.rule, f.severity.value) == (4, 2, "R1", "info")
 
 
+def test_a_skip_pattern_drops_its_lines_and_refuses_every_other(tmp_path: Path) -> None:
+    """`skip_pattern`: lines that are no finding (mypy's notes) are skipped; a line
+    neither pattern matches is still refused."""
+    text = PATTERN_RECIPE.format(extra="").replace(
+        "[severity]", "skip_pattern = '^[^:]+:\\d+: note: '\n[severity]"
+    )
+    recipe = parse_recipe(text, "r")
+    target = FileTarget(path="a.fk", abs_path=tmp_path / "a.fk")
+    out = "a.fk:2:3: [bad] a bad line (no-bad)\na.fk:2: note: the context of it\n"
+    found = recipe_output.read_findings(recipe, _res(out), [target], False, tmp_path)
+    assert [(f.line, f.rule) for f in found["a.fk"]] == [(2, "no-bad")]
+    with pytest.raises(recipe_output.Unparsable, match="unparsable output line"):
+        recipe_output.read_findings(recipe, _res(out + "garbage\n"), [target], False, tmp_path)
+    with pytest.raises(RecipeError, match="skip_pattern is not a regular expression"):
+        parse_recipe(text.replace("note: '", "note: ('"), "r")
+
+
 def test_a_finding_exit_without_findings_is_unparsable(tmp_path: Path) -> None:
     recipe = parse_recipe(PATTERN_RECIPE.format(extra=""), "r")
     with pytest.raises(recipe_output.Unparsable, match="exit 1 without any finding"):

@@ -97,6 +97,9 @@ class Output(_Table):
     pattern: str | None = None
     #: pattern: a non-blank line that does not match is refused (not the tool's output).
     strict_lines: bool = True
+    #: pattern: lines the tool prints that are no finding (mypy's notes, the context of
+    #: an error): skipped, never refused.
+    skip_pattern: str | None = None
     #: Any output on stderr means the tool could not do its job (a config it could not
     #: read, then its defaults): every file `tool_error`, never `checked`.
     stderr_is_error: bool = False
@@ -119,6 +122,11 @@ class Output(_Table):
                 raise ValueError(f"pattern has unknown group(s): {', '.join(sorted(unknown))}")
             if not {"path", "line"} <= groups:
                 raise ValueError("pattern needs the named groups `path` and `line`")
+        if self.skip_pattern is not None:
+            try:
+                re.compile(self.skip_pattern)
+            except re.error as exc:
+                raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
         if "{}" not in self.rule_format:
             raise ValueError("rule_format must hold `{}`")
         return self
