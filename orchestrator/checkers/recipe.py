@@ -61,6 +61,8 @@ from orchestrator.workspace import user_cache_root
 #: (tool path, stamp, probe argv) -> the full text its version probe printed.
 #: The project root of the batch each worker thread runs.
 _RUNNING = threading.local()
+#: The most project roots a recipe remembers whether its config is there.
+_CONFIGURED_MEMO = 64
 #: The most bytes of one recipe file read.
 MAX_RECIPE_BYTES = 64 * 1024
 
@@ -107,6 +109,8 @@ class RecipeChecker(CommandChecker):
         if hit is not None and hit[0] == stamp:
             return bool(hit[1])
         answer = bool(self.project_configs(root))
+        if len(memo) >= _CONFIGURED_MEMO:  # a warm engine sees a new gate tree each time
+            memo.clear()
         memo[root] = (stamp, answer)
         return answer
 
