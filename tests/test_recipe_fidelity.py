@@ -1,6 +1,11 @@
 """Each built-in recipe's findings equal its tool run directly on a real project
 (fetched by scripts/fetch): shellcheck on dracut's 215 module scripts (corpus item
-`dracut`), hadolint on jupyter-repo2docker's 8 Dockerfiles (item `repo2docker`).
+`dracut`), hadolint on jupyter-repo2docker's 8 Dockerfiles (item `repo2docker`),
+yamllint on ansible-lint's 640 YAML files under its own `.yamllint` (item
+`ansible-lint`), codespell on Sphinx's reStructuredText and text files (item
+`sphinx-prose`; it has no codespell config: a copy with an empty `[tool.codespell]`
+in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files under its own
+`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -12,6 +17,9 @@ from __future__ import annotations
 
 import collections
 import json
+import os
+import re
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +29,7 @@ import pytest
 from orchestrate_plugins import recipe_checkers
 
 from orchestrator.api import Deadline, FileTarget, RunContext, ScopeStatus
+from orchestrator.model.languages import detect_language
 from tests.helpers import corpus
 
 Key = tuple[str, int | None, int | None, str]
@@ -35,6 +44,60 @@ def _shellcheck_keys(stdout: bytes) -> set[Key]:
 
 def _hadolint_keys(stdout: bytes) -> set[Key]:
     return {(c["file"], c["line"], c["column"], c["code"]) for c in json.loads(stdout)}
+
+
+_YAMLLINT_LINE = re.compile(r"^(.+?):(\d+):(\d+): \[\w+\] .* \(([\w-]+)\)$")
+
+
+def _yamllint_keys(stdout: bytes) -> set[Key]:
+    keys = set()
+    for line in stdout.decode().splitlines():
+        m = _YAMLLINT_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), int(m[3]), m[4]))
+    return keys
+
+
+_CODESPELL_LINE = re.compile(r"^(.+?):(\d+): (\S+) ==> ")
+
+
+def _codespell_keys(stdout: bytes) -> set[Key]:
+    keys = set()
+    for line in stdout.decode().splitlines():
+        m = _CODESPELL_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), None, m[3]))
+    return keys
+
+
+_MYPY_LINE = re.compile(
+    r"^(.+?):(\d+)(?::(\d+))?: (?:error|warning): .*?(?:  \[([a-z][a-z0-9-]*)\])?$"
+)
+
+
+def _mypy_keys(stdout: bytes) -> set[Key]:
+    keys = set()
+    for line in stdout.decode().splitlines():
+        if re.match(r"^.+?:\d+(?::\d+)?: note: ", line):
+            continue  # the context of an error: no finding
+        m = _MYPY_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), int(m[3]) if m[3] else None, m[4] or "mypy"))
+    return keys
+
+
+def _python_modules(p: Path) -> bool:
+    # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
+    return p.is_file() and p.suffix == ".py"
+
+
+def _prose(p: Path) -> bool:
+    return p.is_file() and p.suffix in (".md", ".rst", ".txt", ".adoc")
+
+
+def _yaml(p: Path) -> bool:
+    # yamllint 1.38 cannot decode this one (a traceback; the crash case below).
+    return p.is_file() and p.suffix in (".yml", ".yaml") and p.name != "encoding.yml"
 
 
 #: recipe -> (corpus item, folder in it, the files, the direct argv, its keys, at least
@@ -60,6 +123,52 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "2.15.1",
     ),
+    "yamllint-recipe": (
+        "ansible-lint",
+        "src",
+        _yaml,
+        ["-f", "parsable", "--"],
+        _yamllint_keys,
+        20,
+        5,
+        "1.38.0",
+    ),
+    "codespell": (
+        "sphinx-prose",
+        "src",
+        _prose,
+        ["--stdin-single-line", "--"],
+        _codespell_keys,
+        20,
+        5,
+        "2.4.3",
+    ),
+    "mypy": (
+        "attrs",
+        "src",
+        _python_modules,
+        [
+            "--no-pretty", "--no-color-output", "--no-error-summary", "--hide-error-context",
+            "--show-column-numbers", "--hide-error-end", "--show-error-codes",
+            "--hide-absolute-path", "--",
+        ],
+        _mypy_keys,
+        20,
+        5,
+        "2.4.1",
+    ),
+}  # fmt: skip
+
+#: A tool that runs only where the project uses it, on a project that does not: the
+#: test judges a copy with an empty section added (the tool's defaults; nothing else).
+OPT_IN = {"codespell": ("pyproject.toml", "\n[tool.codespell]\n")}
+
+#: The language of the targets (codespell's: each file's own).
+LANGUAGES = {
+    "shellcheck": "bash",
+    "hadolint": "dockerfile",
+    "yamllint-recipe": "yaml",
+    "mypy": "python",
 }
 
 
@@ -76,34 +185,53 @@ def _footprint(root: Path) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(name: str) -> None:
+def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
+    name: str, tmp_path: Path
+) -> None:
     item, folder, wanted, direct, keys, least, rules_least, version = CASES[name]
     root = corpus(item) / folder
+    if name in OPT_IN:
+        config, section = OPT_IN[name]
+        root = Path(shutil.copytree(root, tmp_path / "copy", symlinks=True))
+        with (root / config).open("a", encoding="utf-8") as f:
+            f.write(section)
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if wanted(p))
     assert len(paths) >= 5
     checker = _checker(name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(300))
     before = _footprint(root)
-    language = {"shellcheck": "bash", "hadolint": "dockerfile"}[name]
-    targets = [FileTarget(path=p, abs_path=root / p, language=language) for p in paths]
+    targets = [
+        FileTarget(
+            path=p, abs_path=root / p, language=LANGUAGES.get(name) or detect_language(p).language
+        )
+        for p in paths
+    ]
     plan = checker.plan(targets, ctx)
     assert not plan.settled, [o.reason for o in plan.settled[:3]]
     outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
     assert _footprint(root) == before, "the recipe run changed the project"
     assert {o.path for o in outs} == set(paths)
-    assert {o.status for o in outs} == {ScopeStatus.CHECKED}
+    assert {o.status for o in outs} == {ScopeStatus.CHECKED}, outs[0].reason
     tool = outs[0].tool
     assert tool is not None and tool.version == version
     ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
     for o in outs:
         assert all(f.path == o.path and f.checker == name for f in o.findings)
 
-    res = subprocess.run([tool.path, *direct, *paths], cwd=root, capture_output=True, timeout=300)
-    assert res.returncode in (0, 1), res.stderr.decode()
-    native = keys(res.stdout)
+    # The direct run's caches go to a folder of the test's own too (never the corpus).
+    env = {**os.environ, **dict.fromkeys(checker.recipe.cache_env, str(tmp_path / "cache"))}
+    argv = [tool.path, *direct, *paths]
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300, env=env)
+    assert _footprint(root) == before, "the direct run changed the project"
+    assert res.returncode in checker.recipe.output.exits, res.stderr
+    # A recipe that counts any stderr as an error: the direct run printed none.
+    assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
+    # A project-scope tool's findings in files it was not asked about are theirs.
+    native = {k for k in keys(res.stdout) if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules
-    # The tool's severity words follow the recipe's map.
+    # The tool's severity words follow the recipe's map (its default for a tool without).
     words = {f.tool_severity: f.severity.value for o in outs for f in o.findings}
-    assert all(checker.recipe.severity[w] == sev for w, sev in words.items())
+    severity = checker.recipe.severity
+    assert all(severity[w if w is not None else "default"] == sev for w, sev in words.items())

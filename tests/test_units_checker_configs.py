@@ -7,7 +7,13 @@ from pathlib import Path
 
 from orchestrator import api
 from orchestrator.checkers import command
-from orchestrator.checkers.configs import digest_files, folders_up, root_configs
+from orchestrator.checkers.configs import (
+    MAX_SECTION_FILE_BYTES,
+    digest_files,
+    folders_up,
+    holds_section,
+    root_configs,
+)
 
 
 def test_the_api_re_exports_the_base_and_the_helpers() -> None:
@@ -43,3 +49,29 @@ def test_digest_follows_bytes_and_presence_and_not_order(tmp_path: Path) -> None
     assert with_empty_b != first  # a file appearing changes the identity
     a.write_text("x = 2\n")
     assert digest_files([a, b]) != with_empty_b
+
+
+def test_holds_section_reads_a_toml_table_or_an_ini_section_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    """A shared config file (pyproject.toml, setup.cfg) is a tool's config only when it
+    holds the tool's section; broken, oversized or undecodable files hold none."""
+    toml = tmp_path / "pyproject.toml"
+    toml.write_text("[tool.mypy]\nstrict = true\n")
+    assert holds_section(toml, "tool.mypy") and not holds_section(toml, "tool.codespell")
+    toml.write_text("[tool]\nmypy = 1\n")  # a value, not a table
+    assert not holds_section(toml, "tool.mypy")
+    toml.write_text("[tool.mypy\n")
+    assert not holds_section(toml, "tool.mypy")
+    cfg = tmp_path / "setup.cfg"
+    cfg.write_text("[metadata]\nname = x\n[mypy]\nstrict = True\n")
+    assert holds_section(cfg, "mypy") and not holds_section(cfg, "codespell")
+    cfg.write_text("no section header\n")
+    assert not holds_section(cfg, "mypy")
+    cfg.write_bytes(b"[mypy]\n\xff\n")
+    assert not holds_section(cfg, "mypy")
+    cfg.write_text("[mypy]\n" + "#" * MAX_SECTION_FILE_BYTES)
+    assert not holds_section(cfg, "mypy")
+    assert not holds_section(tmp_path / "absent.cfg", "mypy")
+    (tmp_path / "dir.cfg").mkdir()
+    assert not holds_section(tmp_path / "dir.cfg", "mypy")

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import configparser
 import hashlib
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
+
+#: The most bytes of a shared config file read to find a tool's section in it.
+MAX_SECTION_FILE_BYTES = 1024 * 1024
 
 
 def folders_up(root: Path, folder: Path) -> list[Path]:
@@ -21,6 +26,34 @@ def folders_up(root: Path, folder: Path) -> list[Path]:
 def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:
     """Which of the config `names` exist as files directly in `root` (for a probe)."""
     return tuple(n for n in names if (root / n).is_file())
+
+
+def holds_section(path: Path, section: str) -> bool:
+    """Whether the shared config file `path` holds the tool's `section`: a dotted table
+    of a `.toml` file (`tool.mypy` in pyproject.toml), else an INI section (`mypy` in
+    setup.cfg). A file that is absent, too large or not readable as such holds none."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_SECTION_FILE_BYTES:
+            return False
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if path.suffix == ".toml":
+        try:
+            node: object = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return False
+        for part in section.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        return isinstance(node, dict)
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text, source=path.name)
+    except configparser.Error:
+        return False
+    return parser.has_section(section)
 
 
 def digest_files(paths: Iterable[Path]) -> str:

@@ -11,9 +11,15 @@ version evidence of every command checker. What the factory adds:
 - the environment: `env` pinned, `scrub_env` dropped, every `cache_env` variable set
   to the checker's own folder in the user cache folder (never the project);
 - the lookup: a PyPI-pinned tool is also found in its managed install
-  (`orchestrate tools install`); the `missing` hint names the install command (or the
-  apt command of a Debian-only tool);
-- `scope = "project"` (the tool reads other files than those given) is never reused.
+  (`orchestrate tools install`); a Python program (`[install] python = true`) run from
+  there gets that folder as PYTHONPATH (its dependencies are there); the `missing` hint
+  names the install command (or the apt command of a Debian-only tool);
+- the config: a `config_sections` file (pyproject.toml, setup.cfg) counts as the
+  tool's config only when it holds the tool's section; `claims_without_config =
+  false`: in a project without one the recipe claims no file;
+- `scope = "project"` (the tool reads other files than those given) is never reused,
+  and its findings in files it was not asked about are left to those files' scopes;
+- `stdin_args = []`: the tool reads no stdin, so bytes not on disk are `not_run`.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -32,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.checkers.command import CommandChecker, CommandTool
+from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
 from orchestrator.checkers.recipe_output import read_findings
 from orchestrator.checkers.tools import VersionProbe, probe_version
@@ -54,6 +61,8 @@ from orchestrator.workspace import user_cache_root
 #: (tool path, stamp, probe argv) -> the full text its version probe printed.
 #: The project root of the batch each worker thread runs.
 _RUNNING = threading.local()
+#: The most project roots a recipe remembers whether its config is there.
+_CONFIGURED_MEMO = 64
 #: The most bytes of one recipe file read.
 MAX_RECIPE_BYTES = 64 * 1024
 
@@ -68,12 +77,58 @@ class RecipeChecker(CommandChecker):
         """Whether the tool can run code of the project (the recipe's flag)."""
         return self.recipe.executes_project_code
 
+    def project_configs(self, root: Path) -> tuple[str, ...]:
+        """The root `config_names` present, then each `config_sections` file that holds
+        the tool's section."""
+        shared = tuple(
+            name
+            for name, section in self.recipe.config_sections.items()
+            if holds_section(root / name, section)
+        )
+        return super().project_configs(root) + shared
+
+    def claims(self, target: FileTarget) -> bool:
+        """The base's claim; with `claims_without_config = false`, none in a project
+        without the tool's config (the root is where `abs_path` holds `path`)."""
+        if not super().claims(target):
+            return False
+        if self.recipe.claims_without_config:
+            return True
+        abs_posix = target.abs_path.as_posix()
+        if not abs_posix.endswith("/" + target.path):
+            return True  # no root to look in: planned, and settled there if unconfigured
+        return self._configured(Path(abs_posix[: -len(target.path) - 1]))
+
+    def _configured(self, root: Path) -> bool:
+        """Whether `root` has the tool's config, memoised per root while the candidate
+        files keep their stat (one claim per file of the project asks)."""
+        names = (*self.recipe.config_names, *self.recipe.config_sections)
+        stamp = tuple(_stat_key(root / n) for n in names)
+        memo = self.__dict__.setdefault("_configured_memo", {})
+        hit = memo.get(root)
+        if hit is not None and hit[0] == stamp:
+            return bool(hit[1])
+        answer = bool(self.project_configs(root))
+        if len(memo) >= _CONFIGURED_MEMO:  # a warm engine sees a new gate tree each time
+            memo.clear()
+        memo[root] = (stamp, answer)
+        return answer
+
+    def no_config_reason(self) -> str:
+        """The `configuration_required` reason, naming the shared files' sections too."""
+        where = [*self.config_names]
+        where += [f"[{sec}] in {name}" for name, sec in self.recipe.config_sections.items()]
+        return f"no {self.name} config ({', '.join(where)}) at the project root"
+
     # -------------------------------------------------------------- the tool
+
+    def _managed_bin(self) -> Path | None:
+        install = self.recipe.install
+        return pypi_bin(install.pypi, install.python) if install and install.pypi else None
 
     def _folders(self, ctx: RunContext) -> list[tuple[Path, str]]:
         out = super()._folders(ctx)
-        spec = self.recipe.install.pypi if self.recipe.install else None
-        home = pypi_bin(spec) if spec else None
+        home = self._managed_bin()
         if home is not None:  # right after orchestrate's own environment
             at = next(i for i, (_f, src) in enumerate(out) if src == "orchestrate's environment")
             out.insert(at + 1, (home, "the managed install"))
@@ -87,12 +142,25 @@ class RecipeChecker(CommandChecker):
             return f"{console_command()} tools install {self.name} (installs {install.pypi})"
         return super()._install_hint()
 
+    def _python_home(self, ctx: RunContext) -> Path | None:
+        """The managed install's folder of a Python program run from there, else None."""
+        install = self.recipe.install
+        home = self._managed_bin() if install is not None and install.python else None
+        tool = self._locate(ctx)[0] if home is not None else None
+        if home is None or tool is None or Path(tool.argv[0]).parent != home:
+            return None
+        return home.parent
+
     def tool_env(self, ctx: RunContext) -> Mapping[str, str] | None:
-        """The run's environment, `scrub_env` dropped, `env` pinned, caches redirected."""
+        """The run's environment, `scrub_env` dropped, `env` pinned, caches redirected;
+        a Python program from its managed install imports from there first."""
         r = self.recipe
-        if not (r.env or r.scrub_env or r.cache_env):
+        python_home = self._python_home(ctx)
+        if not (r.env or r.scrub_env or r.cache_env or python_home):
             return ctx.env
         base = dict(ctx.env if ctx.env is not None else os.environ)
+        if python_home is not None:
+            base["PYTHONPATH"] = str(python_home)
         for key in r.scrub_env:
             base.pop(key, None)
         base.update(r.env)
@@ -131,7 +199,15 @@ class RecipeChecker(CommandChecker):
         return None if ok else f"{self.name} {version} is outside the recipe's range {pinned}"
 
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
-        """The base's plan; a version outside the pinned range settles `tool_error`."""
+        """The base's plan; a version outside the pinned range settles `tool_error`; a
+        tool that reads no stdin (`stdin_args = []`) settles bytes not on disk
+        `not_run` (it would judge another file, or none)."""
+        if not self.recipe.stdin_args and any(not t.on_disk for t in targets):
+            off = [t for t in targets if not t.on_disk]
+            rest = self.plan([t for t in targets if t.on_disk], ctx)
+            why = f"{self.name} reads files from disk only: these bytes are not on disk"
+            held = settled_plan(self, off, ScopeStatus.NOT_RUN, why)
+            return CheckerPlan(batches=rest.batches, settled=rest.settled + held.settled)
         plan = super().plan(targets, ctx)
         for batch in plan.batches:
             ident = batch.data.tool.identity
@@ -151,7 +227,13 @@ class RecipeChecker(CommandChecker):
     ) -> Mapping[str, Sequence[Finding]]:
         """The recipe's reader (recipe_output.read_findings)."""
         root = getattr(_RUNNING, "root", None) or Path.cwd()
-        return read_findings(self.recipe, res, targets, from_stdin, root)
+        found = read_findings(self.recipe, res, targets, from_stdin, root)
+        if self.recipe.scope == "project":
+            # A project-scope tool reports the modules it read too: each of those is
+            # that file's finding, reported when that file is asked about.
+            asked = {t.path for t in targets}
+            found = {path: fs for path, fs in found.items() if path in asked}
+        return found
 
     def run(self, batch: Batch, ctx: RunContext) -> list[Any]:
         """The base's run; the project root is kept (per thread) for the reader, which
@@ -167,6 +249,14 @@ class RecipeChecker(CommandChecker):
         if self.recipe.scope == "project":
             return None
         return super().reuse_identity(batch, ctx)
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def recipe_checker(
@@ -194,7 +284,8 @@ def recipe_checker(
         "quiet_ok": r.output.quiet_ok,
         "config_names": tuple(r.config_names),
         "config_required": not r.runs_without_config,
-        "reusable": r.reusable and r.scope == "file",
+        # The reuse identity holds the bytes of `config_names` only.
+        "reusable": r.reusable and r.scope == "file" and not r.config_sections,
         "rules": f"recipe:{r.name}",
         # A recipe's languages ask native evidence of a gate by default only where the
         # project has one of its configs (a project may require it: `bash = "native"`).

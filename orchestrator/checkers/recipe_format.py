@@ -50,6 +50,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 _TOOL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
 _PYPI_PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9][A-Za-z0-9.+!-]*$")
+_CONFIG_FILE = re.compile(r"^[A-Za-z0-9_.+-]{1,64}$")
 _DEBIAN = re.compile(r"^[a-z0-9][a-z0-9.+-]{1,63}$")
 #: The named groups a `pattern` reader may use; `path` and `line` are required.
 PATTERN_GROUPS = frozenset(
@@ -96,6 +97,9 @@ class Output(_Table):
     pattern: str | None = None
     #: pattern: a non-blank line that does not match is refused (not the tool's output).
     strict_lines: bool = True
+    #: pattern: lines the tool prints that are no finding (mypy's notes, the context of
+    #: an error): skipped, never refused.
+    skip_pattern: str | None = None
     #: Any output on stderr means the tool could not do its job (a config it could not
     #: read, then its defaults): every file `tool_error`, never `checked`.
     stderr_is_error: bool = False
@@ -118,6 +122,11 @@ class Output(_Table):
                 raise ValueError(f"pattern has unknown group(s): {', '.join(sorted(unknown))}")
             if not {"path", "line"} <= groups:
                 raise ValueError("pattern needs the named groups `path` and `line`")
+        if self.skip_pattern is not None:
+            try:
+                re.compile(self.skip_pattern)
+            except re.error as exc:
+                raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
         if "{}" not in self.rule_format:
             raise ValueError("rule_format must hold `{}`")
         return self
@@ -160,6 +169,10 @@ class Install(_Table):
 
     pypi: str | None = None
     debian: str | None = None
+    #: pypi: the wheel is a Python program, not a bundled binary (yamllint, mypy): it is
+    #: installed with its dependencies (wheels only) and run with its folder first on
+    #: PYTHONPATH (a managed install only; in orchestrate's environment it runs as is).
+    python: bool = False
 
     @model_validator(mode="after")
     def _one_source(self) -> Install:
@@ -169,6 +182,8 @@ class Install(_Table):
             raise ValueError("pypi must be NAME==VERSION (a pinned wheel)")
         if self.debian is not None and not _DEBIAN.match(self.debian):
             raise ValueError("debian must be a Debian package name")
+        if self.python and self.pypi is None:
+            raise ValueError("python = true needs a pypi install source")
         return self
 
 
@@ -184,8 +199,20 @@ class Recipe(_Table):
     filenames: list[str] = Field(default_factory=list)
     #: The files at the project root that govern the tool.
     config_names: list[str] = Field(default_factory=list)
-    #: False: without one of `config_names` the files are `configuration_required`.
+    #: Shared config files at the project root that govern the tool only when they hold
+    #: its section (file name -> TOML dotted table or INI section: {"pyproject.toml" =
+    #: "tool.mypy", "setup.cfg" = "mypy"}). Such a file counts as the tool's config for
+    #: `runs_without_config = false`; only `config_names` make its languages need its
+    #: evidence at a gate (a pyproject.toml alone never does).
+    config_sections: dict[str, str] = Field(default_factory=dict)
+    #: False: without one of `config_names` (or `config_sections`) the files are
+    #: `configuration_required`.
     runs_without_config: bool = True
+    #: With `runs_without_config = false`: False, and in a project without the tool's
+    #: config the recipe claims no file (no scope at all, rather than
+    #: `configuration_required` on every one): for a tool a project may or may not use
+    #: beside its language's own checker (mypy beside Ruff).
+    claims_without_config: bool = True
     #: The executable (a bare name): looked up like every command checker's tool.
     tool: str
     #: The command: argv[0] is `tool`; the files are appended after `paths_after`.
@@ -254,8 +281,13 @@ class Recipe(_Table):
             raise ValueError(f"argv[0] must be the declared tool {self.tool!r}")
         if not (self.languages or self.extensions or self.filenames):
             raise ValueError("a recipe claims files: give languages, extensions or filenames")
-        if not self.runs_without_config and not self.config_names:
+        if not self.runs_without_config and not (self.config_names or self.config_sections):
             raise ValueError("runs_without_config = false needs config_names")
+        if not self.claims_without_config and self.runs_without_config:
+            raise ValueError("claims_without_config = false needs runs_without_config = false")
+        for name in self.config_sections:
+            if not _CONFIG_FILE.match(name):
+                raise ValueError(f"config_sections: {name!r} is not a file name")
         return self
 
 

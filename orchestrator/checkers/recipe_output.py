@@ -190,7 +190,10 @@ def _read_pattern(reader: _Reader, text: str) -> None:
     output = reader.recipe.output
     assert output.pattern is not None  # the format requires it
     rx = re.compile(output.pattern)
+    skip = re.compile(output.skip_pattern) if output.skip_pattern else None
     for raw in text.splitlines():
+        if skip is not None and skip.search(raw):
+            continue
         m = rx.search(raw)
         if m is None:
             if raw.strip() and output.strict_lines:

@@ -22,16 +22,17 @@ from orchestrator.safetext import printable
 TOOLS = tuple(managed_tools.DATA_PACKAGES)
 
 
-def recipe_tools() -> dict[str, tuple[str, str]]:
-    """Checker name -> (its tool, its pinned wheel) of every loaded recipe installed
-    from PyPI (loads the plugins)."""
+def recipe_tools() -> dict[str, tuple[str, str, bool]]:
+    """Checker name -> (its tool, its pinned wheel, whether it is a Python program
+    installed with its dependencies) of every loaded recipe installed from PyPI (loads
+    the plugins)."""
     from orchestrator.usecases.agent import loaded_checkers
 
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, tuple[str, str, bool]] = {}
     for checker in loaded_checkers()[0]:
         install = getattr(getattr(checker.impl, "recipe", None), "install", None)
         if install is not None and install.pypi:
-            out[checker.name] = (checker.impl.tool, install.pypi)
+            out[checker.name] = (checker.impl.tool, install.pypi, install.python)
     return out
 
 
@@ -42,7 +43,7 @@ def _tool(name: str) -> str:
     raise argparse.ArgumentTypeError(f"unknown tool (choose from {', '.join(known)})")
 
 
-def _recipes_named(names: list[str] | None) -> dict[str, tuple[str, str]]:
+def _recipes_named(names: list[str] | None) -> dict[str, tuple[str, str, bool]]:
     """The recipe tools, read (plugins loaded) only when some asked name needs them."""
     if names and all(n in TOOLS for n in names):
         return {}
@@ -61,7 +62,8 @@ def cmd_install(args: argparse.Namespace) -> int:
         # Announced by the installer only when npm or pip really runs (not for an
         # install already in place, nor without npm).
         if name in recipes:
-            res = managed_tools.install_pypi(name, recipes[name][1], on_start=_say)
+            _tool_name, spec, deps = recipes[name]
+            res = managed_tools.install_pypi(name, spec, on_start=_say, deps=deps)
         else:
             res = managed_tools.install(name, on_start=_say)
         print(printable(res.message), file=sys.stdout if res.ok else sys.stderr)
@@ -69,10 +71,10 @@ def cmd_install(args: argparse.Namespace) -> int:
     return tools_exit(installed=ok)
 
 
-def _recipe_status(name: str, tool: str, spec: str) -> bool:
+def _recipe_status(name: str, tool: str, spec: str, deps: bool) -> bool:
     from orchestrator.checkers.tools import interpreter_bin_dir, is_executable
 
-    home = managed_tools.pypi_bin(spec)
+    home = managed_tools.pypi_bin(spec, deps)
     if home is not None and is_executable(home / tool):
         print(printable(f"{name}: installed at {home} ({spec})"))
         return True
