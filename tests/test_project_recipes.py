@@ -128,6 +128,50 @@ def test_the_tool_is_never_a_shell_interpreter_or_launcher(tool: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "tool",
+    ["setarch", "linux64", "dbus-run-session", "ssh-agent", "vim.basic", "vim.tiny", "gcc",
+     "cc", "gcc-12", "x86_64-linux-gnu-gcc-12", "clang++-15", "tcc", "perl5.36.0",
+     "python3.12-dbg", "xvfb-run", "eatmydata"],
+)  # fmt: skip
+def test_a_launchers_other_spellings_are_refused_too(tool: str) -> None:
+    # Each runs `sh -c ...` from its arguments (setarch ARCH sh, dbus-run-session -- sh,
+    # vim -c '!sh', gcc -wrapper sh,-c,...): a base recipe naming one ran a shell at a
+    # strict gate before these were refused.
+    text = (
+        _recipe()
+        .replace('tool = "grep"', f'tool = "{tool}"')
+        .replace('"grep", "-nH"', f'"{tool}", "-nH"')
+    )
+    with pytest.raises(UsageError, match="tool"):
+        parse_project_recipe(text.encode(), "lint/todo.toml")
+
+
+@pytest.mark.parametrize(
+    "tool",
+    ["shellcheck", "markdownlint-cli2", "clang-tidy", "clang-tidy-15", "cppcheck", "yamllint",
+     "sqlfluff", "golangci-lint", "cfn-lint"],
+)  # fmt: skip
+def test_linters_with_digits_dashes_or_dots_stay_allowed(tool: str) -> None:
+    assert not project_recipes.refused_tool(tool)
+
+
+def test_a_tool_that_resolves_to_a_versioned_compiler_never_runs(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    real = bin_dir / "x86_64-linux-gnu-gcc-12"
+    real.write_text("#!/bin/sh\necho 1.0.0\n")
+    real.chmod(0o755)
+    (bin_dir / "mylint").symlink_to(real)
+    recipe = _recipe().replace('tool = "grep"', 'tool = "mylint"').replace('["grep"', '["mylint"')
+    root = _project(tmp_path / "p", recipe)
+    trust_usecase.trust_recipes(root)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    scope = _scope(_lint(root, env=env))
+    assert scope.status == ScopeStatus.TOOL_ERROR
+    assert "never a project recipe's tool" in (scope.reason or "")
+
+
+@pytest.mark.parametrize(
     "argv",
     ['["sh", "-c", "grep TODO"]', '["env", "grep"]', '["/bin/grep"]', '["python", "-c", "1"]'],
 )
