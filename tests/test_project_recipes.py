@@ -155,6 +155,18 @@ def test_linters_with_digits_dashes_or_dots_stay_allowed(tool: str) -> None:
     assert not project_recipes.refused_tool(tool)
 
 
+def test_a_file_named_like_an_option_stays_a_file_without_double_dash(tmp_path: Path) -> None:
+    # `paths_after = []`: before, `-v.txt` reached grep as options (`-v -. ...`), so
+    # a change's file name could steer a recipe's tool; now it is `./-v.txt`.
+    recipe = _recipe(extra="paths_after = []")
+    root = _project(tmp_path / "p", recipe, {"-v.txt": "hello\nTODO fix\n"})
+    trust_usecase.trust_recipes(root)
+    report = _lint(root, "-v.txt")
+    scope = _scope(report)
+    assert scope.status == ScopeStatus.CHECKED, scope.reason
+    assert [(f.path, f.line) for f in report.findings if f.checker == "todo"] == [("-v.txt", 2)]
+
+
 def test_a_tool_that_resolves_to_a_versioned_compiler_never_runs(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

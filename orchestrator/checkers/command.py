@@ -387,8 +387,16 @@ class CommandChecker:
         """The argv of one batch: TOOL ARGS, then the paths or the stdin arguments."""
         argv = [*tool.argv, *self.args]
         if from_stdin:
-            return argv + [a.replace("{path}", targets[0].path) for a in self.stdin_args]
-        return [*argv, *self.paths_after, *(t.path for t in targets)]
+            path = targets[0].path
+            # `{path}` alone is an argument of its own: never one read as an option.
+            return argv + [
+                _not_an_option(path) if a == "{path}" else a.replace("{path}", path)
+                for a in self.stdin_args
+            ]
+        if "--" in self.paths_after:
+            return [*argv, *self.paths_after, *(t.path for t in targets)]
+        # No `--` ends the options: a file named `--config=x` must still be a file.
+        return [*argv, *self.paths_after, *(_not_an_option(t.path) for t in targets)]
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """One process for the batch, from the project root, under the run's deadline
@@ -467,3 +475,8 @@ class CommandChecker:
         return ReuseIdentity(
             tool=job.tool.identity, config_digest=digest.hexdigest()[:16], rules=self.rules
         )
+
+
+def _not_an_option(path: str) -> str:
+    """`path` as an argument no tool reads as an option (`-x` -> `./-x`)."""
+    return f"./{path}" if path.startswith("-") else path
