@@ -262,7 +262,7 @@ def clean_dead(paths: RuntimePaths) -> bool:
     import fcntl
 
     try:
-        fd = os.open(paths.lock, os.O_RDWR | os.O_CLOEXEC)
+        fd = os.open(paths.lock, os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW)
     except FileNotFoundError:
         fd = None
     try:
@@ -297,7 +297,9 @@ def spawn(root: Path, *, auto: bool = False, hold: int | None = None) -> Any:
         argv.append("--auto-started")
     if hold is not None:
         env[START_LOCK_FD] = str(hold)
-    fd = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    fd = os.open(
+        paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
+    )
     try:
         return subprocess.Popen(
             argv,
@@ -318,7 +320,7 @@ def _held(lock: Path) -> bool:
     """Whether an engine holds the lock file `lock` (serving, or starting up)."""
     import fcntl
 
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -363,7 +365,11 @@ def start_once(root: Path, *, replacing: bool = False) -> bool:
 
     paths = runtime_paths(root)
     private_folder(paths.folder, create=True)
-    fd = os.open(paths.lock.with_suffix(".start"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fd = os.open(
+        paths.lock.with_suffix(".start"),
+        os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW,
+        0o600,
+    )
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
