@@ -173,6 +173,36 @@ def project(tmp_path: Path) -> Iterator[Project]:
         shutil.rmtree(runtime, ignore_errors=True)
 
 
+def test_server_start_keeps_at_most_max_engines_stopping_the_least_recently_asked(
+    project: Project,
+) -> None:
+    """`server start` in MAX_ENGINES + 1 projects (one runtime folder): the first,
+    asked least recently, is stopped; before, every one kept running."""
+    from orchestrator.server.client import MAX_ENGINES
+
+    others = [
+        Project(new_repo(project.root.parent / f"p{i}", {"a.py": "X = 1\n"}), project.runtime,
+                project.root.parent / "cache")
+        for i in range(MAX_ENGINES)
+    ]  # fmt: skip
+    try:
+        first = project.start()
+        for other in others:
+            time.sleep(0.05)  # distinct socket mtimes: the first is the least recent
+            other.start()
+        socks = sorted((project.runtime / "orchestrate").glob("*.sock"))
+        assert len(socks) <= MAX_ENGINES, socks
+        assert not project.paths.socket.exists()
+        _wait(lambda: not _alive(int(first["pid"])), 30, "the least recently asked engine")
+        assert all(o.status() is not None for o in others)
+    finally:
+        for other in others:
+            other.cli("server", "stop")
+            for pid in other.pids:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+
+
 LINT = ("lint", "app", "web", "lib", "notes.xyz")
 
 

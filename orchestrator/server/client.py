@@ -402,6 +402,8 @@ def start(root: Path) -> dict[str, Any] | None:
         return info
     if os.path.lexists(paths.socket):
         clean_dead(paths)
+    private_folder(paths.folder, create=True)
+    _make_room(paths)  # `server start` too: at most MAX_ENGINES per user
     proc = spawn(root)
     end = time.monotonic() + START_WAIT_SECONDS
     while time.monotonic() < end:
