@@ -549,3 +549,38 @@ def test_protect_checker_config_covers_the_project_recipes(tmp_path: Path) -> No
     assert protected_edit(str(repo / "lint" / "todo.toml"), repo) == "protected_checker_config"
     assert protected_shell_write(["lint/todo.toml"], repo, repo) == "protected_checker_config"
     assert protected_edit(str(repo / "lint" / "other.txt"), repo) is None
+
+
+@pytest.mark.parametrize("where", ["main worktree", "common git folder"])
+def test_a_strict_gate_in_a_linked_worktree_runs_no_tool_of_the_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A base recipe's tool found on PATH inside the main worktree (untracked), or in
+    the repository's git folder, is the repository's: `gate commit` in a linked
+    worktree never runs it. Before, only the linked worktree was refused."""
+    from helpers import git, new_repo
+
+    from orchestrator.usecases.gate import gate
+
+    repo = new_repo(
+        tmp_path / "r",
+        {"lint/todo.toml": _recipe(), "orchestrate.toml": 'recipes = ["lint/todo.toml"]\n'},
+    )
+    git(repo, "commit", "-qm", "recipe")
+    linked = tmp_path / "w"
+    git(repo, "worktree", "add", "-q", str(linked), "-b", "w")
+    mark = tmp_path / "mark"
+    folder = repo / "tools" if where == "main worktree" else repo / ".git" / "bin"
+    folder.mkdir()
+    (folder / "grep").write_text(f"#!/bin/sh\necho ran >> '{mark}'\n")
+    (folder / "grep").chmod(0o755)
+    (repo / ".git" / "info" / "exclude").write_text("tools/\n")
+    (linked / "notes.txt").write_text("TODO b\n")
+    git(linked, "add", "notes.txt")
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(linked)
+    result = gate("commit", timeout=120, cwd=linked)
+    assert not mark.exists(), f"the gate ran a tool of the {where}"
+    todo = _scope(result.report)
+    assert todo.status == ScopeStatus.CHECKED, todo.reason  # the machine's grep ran
+    assert {f.checker for f in result.report.findings} >= {"todo"}
