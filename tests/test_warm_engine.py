@@ -203,6 +203,23 @@ def test_server_start_keeps_at_most_max_engines_stopping_the_least_recently_aske
                     os.kill(pid, signal.SIGKILL)
 
 
+def test_an_editor_buffer_under_ci_never_asks_the_engine(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The language server's buffer check follows the CI rule too (README "Warm
+    engine": under CI nothing talks to an engine); before, it asked the running one."""
+    from orchestrator.server.client import buffer_lint
+
+    info = project.start()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(project.runtime))
+    monkeypatch.setenv("ORCHESTRATE_SERVER", "1")
+    monkeypatch.setenv("CI", "true")
+    answer = buffer_lint(project.root, "app/ok.py", b"VALUE = 1\n", 30)
+    assert answer.reason.startswith("under CI"), answer
+    after = project.status()
+    assert after is not None and after["served"] == info["served"]
+
+
 LINT = ("lint", "app", "web", "lib", "notes.xyz")
 
 
