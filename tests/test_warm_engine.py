@@ -919,7 +919,10 @@ def test_two_feedback_hooks_at_once_start_one_engine_and_the_next_is_answered_by
     info = _wait(project.status, 60, "the engine the hooks started")
     assert info["idle_timeout_s"] == 300  # started by feedback, no setting
     log = project.log()
-    assert log.count("serving ") == 1 and "another engine serves" not in log, log
+    # One engine started (a hook that began after it listened may have been served by
+    # it: its `serving hook_lint` line is no second engine).
+    starts = log.count(f"serving {project.root} (idle timeout")
+    assert starts == 1 and "another engine serves" not in log, log
     third = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
     assert third.returncode == 0 and "ruff: checked 1" in third.stdout, third.stdout
     assert project.status()["served"] == info["served"] + 1  # type: ignore[index]
