@@ -584,3 +584,18 @@ def test_a_strict_gate_in_a_linked_worktree_runs_no_tool_of_the_repository(
     todo = _scope(result.report)
     assert todo.status == ScopeStatus.CHECKED, todo.reason  # the machine's grep ran
     assert {f.checker for f in result.report.findings} >= {"todo"}
+
+
+def test_a_missing_tool_hint_names_the_machine_setting_never_the_projects(
+    tmp_path: Path,
+) -> None:
+    """A project's `[tools]` table is ignored (a tool path is the machine's): the
+    `missing` hint names the user config and the variable. Before, it told the user to
+    set `[tool.orchestrate.tools]`, which the project config may not do."""
+    recipe = _recipe().replace('tool = "grep"', 'tool = "no-such-lint"')
+    root = _project(tmp_path / "p", recipe.replace('["grep"', '["no-such-lint"'))
+    trust_usecase.trust_recipes(root)
+    scope = _scope(_lint(root))
+    assert scope.status == ScopeStatus.MISSING
+    hint = scope.hint or ""
+    assert "[tool.orchestrate.tools]" not in hint and "ORCHESTRATE_TOOL_TODO=" in hint, hint

@@ -336,7 +336,13 @@ class CommandChecker:
             return self.install_hint
         if self.python_module:
             return f"pip install {self.distribution or self.python_module}"
-        return f"install {self.tool}, or set [tool.orchestrate.tools] {self.name} = '/abs/path'"
+        from orchestrator.core.tool_paths import env_name, user_config_path
+
+        # A tool path is the machine's (a project's `[tools]` is ignored: tool_paths.py).
+        return (
+            f"install {self.tool}, or set [tools] {self.name} = '/abs/path' in"
+            f" {user_config_path()} (or {env_name(self.name)}=/abs/path)"
+        )
 
     def _config_hint(self) -> str:
         return self.config_hint or f"add {self.config_names[0]} with the project's rules"
