@@ -128,6 +128,62 @@ def test_the_tool_is_never_a_shell_interpreter_or_launcher(tool: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "tool",
+    ["setarch", "linux64", "dbus-run-session", "ssh-agent", "vim.basic", "vim.tiny", "gcc",
+     "cc", "gcc-12", "x86_64-linux-gnu-gcc-12", "clang++-15", "tcc", "perl5.36.0",
+     "python3.12-dbg", "xvfb-run", "eatmydata"],
+)  # fmt: skip
+def test_a_launchers_other_spellings_are_refused_too(tool: str) -> None:
+    # Each runs `sh -c ...` from its arguments (setarch ARCH sh, dbus-run-session -- sh,
+    # vim -c '!sh', gcc -wrapper sh,-c,...): a base recipe naming one ran a shell at a
+    # strict gate before these were refused.
+    text = (
+        _recipe()
+        .replace('tool = "grep"', f'tool = "{tool}"')
+        .replace('"grep", "-nH"', f'"{tool}", "-nH"')
+    )
+    with pytest.raises(UsageError, match="tool"):
+        parse_project_recipe(text.encode(), "lint/todo.toml")
+
+
+@pytest.mark.parametrize(
+    "tool",
+    ["shellcheck", "markdownlint-cli2", "clang-tidy", "clang-tidy-15", "cppcheck", "yamllint",
+     "sqlfluff", "golangci-lint", "cfn-lint"],
+)  # fmt: skip
+def test_linters_with_digits_dashes_or_dots_stay_allowed(tool: str) -> None:
+    assert not project_recipes.refused_tool(tool)
+
+
+def test_a_file_named_like_an_option_stays_a_file_without_double_dash(tmp_path: Path) -> None:
+    # `paths_after = []`: before, `-v.txt` reached grep as options (`-v -. ...`), so
+    # a change's file name could steer a recipe's tool; now it is `./-v.txt`.
+    recipe = _recipe(extra="paths_after = []")
+    root = _project(tmp_path / "p", recipe, {"-v.txt": "hello\nTODO fix\n"})
+    trust_usecase.trust_recipes(root)
+    report = _lint(root, "-v.txt")
+    scope = _scope(report)
+    assert scope.status == ScopeStatus.CHECKED, scope.reason
+    assert [(f.path, f.line) for f in report.findings if f.checker == "todo"] == [("-v.txt", 2)]
+
+
+def test_a_tool_that_resolves_to_a_versioned_compiler_never_runs(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    real = bin_dir / "x86_64-linux-gnu-gcc-12"
+    real.write_text("#!/bin/sh\necho 1.0.0\n")
+    real.chmod(0o755)
+    (bin_dir / "mylint").symlink_to(real)
+    recipe = _recipe().replace('tool = "grep"', 'tool = "mylint"').replace('["grep"', '["mylint"')
+    root = _project(tmp_path / "p", recipe)
+    trust_usecase.trust_recipes(root)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    scope = _scope(_lint(root, env=env))
+    assert scope.status == ScopeStatus.TOOL_ERROR
+    assert "never a project recipe's tool" in (scope.reason or "")
+
+
+@pytest.mark.parametrize(
     "argv",
     ['["sh", "-c", "grep TODO"]', '["env", "grep"]', '["/bin/grep"]', '["python", "-c", "1"]'],
 )
@@ -493,3 +549,53 @@ def test_protect_checker_config_covers_the_project_recipes(tmp_path: Path) -> No
     assert protected_edit(str(repo / "lint" / "todo.toml"), repo) == "protected_checker_config"
     assert protected_shell_write(["lint/todo.toml"], repo, repo) == "protected_checker_config"
     assert protected_edit(str(repo / "lint" / "other.txt"), repo) is None
+
+
+@pytest.mark.parametrize("where", ["main worktree", "common git folder"])
+def test_a_strict_gate_in_a_linked_worktree_runs_no_tool_of_the_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A base recipe's tool found on PATH inside the main worktree (untracked), or in
+    the repository's git folder, is the repository's: `gate commit` in a linked
+    worktree never runs it. Before, only the linked worktree was refused."""
+    from helpers import git, new_repo
+
+    from orchestrator.usecases.gate import gate
+
+    repo = new_repo(
+        tmp_path / "r",
+        {"lint/todo.toml": _recipe(), "orchestrate.toml": 'recipes = ["lint/todo.toml"]\n'},
+    )
+    git(repo, "commit", "-qm", "recipe")
+    linked = tmp_path / "w"
+    git(repo, "worktree", "add", "-q", str(linked), "-b", "w")
+    mark = tmp_path / "mark"
+    folder = repo / "tools" if where == "main worktree" else repo / ".git" / "bin"
+    folder.mkdir()
+    (folder / "grep").write_text(f"#!/bin/sh\necho ran >> '{mark}'\n")
+    (folder / "grep").chmod(0o755)
+    (repo / ".git" / "info" / "exclude").write_text("tools/\n")
+    (linked / "notes.txt").write_text("TODO b\n")
+    git(linked, "add", "notes.txt")
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(linked)
+    result = gate("commit", timeout=120, cwd=linked)
+    assert not mark.exists(), f"the gate ran a tool of the {where}"
+    todo = _scope(result.report)
+    assert todo.status == ScopeStatus.CHECKED, todo.reason  # the machine's grep ran
+    assert {f.checker for f in result.report.findings} >= {"todo"}
+
+
+def test_a_missing_tool_hint_names_the_machine_setting_never_the_projects(
+    tmp_path: Path,
+) -> None:
+    """A project's `[tools]` table is ignored (a tool path is the machine's): the
+    `missing` hint names the user config and the variable. Before, it told the user to
+    set `[tool.orchestrate.tools]`, which the project config may not do."""
+    recipe = _recipe().replace('tool = "grep"', 'tool = "no-such-lint"')
+    root = _project(tmp_path / "p", recipe.replace('["grep"', '["no-such-lint"'))
+    trust_usecase.trust_recipes(root)
+    scope = _scope(_lint(root))
+    assert scope.status == ScopeStatus.MISSING
+    hint = scope.hint or ""
+    assert "[tool.orchestrate.tools]" not in hint and "ORCHESTRATE_TOOL_TODO=" in hint, hint

@@ -110,6 +110,24 @@ def test_only_a_private_folder_of_this_user_is_used(tmp_path: Path) -> None:
         p.private_folder(tmp_path / "link", create=False)
 
 
+@pytest.mark.parametrize("mode", [0o777, 0o773, 0o757])
+def test_a_private_folder_another_user_could_rename_is_never_used(
+    tmp_path: Path, mode: int
+) -> None:
+    # A parent (or any folder above) another user may write without the sticky bit
+    # lets them swap our 0700 folder for theirs between the check and the use (a
+    # log symlinked to one of our files): before, such a folder was accepted.
+    parent = tmp_path / "shared"
+    parent.mkdir()
+    parent.chmod(mode)
+    with pytest.raises(p.UnsafeRuntime, match="can be changed by another user"):
+        p.private_folder(parent / "rt", create=True)
+    with pytest.raises(p.UnsafeRuntime, match="can be changed by another user"):
+        p.private_folder(parent / "a" / "rt", create=True)
+    parent.chmod(mode | 0o1000)  # sticky, as /tmp: others cannot rename our entries
+    assert p.private_folder(parent / "rt", create=True)
+
+
 def test_the_peer_of_a_socket_pair_is_this_user() -> None:
     a, b = _pair()
     with a, b:

@@ -336,7 +336,13 @@ class CommandChecker:
             return self.install_hint
         if self.python_module:
             return f"pip install {self.distribution or self.python_module}"
-        return f"install {self.tool}, or set [tool.orchestrate.tools] {self.name} = '/abs/path'"
+        from orchestrator.core.tool_paths import env_name, user_config_path
+
+        # A tool path is the machine's (a project's `[tools]` is ignored: tool_paths.py).
+        return (
+            f"install {self.tool}, or set [tools] {self.name} = '/abs/path' in"
+            f" {user_config_path()} (or {env_name(self.name)}=/abs/path)"
+        )
 
     def _config_hint(self) -> str:
         return self.config_hint or f"add {self.config_names[0]} with the project's rules"
@@ -387,8 +393,16 @@ class CommandChecker:
         """The argv of one batch: TOOL ARGS, then the paths or the stdin arguments."""
         argv = [*tool.argv, *self.args]
         if from_stdin:
-            return argv + [a.replace("{path}", targets[0].path) for a in self.stdin_args]
-        return [*argv, *self.paths_after, *(t.path for t in targets)]
+            path = targets[0].path
+            # `{path}` alone is an argument of its own: never one read as an option.
+            return argv + [
+                _not_an_option(path) if a == "{path}" else a.replace("{path}", path)
+                for a in self.stdin_args
+            ]
+        if "--" in self.paths_after:
+            return [*argv, *self.paths_after, *(t.path for t in targets)]
+        # No `--` ends the options: a file named `--config=x` must still be a file.
+        return [*argv, *self.paths_after, *(_not_an_option(t.path) for t in targets)]
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """One process for the batch, from the project root, under the run's deadline
@@ -467,3 +481,8 @@ class CommandChecker:
         return ReuseIdentity(
             tool=job.tool.identity, config_digest=digest.hexdigest()[:16], rules=self.rules
         )
+
+
+def _not_an_option(path: str) -> str:
+    """`path` as an argument no tool reads as an option (`-x` -> `./-x`)."""
+    return f"./{path}" if path.startswith("-") else path

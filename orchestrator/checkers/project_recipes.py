@@ -65,8 +65,23 @@ LAUNCHERS = frozenset(
         "proxychains", "proxychains4", "sem", "sudoedit", "pythonw", "jython", "groovy",
         "clojure", "clj", "bb", "nix", "nix-shell", "conda", "mamba", "pixi", "rye",
         "pipenv", "bunx", "pnpx", "yarnpkg", "ruby-build", "busctl", "systemctl",
+        "setarch", "linux32", "linux64", "uname26", "i386", "x86_64", "dbus-run-session",
+        "dbus-launch", "ssh-agent", "gpg-agent", "xvfb-run", "xinit", "startx", "gvim",
+        "rvim", "view", "vimdiff", "cc", "c++", "gcc", "g++", "clang", "clang++", "tcc",
+        "eatmydata", "unbuffer", "faketime", "catchsegv", "chronic", "ifne", "pee",
+        "vipe", "flatpak", "flatpak-spawn", "distrobox", "toolbox", "schroot", "runcon",
+        "sandbox", "perf", "entr", "watchexec", "mpirun", "mpiexec", "srun", "daemonize",
+        "start-stop-daemon", "tini", "dumb-init", "catatonit", "setuidgid", "envdir",
+        "softlimit", "nq", "mosh", "pdb", "jdb",
     }
 )  # fmt: skip
+#: A GNU target prefix (`x86_64-linux-gnu-gcc-12` is gcc) and a version suffix
+#: (`gcc-12`, `python3.12`) name the same program.
+_TARGET = re.compile(
+    r"^(?:x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64(?:le)?|ppc64(?:el|le)?|"
+    r"s390x|mips[a-z0-9]*|loongarch64)-[a-z0-9_]+-[a-z0-9_]+-"
+)
+_VERSION_SUFFIX = re.compile(r"[-.]?[0-9][0-9.]*$")
 #: Environment variables that make a program load or run something (a library, a
 #: module path, a startup file): a project recipe's `cache_env` may not name one.
 _LOADER_ENV = re.compile(
@@ -84,8 +99,21 @@ TRUST_COMMAND = "orchestrate trust"
 def refused_tool(name: str) -> bool:
     """True when `name` (a tool, or the file an executable resolves to) is a shell, an
     interpreter or a launcher a project recipe may not run."""
-    bare = bare_tool(name)
-    return bare in REFUSED_TOOLS or bare in LAUNCHERS or name.lower() in LAUNCHERS
+    return any(stem in REFUSED_TOOLS or stem in LAUNCHERS for stem in _stems(name))
+
+
+def _stems(name: str) -> set[str]:
+    """The names `name` may be a spelling of: itself, without a version suffix, without
+    a GNU target prefix, and the part before a Debian variant's dot (`vim.basic`)."""
+    low = name.lower().removesuffix(".exe")
+    out = {low, bare_tool(low)}
+    for form in list(out):
+        out.add(_TARGET.sub("", form))
+    for form in list(out):
+        out.add(form.split(".", 1)[0])
+    for form in list(out):
+        out.add(_VERSION_SUFFIX.sub("", form) or form)
+    return out
 
 
 def parse_project_recipe(data: bytes, source: str) -> Recipe:

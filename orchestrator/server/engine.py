@@ -472,7 +472,7 @@ class Engine:
                 self.last_active = self.clock()
 
     def _lock(self) -> int | None:
-        fd = os.open(self.paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(self.paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         end = time.monotonic() + LOCK_WAIT_SECONDS
         while True:
             try:

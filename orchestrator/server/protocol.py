@@ -110,7 +110,19 @@ def private_folder(folder: Path, create: bool) -> bool:
         raise UnsafeRuntime(f"{folder} belongs to another user")
     if stat.S_IMODE(st.st_mode) & 0o077:
         raise UnsafeRuntime(f"{folder} is open to other users (mode {stat.S_IMODE(st.st_mode):o})")
+    _safe_ancestors(folder)
     return True
+
+
+def _safe_ancestors(folder: Path) -> None:
+    """UnsafeRuntime when another user could rename or replace `folder` (or a folder
+    above it) between our check and our use: each must belong to this user or root,
+    and be writable by no one else unless sticky (`/tmp`)."""
+    for above in Path(os.path.realpath(folder.parent)).joinpath("x").parents:
+        st = os.stat(above)
+        open_to_others = stat.S_IMODE(st.st_mode) & 0o022 and not st.st_mode & stat.S_ISVTX
+        if st.st_uid not in (os.getuid(), 0) or open_to_others:
+            raise UnsafeRuntime(f"{above}, above {folder}, can be changed by another user")
 
 
 def peer_uid(sock: socket.socket) -> int:

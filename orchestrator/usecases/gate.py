@@ -47,7 +47,7 @@ from orchestrator.gates.strict_policy import (
 from orchestrator.git.objects import has_commit
 from orchestrator.git.push import current_push, parse_push_lines, push_surface
 from orchestrator.git.repo import NoRepository, open_repo
-from orchestrator.git.runner import Git
+from orchestrator.git.runner import Git, succeeded
 from orchestrator.git.surfaces import (
     Surface,
     ci_surface,
@@ -283,8 +283,9 @@ def check_surface(
                 base_files=base_files,
                 plugins=policy.plugins,
                 tools=policy.tools,
-                # Nothing inside the real repository runs either (a linked `.venv`).
-                untrusted_roots=(git.root,),
+                # Nothing inside the real repository runs either (a linked `.venv`, a
+                # tool in another worktree of it or in its git folders).
+                untrusted_roots=repository_places(git),
                 project_recipes=recipes,
             )
             part = run_lint(req)
@@ -323,6 +324,26 @@ def check_surface(
     report.notes += [*surface.notes, *policy.notes, *(c.line for c in changes)]
     report.notes += reviewed.notes + baseline_notes
     return SurfaceCheck(report, tuple(changes), tuple(reviewed.reasons))
+
+
+def repository_places(git: Git) -> tuple[Path, ...]:
+    """Every folder of the repository a strict gate judges, none of whose files it runs:
+    the work tree, its git folder, the common folder of its worktrees and every worktree
+    git lists (a tool in the main worktree is the repository's as much as the linked
+    one's); those git cannot name are left out (the work tree always stays)."""
+    places = [git.root]
+    for args in (
+        ("rev-parse", "--absolute-git-dir"),
+        ("rev-parse", "--path-format=absolute", "--git-common-dir"),
+    ):
+        if value := git.answer(*args):
+            places.append(Path(value))
+    res = git.run("worktree", "list", "--porcelain", "-z", check=False)
+    if succeeded(res):
+        for item in res.stdout.split(b"\0"):
+            if item.startswith(b"worktree "):
+                places.append(Path(os.fsdecode(item.removeprefix(b"worktree "))))
+    return tuple(dict.fromkeys(places))
 
 
 def _recipe_sources(
@@ -627,5 +648,6 @@ __all__ = [
     "pre_tool_gate",
     "read_surface",
     "relocate",
+    "repository_places",
     "strict_policy",
 ]
