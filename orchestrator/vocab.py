@@ -140,7 +140,15 @@ class ExitCode(IntEnum):
     CANCELLED = 130
 
 
+#: Set by CI services that do not set `CI` (Jenkins, Azure Pipelines, TeamCity, AWS
+#: CodeBuild, Bamboo); any non-empty value counts.
+CI_MARKERS = ("JENKINS_URL", "TF_BUILD", "TEAMCITY_VERSION", "CODEBUILD_BUILD_ID", "bamboo_buildKey")
+
+
 def under_ci(env: Mapping[str, str]) -> bool:
-    """Whether `env` says a CI service runs us (`CI` set, and not `0`, `false` or `no`):
-    the one rule the progress display and the warm engine's client both follow."""
-    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    """Whether `env` says a CI service runs us: `CI` set and not `0`, `false` or `no`,
+    or a marker of a service that does not set `CI` (`CI_MARKERS`). The one rule the
+    progress display and the warm engine's client both follow."""
+    if env.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+        return True
+    return "CI" not in env and any(env.get(name, "").strip() for name in CI_MARKERS)

@@ -91,6 +91,11 @@ def test_warm_use_feedback_starts_plain_lint_only_uses_on_a_terminal_ci_never() 
         for feedback in (True, False):
             assert _use(feedback=feedback, terminal=True, env=env) == client.OFF, env
     assert _use(feedback=True, env={"CI": "false"}) == client.START
+    # Services that do not set CI: Jenkins, Azure Pipelines, TeamCity (before: START).
+    for marker in ("JENKINS_URL", "TF_BUILD", "TEAMCITY_VERSION"):
+        assert _use(feedback=True, env={marker: "x"}) == client.OFF, marker
+    # An explicit CI=false wins over a marker (a developer's shell that exports one).
+    assert _use(feedback=True, env={"CI": "false", "TF_BUILD": "True"}) == client.START
 
 
 def _refuse(*_a: object, **_k: object) -> None:
