@@ -142,7 +142,13 @@ class ExitCode(IntEnum):
 
 #: Set by CI services that do not set `CI` (Jenkins, Azure Pipelines, TeamCity, AWS
 #: CodeBuild, Bamboo); any non-empty value counts.
-CI_MARKERS = ("JENKINS_URL", "TF_BUILD", "TEAMCITY_VERSION", "CODEBUILD_BUILD_ID", "bamboo_buildKey")
+CI_MARKERS = (
+    "JENKINS_URL",
+    "TF_BUILD",
+    "TEAMCITY_VERSION",
+    "CODEBUILD_BUILD_ID",
+    "bamboo_buildKey",
+)
 
 
 def under_ci(env: Mapping[str, str]) -> bool:
