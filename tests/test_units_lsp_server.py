@@ -220,3 +220,27 @@ def test_open_and_save_schedule_a_check_that_publishes(project: Path) -> None:
     asyncio.run(events())
     assert len(client.published) == 2
     assert all([d.code for d in p.diagnostics] == ["ruff/F401"] for p in client.published)
+
+
+def test_serve_is_resident_and_preloads_in_the_background(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from orchestrator.resident import is_resident
+
+    seen: dict[str, bool] = {}
+
+    class FakeServer:
+        """Stands in for the pygls server: records the process state while serving."""
+
+        def start_io(self, stdin: Any, stdout: Any) -> None:
+            seen["resident"] = is_resident()
+
+    monkeypatch.setattr(lsp_server, "build_server", FakeServer)
+    monkeypatch.setattr(lsp_server, "preload", lambda: seen.setdefault("preloaded", True))
+    assert lsp_server.serve() == 0
+    assert seen["resident"] is True  # the ESLint worker may stay warm while it serves
+    assert not is_resident()  # and ends with it
+    for thread in lsp_server.threading.enumerate():
+        if thread.name == "orchestrate-preload":
+            thread.join(10)
+    assert seen.get("preloaded") is True

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -38,7 +39,7 @@ from orchestrator.model.languages import extension_of
 from orchestrator.model.report import Report
 from orchestrator.resident import residency
 from orchestrator.safetext import printable
-from orchestrator.usecases.editor import BufferCheck
+from orchestrator.usecases.editor import BufferCheck, preload
 from orchestrator.usecases.requests import project_root
 
 #: LSP language identifiers that name a language differently from the manifest.
@@ -250,9 +251,12 @@ def build_server() -> OrchestrateServer:
 
 def serve(stdin: IO[bytes] | None = None, stdout: Any = None) -> int:
     """Run the server over `stdin`/`stdout` (the process's own by default) until the
-    client asks it to exit. The server is a long-lived process (resident.residency):
+    client asks it to exit; what the first check needs is imported in the background
+    meanwhile (usecases/editor.preload). The server is a long-lived process (resident.residency):
     a checker may keep a helper warm between checks (the ESLint worker,
     plugins/eslint_warm.py), ended when the server ends."""
     with residency():
-        build_server().start_io(stdin, stdout)
+        server = build_server()
+        threading.Thread(target=preload, name="orchestrate-preload", daemon=True).start()
+        server.start_io(stdin, stdout)
     return 0
