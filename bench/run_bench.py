@@ -18,7 +18,10 @@ judged here; bench/RESULTS.md says which aims are met):
    budget lifted; the records exist from the warm-up) against the same run without;
 6. peak RSS of orchestrate's own process at 10,000 files (resource.getrusage of that
    process; the tools it runs are measured apart);
-7. `orchestrate --version` vs `python -c pass`.
+7. `orchestrate --version` vs `python -c pass`;
+8. the editor (bench/lsp_probe.py): `orchestrate lsp` and `ruff server` side by side,
+   start -> `initialize` answered, a Python change -> its diagnostics, and a
+   JavaScript change -> its diagnostics against a cold `eslint FILE`.
 
 Cases of one section run interleaved (one sample of each in turn), so a change of the
 machine's load hits all of them alike. Every tool sees the same Ruff configuration.
@@ -41,6 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+
+import lsp_probe  # bench/lsp_probe.py, beside this script
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
@@ -342,6 +347,7 @@ def main() -> int:
         "--rss-files", default="10000", help="corpus sizes for the peak RSS, comma-separated"
     )
     ap.add_argument("--json", metavar="PATH", help="also write the raw samples here")
+    ap.add_argument("--lsp-changes", type=int, default=20, help="changes timed per server")
     args = ap.parse_args()
     precommit, lintrunner = require_tools()
     # An installed wheel has its bytecode compiled by pip; an editable install compiles
@@ -507,6 +513,7 @@ def main() -> int:
         shutil.rmtree(big / ".orchestrate", ignore_errors=True)
         rss[n] = peak_rss(big, default)
 
+    lsp_rows = lsp_probe.probe(WORK / "lsp", args.lsp_changes, max(args.reps, 5))
     med = {c.name: statistics.median(c.samples) for c in cases}
     print(
         f"corpus: {args.files} files ({len(py)} Python, {len(rest)} other); median of"
@@ -527,6 +534,7 @@ def main() -> int:
         print(
             f"{c.group:<8} {c.name:<52} {med[c.name]:8.3f} s  (min {min(s):.3f}, max {max(s):.3f})"
         )
+    lsp_med = lsp_probe.print_rows(lsp_rows)
     for n, r in rss.items():
         print(
             f"rss      orchestrate lint . at {n} files: own process {r['own_mib']:.1f} MiB peak,"
@@ -560,6 +568,7 @@ def main() -> int:
         ("  first recording (all records new)", f"{(med['lint . recording every task (all new)'] - no_tasks) / no_tasks:+.0%}", ""),
         ("orchestrate --version / python -c pass", ratio("orchestrate --version", "python -c pass"), "<= 3x"),
     ]  # fmt: skip
+    lines += lsp_probe.ratios(lsp_med)
     for n, r in rss.items():
         aim = "< 100 MB" if n <= 10_000 else "< 150 MB"
         lines.append(
@@ -575,6 +584,7 @@ def main() -> int:
                     "load_after": load(),
                     "rows": [(c.group, c.name, c.samples) for c in cases],
                     "rss": rss,
+                    "lsp": lsp_rows,
                 },
                 indent=2,
             )

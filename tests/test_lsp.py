@@ -57,6 +57,8 @@ class Session:
         self.client = client
         self.root = root
         self.versions: dict[str, int] = {}
+        #: Every publishDiagnostics the server sent, in order.
+        self.published: list[types.PublishDiagnosticsParams] = []
         #: The position encoding the server chose (LSP's default when it names none).
         self.encoding = "utf-16"
 
@@ -64,7 +66,7 @@ class Session:
         return (self.root / rel).as_uri()
 
     def open(self, rel: str, text: str, language: str = "python") -> str:
-        uri = self.uri(rel)
+        uri = rel if rel.startswith("untitled:") else self.uri(rel)
         self.versions[uri] = 1
         self.client.text_document_did_open(
             types.DidOpenTextDocumentParams(
@@ -116,6 +118,15 @@ def _run(
 
     async def main() -> Any:
         client = make_test_lsp_client()
+        published: list[types.PublishDiagnosticsParams] = []
+        features = client.protocol.fm.features
+        store = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+        def record(params: types.PublishDiagnosticsParams) -> None:
+            published.append(params)
+            store(params)
+
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
         await client.start_io(
             str(VENV_BIN / "orchestrate"), "lsp", cwd=str(root), env={**os.environ, **(env or {})}
         )
@@ -128,6 +139,7 @@ def _run(
                 )
             )
             session = Session(client, root)
+            session.published = published
             session.encoding = init.capabilities.position_encoding or "utf-16"
             result = await body(session)
             await client.shutdown_session()
@@ -179,6 +191,46 @@ def test_unsaved_buffer_shows_f401_and_nothing_is_written(tmp_path: Path) -> Non
     _run(root, body)
     assert (root / "a.py").read_text() == CLEAN
     assert _snapshot(root) == before  # no cache, journal, task store or temp file
+
+
+def test_never_saved_and_untitled_buffers_are_linted_from_their_text(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.py": CLEAN})
+    before = _snapshot(root)
+
+    async def body(s: Session) -> None:
+        new = s.open("pkg/new.py", UNUSED_IMPORT)  # neither the file nor pkg/ exists
+        assert _has_f401(await s.diagnostics(new, _has_f401))
+        untitled = s.open("untitled:Untitled-1", UNUSED_IMPORT)
+        diags = await s.diagnostics(untitled, _has_f401)
+        assert not any(d.code == "coverage" for d in diags), diags
+
+    _run(root, body)
+    assert _snapshot(root) == before  # judged from the text: nothing written
+
+
+def test_a_burst_of_changes_publishes_the_last_text_only(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.py": CLEAN})
+
+    async def body(s: Session) -> list[types.PublishDiagnosticsParams]:
+        uri = s.open("a.py", CLEAN)
+        await s.diagnostics(uri, lambda d: True)
+        seen = len(s.published)
+        for n in range(2, 21):
+            s.change(uri, f"x = {n}\n")
+        s.change(uri, UNUSED_IMPORT)  # the 20th change, version 21
+        await s.diagnostics(uri, _has_f401)
+        await asyncio.sleep(1.0)  # nothing older may follow
+        return [p for p in s.published[seen:] if p.uri == uri]
+
+    burst = _run(root, body)
+    versions = [p.version for p in burst]
+    # The last text is what shows; nothing older follows anything newer; the burst
+    # coalesced (the check of the first change may still publish if it finished before
+    # the next change was read, every other one is superseded).
+    assert versions[-1] == 21 and versions == sorted(versions), versions
+    assert len(versions) <= 2, versions
+    assert _has_f401(burst[-1].diagnostics)
+    assert all(not _has_f401(p.diagnostics) for p in burst[:-1])
 
 
 def test_syntax_only_file_gets_one_coverage_note(tmp_path: Path) -> None:

@@ -328,3 +328,34 @@ def test_a_symlink_to_a_folder_inside_the_project_has_nothing_to_check(tmp_path:
     assert nothing_to_check(s)
     out = _status(refused, "outlink")
     assert out.status == ScopeStatus.UNSAFE and not nothing_to_check(out)
+
+
+def test_an_unsaved_buffer_is_a_target_from_its_bytes(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    got = selection.unsaved_target(root, "pkg/new.py", b"import os\n")
+    assert isinstance(got, selection.FileTarget)
+    assert got.path == "pkg/new.py" and got.language == "python"
+    assert got.content == b"import os\n" and got.size == 10
+    assert not (root / "pkg").exists()  # nothing is created
+
+
+def test_an_unsaved_buffer_is_refused_where_a_file_would_be(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "link").symlink_to(outside)
+    (root / "here.py").write_text("x = 1\n")
+
+    def status(rel: str, data: bytes = b"x = 1\n") -> tuple[str, str]:
+        got = selection.unsaved_target(root, rel, data)
+        assert not isinstance(got, selection.FileTarget), got
+        return got.status, got.reason or ""
+
+    assert status("link/evil.py") == (ScopeStatus.UNSAFE, "outside the project root")
+    assert status("../x.py")[0] == ScopeStatus.UNSAFE
+    assert status("/etc/x.py")[0] == ScopeStatus.UNSAFE
+    assert status("bin.py", b"a\x00b") == (ScopeStatus.NOT_RUN, selection.BINARY_REASON)
+    assert status("big.py", b"x" * (MAX_FILE_BYTES + 1))[0] == ScopeStatus.NOT_RUN
+    assert status("here.py")[0] == ScopeStatus.NOT_RUN  # an existing file is selected as one

@@ -44,6 +44,17 @@ def test_a_command_without_its_extra_is_a_usage_error_naming_it(
     assert "Traceback" not in err
 
 
+def test_the_console_scripts_front_door_leaves_a_missing_extra_to_the_cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from orchestrator.cli import entry
+
+    _hide(monkeypatch, "pygls")
+    monkeypatch.setattr(sys, "argv", ["orchestrate", "lsp", "--stdio"])
+    assert entry.main() == ExitCode.USAGE  # not the front door reading stdin
+    assert "needs the `lsp` extra (pygls not installed)" in capsys.readouterr().err
+
+
 def test_with_the_extra_installed_nothing_is_refused() -> None:
     for extra in extras.EXTRAS:
         extras.require_extra(extra, extra)  # the test environment has every extra

@@ -5,8 +5,10 @@ orchestrator/lsp/check.py), in process, and its answer through the warm engine's
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import pytest
 from helpers import new_repo
 
 from orchestrator.lsp import check
@@ -60,3 +62,16 @@ def test_without_an_engine_the_buffer_is_checked_here_and_says_why(tmp_path: Pat
     assert [f.rule for f in result.report.findings] == ["F401"]  # type: ignore[union-attr]
     lone = check.check_buffer(root, "m.py", "x = '\ud800'\n")
     assert lone.report is None and "UnicodeEncodeError" in lone.fault
+
+
+def test_preload_imports_the_lint_use_case_and_never_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from orchestrator.core import plugin_host
+
+    def broken() -> None:
+        raise RuntimeError("fake plugin fault")
+
+    monkeypatch.setattr(plugin_host, "load", broken)
+    editor.preload()  # a fault is left to the first check to report
+    assert "orchestrator.usecases.lint" in sys.modules

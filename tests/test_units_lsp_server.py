@@ -122,11 +122,70 @@ def test_a_failed_check_is_a_diagnostic_and_one_message_not_one_per_keystroke(
     assert shown.message == "orchestrate: the check of a.py failed: fake fault"
 
 
-def test_a_buffer_outside_every_project_is_not_checked(project: Path) -> None:
+def test_an_untitled_buffer_is_checked_from_its_text_as_its_language(project: Path) -> None:
     server, client = _server(project)
     _open(server, "untitled:Untitled-1", BAD)
     asyncio.run(lsp_server.check(server, "untitled:Untitled-1"))
+    [published] = client.published
+    assert published.uri == "untitled:Untitled-1"
+    assert [d.code for d in published.diagnostics] == ["ruff/F401"]
+    assert server.buffers["untitled:Untitled-1"].rel == "Untitled-1.py"
+    assert not (project / "Untitled-1.py").exists()  # nothing written
+
+
+def test_untitled_names_take_the_extension_of_the_language_id() -> None:
+    assert lsp_server.untitled_rel("untitled:Untitled-1", "python") == "Untitled-1.py"
+    assert lsp_server.untitled_rel("untitled:Untitled-2", "typescriptreact") == "Untitled-2.tsx"
+    assert lsp_server.untitled_rel("untitled:../../etc/x", "plaintext") == "x"
+    assert lsp_server.untitled_rel("untitled:", None) == "untitled"
+
+
+def test_a_buffer_outside_every_project_is_not_checked(project: Path) -> None:
+    server, client = _server(project)
+    _open(server, "vscode-notebook-cell:/x#1", BAD)
+    asyncio.run(lsp_server.check(server, "vscode-notebook-cell:/x#1"))
     assert client.published == [] and client.logged == []
+
+
+def test_a_never_saved_file_is_checked_from_its_text(project: Path) -> None:
+    server, client = _server(project)
+    uri = (project / "new" / "b.py").as_uri()  # neither the file nor its folder exists
+    _open(server, uri, BAD)
+    asyncio.run(lsp_server.check(server, uri))
+    [published] = client.published
+    assert [d.code for d in published.diagnostics] == ["ruff/F401"]
+    assert not (project / "new").exists()
+
+
+def test_a_burst_of_changes_checks_and_publishes_the_newest_text_only(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, client = _server(project)
+    uri = (project / "a.py").as_uri()
+    _open(server, uri, "x = 1\n")
+    texts: list[str] = []
+    real = lsp_server.check_buffer
+
+    def recording(root: Path, rel: str, text: str | None) -> BufferCheck:
+        texts.append(text or "")
+        return real(root, rel, text)
+
+    async def burst() -> None:
+        lsp_server._schedule(server, uri)  # the open: runs at once
+        for n in range(2, 22):
+            _open(server, uri, f"import os{n}\n" if n == 21 else f"x = {n}\n", version=n)
+            lsp_server._schedule(server, uri)
+            await asyncio.sleep(0)
+        runner = server.buffers[uri].runner
+        assert runner is not None
+        await runner
+
+    monkeypatch.setattr(lsp_server, "check_buffer", recording)
+    asyncio.run(burst())
+    assert texts[-1] == "import os21\n" and len(texts) <= 3  # coalesced, not 21 runs
+    versions = [p.version for p in client.published]
+    assert versions[-1] == 21 and versions == sorted(versions)
+    assert [d.code for d in client.published[-1].diagnostics] == ["ruff/F401"]
 
 
 def test_closing_a_buffer_clears_its_diagnostics_and_state(project: Path) -> None:
@@ -150,14 +209,38 @@ def test_open_and_save_schedule_a_check_that_publishes(project: Path) -> None:
 
     async def events() -> None:
         did_open(types.DidOpenTextDocumentParams(text_document=item))
-        opened = server.buffers[uri].pending
+        opened = server.buffers[uri].runner
         assert opened is not None
         await opened
         did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri=uri)))
-        saved = server.buffers[uri].pending
+        saved = server.buffers[uri].runner
         assert saved is not None and saved is not opened
         await saved
 
     asyncio.run(events())
     assert len(client.published) == 2
     assert all([d.code for d in p.diagnostics] == ["ruff/F401"] for p in client.published)
+
+
+def test_serve_is_resident_and_preloads_in_the_background(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from orchestrator.resident import is_resident
+
+    seen: dict[str, bool] = {}
+
+    class FakeServer:
+        """Stands in for the pygls server: records the process state while serving."""
+
+        def start_io(self, stdin: Any, stdout: Any) -> None:
+            seen["resident"] = is_resident()
+
+    monkeypatch.setattr(lsp_server, "build_server", FakeServer)
+    monkeypatch.setattr(lsp_server, "preload", lambda: seen.setdefault("preloaded", True))
+    assert lsp_server.serve() == 0
+    assert seen["resident"] is True  # the ESLint worker may stay warm while it serves
+    assert not is_resident()  # and ends with it
+    for thread in lsp_server.threading.enumerate():
+        if thread.name == "orchestrate-preload":
+            thread.join(10)
+    assert seen.get("preloaded") is True

@@ -6,7 +6,9 @@ first (server/client.try_warm, standard library and platformdirs only) and impor
 CLI only when the check must run in-process, telling it the engine was already asked.
 `hook HOST` goes straight to the outer guard of the host entries (hosts/guard.py), so
 that a fault anywhere, the CLI's own loading included, still ends in the host's refusal.
-Every other command, and a command line from a hook, goes straight to the CLI.
+`lsp` goes to the language server's front door (lsp/front.py), which answers the
+editor's `initialize` before argparse or the server load. Every other command, and a
+command line from a hook, goes straight to the CLI.
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ def main() -> int:
 
         if argv[1] in REFUSALS:
             return answer(argv[1])
+    if argv[:1] == ["lsp"] and set(argv[1:]) <= {"--stdio"}:
+        from orchestrator.cli.lsp import front_door
+
+        served = front_door()
+        if served is not None:
+            return served
     if argv[:1] == ["lint"] and "--from-hook" not in argv:
         from orchestrator.server import client
 

@@ -374,6 +374,39 @@ def select(
     return [targets[k] for k in sorted(targets)], [refused[k] for k in sorted(refused)]
 
 
+def unsaved_target(project_root: Path, rel: str, content: bytes) -> FileTarget | Scope:
+    """An editor buffer whose file does not exist (never saved, or untitled) as a target
+    judged from `content`: the same name, language detection, size and binary checks a
+    file on disk gets. The path must stay inside the root through every folder that
+    exists (a symlinked folder that escapes it is unsafe) and must still not exist (an
+    existing entry is inspected as any file, by `select`)."""
+    root = project_root.resolve()
+    label = rel
+    if not is_utf8(rel):
+        return _refuse(escaped_name(rel), ScopeStatus.UNSAFE, NOT_UTF8_REASON)
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        return _refuse(label, ScopeStatus.UNSAFE, "outside the project root")
+    abs_s = os.path.join(str(root), *parts)
+    if os.path.lexists(abs_s):
+        return _refuse(label, ScopeStatus.NOT_RUN, "exists on disk: it is selected as a file")
+    inspector = _Inspector(root)
+    if not inspector.under_root(os.path.realpath(abs_s)):
+        return _refuse(label, ScopeStatus.UNSAFE, "outside the project root")
+    if len(content) > MAX_FILE_BYTES:
+        reason = f"file too large ({len(content)} bytes > {MAX_FILE_BYTES})"
+        return _refuse(label, ScopeStatus.NOT_RUN, reason)
+    if b"\x00" in content[:SNIFF_BYTES]:
+        return _refuse(label, ScopeStatus.NOT_RUN, BINARY_REASON)
+    return FileTarget(
+        path=rel,
+        abs_path=root / rel,
+        **languages.detect_language(rel, content[:SNIFF_BYTES]).target_fields(),
+        content=content,
+        size=len(content),
+    )
+
+
 # --- sharding: a deterministic share of the selection (`lint --shard I/N`) ---------
 
 

@@ -224,6 +224,15 @@ def _by_extension() -> Mapping[str, str]:
     return table
 
 
+def extension_of(language: str) -> str | None:
+    """The first extension the manifest gives `language` (`.py` for python), the name
+    an unnamed buffer of that language is judged under; None for an unknown language."""
+    info = manifest().get(language)
+    if info is None or not info.extensions:
+        return None
+    return info.extensions[0]
+
+
 @cache
 def _by_filename() -> Mapping[str, str]:
     return {name: info.language for info in manifest().values() for name in info.filenames}

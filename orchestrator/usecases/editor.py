@@ -51,9 +51,23 @@ def check_content(
         return BufferCheck(None, fault_text(exc))
 
 
+def preload() -> None:
+    """Import what the first buffer check needs (the lint use case, the report models,
+    the plugins), so a server that calls this in the background right after it
+    started answers its first check without paying for the imports. Keeps nothing
+    else: every check still loads its plugins and configuration afresh. Never raises."""
+    try:
+        from orchestrator.core import plugin_host
+        from orchestrator.usecases import lint  # noqa: F401 - imported to be loaded
+
+        plugin_host.load()
+    except Exception:  # noqa: BLE001 - the first check reports any fault itself
+        pass
+
+
 def fault_text(exc: BaseException) -> str:
     """What a buffer check says of `exc`: its type and message, printable, bounded."""
     return printable(f"{type(exc).__name__}: {exc}")[:MAX_FAULT]
 
 
-__all__ = ["MAX_FAULT", "BufferCheck", "check_content", "fault_text"]
+__all__ = ["MAX_FAULT", "BufferCheck", "check_content", "fault_text", "preload"]

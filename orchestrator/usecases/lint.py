@@ -21,7 +21,7 @@ from orchestrator.checkers import project_recipes
 from orchestrator.core import plugin_host
 from orchestrator.core.config import load_config
 from orchestrator.core.engine import LintRequest, excluded_dirs, run_lint
-from orchestrator.core.selection import select
+from orchestrator.core.selection import VANISHED, select, unsaved_target
 from orchestrator.deadline import FEEDBACK_DEADLINE_S, Deadline
 from orchestrator.decisions.coverage import (
     failed_checks,
@@ -31,7 +31,8 @@ from orchestrator.decisions.coverage import (
 )
 from orchestrator.decisions.exits import DEFAULT_LINT_EXIT, LintExitPolicy, lint_exit_code
 from orchestrator.decisions.findings import is_task_worthy
-from orchestrator.model.report import Report
+from orchestrator.model.checker import FileTarget
+from orchestrator.model.report import Report, Scope
 from orchestrator.tasks.baseline import apply_local_baseline
 from orchestrator.vocab import Purpose
 
@@ -244,8 +245,11 @@ def with_overlay(req: LintRequest, overlay: Mapping[str, bytes]) -> LintRequest:
 
     Selection runs as for any lint (the same safety checks, exclusions and language
     detection); a selected file the overlay names carries those bytes as its content,
-    so every checker feeds them on stdin and nothing is written anywhere. Paths the
-    overlay names that the request does not select are ignored.
+    so every checker feeds them on stdin and nothing is written anywhere. A named path
+    whose file does not exist (a never-saved or untitled buffer) is judged from the
+    overlay's bytes alone, with the same name and content checks
+    (selection.unsaved_target). Paths the overlay names that the request does not
+    select are ignored.
     """
     if not overlay:
         return req
@@ -256,7 +260,17 @@ def with_overlay(req: LintRequest, overlay: Mapping[str, bytes]) -> LintRequest:
         replace(t, content=overlay[t.path], size=len(overlay[t.path])) if t.path in overlay else t
         for t in targets
     ]
-    return replace(req, config=config, targets=targets, refused=refused)
+    kept: list[Scope] = []
+    for scope in refused:
+        if scope.path in overlay and scope.reason == VANISHED:
+            got = unsaved_target(root, scope.path, overlay[scope.path])
+            if isinstance(got, FileTarget):
+                targets.append(got)
+                continue
+            scope = got
+        kept.append(scope)
+    targets.sort(key=lambda t: t.path)
+    return replace(req, config=config, targets=targets, refused=kept)
 
 
 def core_view(report: Report) -> dict[str, Any]:
