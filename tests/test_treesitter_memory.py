@@ -11,16 +11,16 @@ read callback returns.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from helpers import REPO, corpus
 from orchestrate_grammars import rss_measure
 from orchestrate_plugins.treesitter_checker import CHUNK, DeadlineHit, _parser, parse
 
-from orchestrator.api import HEAD_BYTES, MAX_FILE_BYTES, detect, grammar_info
+from orchestrator.api import HEAD_BYTES, detect, grammar_info
 
 #: The default-group items whose files are searched for each grammar's largest file.
 ITEMS = (
@@ -46,22 +46,12 @@ PERL_PEAK = 300 << 20
 
 
 def _largest_per_grammar() -> dict[str, Path]:
-    """Each bundled grammar's largest real file (at most MAX_FILE_BYTES) in ITEMS."""
-    best: dict[str, tuple[int, Path]] = {}
-    for item in ITEMS:
-        for folder, _dirs, files in os.walk(corpus(item)):
-            for name in files:
-                path = Path(folder, name)
-                if path.is_symlink() or not path.is_file():
-                    continue
-                size = path.stat().st_size
-                if not 0 < size <= MAX_FILE_BYTES:
-                    continue
-                with path.open("rb") as fh:
-                    info = grammar_info(detect(name, fh.read(HEAD_BYTES)))
-                if info is not None and size > best.get(info.grammar, (0, path))[0]:
-                    best[info.grammar] = (size, path)
-    return {g: p for g, (_size, p) in sorted(best.items())}
+    """Each bundled grammar's largest real file (at most MAX_FILE_BYTES) in ITEMS, chosen
+    as grammars/rss_measure.py chooses (each item fetched, or the test fails saying so)."""
+    folders = [corpus(item) for item in ITEMS]
+    items = [SimpleNamespace(id=folder.name) for folder in folders]
+    found = rss_measure.largest_per_grammar(items, folders[0].parent)
+    return {g: path for g, (_item, path) in found.items()}
 
 
 def _peak(grammar: str, path: Path) -> tuple[int, int, int]:
