@@ -117,7 +117,7 @@ def test_a_private_folder_another_user_could_rename_is_never_used(
     # A parent (or any folder above) another user may write without the sticky bit
     # lets them swap our 0700 folder for theirs between the check and the use (a
     # log symlinked to one of our files): before, such a folder was accepted.
-    parent = tmp_path / "shared"
+    parent = tmp_path / "common"
     parent.mkdir()
     parent.chmod(mode)
     with pytest.raises(p.UnsafeRuntime, match="can be changed by another user"):
