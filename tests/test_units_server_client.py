@@ -77,7 +77,7 @@ def _use(auto_: bool = True, **kw: object) -> str:
     return client.warm_use(auto=lambda: auto_, **args)  # type: ignore[arg-type]
 
 
-def test_warm_use_feedback_starts_plain_lint_only_uses_on_a_terminal_ci_never() -> None:
+def test_warm_use_feedback_and_a_terminal_start_one_a_pipe_never_ci_never() -> None:
     assert _use(feedback=True) == client.START
     assert _use(feedback=True, auto_=False) == client.USE
     for fmt in ("json", "sarif", "jsonl", "github"):
@@ -85,8 +85,11 @@ def test_warm_use_feedback_starts_plain_lint_only_uses_on_a_terminal_ci_never() 
     assert _use(feedback=True, fmt="concise") == client.START
     assert _use(feedback=True, output=True) == client.USE
     assert _use() == client.OFF  # plain lint in a pipe
-    assert _use(terminal=True) == client.USE
-    assert _use(env={client.OFF_SWITCH: "1"}) == client.USE
+    assert _use(terminal=True) == client.START  # a person's second lint is warm
+    assert _use(terminal=True, auto_=False) == client.USE
+    assert _use(terminal=True, fmt="json") == client.USE
+    assert _use(terminal=True, output=True) == client.USE
+    assert _use(env={client.OFF_SWITCH: "1"}) == client.USE  # a script that opted in
     for env in ({"CI": "true"}, {"CI": "1", client.OFF_SWITCH: "1"}, {client.OFF_SWITCH: "0"}):
         for feedback in (True, False):
             assert _use(feedback=feedback, terminal=True, env=env) == client.OFF, env

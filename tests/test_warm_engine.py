@@ -926,3 +926,49 @@ def test_two_feedback_hooks_at_once_start_one_engine_and_the_next_is_answered_by
     third = run_cli(["hook", "claude-code"], project.root, env={**project.env, **env}, stdin=event)
     assert third.returncode == 0 and "ruff: checked 1" in third.stdout, third.stdout
     assert project.status()["served"] == info["served"] + 1  # type: ignore[index]
+
+
+def _on_a_terminal(project: Project, *args: str) -> tuple[int, str]:
+    """`orchestrate ARGS` with its stdout on a pseudo-terminal (a person's shell); the
+    exit code and stderr."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [str(VENV_BIN / "orchestrate"), *args],
+            cwd=project.root,
+            env={**os.environ, **project.env, "ORCHESTRATE_SERVER": ""},
+            stdin=subprocess.DEVNULL,
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.close(follower)
+        follower = -1
+        while True:  # drain the terminal, or a long report would block the child
+            try:
+                if not os.read(leader, 65536):
+                    break
+            except OSError:  # EIO: the child closed its end
+                break
+        _out, err = proc.communicate(timeout=180)
+        return proc.returncode, err
+    finally:
+        os.close(leader)
+        if follower >= 0:
+            os.close(follower)
+
+
+def test_a_plain_lint_on_a_terminal_starts_one_and_the_next_is_answered_by_it(
+    project: Project,
+) -> None:
+    """The default second `orchestrate lint FILE` of a person is warm: on a terminal the
+    first starts an engine (and checks in-process), the next is served. Off a terminal
+    the same command never starts one (the test above)."""
+    code, err = _on_a_terminal(project, "lint", "app/ok.py")
+    assert code == 0 and "warm engine starting for the next check" in err, err
+    info = _wait(project.status, 60, "the engine a terminal lint started")
+    code, err = _on_a_terminal(project, "lint", "app/ok.py")
+    assert code == 0 and err == "", err
+    assert project.status()["served"] == info["served"] + 1  # type: ignore[index]

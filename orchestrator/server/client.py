@@ -161,17 +161,19 @@ def warm_use(
     """The one decision whether a check asks the warm engine (README "Warm engine"):
     OFF inside the engine, with `ORCHESTRATE_SERVER=0`, and under CI (a CI job's lint
     is a verdict: never a daemon's answer). Edit feedback (`lint --feedback`, a host's
-    edit hook) uses a running engine and, when `auto()` (the `[server] auto` setting,
-    on by default) and the output is read by a person, starts one when none runs
-    (START). A plain `lint` uses a running engine on a terminal, or anywhere with
-    `ORCHESTRATE_SERVER=1`, and never starts one. The strict gates never come here."""
+    edit hook) uses a running engine; so does a plain `lint` on a terminal, or anywhere
+    with `ORCHESTRATE_SERVER=1` (off a terminal a plain `lint` is some script's: OFF).
+    Either starts one when none runs (START) when `auto()` (the `[server] auto`
+    setting, on by default) and the output is read by a person (not a machine format,
+    not `--output`); a plain `lint` off a terminal never does. The strict gates never
+    come here."""
     if SERVING or env.get(OFF_SWITCH) == "0" or under_ci(env):
         return OFF
-    if feedback:
-        if fmt in _READ_BY_PEOPLE and not output and auto():
-            return START
-        return USE
-    return USE if terminal or env.get(OFF_SWITCH) == "1" else OFF
+    if not feedback and not terminal and env.get(OFF_SWITCH) != "1":
+        return OFF
+    if (feedback or terminal) and fmt in _READ_BY_PEOPLE and not output and auto():
+        return START
+    return USE
 
 
 def find_root(cwd: Path, root: str | None) -> Path:
