@@ -72,9 +72,14 @@ def test_auto_start_is_on_unless_the_configuration_says_false(tmp_path: Path) ->
 
 
 def _use(auto_: bool = True, **kw: object) -> str:
+    """What a check does when no engine answers: START (starts one), USE (would use a
+    running one, starts none) or OFF, with `[server] auto` as `auto_`."""
     args: dict[str, object] = {"feedback": False, "terminal": False, "env": {}}
     args.update(kw)
-    return client.warm_use(auto=lambda: auto_, **args)  # type: ignore[arg-type]
+    use = client.warm_use(**args)  # type: ignore[arg-type]
+    if use == client.START and not client.starts(use, lambda: auto_):
+        return client.USE
+    return use
 
 
 def test_warm_use_feedback_and_a_terminal_start_one_a_pipe_never_ci_never() -> None:

@@ -293,14 +293,16 @@ def test_client_start_imports_almost_nothing(project: Project) -> None:
     same_report("json", cold.stdout, out.stdout)
 
 
-def test_served_feedback_reads_no_configuration(project: Project) -> None:
-    # `[server] auto` matters only when no engine answers: a served save reads no TOML.
+@pytest.mark.parametrize("fmt", ["json", "human"])
+def test_served_feedback_reads_no_configuration(project: Project, fmt: str) -> None:
+    # `[server] auto` matters only when no engine answers: a served save reads no TOML
+    # (in a person's format too, where the check may start an engine).
     (project.root / "orchestrate.toml").write_text("[server]\nauto = true\n")
     project.start()
     probe = (
         "import json, sys\n"
         "from orchestrator.server import client\n"
-        "rc = client.try_warm(['lint', '--feedback', '--format', 'json', 'app/a.py'])\n"
+        f"rc = client.try_warm(['lint', '--feedback', '--format', '{fmt}', 'app/a.py'])\n"
         "print(json.dumps({'rc': rc, 'toml': 'tomllib' in sys.modules}), file=sys.stderr)\n"
     )
     out = subprocess.run(

@@ -1,7 +1,7 @@
 """The warm engine's client: the first thing `orchestrate lint` tries, and never trusted blindly.
 
 `try_warm(argv)` answers a `lint` from the project's engine when one is running (or
-starts one for `lint --feedback` when the configuration says `[server] auto = true`)
+starts one for edit feedback and a terminal's lint, as `warm_use` and `starts` decide)
 and returns its exit code after writing the engine's output bytes; it returns None
 whenever the check must run in-process: not a lint, no engine, a socket left by a
 dead engine (removed), an engine that is stale (replaced), busy past the deadline,
@@ -154,7 +154,6 @@ def warm_use(
     feedback: bool,
     terminal: bool,
     env: Mapping[str, str],
-    auto: Callable[[], bool],
     fmt: str | None = None,
     output: bool = False,
 ) -> str:
@@ -163,17 +162,24 @@ def warm_use(
     is a verdict: never a daemon's answer). Edit feedback (`lint --feedback`, a host's
     edit hook) uses a running engine; so does a plain `lint` on a terminal, or anywhere
     with `ORCHESTRATE_SERVER=1` (off a terminal a plain `lint` is some script's: OFF).
-    Either starts one when none runs (START) when `auto()` (the `[server] auto`
-    setting, on by default) and the output is read by a person (not a machine format,
-    not `--output`); a plain `lint` off a terminal never does. The strict gates never
-    come here."""
+    Either may start one when none runs (START: see `starts`, which asks the
+    `[server] auto` setting only then) when the output is read by a person (not a
+    machine format, not `--output`); a plain `lint` off a terminal never does. The
+    strict gates never come here."""
     if SERVING or env.get(OFF_SWITCH) == "0" or under_ci(env):
         return OFF
     if not feedback and not terminal and env.get(OFF_SWITCH) != "1":
         return OFF
-    if (feedback or terminal) and fmt in _READ_BY_PEOPLE and not output and auto():
+    if (feedback or terminal) and fmt in _READ_BY_PEOPLE and not output:
         return START
     return USE
+
+
+def starts(use: str, auto: Callable[[], bool]) -> bool:
+    """Whether a check that found no engine starts one: `use` is START and `auto()`
+    (the project's `[server] auto`, on by default) allows it. `auto` is asked only
+    here, when no engine answered: a served check reads no configuration."""
+    return use == START and auto()
 
 
 def find_root(cwd: Path, root: str | None) -> Path:
@@ -557,7 +563,6 @@ def try_warm(argv: list[str]) -> int | None:
         feedback=args.feedback,
         terminal=sys.stdout.isatty(),
         env=os.environ,
-        auto=lambda: auto_enabled(root),
         fmt=args.fmt,
         output=args.output,
     )
@@ -570,9 +575,8 @@ def try_warm(argv: list[str]) -> int | None:
         WAIT_MARGIN_SECONDS
     )
     try:
-        reply = _ask(
-            root, paths, run_request(argv, min(wait, MAX_WAIT_SECONDS)), lambda: use == START
-        )
+        request = run_request(argv, min(wait, MAX_WAIT_SECONDS))
+        reply = _ask(root, paths, request, lambda: starts(use, lambda: auto_enabled(root)))
         return None if reply is None else _write(reply)
     except (KeyboardInterrupt, BrokenPipeError) as exc:
         # Ctrl-C while the engine works, or a reader that closed stdout: the exit and
@@ -588,7 +592,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> LintResult | None
     Only edit feedback asks: never a gate."""
     if not 0 < timeout <= MAX_WAIT_SECONDS:
         return None
-    use = warm_use(feedback=True, terminal=False, env=os.environ, auto=lambda: auto_enabled(root))
+    use = warm_use(feedback=True, terminal=False, env=os.environ)
     if use == OFF:
         return None
     engine = _engine_of(root)
@@ -596,7 +600,7 @@ def hook_lint(root: Path, paths: list[str], timeout: float) -> LintResult | None
         return None
     wait = min(timeout + WAIT_MARGIN_SECONDS, MAX_WAIT_SECONDS)
     request = hook_request(str(root), paths, timeout, dict(os.environ), wait)
-    reply = _ask(root, engine, request, lambda: use == START)
+    reply = _ask(root, engine, request, lambda: starts(use, lambda: auto_enabled(root)))
     if reply is None:
         return None
     from orchestrator.server.codec import decode_lint_result
@@ -702,6 +706,7 @@ __all__ = [
     "spawn",
     "start",
     "start_once",
+    "starts",
     "stop",
     "try_warm",
     "warm_use",
