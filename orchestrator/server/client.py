@@ -36,6 +36,7 @@ from orchestrator.server.protocol import (
     hook_request,
     parse_json,
     parse_reply,
+    paths_named,
     peer_uid,
     private_folder,
     recv_frame,
@@ -353,9 +354,7 @@ def _make_room(paths: RuntimePaths) -> None:
     others.sort()
     while len(others) >= MAX_ENGINES:
         _mtime, sock = others.pop(0)
-        other = RuntimePaths(
-            paths.folder, sock, sock.with_suffix(".lock"), sock.with_suffix(".log")
-        )
+        other = paths_named(paths.folder, sock.stem)
         try:
             exchange(other, {"proto": PROTO, "kind": "stop"}, PING_SECONDS)
         except (OSError, TimeoutError, ProtocolError):

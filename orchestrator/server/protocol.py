@@ -85,9 +85,15 @@ def root_digest(root: Path) -> str:
 
 def runtime_paths(root: Path, folder: Path | None = None) -> RuntimePaths:
     """Where the engine of `root` keeps its socket, lock and log."""
-    base = folder or runtime_folder()
-    name = root_digest(root)
-    return RuntimePaths(base, base / f"{name}.sock", base / f"{name}.lock", base / f"{name}.log")
+    return paths_named(folder or runtime_folder(), root_digest(root))
+
+
+def paths_named(folder: Path, name: str) -> RuntimePaths:
+    """The socket, lock and log of the engine called `name` (its root's digest) in
+    `folder`: the one naming scheme, also for an engine found by its socket's stem."""
+    return RuntimePaths(
+        folder, folder / f"{name}.sock", folder / f"{name}.lock", folder / f"{name}.log"
+    )
 
 
 def private_folder(folder: Path, create: bool) -> bool:
@@ -400,6 +406,7 @@ __all__ = [
     "make_reply",
     "parse_json",
     "parse_reply",
+    "paths_named",
     "peer_uid",
     "private_folder",
     "recv_frame",
