@@ -112,19 +112,27 @@ def test_cache_env_may_name_a_cache_variable() -> None:
     assert recipe.cache_env == ["MYPY_CACHE_DIR"]
 
 
+def _with_tool(tool: str) -> str:
+    """The sample recipe with `tool` as its declared tool and argv[0]."""
+    return (
+        _recipe()
+        .replace('tool = "grep"', f'tool = "{tool}"')
+        .replace('"grep", "-nH"', f'"{tool}", "-nH"')
+    )
+
+
+def _assert_refused(tool: str) -> None:
+    with pytest.raises(UsageError, match="tool"):
+        parse_project_recipe(_with_tool(tool).encode(), "lint/todo.toml")
+
+
 @pytest.mark.parametrize(
     "tool",
     ["sh", "bash5", "dc", "sqlite3", "m4", "python3.12", "env", "busybox", "xargs", "find", "git", "go", "npm",
      "docker", "nsenter", "vim", "perl", "true", "node"],
 )  # fmt: skip
 def test_the_tool_is_never_a_shell_interpreter_or_launcher(tool: str) -> None:
-    text = (
-        _recipe()
-        .replace('tool = "grep"', f'tool = "{tool}"')
-        .replace('"grep", "-nH"', f'"{tool}", "-nH"')
-    )
-    with pytest.raises(UsageError, match="tool"):
-        parse_project_recipe(text.encode(), "lint/todo.toml")
+    _assert_refused(tool)
 
 
 @pytest.mark.parametrize(
@@ -137,13 +145,7 @@ def test_a_launchers_other_spellings_are_refused_too(tool: str) -> None:
     # Each runs `sh -c ...` from its arguments (setarch ARCH sh, dbus-run-session -- sh,
     # vim -c '!sh', gcc -wrapper sh,-c,...): a base recipe naming one ran a shell at a
     # strict gate before these were refused.
-    text = (
-        _recipe()
-        .replace('tool = "grep"', f'tool = "{tool}"')
-        .replace('"grep", "-nH"', f'"{tool}", "-nH"')
-    )
-    with pytest.raises(UsageError, match="tool"):
-        parse_project_recipe(text.encode(), "lint/todo.toml")
+    _assert_refused(tool)
 
 
 @pytest.mark.parametrize(

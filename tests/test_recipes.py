@@ -355,13 +355,19 @@ def _builtin(name: str) -> object:
     return checker
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
-def test_builtin_recipes_judge_files_on_disk_and_staged(tmp_path: Path, name: str) -> None:
+def _builtin_project(tmp_path: Path, name: str) -> tuple[Path, list[FileTarget], str]:
+    """The project of built-in recipe `name`'s case (its configs and files under
+    `tmp_path/ws`): its root, the file targets and the rule the case expects."""
     configs, files, rule = BUILTIN_CASES[name]
-    checker = _builtin(name)
     root = tmp_path / "ws"
     _project(root, configs)
-    targets = _project(root, files)
+    return root, _project(root, files), rule
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+def test_builtin_recipes_judge_files_on_disk_and_staged(tmp_path: Path, name: str) -> None:
+    checker = _builtin(name)
+    root, targets, rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     (out,) = _run(checker, targets, ctx).values()
     assert out.status == ScopeStatus.CHECKED, out.reason
@@ -404,11 +410,8 @@ def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
 ) -> None:
     """The real tool answers the version probe; then it crashes (exit 1, a traceback
     on stderr, no finding) or hangs past the deadline (killed)."""
-    configs, files, _rule = BUILTIN_CASES[name]
     checker = _builtin(name)
-    root = tmp_path / "ws"
-    _project(root, configs)
-    targets = _project(root, files)
+    root, targets, _rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     real = checker.locate(ctx)  # type: ignore[attr-defined]
     assert real is not None, f"{name} is not installed: ./run setup"
@@ -437,11 +440,8 @@ def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
-    configs, files, _rule = BUILTIN_CASES[name]
     checker = _builtin(name)
-    root = tmp_path / "ws"
-    _project(root, configs)
-    targets = _project(root, files)
+    root, targets, _rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
     (out,) = _run(checker, targets, ctx).values()
     assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
@@ -695,10 +695,7 @@ def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
     empty = tmp_path / "no-env"
     empty.mkdir()
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: empty)
-    configs, files, rule = BUILTIN_CASES[name]
-    root = tmp_path / "ws"
-    _project(root, configs)
-    targets = _project(root, files)
+    root, targets, rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(120), env={"PATH": ""})
     (res,) = _run(checker, targets, ctx).values()
     assert res.status == ScopeStatus.CHECKED, res.reason
