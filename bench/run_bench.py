@@ -47,9 +47,12 @@ from pathlib import Path
 
 import lsp_probe  # bench/lsp_probe.py, beside this script
 
+from orchestrator.core.reuse import RACY_NS
+
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
 BIN = Path(sys.executable).parent
+RACY_S = RACY_NS / 1e9  # the racy-write window of run reuse, in seconds
 CORPUS_VERSION = "2"  # bump when the generated corpus changes
 RUFF_TOML = 'lint.select = ["E", "F", "W", "I", "B", "UP"]\n'
 ENV = {
@@ -508,6 +511,12 @@ def main() -> int:
     cases += corpus_cases
     if warm:  # the warm engine answers an unchanged tree from the run it kept
         subprocess.run([orch, "server", "start"], cwd=corpus, env=default, check=False)
+        # clear_ruff_cache() just changed the corpus root: a run that starts within
+        # reuse.RACY_NS of the newest change is never kept (it may have read a file
+        # before a write in the same timestamp tick), so without this wait the first
+        # samples all ran cold. A person's tree is not edited in the second before a
+        # re-run; a test of the racy rule is in tests/test_run_memo.py.
+        time.sleep(RACY_S + 0.5)
         try:
             warm_corpus = [orch, "lint", ".", "--format", "json"]
             # Off a terminal a plain lint stays cold unless ORCHESTRATE_SERVER=1 says to
