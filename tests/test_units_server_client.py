@@ -278,6 +278,62 @@ def test_starting_one_more_engine_stops_the_least_recently_used(
     assert stopped == ["other3.sock"]
 
 
+def test_an_engine_still_starting_in_another_project_counts_toward_the_cap(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two starts in two projects, the first engine spawned but not listening yet (no
+    socket): the second start counts it and stops the least recently used engine, so
+    never more than MAX_ENGINES run. Before, only sockets were counted and both starts
+    saw room for one more. The spawned engines are fakes (fault injection: each keeps
+    its inherited start lock)."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    folder = runtime_paths(first).folder
+    folder.mkdir(mode=0o700, parents=True)
+    socks = [folder / f"other{i}.sock" for i in range(client.MAX_ENGINES - 1)]
+    for age, sock in enumerate(socks):
+        sock.touch()
+        os.utime(sock, (1000 - age, 1000 - age))  # the last one is the least recently used
+    held: list[int] = []
+    stopped: list[str] = []
+
+    def fake_spawn(root: Path, *, auto: bool = False, hold: int | None = None) -> None:
+        assert hold is not None
+        held.append(os.dup(hold))  # the child's inherited copy of the start lock
+
+    def fake_exchange(other, request, wait):  # type: ignore[no-untyped-def]
+        assert request["kind"] == "stop"
+        stopped.append(other.socket.name)
+        other.socket.unlink()
+
+    monkeypatch.setattr(client, "spawn", fake_spawn)
+    monkeypatch.setattr(client, "exchange", fake_exchange)
+    try:
+        assert client.start_once(first)  # MAX_ENGINES - 1 others: room, none stopped
+        assert stopped == []
+        assert client.start_once(second)  # the first is starting: one must go
+        assert stopped == [socks[-1].name]
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+def test_the_start_lock_of_an_ended_engine_does_not_count(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lock files stay in the runtime folder after their engine ended: only a held
+    lock means an engine is starting, so a full folder of old ones stops nothing."""
+    folder = runtime_paths(tmp_path).folder
+    folder.mkdir(mode=0o700, parents=True)
+    for i in range(client.MAX_ENGINES + 2):
+        (folder / f"old{i}.start").touch()
+        (folder / f"old{i}.lock").touch()
+    monkeypatch.setattr(client, "spawn", lambda root, **_: None)
+    monkeypatch.setattr(client, "exchange", _refuse)
+    assert client.start_once(tmp_path)
+
+
 def test_a_strict_gate_never_talks_to_the_engine(
     runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,7 +18,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -341,24 +341,92 @@ def _held(lock: Path) -> bool:
         os.close(fd)
 
 
-def _make_room(paths: RuntimePaths) -> None:
-    """Stop the least recently asked engines of this user until fewer than MAX_ENGINES
-    run (by their socket's mtime, which every exchange renews; a status request would
-    count as use, so none is sent to choose)."""
-    others = []
-    for sock in paths.folder.glob("*.sock"):
-        if sock == paths.socket:
+def _start_lock(paths: RuntimePaths) -> Path:
+    """The start lock of an engine: a starter holds it, then the engine it spawned
+    (an inherited descriptor) until it listens (`start_once`)."""
+    return paths.lock.with_suffix(".start")
+
+
+def _starting_or_serving(other: RuntimePaths) -> bool:
+    """Whether an engine is there without a socket yet: one holds its start lock
+    (spawned, not listening) or its engine lock (starting up)."""
+    start = _start_lock(other)
+    return (start.exists() and _held(start)) or (other.lock.exists() and _held(other.lock))
+
+
+def _engines(paths: RuntimePaths) -> list[tuple[float, RuntimePaths]]:
+    """The other engines of this user in the runtime folder, least recently asked
+    first: each with a socket (by its mtime, which every exchange renews), and each
+    starting without one yet (as just used: it was asked for a moment ago)."""
+    out: dict[str, tuple[float, RuntimePaths]] = {}
+    now = time.time()
+    for entry in paths.folder.iterdir():
+        stem, suffix = entry.stem, entry.suffix
+        if suffix not in {".sock", ".lock", ".start"} or stem in out:
+            continue
+        other = paths_named(paths.folder, stem)
+        if other.socket == paths.socket:
             continue
         with contextlib.suppress(OSError):
-            others.append((sock.stat().st_mtime, sock))
-    others.sort()
+            if os.path.lexists(other.socket):
+                out[stem] = (other.socket.lstat().st_mtime, other)
+            elif _starting_or_serving(other):
+                out[stem] = (now, other)
+    return sorted(out.values(), key=lambda pair: pair[0])
+
+
+@contextlib.contextmanager
+def _room(paths: RuntimePaths) -> Iterator[None]:
+    """One start at a time for this user, across projects: counting the engines and
+    spawning a new one happen under one lock in the runtime folder, so two starts in
+    two projects cannot both see room for one more."""
+    import fcntl
+
+    fd = os.open(
+        paths.folder / "engines.room", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
+    )
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _make_room(paths: RuntimePaths) -> None:
+    """Stop the least recently asked engines of this user until fewer than MAX_ENGINES
+    run, counting those still starting (`_engines`; a status request would count as
+    use, so none is sent to choose). Called under `_room`."""
+    others = _engines(paths)
     while len(others) >= MAX_ENGINES:
-        _mtime, sock = others.pop(0)
-        other = paths_named(paths.folder, sock.stem)
+        _mtime, other = others.pop(0)
         try:
             exchange(other, {"proto": PROTO, "kind": "stop"}, PING_SECONDS)
         except (OSError, TimeoutError, ProtocolError):
             clean_dead(other)
+
+
+def _claim_start(
+    root: Path, paths: RuntimePaths, *, auto: bool, replacing: bool = False
+) -> tuple[bool, Any]:
+    """Spawn `root`'s engine under its start lock (handed to the engine, which keeps
+    it until it listens) and the user's `_room` lock, after making room; unless
+    another start of `root` is under way or, not `replacing`, an engine holds its
+    lock. Whether this call spawned one, and the process handle."""
+    import fcntl
+
+    fd = os.open(_start_lock(paths), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False, None  # another client is starting it right now
+        if not replacing and _held(paths.lock):
+            return False, None  # an engine is there (starting up, or about to listen)
+        with _room(paths):
+            _make_room(paths)
+            return True, spawn(root, auto=auto, hold=fd)
+    finally:
+        os.close(fd)  # the engine keeps its own copy of the lock until it listens
 
 
 def start_once(root: Path, *, replacing: bool = False) -> bool:
@@ -366,29 +434,11 @@ def start_once(root: Path, *, replacing: bool = False) -> bool:
     running: single-flight under a start lock in the runtime folder, which the new
     engine holds until it listens (two hooks at once start one engine). `replacing`:
     the engine there is stale and exiting, so its lock does not stop this start (the
-    new one waits for it). Makes room first (`_make_room`). True when this call
-    started one."""
-    import fcntl
-
+    new one waits for it). Makes room first, counting engines of other projects
+    still starting (`_make_room`). True when this call started one."""
     paths = runtime_paths(root)
     private_folder(paths.folder, create=True)
-    fd = os.open(
-        paths.lock.with_suffix(".start"),
-        os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW,
-        0o600,
-    )
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False  # another client is starting it right now
-        if not replacing and _held(paths.lock):
-            return False  # an engine is there (starting up, or about to listen)
-        _make_room(paths)
-        spawn(root, auto=True, hold=fd)
-        return True
-    finally:
-        os.close(fd)  # the engine keeps its own copy of the lock until it listens
+    return _claim_start(root, paths, auto=True, replacing=replacing)[0]
 
 
 def release_start_lock() -> None:
@@ -402,7 +452,9 @@ def release_start_lock() -> None:
 
 def start(root: Path) -> dict[str, Any] | None:
     """The engine of `root`, started if none answers; its status, or None when it did
-    not come up within START_WAIT_SECONDS (its log says why)."""
+    not come up within START_WAIT_SECONDS (its log says why). It is spawned as
+    `start_once` spawns (`_claim_start`): while another start of `root` is under way,
+    this one waits for that engine."""
     paths = runtime_paths(root)
     info = ping(paths) if os.path.lexists(paths.socket) else None
     if info is not None:
@@ -410,14 +462,15 @@ def start(root: Path) -> dict[str, Any] | None:
     if os.path.lexists(paths.socket):
         clean_dead(paths)
     private_folder(paths.folder, create=True)
-    _make_room(paths)  # `server start` too: at most MAX_ENGINES per user
-    proc = spawn(root)
+    proc = None
     end = time.monotonic() + START_WAIT_SECONDS
     while time.monotonic() < end:
         info = ping(paths) if os.path.lexists(paths.socket) else None
         if info is not None:
             return info
-        if proc.poll() is not None:  # it ended (a bad configuration, another engine)
+        if proc is None:
+            proc = _claim_start(root, paths, auto=False)[1]
+        elif proc.poll() is not None:  # it ended (a bad configuration, another engine)
             return ping(paths) if os.path.lexists(paths.socket) else None
         time.sleep(0.05)
     return None
