@@ -7,7 +7,8 @@ installed from a pinned lock file. A test copies the project, as it ships, into 
 temporary git repository (node_modules is ignored through .git/info/exclude, so no
 file of the project is added or changed; its files are compared by size and mtime), runs `orchestrate lint --format json` once
 through the CLI, then the project's linter directly the way the project runs it, at the
-project root. The (path, line, column, rule) sets must be equal, the files the native
+project root (Ruff, ESLint, and RuboCop on the Ruby gems an npm package bundles). The
+(path, line, column, rule) sets must be equal, the files the native
 tool lints must be exactly the files orchestrate reports `checked` by that tool, and
 no byte, mtime or `git status --ignored` line of the project may change.
 """
@@ -33,12 +34,13 @@ NPM_HINT = "install Node.js with npm (Debian: apt-get install npm)"
 Key = tuple[str, int, int, str]
 
 
-def _project(tmp_path: Path, item: str) -> Path:
-    """The fetched project `item` committed in a new git repository, its installed
-    packages (if any) beside it in node_modules, ignored without touching its files."""
+def _project(tmp_path: Path, item: str, within: str = "") -> Path:
+    """The fetched project `item` (or its folder `within`, a project its package
+    bundles) committed in a new git repository, its installed packages (if any) beside
+    it in node_modules, ignored without touching its files."""
     fetched = corpus(item)
     root = tmp_path / item
-    shutil.copytree(fetched / "src", root, symlinks=True)
+    shutil.copytree(fetched / "src" / within, root, symlinks=True)
     new_repo(root, initial_commit=False)
     if (fetched / "node_modules").is_dir():
         shutil.copytree(fetched / "node_modules", root / "node_modules", symlinks=True)
@@ -66,8 +68,9 @@ def _footprint(root: Path) -> tuple[dict[str, tuple[bytes, int, int]], str]:
     return files, status
 
 
-def _orchestrate(root: Path) -> dict[str, Any]:
-    """`orchestrate lint --format json .` in `root` (no tasks, no reuse), leaving no trace."""
+def _orchestrate(root: Path, ok: tuple[int, ...] = (0, 1)) -> dict[str, Any]:
+    """`orchestrate lint --format json .` in `root` (no tasks, no reuse), leaving no
+    trace; its exit code one of `ok`."""
     before = _footprint(root)
     proc = run_cli(
         ["lint", "--format", "json", "--no-tasks", "."],
@@ -75,7 +78,7 @@ def _orchestrate(root: Path) -> dict[str, Any]:
         env={"ORCHESTRATE_REUSE": "0"},
         timeout=300,
     )
-    assert proc.returncode in (0, 1), proc.stderr
+    assert proc.returncode in ok, proc.stderr
     assert _footprint(root) == before, "orchestrate lint changed the project"
     return json.loads(proc.stdout)
 
@@ -143,6 +146,70 @@ def _native_eslint(root: Path) -> tuple[set[Key], set[str]]:
         for m in item["messages"]:
             keys.add((rel, m.get("line"), m.get("column"), m.get("ruleId") or "eslint/parse-error"))
     return keys, files
+
+
+def _native_rubocop(root: Path, ok: tuple[int, ...] = (0, 1)) -> tuple[set[Key], set[str], int]:
+    """`rubocop --format json .` at the root, RuboCop's own cache off (it would write
+    to the user's cache folder, not the project): its offences, the files it inspected,
+    and its exit code."""
+    rubocop = require_tool("rubocop", "install RuboCop (Debian: apt-get install rubocop)")
+    before = _footprint(root)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUBOCOP_")}
+    proc = subprocess.run(
+        [rubocop, "--format", "json", "--cache", "false", "."],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode in ok, proc.stderr.decode(errors="replace")
+    assert _footprint(root) == before, "rubocop changed the project"
+    if proc.returncode == 2:  # RuboCop refused the config: no report
+        return set(), set(), 2
+    out = json.loads(proc.stdout)
+    keys = {
+        (f["path"], o["location"]["start_line"], o["location"]["start_column"], o["cop_name"])
+        for f in out["files"]
+        for o in f["offenses"]
+    }
+    return keys, {f["path"] for f in out["files"]}, proc.returncode
+
+
+def test_public_suffix_gem_with_its_rubocop_config(tmp_path: Path) -> None:
+    """public_suffix 5.0.1, as npm's bourbon 7.3.0 bundles it: a `.rubocop.yml` that
+    inherits `.rubocop_opinionated.yml`, excludes `*.gemspec` and test benchmarks, and an
+    extensionless `bin/console` RuboCop picks by its shebang. Its authors keep it clean
+    under this RuboCop: the files matter here, each inspected one `checked`, each
+    excluded one `not_run` with RuboCop's reason."""
+    root = _project(tmp_path, "bourbon-gems", "bundle/ruby/3.1.0/gems/public_suffix-5.0.1")
+    report = _orchestrate(root)
+    ours, checked = _ours(report, "rubocop")
+    native, inspected, _code = _native_rubocop(root)
+    assert ours == native
+    assert checked == inspected
+    assert "bin/console" in inspected and len(inspected) >= 15
+    excluded = _scope(report, "public_suffix.gemspec", "rubocop")
+    assert excluded["status"] == "not_run"
+    assert excluded["reason"] == "excluded by the project's RuboCop config (Exclude)"
+
+
+def test_aruba_gem_whose_rubocop_config_rubocop_refuses(tmp_path: Path) -> None:
+    """aruba 0.14.14, as bourbon bundles it: its `.rubocop.yml` names cops RuboCop 1.39
+    no longer has, so RuboCop run directly exits 2 with no report. Orchestrate says
+    the same of every Ruby file: `tool_error` with RuboCop's own first line, never
+    `checked` and never silent."""
+    root = _project(tmp_path, "bourbon-gems", "bundle/ruby/3.0.0/gems/aruba-0.14.14")
+    report = _orchestrate(root, ok=(3,))  # a tool that failed: README "Exit codes"
+    _keys, _files, code = _native_rubocop(root, ok=(2,))
+    assert code == 2
+    scopes = [s for s in report["scopes"] if s["checker"] == "rubocop"]
+    assert len(scopes) >= 100
+    assert {s["status"] for s in scopes} == {"tool_error"}
+    assert all((s["reason"] or "").startswith("rubocop exit 2: .rubocop.yml") for s in scopes)
+    assert not [f for f in report["findings"] if f["checker"] == "rubocop"]
+    ruby = {s["path"] for s in report["scopes"] if s["checker"] == "ruby"}
+    assert ruby == {s["path"] for s in scopes}  # the syntax check still judged each one
 
 
 def test_attrs_sdist_with_its_ruff_config(tmp_path: Path) -> None:
