@@ -47,12 +47,16 @@ class Verdict:
     """The exact tier's word on one file.
 
     `evidence` is CONFIRMED (every dialect rejected it: `errors` holds where), REFUTED
-    (the parser accepted it), or CANDIDATE (no verdict: `reason` says why)."""
+    (the parser accepted it), or CANDIDATE (no verdict: `reason` says why). `stable`:
+    the verdict follows from the bytes, the path and the parser's identity alone (an
+    in-process parser that decided: no program, no declared language version, no
+    deadline), so an outcome holding it may be reused while those stay the same."""
 
     evidence: SyntaxEvidence
     parser: ToolIdentity | None = None
     errors: tuple[ErrorLine, ...] = ()
     reason: str | None = None
+    stable: bool = False
 
     @property
     def label(self) -> str:
@@ -252,7 +256,7 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
     try:
         errors = exact_inprocess.errors(parser.name, src, target.path)
     except exact_inprocess.Lenient as exc:
-        return Verdict(SyntaxEvidence.REFUTED, ident, reason=str(exc))
+        return Verdict(SyntaxEvidence.REFUTED, ident, reason=str(exc), stable=True)
     except exact_inprocess.TooDeep as exc:
         # The parser's own limit (Python's recursion, libyaml's depth), not the file's.
         return Verdict(
@@ -265,8 +269,8 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
             reason=f"no verdict: {parser.name} failed ({type(exc).__name__})",
         )
     if errors:
-        return Verdict(SyntaxEvidence.CONFIRMED, ident, tuple(errors))
-    return Verdict(SyntaxEvidence.REFUTED, ident)
+        return Verdict(SyntaxEvidence.CONFIRMED, ident, tuple(errors), stable=True)
+    return Verdict(SyntaxEvidence.REFUTED, ident, stable=True)
 
 
 def _within(errors: tuple[ErrorLine, ...], src: bytes) -> tuple[ErrorLine, ...]:

@@ -246,20 +246,39 @@ def _version(dist: str) -> str:
 
 @cache
 def _code_digest() -> str:
-    """A digest of this checker's own code (this module and its region filters): a
-    stored outcome is the product of that code too, so an upgrade that changes how
-    candidates are found or dropped never answers with what the old code found."""
+    """A digest of this checker's own code (this module, its region filters and the
+    exact parser tier it consults): a stored outcome is the product of that code too,
+    so an upgrade that changes how candidates are found, dropped or judged never
+    answers with what the old code found."""
+    from orchestrate_plugins import exact_confirm, exact_inprocess, exact_parsers
+
     h = hashlib.sha256()
-    for module_file in (__file__, treesitter_filters.__file__):
-        h.update(Path(module_file).read_bytes())
+    for module in (treesitter_filters, exact_confirm, exact_inprocess, exact_parsers):
+        h.update(Path(module.__file__ or "").read_bytes())
+    h.update(Path(__file__).read_bytes())
     return h.hexdigest()[:16]
 
 
+@cache
+def _in_process_parsers() -> str:
+    """The identity of every in-process exact parser (`PyYAML 6.0.3 ...`, Python's
+    json and tomllib): what a stable verdict besides the bytes depends on."""
+    from orchestrate_plugins import exact_inprocess
+    from orchestrate_plugins.exact_parsers import PARSERS
+
+    return ";".join(
+        exact_inprocess.identity(p.name)
+        for p in sorted(PARSERS, key=lambda p: p.name)
+        if p.command is None
+    )
+
+
 def _manifest_digest() -> str:
-    """A digest of the grammar manifest as parsed (what `grammar_info` answers from)
-    and of the checker's own code (`_code_digest`)."""
+    """A digest of the grammar manifest as parsed (what `grammar_info` answers from),
+    of the checker's own code (`_code_digest`) and of the in-process exact parsers."""
     blob = json.dumps(grammar_manifest(), sort_keys=True, default=repr)
-    return hashlib.sha256((blob + _code_digest()).encode()).hexdigest()[:16]
+    mixed = blob + _code_digest() + _in_process_parsers()
+    return hashlib.sha256(mixed.encode()).hexdigest()[:16]
 
 
 def tool_identity() -> ToolIdentity:
@@ -492,8 +511,11 @@ class TreeSitterChecker:
     def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity:
         """What fixes a file's outcome besides its bytes: the grammar pack and
         tree-sitter versions, the grammar manifest (grammars, qualification, confirm
-        commands) and this checker's own code. The settings (`exact_parse_clean`, `max_parse_bytes`) are folded in by
-        core/reuse.py. Outcomes an exact parser judged are not reused (`_one`)."""
+        commands), this checker's own code and the in-process exact parsers'
+        versions. The settings (`exact_parse_clean`, `max_parse_bytes`) are folded in by
+        core/reuse.py. Outcomes a program judged (gofmt, `bash -n`: their version and
+        the project's declared language version are not in this identity) are not
+        reused; an in-process parser's decided verdict is (`Verdict.stable`, `_one`)."""
         return ReuseIdentity(tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax")
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
@@ -557,9 +579,10 @@ class TreeSitterChecker:
 
         return out(
             scope_status(info, verdict),
-            # An exact parser's verdict (or its absence: missing tool, deadline) is not
-            # covered by this checker's reuse identity (`reuse_identity`).
-            reusable=verdict is None,
+            # A program's verdict, or no verdict (a missing tool, the deadline), is not
+            # covered by this checker's reuse identity (`reuse_identity`); an in-process
+            # parser's decided one is.
+            reusable=verdict is None or verdict.stable,
             **_verdict(target.path, info, regions, verdict),
         )
 

@@ -111,7 +111,8 @@ def test_a_change_of_the_fallbacks_own_code_parses_again(
 def test_an_outcome_the_exact_parser_judged_is_not_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """gofmt's verdict depends on the gofmt installed: outside the fallback's identity."""
+    """gofmt's verdict depends on the gofmt installed and on the Go version a go.mod
+    declares: outside the fallback's identity."""
     require_tool("gofmt", "install Go (gofmt)")
     root = _repo(tmp_path, {"main.go": BROKEN_GO})
     status, reused, reason = _fallback(root, "main.go")
@@ -120,6 +121,33 @@ def test_an_outcome_the_exact_parser_judged_is_not_reused(
     calls = _counting(monkeypatch)
     assert _fallback(root, "main.go")[:2] == (ScopeStatus.CHECKED, None)
     assert calls == ["go"]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "confirmed"),
+    [
+        ("data.json", '{"a": [1, 2, {"b": null}]}\n', False),
+        ("conf.yaml", "a: 1\nb:\n  - x\n  - y\n", False),
+        ("dup.toml", "a = 1\na = 2\n", True),  # tomllib: a key defined twice
+    ],
+)
+def test_an_in_process_parsers_verdict_is_reused_until_its_identity_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, text: str, confirmed: bool
+) -> None:
+    """Python's json and tomllib and PyYAML judge from the bytes alone: their decided
+    verdict (accepted, or the error located) is reused, with nothing parsed again;
+    another version of the parser (its identity) parses again. Before, every file an
+    exact parser judged was parsed on every run."""
+    root = _repo(tmp_path, {path: text})
+    status, reused, reason = _fallback(root, path)
+    assert (status, reused) == (ScopeStatus.CHECKED, None)
+    assert ("confirmed by" in (reason or "")) is confirmed
+    calls = _counting(monkeypatch)
+    assert _fallback(root, path) == (status, reuse.REUSE_REASON, reason)
+    assert calls == []
+    monkeypatch.setattr(treesitter_checker, "_in_process_parsers", lambda: "fake-other-parsers")
+    assert _fallback(root, path)[:2] == (ScopeStatus.CHECKED, None)
+    assert len(calls) == 1
 
 
 def test_only_complete_statuses_are_reusable() -> None:

@@ -26,7 +26,7 @@ from orchestrator.vocab import Purpose, ScopeStatus
 FILES = {
     "app/a.py": "import os\n\nx = 1\n",
     "app/b.py": "y = 2\n",
-    "data/c.json": '{"k": 1}\n',
+    "data/c.xml": "<k>1</k>\n",
     "ruff.toml": 'lint.select = ["F"]\n',
 }
 
@@ -34,6 +34,7 @@ FILES = {
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     require_tool("ruff", "pip install ruff", path=str(VENV_BIN / "ruff"))
+    require_tool("xmllint", "install libxml2-utils (Debian: apt-get install libxml2-utils)")
     root = new_repo(tmp_path / "proj", FILES)
     git(root, "commit", "-qm", "files")
     # The tree was written a moment ago: the racy-write margin would refuse to keep
@@ -56,7 +57,8 @@ def _reused(report: Report) -> dict[tuple[str, str], str | None]:
 
 
 def _replayed(report: Report) -> bool:
-    """Whether the report is a replay: the fallback's scopes are never reused per file."""
+    """Whether the report is a replay: a fallback scope xmllint judged (a program's
+    verdict) is never reused per file, only in a replay of the whole run."""
     ts = [s for s in report.scopes if s.checker == "treesitter" and s.status == "checked"]
     assert ts, [(s.path, s.checker, s.status) for s in report.scopes]
     return all(s.reused == reuse.REUSE_REASON for s in ts)
@@ -202,6 +204,7 @@ def test_a_change_in_an_extended_config_outside_the_walked_folder_checks_again(
     (project / "common").mkdir()
     (project / "common/base.toml").write_text('lint.select = ["E"]\n')
     (project / "app/ruff.toml").write_text('extend = "../common/base.toml"\n')
+    (project / "app/c.xml").write_text("<k>1</k>\n")  # a fallback scope: see _replayed
     first = run_lint(LintRequest(project_root=project, paths=["app"], cwd=project))
     assert not any(f.rule == "F401" for f in first.findings)
     again = run_lint(LintRequest(project_root=project, paths=["app"], cwd=project))
@@ -229,10 +232,11 @@ BROKEN_SH = "#!/bin/bash\nif true; then\n  echo x\n"
 
 
 def _parser_project(root: Path, fake: Path) -> Path:
-    # c.json: a file the fallback checks (qualified grammar), so a replay shows. The
+    # c.xml: a file the fallback checks with a program's verdict (xmllint), never
+    # reused per file, so a replay shows. The
     # shellcheck recipe is switched off: the fallback judges run.sh, as it does for a
     # user without shellcheck.
-    files = {"run.sh": BROKEN_SH, "c.json": '{"k": 1}\n'}
+    files = {"run.sh": BROKEN_SH, "c.xml": "<k>1</k>\n"}
     new_repo(root, {**files, "orchestrate.toml": 'disable_plugins = ["recipes"]\n'})
     set_machine_tool("bash", f"{fake}")
     git(root, "commit", "-qm", "files")
@@ -303,7 +307,7 @@ def test_a_module_the_eslint_config_imports_from_another_folder_is_watched(
     (project / "lint").mkdir()
     (project / "web").mkdir()
     (project / "web/a.js").write_text("var x = 1;\n")
-    (project / "web/c.json").write_text('{"k": 1}\n')  # a fallback scope: see _replayed
+    (project / "web/c.xml").write_text("<k>1</k>\n")  # a fallback scope: see _replayed
     (project / "lint/base.mjs").write_text('export default { rules: { "no-var": "off" } };\n')
     (project / "eslint.config.mjs").write_text(
         'import base from "./lint/base.mjs";\nexport default [base];\n'
