@@ -328,7 +328,12 @@ def test_builtin_recipes_load_as_command_checkers_with_their_declarations() -> N
 def test_the_test_extras_pin_the_recipes_wheels() -> None:
     """./run setup installs the test extras: the same pins the recipes install."""
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    run = (Path(__file__).resolve().parent.parent / "run").read_text()
     for c in builtin_recipes.orchestrate_checkers():
+        if c.recipe.install.debian:
+            # A Debian-only tool: ./run setup's apt step installs it (command:package).
+            assert f" {c.recipe.tool}:{c.recipe.install.debian}" in run, c.name
+            continue
         assert f'"{c.recipe.install.pypi}"' in text, c.name
 
 
@@ -347,7 +352,10 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "teh",
     ),
     "mypy": ({"mypy.ini": "[mypy]\n"}, {"a.py": "x: int = 'a'\n"}, "assignment"),
+    "cppcheck": ({}, {"a.c": "int main(void) { int *p = 0; return *p; }\n"}, "nullPointer"),
 }
+#: The built-in recipes installed from PyPI (`tools install` puts their wheel in place).
+PYPI_CASES = sorted(c.name for c in builtin_recipes.orchestrate_checkers() if c.recipe.install.pypi)
 
 
 def _builtin(name: str) -> object:
@@ -445,8 +453,11 @@ def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
     ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
     (out,) = _run(checker, targets, ctx).values()
     assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
-    pin = checker.recipe.install.pypi  # type: ignore[attr-defined]
-    assert f"tools install {name} (installs {pin})" in (out.hint or "")
+    install = checker.recipe.install  # type: ignore[attr-defined]
+    if install.debian:  # not installed by orchestrate: the apt command
+        assert f"apt-get install {install.debian} (Debian package of " in (out.hint or "")
+        return
+    assert f"tools install {name} (installs {install.pypi})" in (out.hint or "")
 
 
 #: built-in recipe -> (a config its real tool cannot use, the file, its state, said).
@@ -663,7 +674,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 @pytest.mark.e2e
-@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+@pytest.mark.parametrize("name", PYPI_CASES)
 def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
@@ -713,6 +724,28 @@ def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
             check=True,
         ).stdout
         assert Path(where.strip()).is_relative_to(home.parent), where
+
+
+def test_tools_install_prints_a_debian_only_tools_apt_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """cppcheck comes from a Debian package: `tools install` and `tools status` say where
+    it is on PATH, and without it print its apt command and exit 1 (nothing installed)."""
+    import shutil
+
+    from orchestrator.cli.main import main
+
+    found = shutil.which("cppcheck")
+    assert found is not None, "cppcheck is not installed: apt-get install cppcheck"
+    for action in ("install", "status"):
+        assert main(["tools", action, "cppcheck"]) == 0
+        said = capsys.readouterr().out
+        assert f"cppcheck: installed at {found} (Debian package cppcheck)" in said
+    monkeypatch.setenv("PATH", "")
+    for action in ("install", "status"):
+        assert main(["tools", action, "cppcheck"]) == 1
+        said = capsys.readouterr().err
+        assert "cppcheck: not installed (a Debian package); run: apt-get install cppcheck" in said
 
 
 # ------------------------------------------------------------- the guide's recipe
