@@ -5,7 +5,13 @@ yamllint on ansible-lint's 640 YAML files under its own `.yamllint` (item
 `ansible-lint`), codespell on Sphinx's reStructuredText and text files (item
 `sphinx-prose`; it has no codespell config: a copy with an empty `[tool.codespell]`
 in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files under its own
-`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project).
+`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project),
+cppcheck on Pillow's 111 C files (item `pillow`; no project has a cppcheck config:
+cppcheck's defaults) and on uWSGI's 246 (item `uwsgi`, the polyglot bench's C
+project: its defaults give 17 findings over 5 checks, under the bar of 20 Pillow meets),
+go vet on BurntSushi/toml's 26 Go files (item `go-toml`, a module needing only the
+standard library: go vet finds nothing there, so that case shows only that every file
+is `checked` with the same, empty, findings).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -86,6 +92,43 @@ def _mypy_keys(stdout: bytes) -> set[Key]:
     return keys
 
 
+_CPPCHECK_LINE = re.compile(r"^(.+?):(\d+):(\d+): \w+: .* \[(\w+)\]$")
+
+
+def _cppcheck_keys(stderr: bytes) -> set[Key]:
+    keys = set()
+    for line in stderr.decode().splitlines():
+        m = _CPPCHECK_LINE.match(line)
+        assert m is not None, line
+        if m[1] != "nofile":  # a run's note of no file (toomanyconfigs)
+            keys.add((m[1], int(m[2]) or None, int(m[3]) or None, m[4]))
+    return keys
+
+
+def _go_vet_keys(stderr: bytes) -> set[Key]:
+    """go vet -json: a `# PACKAGE` line, then {PACKAGE: {ANALYZER: [{posn, message}]}}."""
+    text = "\n".join(x for x in stderr.decode().splitlines() if not x.startswith("# "))
+    keys, at, decoder = set(), 0, json.JSONDecoder()
+    while text[at:].strip():
+        at += len(text[at:]) - len(text[at:].lstrip())
+        doc, at = decoder.raw_decode(text, at)
+        for analyzers in doc.values():
+            for analyzer, found in analyzers.items():
+                for f in found:
+                    path, line, column = f["posn"].rsplit(":", 2)
+                    keys.add((path, int(line), int(column), analyzer))
+    return keys
+
+
+def _relative(path: str, root: Path) -> str:
+    """A path the tool printed absolute (go vet's), relative to the project root."""
+    return Path(path).relative_to(root).as_posix() if Path(path).is_absolute() else path
+
+
+def _c_files(p: Path) -> bool:
+    return p.is_file() and p.suffix in (".c", ".h")
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -157,7 +200,41 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "2.4.1",
     ),
+    "cppcheck": (
+        "pillow",
+        "src",
+        _c_files,
+        ["--quiet", "--template={file}:{line}:{column}: {severity}: {message} [{id}]"],
+        _cppcheck_keys,
+        20,
+        5,
+        "2.10",
+    ),
+    "cppcheck-uwsgi": (
+        "uwsgi",
+        "src",
+        _c_files,
+        ["--quiet", "--template={file}:{line}:{column}: {severity}: {message} [{id}]"],
+        _cppcheck_keys,
+        17,
+        5,
+        "2.10",
+    ),
+
+    "go-vet": (
+        "go-toml",
+        "root/usr/share/gocode/src/github.com/BurntSushi/toml",
+        lambda p: p.is_file() and p.suffix == ".go",
+        ["vet", "-json"],
+        _go_vet_keys,
+        0,
+        0,
+        "1.19.8",
+    ),
 }  # fmt: skip
+
+#: A case named otherwise than its recipe.
+RECIPE_OF = {"cppcheck-uwsgi": "cppcheck"}
 
 #: A tool that runs only where the project uses it, on a project that does not: the
 #: test judges a copy with an empty section added (the tool's defaults; nothing else).
@@ -189,6 +266,7 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     name: str, tmp_path: Path
 ) -> None:
     item, folder, wanted, direct, keys, least, rules_least, version = CASES[name]
+    name = RECIPE_OF.get(name, name)
     root = corpus(item) / folder
     if name in OPT_IN:
         config, section = OPT_IN[name]
@@ -198,7 +276,7 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if wanted(p))
     assert len(paths) >= 5
     checker = _checker(name)
-    ctx = RunContext(project_root=root, deadline=Deadline.after(300))
+    ctx = RunContext(project_root=root, deadline=Deadline.after(900))
     before = _footprint(root)
     targets = [
         FileTarget(
@@ -219,15 +297,23 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
         assert all(f.path == o.path and f.checker == name for f in o.findings)
 
     # The direct run's caches go to a folder of the test's own too (never the corpus).
-    env = {**os.environ, **dict.fromkeys(checker.recipe.cache_env, str(tmp_path / "cache"))}
-    argv = [tool.path, *direct, *paths]
-    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300, env=env)
+    cache = dict.fromkeys(checker.recipe.cache_env, str(tmp_path / "cache"))
+    env = {**os.environ, **checker.recipe.env, **cache}  # the recipe's pinned variables too
+    named = paths
+    if checker.recipe.targets == "folders":  # a package at a time: go vet ./DIR ...
+        folders = {Path(p).parent.as_posix() for p in paths}
+        named = sorted("." if f == "." else f"./{f}" for f in folders)
+    argv = [tool.path, *direct, *named]
+    # A bound, not a timing: uWSGI in one process takes minutes on a busy machine.
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=900, env=env)
     assert _footprint(root) == before, "the direct run changed the project"
     assert res.returncode in checker.recipe.output.exits, res.stderr
     # A recipe that counts any stderr as an error: the direct run printed none.
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
     # A project-scope tool's findings in files it was not asked about are theirs.
-    native = {k for k in keys(res.stdout) if k[0] in set(paths)}
+    stream = res.stdout if checker.recipe.output.stream == "stdout" else res.stderr
+    native = {(_relative(k[0], root), *k[1:]) for k in keys(stream)}
+    native = {k for k in native if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules
@@ -235,3 +321,28 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     words = {f.tool_severity: f.severity.value for o in outs for f in o.findings}
     severity = checker.recipe.severity
     assert all(severity[w if w is not None else "default"] == sev for w, sev in words.items())
+
+
+def test_go_vet_on_a_module_whose_dependencies_are_not_there_is_a_tool_error(
+    tmp_path: Path,
+) -> None:
+    """prometheus client_golang (item `client-golang`) needs a dozen modules; with an
+    empty module cache and GOPROXY=off go vet cannot load its packages: every file is
+    `tool_error` saying so (never `checked` clean), and the project is left as it was."""
+    root = corpus("client-golang") / "root/usr/share/gocode/src/github.com/prometheus/client_golang"
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.go"))
+    assert len(paths) >= 50
+    checker = _checker("go-vet")
+    empty = tmp_path / "modules"
+    env = {**os.environ, "GOMODCACHE": str(empty), "GOPATH": str(tmp_path / "gopath")}
+    ctx = RunContext(project_root=root, deadline=Deadline.after(300), env=env)
+    before = _footprint(root)
+    targets = [FileTarget(path=p, abs_path=root / p) for p in paths]
+    assert all(checker.claims(t) for t in targets)
+    plan = checker.plan(targets, ctx)
+    outs = [*plan.settled, *(o for batch in plan.batches for o in checker.run(batch, ctx))]
+    assert _footprint(root) == before, "the recipe run changed the project"
+    assert {o.path for o in outs} == set(paths)
+    assert {o.status for o in outs} == {ScopeStatus.TOOL_ERROR}
+    assert all("GOPROXY=off" in (o.reason or "") for o in outs), outs[0].reason
+    assert all(o.falls_back for o in outs)  # still judged by the syntax fallback (gofmt)

@@ -10,6 +10,7 @@ folder, so the process-wide version cache never answers for another test's tool.
 
 from __future__ import annotations
 
+import os
 import stat
 import sys
 import textwrap
@@ -328,7 +329,12 @@ def test_builtin_recipes_load_as_command_checkers_with_their_declarations() -> N
 def test_the_test_extras_pin_the_recipes_wheels() -> None:
     """./run setup installs the test extras: the same pins the recipes install."""
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    run = (Path(__file__).resolve().parent.parent / "run").read_text()
     for c in builtin_recipes.orchestrate_checkers():
+        if c.recipe.install.debian:
+            # A Debian-only tool: ./run setup's apt step installs it (command:package).
+            assert f" {c.recipe.tool}:{c.recipe.install.debian}" in run, c.name
+            continue
         assert f'"{c.recipe.install.pypi}"' in text, c.name
 
 
@@ -347,7 +353,15 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "teh",
     ),
     "mypy": ({"mypy.ini": "[mypy]\n"}, {"a.py": "x: int = 'a'\n"}, "assignment"),
+    "cppcheck": ({}, {"a.c": "int main(void) { int *p = 0; return *p; }\n"}, "nullPointer"),
+    "go-vet": (
+        {"go.mod": "module example.com/m\n\ngo 1.19\n"},
+        {"a.go": 'package m\n\nimport "fmt"\n\nfunc F() {\n\tfmt.Printf("%d\\n", "x")\n}\n'},
+        "printf",
+    ),
 }
+#: The built-in recipes installed from PyPI (`tools install` puts their wheel in place).
+PYPI_CASES = sorted(c.name for c in builtin_recipes.orchestrate_checkers() if c.recipe.install.pypi)
 
 
 def _builtin(name: str) -> object:
@@ -445,8 +459,11 @@ def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
     ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
     (out,) = _run(checker, targets, ctx).values()
     assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
-    pin = checker.recipe.install.pypi  # type: ignore[attr-defined]
-    assert f"tools install {name} (installs {pin})" in (out.hint or "")
+    install = checker.recipe.install  # type: ignore[attr-defined]
+    if install.debian:  # not installed by orchestrate: the apt command
+        assert f"apt-get install {install.debian} (Debian package of " in (out.hint or "")
+        return
+    assert f"tools install {name} (installs {install.pypi})" in (out.hint or "")
 
 
 #: built-in recipe -> (a config its real tool cannot use, the file, its state, said).
@@ -474,6 +491,12 @@ MISCONFIGURED = {
         {"a.py": "x: int = 1\n"},
         ScopeStatus.TOOL_ERROR,
         "Unrecognized option",
+    ),
+    "go-vet": (
+        {"go.mod": "module\n"},
+        {"a.go": "package m\n"},
+        ScopeStatus.TOOL_ERROR,
+        "errors parsing go.mod",
     ),
 }
 
@@ -523,6 +546,124 @@ def test_a_shared_config_file_counts_only_when_it_holds_the_tools_section(
         assert [f.rule for f in out.findings] == ["teh"]
     else:
         assert "[tool.codespell] in pyproject.toml" in (out.reason or "")
+
+
+#: A recipe of a package-at-a-time tool that prints a stream of JSON documents.
+STREAM_RECIPE = """
+name = "vetlike"
+extensions = [".go"]
+tool = "vetlike"
+argv = ["vetlike", "-json"]
+paths_after = []
+targets = "folders"
+scope = "project"
+stdin_args = []
+[output]
+format = "json"
+documents = "stream"
+skip_pattern = '^# '
+exits = [0]
+items = "*.*"
+fields = { position = "posn", rule = "*2", message = "message" }
+"""
+
+
+def test_a_json_stream_reader_reads_each_document_and_the_keys_its_stars_matched(
+    tmp_path: Path,
+) -> None:
+    """go vet -json: `# PACKAGE` lines, then one document per package, the analyzer
+    (the second `*` of items) the rule id, `posn` (PATH:LINE:COL) the position."""
+    recipe = parse_recipe(STREAM_RECIPE, "r")
+    out = (
+        '# example.com/m\n{\n\t"example.com/m": {"printf": [{"posn": "'
+        + str(tmp_path)
+        + '/a.go:6:2", "message": "bad verb"}], "assign": [{"posn": "sub/b.go:3:1",'
+        ' "message": "x = x"}]}}\n# example.com/m/c\n{}\n'
+    )
+    targets = [FileTarget(path=p, abs_path=tmp_path / p) for p in ("a.go", "sub/b.go")]
+    found = recipe_output.read_findings(recipe, _res(out, 0), targets, False, tmp_path)
+    got = {(f.path, f.line, f.column, f.rule, f.message) for fs in found.values() for f in fs}
+    assert got == {("a.go", 6, 2, "printf", "bad verb"), ("sub/b.go", 3, 1, "assign", "x = x")}
+    for bad, said in [
+        ("garbage\n", "unparsable output line"),
+        ('{"p": {"a": [{"posn": "nowhere"}]}}', "without its position"),
+        ('{"p": ["x"]}', "no object"),
+        ("{", "not JSON"),
+    ]:
+        with pytest.raises(recipe_output.Unparsable, match=said):
+            recipe_output.read_findings(recipe, _res(bad, 0), targets, False, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ('rule = "*2"', 'rule = "*3"', "names no `\\*` of items"),
+        ('position = "posn", ', "", "needs path and line, or position"),
+        ('scope = "project"', 'scope = "file"', 'targets = "folders" needs scope'),
+        (
+            'format = "json"',
+            "format = \"pattern\"\npattern = '(?P<path>.+):(?P<line>\\d+)'",
+            "for a json reader",
+        ),
+    ],
+)
+def test_a_stream_or_folders_recipe_that_cannot_work_is_refused(
+    old: str, new: str, said: str
+) -> None:
+    with pytest.raises(RecipeError, match=said):
+        parse_recipe(STREAM_RECIPE.replace(old, new, 1), "r.toml")
+
+
+def test_a_folders_recipe_names_each_folder_of_its_batch_once(tmp_path: Path) -> None:
+    """`targets = "folders"`: go vet ./sub . (a package at a time), never the files;
+    a folder named like an option stays a folder (`./-v`)."""
+    checker = recipe_checker(parse_recipe(STREAM_RECIPE, "r"))
+    files = ["sub/b.go", "a.go", "sub/c.go", "-v/d.go"]
+    targets = [FileTarget(path=p, abs_path=tmp_path / p) for p in files]
+    from orchestrator.checkers.command import CommandTool
+
+    tool = CommandTool(argv=("/bin/vetlike",), identity=None)  # type: ignore[arg-type]
+    argv = checker.command(tool, targets, False)  # type: ignore[attr-defined]
+    assert argv == ["/bin/vetlike", "-json", "./-v", ".", "./sub"]
+
+
+def test_go_vet_needs_a_go_mod_writes_its_cache_outside_and_names_a_missing_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The go-vet recipe: no go.mod at the root, no scope; its build cache goes to the
+    user cache folder (the project is byte for byte what it was); a module the module
+    cache does not hold is `tool_error` naming GOPROXY=off, never `checked`, and its
+    files go to the syntax fallback too."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    checker = _builtin("go-vet")
+    root, targets, rule = _builtin_project(tmp_path, "go-vet")
+    assert checker.claims(targets[0])  # type: ignore[attr-defined]
+    (root / "go.mod").rename(root / "go.mod.off")
+    assert not checker.claims(targets[0])  # type: ignore[attr-defined]
+    (root / "go.mod.off").rename(root / "go.mod")
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED and rule in {f.rule for f in out.findings}
+    assert _tree(root) == before
+    cache = tmp_path / "cache" / "orchestrate" / "recipes" / "go-vet"
+    assert any(p.is_file() for p in cache.rglob("*")), "no build cache in the user cache folder"
+
+    dep = tmp_path / "dep"
+    _project(dep, {
+        "go.mod": "module example.com/d\n\ngo 1.19\n\nrequire example.com/dep v1.0.0\n",
+        "go.sum": "example.com/dep v1.0.0 h1:AAAA=\nexample.com/dep v1.0.0/go.mod h1:AAAA=\n",
+    })  # fmt: skip
+    dep_targets = _project(
+        dep, {"d.go": 'package d\n\nimport "example.com/dep"\n\nvar X = dep.Y\n'}
+    )
+    env = {**os.environ, "GOMODCACHE": str(tmp_path / "modules")}
+    ctx = RunContext(project_root=dep, deadline=Deadline.after(120), env=env)
+    (out,) = _run(checker, dep_targets, ctx).values()
+    assert out.status == ScopeStatus.TOOL_ERROR and out.findings == ()
+    assert "module lookup disabled by GOPROXY=off" in (out.reason or ""), out.reason
+    # go vet judged nothing: the file still gets the syntax fallback (gofmt), as ESLint's.
+    assert out.falls_back
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -663,7 +804,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 @pytest.mark.e2e
-@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+@pytest.mark.parametrize("name", PYPI_CASES)
 def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
@@ -713,6 +854,37 @@ def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
             check=True,
         ).stdout
         assert Path(where.strip()).is_relative_to(home.parent), where
+
+
+@pytest.mark.parametrize(
+    ("name", "tool", "package"),
+    [("cppcheck", "cppcheck", "cppcheck"), ("go-vet", "go", "golang-go")],
+)
+def test_tools_install_prints_a_debian_only_tools_apt_command(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    tool: str,
+    package: str,
+) -> None:
+    """cppcheck and go come from Debian packages: `tools install` and `tools status` say
+    where the tool is on PATH, and without it print its apt command and exit 1 (nothing
+    is installed)."""
+    import shutil
+
+    from orchestrator.cli.main import main
+
+    found = shutil.which(tool)
+    assert found is not None, f"{tool} is not installed: apt-get install {package}"
+    for action in ("install", "status"):
+        assert main(["tools", action, name]) == 0
+        said = capsys.readouterr().out
+        assert f"{name}: installed at {found} (Debian package {package})" in said
+    monkeypatch.setenv("PATH", "")
+    for action in ("install", "status"):
+        assert main(["tools", action, name]) == 1
+        said = capsys.readouterr().err
+        assert f"{name}: not installed (a Debian package); run: apt-get install {package}" in said
 
 
 # ------------------------------------------------------------- the guide's recipe
@@ -791,6 +963,12 @@ def test_a_builtin_recipe_asks_native_evidence_of_a_gate_only_where_its_config_i
     assert with_rc["bash"] == "shellcheck" and with_rc["dockerfile"] == "hadolint"
     assert level_for("bash", {}, with_rc) == NATIVE
     assert level_for("bash", {"bash": "native"}, without) == NATIVE
+    # cppcheck reads no project config: C and C++ never need it unless required; a
+    # go.mod is every Go module's: go vet (claimed by suffix) is never asked of Go.
+    for root_files in ({"pyproject.toml"}, {"compile_commands.json", "go.mod"}):
+        natives = plugins.native_languages(root_files)
+        assert not {"c", "cpp", "go"} & set(natives), natives
+    assert level_for("c", {"c": "native"}, without) == NATIVE
 
 
 def test_doctor_says_a_shell_script_needs_shellcheck_only_under_a_shellcheckrc(

@@ -19,7 +19,11 @@ version evidence of every command checker. What the factory adds:
   false`: in a project without one the recipe claims no file;
 - `scope = "project"` (the tool reads other files than those given) is never reused,
   and its findings in files it was not asked about are left to those files' scopes;
-- `stdin_args = []`: the tool reads no stdin, so bytes not on disk are `not_run`.
+- `stdin_args = []`: the tool reads no stdin, so bytes not on disk are `not_run`;
+- `[output] error_falls_back`: a run's `tool_error` also hands its files to the
+  syntax fallback (the tool judged nothing; the scope stays `tool_error`);
+- `targets = "folders"`: the command line names the batch's folders (a package at a
+  time: go vet), its files sorted by folder first so a folder is mostly one batch.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -34,7 +38,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from orchestrator.checkers.command import CommandChecker, CommandTool
@@ -208,6 +212,8 @@ class RecipeChecker(CommandChecker):
             why = f"{self.name} reads files from disk only: these bytes are not on disk"
             held = settled_plan(self, off, ScopeStatus.NOT_RUN, why)
             return CheckerPlan(batches=rest.batches, settled=rest.settled + held.settled)
+        if self.recipe.targets == "folders":  # a folder's files in one batch, mostly
+            targets = sorted(targets, key=lambda t: (PurePosixPath(t.path).parent, t.path))
         plan = super().plan(targets, ctx)
         for batch in plan.batches:
             ident = batch.data.tool.identity
@@ -219,6 +225,28 @@ class RecipeChecker(CommandChecker):
                 )
             break
         return plan
+
+    def command(
+        self, tool: CommandTool, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> list[str]:
+        """The base's argv; with `targets = "folders"`, the batch's distinct folders
+        (`./DIR`, `.` for the root: never read as an option) instead of its files."""
+        if self.recipe.targets == "files" or from_stdin:
+            return super().command(tool, targets, from_stdin)
+        folders = sorted({PurePosixPath(t.path).parent.as_posix() for t in targets})
+        named = ["." if f == "." else f"./{f}" for f in folders]
+        return [*tool.argv, *self.args, *self.paths_after, *named]
+
+    def cause(self, stderr: bytes) -> str:
+        """The tool's error in one line, without the lines `skip_pattern` says are no
+        finding (go's `go: downloading ...` progress before the error itself)."""
+        skip = self.recipe.output.skip_pattern
+        if skip is None:
+            return super().cause(stderr)
+        rx = re.compile(skip)
+        lines = stderr.decode("utf-8", "replace").splitlines()
+        kept = "\n".join(x for x in lines if not rx.search(x))
+        return super().cause(kept.encode()) or super().cause(stderr)
 
     # ---------------------------------------------------------------- output
 
@@ -240,9 +268,15 @@ class RecipeChecker(CommandChecker):
         maps an absolute path the tool prints back onto the project."""
         _RUNNING.root = ctx.project_root
         try:
-            return super().run(batch, ctx)
+            outs = super().run(batch, ctx)
         finally:
             _RUNNING.root = None
+        if self.recipe.output.error_falls_back:
+            # The tool judged nothing: the files still get the fallback's syntax verdict.
+            return [
+                o.with_(falls_back=True) if o.status == ScopeStatus.TOOL_ERROR else o for o in outs
+            ]
+        return outs
 
     def reuse_identity(self, batch: Batch, ctx: RunContext) -> ReuseIdentity | None:
         """None for a project-scope tool (it reads files the identity does not hold)."""

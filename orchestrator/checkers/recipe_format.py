@@ -67,11 +67,14 @@ class _Table(BaseModel):
 
 
 class Fields(_Table):
-    """Where a JSON reader finds each part of a finding in one item (dotted keys)."""
+    """Where a JSON reader finds each part of a finding in one item (dotted keys; `*N`
+    is the key the N-th `*` of `items` matched, as go vet's analyzer name)."""
 
-    path: str
-    line: str
+    path: str | None = None
+    line: str | None = None
     rule: str
+    #: One string `PATH:LINE[:COLUMN]` (go vet's `posn`): the path, line and column.
+    position: str | None = None
     column: str | None = None
     end_line: str | None = None
     end_column: str | None = None
@@ -106,10 +109,28 @@ class Output(_Table):
     #: The rule id written as this format with `{}` the tool's code ("SC{}").
     rule_format: str = "{}"
 
+    #: A `tool_error` of a run also hands its files to the syntax fallback (the scope
+    #: stays `tool_error`): for a tool beside its language's syntax evidence that
+    #: cannot load the project (go vet without the module's dependencies), as ESLint.
+    error_falls_back: bool = False
+    #: json: "stream": several JSON documents one after another (go vet -json: one per
+    #: package); a line between them that `skip_pattern` matches is skipped.
+    documents: Literal["one", "stream"] = "one"
+
     @model_validator(mode="after")
     def _reader_complete(self) -> Output:
         if self.format == "json" and self.fields is None:
             raise ValueError("a json reader needs [output.fields] (path, line, rule)")
+        if self.fields is not None:
+            f = self.fields
+            if f.position is None and (f.path is None or f.line is None):
+                raise ValueError("[output.fields] needs path and line, or position")
+            stars = self.items.split(".").count("*") if self.items else 0
+            for key in (f.path, f.line, f.rule, f.column, f.severity, f.message):
+                if key and re.fullmatch(r"\*\d+", key) and not 1 <= int(key[1:]) <= stars:
+                    raise ValueError(f"fields: {key!r} names no `*` of items {self.items!r}")
+        if self.documents == "stream" and self.format != "json":
+            raise ValueError('documents = "stream" is for a json reader')
         if self.format == "pattern":
             if not self.pattern:
                 raise ValueError("a pattern reader needs `pattern`")
@@ -221,6 +242,9 @@ class Recipe(_Table):
     #: "files": paths on the command line (`batch` per process); "stdin": one file per
     #: process on standard input, after `stdin_args` (`{path}` = its path).
     input: Literal["files", "stdin"] = "files"
+    #: "folders": the command line names the folders of the batch's files (`./DIR`, `.`
+    #: for the root), not the files: a tool that judges a package at a time (go vet).
+    targets: Literal["files", "folders"] = "files"
     batch: int = Field(default=200, ge=1, le=2000)
     stdin_args: list[str] = Field(default_factory=lambda: ["-"])
     output: Output
@@ -283,6 +307,8 @@ class Recipe(_Table):
             raise ValueError("a recipe claims files: give languages, extensions or filenames")
         if not self.runs_without_config and not (self.config_names or self.config_sections):
             raise ValueError("runs_without_config = false needs config_names")
+        if self.targets == "folders" and self.scope != "project":
+            raise ValueError('targets = "folders" needs scope = "project" (a folder is more files)')
         if not self.claims_without_config and self.runs_without_config:
             raise ValueError("claims_without_config = false needs runs_without_config = false")
         for name in self.config_sections:

@@ -134,26 +134,92 @@ def _json(text: str) -> Any:
         raise Unparsable(f"not JSON: {one_line(str(exc), 80)}") from exc
 
 
+def _documents(text: str, skip: re.Pattern[str] | None) -> Iterator[Any]:
+    """Each JSON document of a stream (`documents = "stream"`); a line before one that
+    `skip` matches is skipped, any other text is refused."""
+    decoder = json.JSONDecoder()
+    at = 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            return
+        if text[at] not in "[{":
+            end = text.find("\n", at)
+            line = text[at : end if end >= 0 else len(text)]
+            if skip is None or not skip.search(line):
+                raise Unparsable(f"unparsable output line: {one_line(line, 80)}")
+            at = len(text) if end < 0 else end + 1
+            continue
+        try:
+            doc, at = decoder.raw_decode(text, at)
+        except ValueError as exc:
+            raise Unparsable(f"not JSON: {one_line(str(exc), 80)}") from exc
+        yield doc
+
+
+def _items(doc: Any, dotted: str) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    """Each findings array item at `dotted` in `doc`, with the keys its `*` parts
+    matched (`*.*`: every value of every object); an array that is not there raises."""
+    parts = dotted.split(".") if dotted else []
+    if "*" not in parts:
+        items = _dig(doc, dotted)
+        if not isinstance(items, list):
+            raise Unparsable(f"no findings array at {dotted or 'the top'!r}")
+        yield from ((item, ()) for item in items)
+        return
+    star = parts.index("*")
+    above = _dig(doc, ".".join(parts[:star])) if star else doc
+    if not isinstance(above, dict):
+        raise Unparsable(f"no object at {'.'.join(parts[:star]) or 'the top'!r}")
+    rest = ".".join(parts[star + 1 :])
+    for key, value in above.items():
+        for item, keys in _items(value, rest):
+            yield item, (str(key), *keys)
+
+
+def _field(item: Any, keys: tuple[str, ...], dotted: str | None) -> Any:
+    """A field's value: `*N` is the key the N-th `*` matched, else the dotted key."""
+    if dotted is not None and re.fullmatch(r"\*\d+", dotted):
+        n = int(dotted[1:])
+        return keys[n - 1] if 1 <= n <= len(keys) else None
+    return _dig(item, dotted)
+
+
+_POSITION = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?$")
+
+
 def _read_json(reader: _Reader, text: str) -> None:
-    fields = reader.recipe.output.fields
+    output = reader.recipe.output
+    fields = output.fields
     assert fields is not None  # the format requires it
-    items = _dig(_json(text), reader.recipe.output.items) if text.strip() else []
-    if not isinstance(items, list):
-        raise Unparsable(f"no findings array at {reader.recipe.output.items or 'the top'!r}")
-    for item in items:
+    if output.documents == "stream":
+        skip = re.compile(output.skip_pattern) if output.skip_pattern else None
+        docs = list(_documents(text, skip))
+    else:
+        docs = [_json(text)] if text.strip() else []
+    pairs = [pair for doc in docs for pair in _items(doc, output.items)]
+    for item, keys in pairs:
         if not isinstance(item, dict):
             raise Unparsable("a findings array item that is not an object")
-        if _positive(_dig(item, fields.line)) is None and _dig(item, fields.line) not in (0, "0"):
+        path, line = _field(item, keys, fields.path), _field(item, keys, fields.line)
+        column = _field(item, keys, fields.column)
+        if fields.position is not None:
+            m = _POSITION.match(str(_field(item, keys, fields.position) or ""))
+            if m is None:
+                raise Unparsable("a finding without its position (PATH:LINE)")
+            path, line, column = m["path"], m["line"], m["column"] or column
+        if _positive(line) is None and line not in (0, "0"):
             raise Unparsable("a finding without its line")
         reader.add(
-            _dig(item, fields.path),
-            _dig(item, fields.line),
-            _dig(item, fields.rule),
-            column=_dig(item, fields.column),
-            end_line=_dig(item, fields.end_line),
-            end_column=_dig(item, fields.end_column),
-            word=_dig(item, fields.severity),
-            message=_dig(item, fields.message),
+            path,
+            line,
+            _field(item, keys, fields.rule),
+            column=column,
+            end_line=_field(item, keys, fields.end_line),
+            end_column=_field(item, keys, fields.end_column),
+            word=_field(item, keys, fields.severity),
+            message=_field(item, keys, fields.message),
         )
 
 

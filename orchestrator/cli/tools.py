@@ -36,10 +36,37 @@ def recipe_tools() -> dict[str, tuple[str, str, bool]]:
     return out
 
 
+def debian_tools() -> dict[str, tuple[str, str]]:
+    """Checker name -> (its tool, its Debian package) of every loaded recipe whose
+    tool comes from a Debian package (loads the plugins): not installed by
+    orchestrate, its apt command is printed."""
+    from orchestrator.usecases.agent import loaded_checkers
+
+    out: dict[str, tuple[str, str]] = {}
+    for checker in loaded_checkers()[0]:
+        install = getattr(getattr(checker.impl, "recipe", None), "install", None)
+        if install is not None and install.debian:
+            out[checker.name] = (checker.impl.tool, install.debian)
+    return out
+
+
+def _debian_status(name: str, tool: str, package: str) -> bool:
+    """One line: where the Debian package's tool is on PATH, or its apt command."""
+    import shutil
+
+    found = shutil.which(tool)
+    if found is not None:
+        print(printable(f"{name}: installed at {found} (Debian package {package})"))
+        return True
+    line = f"{name}: not installed (a Debian package); run: apt-get install {package}"
+    print(printable(line), file=sys.stderr)
+    return False
+
+
 def _tool(name: str) -> str:
-    if name in TOOLS or name in recipe_tools():
+    if name in TOOLS or name in recipe_tools() or name in debian_tools():
         return name
-    known = [*TOOLS, *recipe_tools()]
+    known = [*TOOLS, *recipe_tools(), *debian_tools()]
     raise argparse.ArgumentTypeError(f"unknown tool (choose from {', '.join(known)})")
 
 
@@ -58,7 +85,11 @@ def cmd_install(args: argparse.Namespace) -> int:
     """Install each named (default: every) managed tool; one line per tool."""
     ok = True
     recipes = _recipes_named(args.tools)
-    for name in args.tools or [*TOOLS, *recipes]:
+    debian = debian_tools() if recipes or not args.tools else {}
+    for name in args.tools or [*TOOLS, *recipes, *debian]:
+        if name in debian:
+            ok = _debian_status(name, *debian[name]) and ok
+            continue
         # Announced by the installer only when npm or pip really runs (not for an
         # install already in place, nor without npm).
         if name in recipes:
@@ -91,7 +122,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     """Where each managed tool is installed, or the command that installs it."""
     ok = True
     recipes = _recipes_named(args.tools)
-    for name in args.tools or [*TOOLS, *recipes]:
+    debian = debian_tools() if recipes or not args.tools else {}
+    for name in args.tools or [*TOOLS, *recipes, *debian]:
+        if name in debian:
+            ok = _debian_status(name, *debian[name]) and ok
+            continue
         if name in recipes:
             ok = _recipe_status(name, *recipes[name]) and ok
             continue
