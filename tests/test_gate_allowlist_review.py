@@ -85,7 +85,7 @@ def test_push_allowlist_pushed_with_the_secret_does_not_clear_it(tmp_path: Path)
     text = " ".join(report["notes"] + report["gate"]["reasons"])
     assert ADDED in text and fp in text
 
-    # A new ref: the base is the local claim (the merge base with origin's branch).
+    # A new ref: the base is what the remote holds (the merge base with origin's branch).
     zero = "0" * 40
     line = f"refs/heads/topic {tip} refs/heads/topic {zero}\n"
     res = run_cli(["gate", "push", "origin", "--format", "json"], cwd=repo, stdin=line)

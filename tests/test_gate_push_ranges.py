@@ -103,7 +103,7 @@ def test_a_range_whose_history_is_clean_allows(remote: Path) -> None:
     assert report["gate"]["decision"] == "allow"
 
 
-def test_new_branch_range_comes_from_the_remote_tracking_refs_as_a_local_claim(
+def test_new_branch_range_is_what_the_remote_says_it_lacks(
     remote: Path,
 ) -> None:
     _commit(remote, {"legacy.py": BAD_PY}, "on main, pushed unchecked")
@@ -116,9 +116,12 @@ def test_new_branch_range_comes_from_the_remote_tracking_refs_as_a_local_claim(
     assert res.returncode == 0, report["gate"]
     # legacy.py is on the remote; the one pushed commit's message is scanned.
     assert {s["path"] for s in report["scopes"]} == {"feat.py", f"<commit {tip[:12]} message>"}
-    assert any("new ref refs/heads/feature" in n and "local claim" in n for n in report["notes"])
+    assert any(
+        "new ref refs/heads/feature" in n and "as the remote advertised them" in n
+        for n in report["notes"]
+    )
     res = _orchestrate(remote, "gate", "push", "origin", stdin=line)
-    assert "local claim" in res.stdout
+    assert "as the remote advertised them" in res.stdout
 
 
 def test_remote_commit_unknown_locally_is_incomplete_never_not_applicable(remote: Path) -> None:
@@ -143,20 +146,19 @@ def test_forged_remote_tracking_ref_does_not_open_either_push_gate(remote: Path)
     res = _run(remote, "git", "push", "-q", "origin", "main")
     out = res.stdout + res.stderr
     assert res.returncode != 0 and first[:12] in out, out
-    # Before the push (an agent's `git push`), only local refs are known: said as a claim,
-    # and a ref moved by hand is not believed.
+    # Before the push (an agent's `git push`) the remote is asked for its commit: the
+    # ref moved by hand is not read.
     report = pre_tool_gate("push", remote, 120)
     assert report.gate is not None
     assert report.gate.decision == GateDecision.DENY, report.gate
-    assert any("local claim" in n for n in report.notes)
-    assert any("moved by something other than a fetch or push" in n for n in report.notes)
+    assert any("as the remote advertised it before the push" in n for n in report.notes)
 
 
-def test_pre_tool_push_of_new_commits_says_its_range_is_a_local_claim(remote: Path) -> None:
+def test_pre_tool_push_of_new_commits_says_where_its_range_comes_from(remote: Path) -> None:
     tip = _commit(remote, {"ok.py": GOOD_PY})
     report = pre_tool_gate("push", remote, 120)
     assert report.gate is not None and report.gate.decision == GateDecision.ALLOW
-    assert any("refs/remotes/origin" in n and "local claim" in n for n in report.notes)
+    assert any("as the remote advertised it before the push" in n for n in report.notes)
     assert {s.path for s in report.scopes} == {"ok.py", f"<commit {tip[:12]} message>"}
 
 

@@ -41,7 +41,7 @@ def _push_gate(repo: Path, line: str) -> tuple[int, dict[str, object], str]:
 
 
 def test_a_shallow_clone_judges_its_boundary_commit_whole(tmp_path: Path) -> None:
-    """A new branch pushed from a depth-1 clone with no remote-tracking record: the
+    """A new branch pushed from a depth-1 clone to a remote that holds none of it: the
     range reaches the boundary, whose whole tree is judged, and the notes say so."""
     src = new_repo(tmp_path / "src")
     commit_files(src, {"app.py": GOOD_PY})
@@ -54,6 +54,9 @@ def test_a_shallow_clone_judges_its_boundary_commit_whole(tmp_path: Path) -> Non
     assert git(clone, "rev-parse", "--is-shallow-repository").strip() == "true"
     git(clone, "checkout", "-q", "-b", "feature")
     tip = commit_files(clone, {"feat.py": GOOD_PY})
+    # The push goes to an empty repository (the gate asks it what it holds: nothing).
+    git(tmp_path, "init", "-q", "--bare", str(tmp_path / "empty.git"))
+    git(clone, "remote", "set-url", "origin", str(tmp_path / "empty.git"))
     code, report, out = _push_gate(clone, f"refs/heads/feature {tip} refs/heads/feature {ZERO}\n")
     assert code == 1, out
     assert any(f"commit {boundary[:12]} is a shallow boundary" in n for n in report["notes"])

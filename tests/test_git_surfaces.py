@@ -168,7 +168,7 @@ def test_push_range_checks_changed_files_at_the_pushed_commit(pushed: tuple[Path
     assert _contents(surface) == {"one.py": b"one = 1\n", "two.py": b"two = 2\n"}
 
 
-def test_push_new_branch_is_compared_with_the_remote_tracking_refs(
+def test_push_new_branch_is_compared_with_what_the_remote_holds(
     pushed: tuple[Path, Path],
 ) -> None:
     repo, _ = pushed
@@ -177,7 +177,10 @@ def test_push_new_branch_is_compared_with_the_remote_tracking_refs(
     line = f"refs/heads/feature {tip} refs/heads/feature {ZERO}\n".encode()
     surface = push_surface(_git(repo), parse_push_lines(line), "origin")
     assert list(_contents(surface)) == ["feat.py"]
-    assert any("new ref refs/heads/feature" in n and "local claim" in n for n in surface.notes)
+    assert any(
+        "new ref refs/heads/feature" in n and "as the remote advertised them" in n
+        for n in surface.notes
+    )
     # Without a remote, every commit of the ref is new: the whole tree at the tip is checked.
     surface = push_surface(_git(repo), parse_push_lines(line), None)
     assert set(_contents(surface)) == {"README.md", "base.py", "feat.py"}

@@ -11,8 +11,8 @@ A URL given for one run (`git -c`, `GIT_CONFIG_*`) is refused only when that run
 records contact (a fetch, pull, clone, push, `remote`, `submodule`, an alias or any
 subcommand not known to be read-only); `fetch --dry-run` and `ls-remote` record none.
 
-The first half shows, with real git, that each forges what `network_value` believes
-(so no reading of the reflog can catch it). The second half shows that the agent's
+The first half shows, with real git, that each forges the local record (so no reading
+of the reflog can catch it: the push gates now ask the remote instead). The second half shows that the agent's
 pre-tool gate forbids every spelling of each (generated), and still lets the commands
 that change no remote's record pass.
 """
@@ -26,10 +26,7 @@ from gate_support import commit_files
 from helpers import add_remote, git
 from secrets_support import AWS_KEY
 
-from orchestrator.deadline import Deadline
-from orchestrator.git.history import network_value
 from orchestrator.git.remote_settings import LOCATION_KEYS, moves_remote, section_of
-from orchestrator.git.runner import Git
 from orchestrator.shell.analyser import analyse, describe
 from orchestrator.shell.records import Reason
 
@@ -51,8 +48,15 @@ def repo_with_side(git_repo: Path, tmp_path: Path) -> tuple[Path, Path, str]:
 
 
 def _believed(repo: Path, ref: str) -> str | None:
-    value, _current = network_value(Git(repo, Deadline.after(60)), ref, "origin")
-    return value
+    """The commit `ref`'s local record says `origin` holds: its value when its newest
+    reflog entry reads as a fetch from `origin` (the record the push gates read before
+    they asked the remote itself; tests/test_gate_push_remote_asked.py judges each of
+    these forgeries with the gates)."""
+    subject = git(repo, "log", "-g", "-1", "--format=%gs", ref).strip()
+    words = subject.partition(": ")[0].split()
+    if words[:1] == ["fetch"] and "origin" in words:
+        return git(repo, "rev-parse", ref).strip()
+    return None
 
 
 def test_a_url_changed_for_a_fetch_is_recorded_as_contact(

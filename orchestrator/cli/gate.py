@@ -55,6 +55,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
             rev=getattr(args, "rev", None),
             new_from_rev=getattr(args, "new_from_rev", None),
             remote=getattr(args, "remote", None),
+            url=getattr(args, "url", None),
             stdin=stdin,
         ),
     )

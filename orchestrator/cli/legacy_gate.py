@@ -48,6 +48,7 @@ def _legacy_gate(args: argparse.Namespace, label: str) -> int:
             timeout=args.timeout or DEFAULT_TIMEOUT[args.event],
             rev=getattr(args, "rev", None),
             remote=getattr(args, "remote", None),
+            url=getattr(args, "url", None),
             stdin=stdin,
         )
     except NoRepository as exc:

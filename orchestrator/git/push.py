@@ -9,7 +9,6 @@ from orchestrator.git.history import (
     Added,
     Message,
     added_blobs,
-    network_value,
     pushed_objects,
     range_commits,
     read_messages,
@@ -18,7 +17,7 @@ from orchestrator.git.history import (
 )
 from orchestrator.git.objects import Entry, has_commit, object_sizes, read_tree
 from orchestrator.git.repo import config_get
-from orchestrator.git.runner import Git
+from orchestrator.git.runner import Git, succeeded
 from orchestrator.git.surfaces import (
     Surface,
     add_history,
@@ -41,9 +40,10 @@ class PushUpdate:
     local_oid: str
     remote_ref: str
     remote_oid: str
-    #: True when `remote_oid` comes from a remote-tracking ref, not from git's pre-push line.
+    #: True when `remote_oid` comes from asking the remote before the push, not from
+    #: git's pre-push line.
     claimed: bool = False
-    #: Why a claimed `remote_oid` differs from the remote-tracking ref's current value.
+    #: A note on how `remote_oid` was established.
     note: str = field(default="", compare=False)
 
     @property
@@ -76,47 +76,81 @@ def _is_oid(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def tracking_bases(git: Git, remote: str | None) -> tuple[list[str], list[str]]:
-    """What the remote-tracking refs of `remote` say the remote holds: the commits git
-    recorded there by its own fetches and pushes (a local claim the remote may not
-    match), and notes naming each ref that was moved otherwise."""
-    if not remote or remote.startswith("-"):
-        return [], []
-    listing = git.out(
-        "for-each-ref",
-        "--format=%(refname)%00%(symref)",
-        "--end-of-options",
-        f"refs/remotes/{remote}/",
-    )
-    bases: list[str] = []
-    notes: list[str] = []
-    for line in listing.splitlines():
-        ref, _, symref = line.partition("\0")
-        if symref:
-            continue
-        value, current = network_value(git, ref, remote)
-        if value is None:
-            notes.append(f"{ref} has no fetch or push on record: not taken as the remote's state")
-            continue
-        if not current:
-            notes.append(
-                f"{ref} was moved by something other than a fetch or push: its last fetched "
-                f"or pushed commit {value[:12]} is taken instead"
-            )
-        if value not in bases and has_commit(git, value):
-            bases.append(value)
-    return bases, notes
+@dataclass(frozen=True)
+class RemoteHolds:
+    """What the remote said it holds when asked (`remote_holds`)."""
+
+    #: Each advertised ref and the object it names; None when the remote was not asked.
+    refs: dict[str, str] | None
+    #: The advertised commits this repository has too, the remote's HEAD first: what
+    #: git's push leaves out of what it sends.
+    commits: tuple[str, ...] = ()
+    #: Why the remote could not be asked (never the remote's own text).
+    reason: str = ""
 
 
-def _claim(remote: str | None, bases: Sequence[str]) -> str:
-    if bases:
-        held = (
-            f"the commits no remote-tracking ref of {remote} holds (as git's own fetches "
-            "and pushes recorded them)"
+#: Answers of remotes, reused within one run (one deadline): the pre-tool gate asks
+#: for the same push several times in one check. At most `MAX_ASKED` are kept.
+_ASKED: dict[tuple[str, str, float], RemoteHolds] = {}
+MAX_ASKED = 32
+
+
+def remote_holds(git: Git, where: str | None) -> RemoteHolds:
+    """What the remote at `where` (the URL git pushes to, or a remote's name) holds,
+    as it advertises its refs right now (`Git.ask_remote`, ``git ls-remote``).
+
+    No local record is taken as the remote's state: a remote-tracking ref, its reflog
+    ("fetch origin: fast-forward", written as well by ``git update-ref -m``, by
+    ``GIT_REFLOG_ACTION`` or by a fetch whose URL was overridden for one run) and
+    ``FETCH_HEAD`` are files anything running here can write. A remote that cannot be
+    asked (unreachable, a transport other than git's own, a credential it would need,
+    the deadline) holds nothing as far as the gate knows: the caller judges every
+    commit of the ref (fail closed)."""
+    if not where:
+        return RemoteHolds(None, reason="no remote is named")
+    if where.startswith("-"):
+        return RemoteHolds(None, reason="its name starts with '-'")
+    key = (str(git.root), where, git.deadline.at)
+    if key in _ASKED:
+        return _ASKED[key]
+    res = git.ask_remote(where)
+    if not succeeded(res):
+        why = "timed out" if res.timed_out else "over budget" if res.over_budget else "failed"
+        return RemoteHolds(None, reason=f"git ls-remote {why}")
+    refs: dict[str, str] = {}
+    for line in res.stdout.decode("utf-8", "surrogateescape").splitlines():
+        oid, _, ref = line.partition("\t")
+        if _is_oid(oid) and ref:
+            refs[ref] = oid
+    order = [refs["HEAD"]] if "HEAD" in refs else []
+    wanted = list(dict.fromkeys([*order, *refs.values()]))
+    kinds = object_sizes(git, wanted, ("commit",))
+    holds = RemoteHolds(refs, tuple(o for o in wanted if o in kinds))
+    if len(_ASKED) >= MAX_ASKED:
+        _ASKED.clear()
+    _ASKED[key] = holds
+    return holds
+
+
+def push_url(git: Git, remote: str) -> str | None:
+    """The URL a push to `remote` (a configured remote's name) goes to, as git
+    resolves it (``remote get-url --push``: its push URL, rewrites applied); None
+    when `remote` names no configured remote."""
+    if remote.startswith("-"):
+        return None
+    return git.answer("remote", "get-url", "--push", "--end-of-options", remote)
+
+
+def _held(holds: RemoteHolds | None) -> str:
+    if holds is None or holds.refs is None:
+        why = holds.reason if holds is not None else "no remote is named"
+        return (
+            f"every commit of the ref: the remote could not be asked what it holds ({why}), "
+            "and no local record (a remote-tracking ref, its reflog) is taken as its state"
         )
-    else:
-        held = f"every commit of the ref (no remote-tracking ref of {remote or 'the remote'} records one)"
-    return f"{held}: a local claim, the remote itself was not asked"
+    return (
+        "the commits none of the remote's refs holds, as the remote advertised them (git ls-remote)"
+    )
 
 
 def _unknown_base(up: PushUpdate, remote: str | None) -> Scope:
@@ -132,15 +166,15 @@ def _unknown_base(up: PushUpdate, remote: str | None) -> Scope:
     )
 
 
-def _onto(git: Git, tip: str, bases: Sequence[str], remote: str | None) -> str | None:
+#: Remote commits tried, in order, for the commit a new ref is delivered onto.
+MAX_ONTO_BASES = 64
+
+
+def _onto(git: Git, tip: str, bases: Sequence[str]) -> str | None:
     """The commit a ref without a known remote commit is delivered onto, for the policy
-    a strict gate also reads there: the tip's merge base with the remote's default
-    branch as recorded locally, else with the first remote-tracking commit it shares."""
-    if not bases:
-        return None
-    default = git.answer("rev-parse", "--verify", "-q", f"refs/remotes/{remote}/HEAD^{{commit}}")
-    ordered = sorted(bases, key=lambda b: b != default)
-    for base in ordered:
+    a strict gate also reads there: the tip's merge base with the remote's HEAD as the
+    remote advertised it, else with the first remote commit it shares."""
+    for base in bases[:MAX_ONTO_BASES]:
         found = git.answer("merge-base", "--end-of-options", tip, base)
         if found:
             return found
@@ -148,7 +182,7 @@ def _onto(git: Git, tip: str, bases: Sequence[str], remote: str | None) -> str |
 
 
 def _range(
-    git: Git, up: PushUpdate, remote: str | None, surface: Surface
+    git: Git, up: PushUpdate, remote: str | None, holds: RemoteHolds | None, surface: Surface
 ) -> tuple[list[str], str | None]:
     """The commits one pushed ref excludes (what the remote holds), and the commit it is
     delivered onto (None when there is none)."""
@@ -158,32 +192,31 @@ def _range(
     if not up.creates and has_commit(git, up.remote_oid):
         if up.claimed:
             surface.notes.append(
-                f"{label}: range from refs/remotes/{remote}/{label.removeprefix('refs/heads/')} "
-                f"({up.remote_oid[:12]}): a local claim, the remote itself was not asked; "
-                "git's pre-push gate judges the remote's real commit"
+                f"{label}: range from the remote's commit {up.remote_oid[:12]} as the remote "
+                "advertised it before the push; git's pre-push gate judges the push's real range"
             )
         return [up.remote_oid], up.remote_oid
-    bases, notes = tracking_bases(git, remote)
-    surface.notes += notes
+    bases = list(holds.commits) if holds is not None and holds.refs is not None else []
     if up.creates:
-        surface.notes.append(f"new ref {label}: the range is {_claim(remote, bases)}")
+        surface.notes.append(f"new ref {label}: the range is {_held(holds)}")
     else:
         surface.refused.append(_unknown_base(up, remote))
-        surface.notes.append(
-            f"{label}: remote commit unknown locally; also checked {_claim(remote, bases)}"
-        )
-    return bases, _onto(git, up.local_oid, bases, remote)
+        surface.notes.append(f"{label}: remote commit unknown locally; also checked {_held(holds)}")
+    return bases, _onto(git, up.local_oid, bases)
 
 
-def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = None) -> Surface:
+def push_surface(
+    git: Git, updates: Sequence[PushUpdate], remote: str | None = None, url: str | None = None
+) -> Surface:
     """What each pushed ref delivers: the tip's version of every path the range's
     commits touch, judged whole, and every other blob those commits add, scanned for
     secrets (a secret added in one pushed commit and removed in the next is pushed).
 
     The range is the commits of the tip the remote lacks: git's pre-push lines carry
-    the remote's commit per ref. A new ref is compared with what the remote-tracking
-    refs record (a local claim, said in the notes); a remote commit this repository
-    lacks leaves the push undeterminable (a `not_run` scope). Deleted refs check
+    the remote's commit per ref. A new ref is compared with what the remote holds, as
+    it advertises it when asked (`remote_holds`: `url` as git passes it to pre-push,
+    else `remote`; never a local record); a remote commit this repository lacks leaves
+    the push undeterminable (a `not_run` scope). Deleted refs check
     nothing. One path pushed in several versions has each version checked. The message
     of every pushed commit, and of each pushed annotated tag (a tag's commit is judged
     as a range like a branch's tip), is scanned for secrets too.
@@ -197,11 +230,17 @@ def push_surface(git: Git, updates: Sequence[PushUpdate], remote: str | None = N
     tags: list[Message] = []
     bases: set[str | None] = set()
     walked: dict[str, tuple[str, str]] = {}
+    unknown = [
+        up
+        for up in updates
+        if not up.deletes and (up.creates or not has_commit(git, up.remote_oid))
+    ]
+    holds = remote_holds(git, url or remote) if unknown else None
     for up in updates:
         if up.deletes:
             surface.notes.append(f"push deletes {up.remote_ref}: nothing to check")
             continue
-        exclude, base = _range(git, up, remote, surface)
+        exclude, base = _range(git, up, remote, holds, surface)
         bases.add(base)
         commits = range_commits(git, up.local_oid, exclude)
         for oid in shallow_boundary(git, commits):
@@ -277,12 +316,14 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     """The update a plain `git push` of the current branch would make, and the remote.
 
     Used before the push happens (an agent's shell ``git push``): the range is the
-    current branch against its upstream as git's own fetches and pushes last recorded
-    it in the remote-tracking ref (a local claim: a ref moved otherwise, such as by
-    `git update-ref`, is not believed). The remote is the one git pushes to:
-    `branch.NAME.pushRemote`, else `remote.pushDefault`, else the branch's remote, else
-    `origin`; pushing to another remote than the branch's own (a triangular set-up),
-    git sends the branch under its own name. No commit: no update.
+    current branch against the remote's commit of that ref, as the remote advertises
+    it when asked at its push URL (`remote_holds`; no local record is believed: a
+    remote-tracking ref and its reflog are files anything can write). A remote that
+    cannot be asked leaves the remote's commit unknown: every commit of the branch is
+    judged. The remote is the one git pushes to: `branch.NAME.pushRemote`, else
+    `remote.pushDefault`, else the branch's remote, else `origin`; pushing to another
+    remote than the branch's own (a triangular set-up), git sends the branch under its
+    own name. No commit: no update.
     """
     head = git.answer("rev-parse", "--verify", "HEAD^{commit}")
     if head is None:
@@ -299,19 +340,9 @@ def current_push(git: Git) -> tuple[list[PushUpdate], str | None]:
     merge = (config_get(git, f"branch.{branch}.merge") or None) if on_branch else None
     triangular = upstream is not None and remote != upstream
     remote_ref = ref if triangular else (merge or ref)
-    remote_oid = ZERO
-    note = ""
+    zero = "0" * len(head)
+    remote_oid = zero
     if remote and not remote.startswith("-"):
-        tracking = f"refs/remotes/{remote}/{remote_ref.removeprefix('refs/heads/')}"
-        value, current = network_value(git, tracking, remote)
-        remote_oid = value or ZERO
-        if value and not current:
-            note = (
-                f"{tracking} was moved by something other than a fetch or push: its last "
-                f"fetched or pushed commit {value[:12]} is taken as the remote's"
-            )
-        elif value is None and has_commit(git, tracking):
-            note = f"{tracking} has no fetch or push on record: not taken as the remote's state"
-    if len(head) == 64 and remote_oid == ZERO:
-        remote_oid = "0" * 64
-    return [PushUpdate(ref, head, remote_ref, remote_oid, claimed=True, note=note)], remote
+        holds = remote_holds(git, push_url(git, remote))
+        remote_oid = (holds.refs or {}).get(remote_ref, zero)
+    return [PushUpdate(ref, head, remote_ref, remote_oid, claimed=True)], remote

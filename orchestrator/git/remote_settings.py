@@ -1,13 +1,13 @@
 """The git settings and variables that change what git's record of a remote means.
 
-Facts about git only, no verdict. The push gates take a remote-tracking ref's last
-``fetch <remote>`` / ``pull <remote>`` / ``update by push`` reflog entry as the last real
-contact with that remote (`orchestrator.git.history.network_value`). The reflog keeps
-the words git was given, not where they led: a remote whose URL was changed (or
-rewritten by ``url.*.insteadOf``) still records ``fetch origin`` while storing what
-another repository holds, and ``GIT_REFLOG_ACTION`` writes any subject on any ref move.
-The agent's pre-tool gate (`orchestrator.shell.git_rules`) refuses a command that
-changes one of these; nothing here runs git.
+Facts about git only, no verdict. The reflog of a remote-tracking ref keeps the words
+git was given, not where they led: a remote whose URL was changed (or rewritten by
+``url.*.insteadOf``) still records ``fetch origin`` while storing what another
+repository holds, and ``GIT_REFLOG_ACTION`` writes any subject on any ref move. The
+push gates no longer read that record (they ask the remote itself,
+`orchestrator.git.push.remote_holds`); the agent's pre-tool gate
+(`orchestrator.shell.git_rules`) still refuses a command that changes one of these,
+so that no record a person reads is forged either. Nothing here runs git.
 """
 
 from __future__ import annotations

@@ -22,6 +22,15 @@ LISTING_BUDGET = 256 * 1024 * 1024
 SMALL_BUDGET = 64 * 1024
 
 
+#: The transports `Git.ask_remote` may use (git's own, as a push uses them; never
+#: ``ext::`` or a ``helper::`` URL): `GIT_ALLOW_PROTOCOL` overrides every
+#: ``protocol.*.allow`` setting for that one call.
+ASK_PROTOCOLS = "file:git:http:https:ssh"
+#: Seconds and output bytes one ask of a remote may take.
+ASK_SECONDS = 60.0
+ASK_BUDGET = 64 * 1024 * 1024
+
+
 #: The config keys `driver_settings` reads (section, driver name, program key).
 DRIVER_PATTERN = r"^(filter|diff|merge|remote)\..*\.(clean|smudge|process|command|textconv|driver|uploadpack|receivepack)$"
 
@@ -59,7 +68,8 @@ def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     # check, a transport (ssh, ext::, a remote's upload-pack) could do anything. None of
     # orchestrate's git calls needs one: each is set to run none (`NEUTRAL_SETTINGS`),
     # and no transport is allowed (orchestrate never fetches; a partial clone's lazy
-    # fetch fails instead of running a remote helper).
+    # fetch fails instead of running a remote helper). The one exception is
+    # `Git.ask_remote`, the push gate's question to the remote it pushes to.
     for name in PROGRAM_VARIABLES:
         out.pop(name, None)
     out["GIT_PAGER"] = "cat"
@@ -274,6 +284,26 @@ class Git:
         if check and not succeeded(res):
             raise GitError(_describe(args, res))
         return res
+
+    def ask_remote(self, where: str, seconds: float = ASK_SECONDS) -> ProcResult:
+        """``git ls-remote WHERE``: the refs the remote at `where` (a URL or a remote's
+        name; never one starting with "-") advertises right now, the one call that
+        contacts a remote. It may use only the transports a push itself uses
+        (`ASK_PROTOCOLS`: never ``ext::`` or a remote helper, which run a program the
+        URL names); every other neutral setting stays (no ``core.sshCommand``, no
+        ``uploadpack`` the configuration names), git never prompts (a gate has no one to
+        answer), and the ask has its own bound within the run's deadline. Never raises:
+        the caller reads a failure as "the remote was not asked"."""
+        if not where or where.startswith("-"):
+            raise ValueError("a remote to ask never starts with '-'")
+        env = {**self.env, "GIT_ALLOW_PROTOCOL": ASK_PROTOCOLS, "GIT_TERMINAL_PROMPT": "0"}
+        return run_bounded(
+            ["git", "ls-remote", "--end-of-options", where],
+            deadline=self.deadline.within(seconds),
+            cwd=self.root,
+            env=env,
+            output_budget=ASK_BUDGET,
+        )
 
     def ok(self, *args: str) -> bool:
         """True when ``git ARGS`` exits 0 within the deadline and a 1 MiB budget."""

@@ -95,7 +95,7 @@ _SOURCE_RUNNERS: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = (
 #: archive's members, a name without `.gz`): what they wrote cannot be named.
 _NAME_PICKERS = _names("""wget wget2 aria2c axel lftp scp sftp tar bsdtar gtar unzip 7z 7za 7zr
     unrar cpio ar pax gunzip gzip bunzip2 bzip2 unxz xz unzstd zstd unlz4 lz4 uncompress
-    jar ditto""")
+    jar ditto split csplit""")
 #: Subcommands that download under names they pick (`pip download`, `npm pack`).
 _PICKING_SUBCOMMANDS = {
     "pip": frozenset({"download", "wheel"}),
@@ -229,7 +229,7 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return st.tainted()
     base = posixpath.basename(prog)
     _startup_code(w, st)
-    if "/" not in prog and _found_elsewhere(w, st):
+    if "/" not in prog and (_found_elsewhere(w, st) or _found_on_path(w, prog)):
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `PATH=.:$PATH t` after writing t
     if "/" in prog:
         _runs_written(w, Word(prog), st)
@@ -291,15 +291,17 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         w.doubt(Reason.DELIVERY_IN_ARGUMENT)
     interpreter = _interpreter(base)
     outputs = args
+    _runs_carried(w, args, st)
     if interpreter is not None:
         script = _interpret(w, interpreter, args, st)
         outputs = [a for a in args if a is not script]  # the script is read, not written
-    elif (
-        w.written_unknown
-        or w.fetched
-        or any(posixpath.basename(p) in _IMPLICIT_SCRIPTS for p in w.written | w.maybe_written)
-    ):
-        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `make` after writing its Makefile
+    else:
+        if (
+            w.written_unknown
+            or w.fetched
+            or any(posixpath.basename(p) in _IMPLICIT_SCRIPTS for p in w.written | w.maybe_written)
+        ):
+            w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `make` after writing its Makefile
     if base in _MAKES:
         for path in _makefiles(args):
             _runs_written(w, path, st)
@@ -354,6 +356,38 @@ def _runs_sources(base: str, interpreter: str | None, written: set[str]) -> bool
 
 #: The interpreter-table names (less their version) that run a suffix's sources.
 _INTERPRETER_FAMILY = {".py": ("python", "pypy"), ".js": ("node",), ".rb": ("ruby",)}
+
+
+def _found_on_path(w: Walker, prog: str) -> bool:
+    """A command name that is the name of a file this command wrote into a folder
+    (`install /tmp/x ~/.local/bin/y && y`, `curl -o bin/git ... && git status`): a
+    folder on `PATH` holds it, perhaps, so the program found may be that file. A file
+    written into the start folder is found only on a `PATH` this command changed
+    (`_found_elsewhere`)."""
+    return any(
+        posixpath.basename(p) == prog and posixpath.dirname(p) not in ("", ".")
+        for p in w.written | w.maybe_written
+    )
+
+
+def _runs_carried(w: Walker, args: list[Word], st: State) -> None:
+    """A program not read here may run a command line its arguments carry (`strace
+    bash x.sh`, `valgrind ./x`, `xvfb-run sh x.sh`, `docker exec c bash x.sh`,
+    `poetry run bash x.sh`): a shell or interpreter word among them runs the script
+    word after it, and a word spelled as a path to a program (`./x`, `/tmp/x`) may be
+    run itself. Either, naming a file this command wrote, is undeterminable. (A Go
+    package pattern, `./...`, names no file.)"""
+    for i, a in enumerate(args):
+        if not a.literal:
+            continue
+        name = posixpath.basename(a.text)
+        if name in SHELLS or _interpreter(name) is not None:
+            rest = args[i + 1 :]
+            script = next((x for x in rest if not x.text.startswith(("-", "+"))), None)
+            if script is not None:
+                _runs_written(w, script, st)
+        elif a.text.startswith(("./", "/", "~/")) and "..." not in a.text:
+            _runs_written(w, a, st)
 
 
 def _found_elsewhere(w: Walker, st: State) -> bool:

@@ -45,7 +45,7 @@ from orchestrator.gates.strict_policy import (
     reviewed_files,
 )
 from orchestrator.git.objects import has_commit
-from orchestrator.git.push import current_push, parse_push_lines, push_surface
+from orchestrator.git.push import current_push, parse_push_lines, push_surface, push_url
 from orchestrator.git.repo import NoRepository, open_repo
 from orchestrator.git.runner import Git, succeeded
 from orchestrator.git.surfaces import (
@@ -116,25 +116,33 @@ def _open_strict(timeout: float, cwd: Path | None, env: Mapping[str, str] | None
 
 
 def read_surface(
-    git: Git, event: str, rev: str | None, remote: str | None, stdin: bytes | None
+    git: Git,
+    event: str,
+    rev: str | None,
+    remote: str | None,
+    stdin: bytes | None,
+    url: str | None = None,
 ) -> Surface:
     """The surface a delivery event checks: the index, the pushed ranges, or a commit.
 
     A push with `stdin` None is seen before it happens (an agent's `git push`): the
-    range is the current branch against its upstream as git knows it locally. A `rev`
-    that names no commit, and malformed push lines, are usage errors.
+    range is the current branch against the remote's commit, the remote asked at its
+    push URL. With git's pre-push lines, `url` is the URL git pushes to (asked for
+    what the remote holds where a line does not say it). A `rev` that names no commit,
+    and malformed push lines, are usage errors.
     """
     if event == "commit":
         return commit_surface(git, amend=amending(git))
     if event == "push":
         if stdin is None:
             updates, remote = current_push(git)
+            url = push_url(git, remote) if remote else None
         else:
             try:
                 updates = parse_push_lines(stdin)
             except ValueError as exc:
                 raise UsageError(f"gate push: {exc}") from exc
-        return push_surface(git, updates, remote)
+        return push_surface(git, updates, remote, url)
     rev = rev or "HEAD"
     if rev.startswith("-") or not has_commit(git, rev):
         # The caller's words, not git's fault: a usage error (exit 2), never "internal".
@@ -480,6 +488,7 @@ def gate(
     stdin: bytes | None = b"",
     env: Mapping[str, str] | None = None,
     new_from_rev: str | None = None,
+    url: str | None = None,
 ) -> GateResult:
     """A strict gate: full contract, no skip honoured, gate evaluated on the real surface.
 
@@ -490,6 +499,7 @@ def gate(
 
     `cwd` is the folder whose repository is gated (default: the process's); `stdin`
     is the pre-push hook's input, or None for a push about to happen (pre-tool);
+    `remote` and `url` are the pre-push hook's arguments (the remote asked what it holds);
     `env` the environment git runs with (default: the process's; the pre-tool gate
     names a prepared index in it).
     Raises NoRepository outside a work tree; any other fault propagates, and every
@@ -498,7 +508,7 @@ def gate(
     from orchestrator.gates.legacy import legacy_skip_sources
 
     git = _open_strict(timeout, cwd, env)
-    surface = read_surface(git, event, rev, remote, stdin)
+    surface = read_surface(git, event, rev, remote, stdin, url)
     policy = strict_policy(git, event, surface)
     checked = check_surface(git, event, surface, timeout, policy=policy)
     report = checked.report
@@ -606,6 +616,7 @@ def legacy_gate(
     remote: str | None = None,
     stdin: bytes = b"",
     audit_as: str | None = None,
+    url: str | None = None,
 ) -> LegacyResult:
     """The legacy-v1 gate policy (CG-03, CG-04, CG-07, CG-10). Raises NoRepository.
 
@@ -613,7 +624,7 @@ def legacy_gate(
     """
     git = _open_strict(timeout, cwd)
     skip = legacy_skip(git)
-    surface = read_surface(git, event, rev, remote, stdin)
+    surface = read_surface(git, event, rev, remote, stdin, url)
     policy = strict_policy(git, event, surface)
     if skip is not None:
         only = _policy_checkers(policy.plugins)
