@@ -5,7 +5,10 @@ yamllint on ansible-lint's 640 YAML files under its own `.yamllint` (item
 `ansible-lint`), codespell on Sphinx's reStructuredText and text files (item
 `sphinx-prose`; it has no codespell config: a copy with an empty `[tool.codespell]`
 in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files under its own
-`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project).
+`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project),
+markdownlint-cli2 on ansible-navigator's 21 Markdown files under its own root
+`.markdownlint.yaml` (item `ansible-navigator`; the direct run as a user types it, the
+files as globs, its findings on stderr).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -86,6 +89,18 @@ def _mypy_keys(stdout: bytes) -> set[Key]:
     return keys
 
 
+_MARKDOWNLINT_LINE = re.compile(r"^(.+?):(\d+)(?::(\d+))? (?:error|warning) ([^/\s]+)/")
+
+
+def _markdownlint_keys(stderr: bytes) -> set[Key]:
+    keys = set()
+    for line in stderr.decode().splitlines():
+        m = _MARKDOWNLINT_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), int(m[3]) if m[3] else None, m[4]))
+    return keys
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -157,7 +172,20 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "2.4.1",
     ),
+    "markdownlint-cli2": (
+        "ansible-navigator",
+        "src",
+        lambda p: p.is_file() and p.suffix == ".md",
+        [],
+        _markdownlint_keys,
+        20,
+        5,
+        "0.22.1",
+    ),
 }  # fmt: skip
+
+#: The tools that print their findings on stderr (the direct run's keys are read there).
+ON_STDERR = {"markdownlint-cli2"}
 
 #: A tool that runs only where the project uses it, on a project that does not: the
 #: test judges a copy with an empty section added (the tool's defaults; nothing else).
@@ -169,6 +197,7 @@ LANGUAGES = {
     "hadolint": "dockerfile",
     "yamllint-recipe": "yaml",
     "mypy": "python",
+    "markdownlint-cli2": "markdown",
 }
 
 
@@ -227,7 +256,8 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     # A recipe that counts any stderr as an error: the direct run printed none.
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
     # A project-scope tool's findings in files it was not asked about are theirs.
-    native = {k for k in keys(res.stdout) if k[0] in set(paths)}
+    printed = res.stderr if name in ON_STDERR else res.stdout
+    native = {k for k in keys(printed) if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules
