@@ -40,6 +40,7 @@ from orchestrator.workspace import atomic_write, fsync_dir, user_cache_root
 DATA_PACKAGES = {
     "eslint": "orchestrate_eslint",
     "markdownlint-cli2": "orchestrate_markdownlint_cli2",
+    "prettier": "orchestrate_prettier",
 }
 #: Files copied from the pinned bundle into an install.
 BUNDLE_SUFFIXES = (".json", ".mjs")

@@ -8,7 +8,9 @@ in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files und
 `[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project),
 markdownlint-cli2 on ansible-navigator's 21 Markdown files under its own root
 `.markdownlint.yaml` (item `ansible-navigator`; the direct run as a user types it, the
-files as globs, its findings on stderr).
+files as globs, its findings on stderr), prettier --check on ansible-lint's 207 Markdown
+files under its own `.prettierrc.yaml` and `.prettierignore` (item `ansible-lint`; a
+format checker has one rule, `prettier/format`, and no line).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -101,6 +103,19 @@ def _markdownlint_keys(stderr: bytes) -> set[Key]:
     return keys
 
 
+_PRETTIER_NOT_A_FILE = re.compile(r"^\[warn\] (?:Code style issues |Ignored unknown option )")
+
+
+def _prettier_keys(stderr: bytes) -> set[Key]:
+    keys = set()
+    for line in stderr.decode().splitlines():
+        if _PRETTIER_NOT_A_FILE.match(line):
+            continue  # its summary; an option of a plugin the project did not install
+        assert line.startswith("[warn] "), line
+        keys.add((line.removeprefix("[warn] "), None, None, "prettier/format"))
+    return keys
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -182,10 +197,20 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "0.22.1",
     ),
+    "prettier": (
+        "ansible-lint",
+        "src",
+        lambda p: p.is_file() and p.suffix == ".md" and "node_modules" not in p.parts,
+        ["--check", "--no-color", "--"],
+        _prettier_keys,
+        20,
+        1,  # a format checker: one rule
+        "3.10.2",
+    ),
 }  # fmt: skip
 
 #: The tools that print their findings on stderr (the direct run's keys are read there).
-ON_STDERR = {"markdownlint-cli2"}
+ON_STDERR = {"markdownlint-cli2", "prettier"}
 
 #: A tool that runs only where the project uses it, on a project that does not: the
 #: test judges a copy with an empty section added (the tool's defaults; nothing else).

@@ -372,6 +372,7 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.md": "# A\n\n# B\n"},
         "MD025",
     ),
+    "prettier": ({".prettierrc.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "prettier/format"),
 }
 
 
@@ -506,6 +507,12 @@ MISCONFIGURED = {
     "markdownlint-cli2": (
         {".markdownlint.yaml": "default: [true\n"},
         {"a.md": "# A\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
+    ),
+    "prettier": (
+        {".prettierrc.json": "{ bad\n"},
+        {"a.js": "const a = 1;\n"},
         ScopeStatus.TOOL_ERROR,
         "exit 2",
     ),
@@ -696,7 +703,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 
 #: The built-in recipes installed from one of orchestrate's npm lockfile sets.
-NPM_RECIPES = ("markdownlint-cli2",)
+NPM_RECIPES = ("markdownlint-cli2", "prettier")
 
 
 @pytest.mark.slow
@@ -883,6 +890,72 @@ def test_markdownlint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
     tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
     subprocess.run([tool, "docs/a.md"], cwd=root, capture_output=True, check=False)
     assert marker.read_text() == "ran"
+
+
+def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
+    tmp_path: Path,
+) -> None:
+    """One `prettier/format` finding, no line, per file it would reformat; a file its
+    `.prettierignore` names is skipped by prettier itself (checked, no finding), as run
+    directly."""
+    root = tmp_path / "ws"
+    ugly = "const a  =  1\n"
+    targets = _project(
+        root,
+        {
+            ".prettierrc.json": "{}\n",
+            ".prettierignore": "skip.js\n",
+            "a.js": ugly,
+            "b.js": "const b = 1;\n",
+            "skip.js": ugly,
+        },
+    )[2:]
+    (out_a, out_b, out_skip) = (
+        _run(
+            _builtin("prettier"),
+            targets,
+            RunContext(project_root=root, deadline=Deadline.after(60)),
+        )[t.path]
+        for t in targets
+    )
+    assert {o.status for o in (out_a, out_b, out_skip)} == {ScopeStatus.CHECKED}
+    assert [(f.rule, f.line, f.message) for f in out_a.findings] == [
+        ("prettier/format", None, "would reformat")
+    ]
+    assert out_b.findings == () and out_skip.findings == ()
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        (".prettierrc.cjs", "{marker}module.exports = {{ semi: false }};\n"),
+        ("package.json", None),
+    ],
+)
+def test_prettier_runs_project_code_in_lint_never_at_a_strict_gate(
+    tmp_path: Path, config: str, text: str | None
+) -> None:
+    """A JavaScript config (or package.json's "prettier", which may name plugins) is the
+    project's code: in `lint` prettier loads it (its options apply; a write it tries is
+    refused); at a strict gate the file is `not_run` and nothing runs."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    write = "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+    body = text.format(marker=write) if text else '{"name": "x", "prettier": {"semi": false}}\n'
+    targets = _project(root, {config: body, "a.js": "const a = 1;\n"})[1:]
+    checker = _builtin("prettier")
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and "strict gate" in (held.reason or ""), held.reason
+    assert config in (held.reason or "")
+    (out,) = _run(
+        checker, targets, RunContext(project_root=root, deadline=Deadline.after(60))
+    ).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert [f.rule for f in out.findings] == ["prettier/format"]  # `semi: false` applied
+    assert not marker.exists()
 
 
 # ------------------------------------------------------------- the guide's recipe

@@ -259,10 +259,11 @@ class RecipeChecker(CommandChecker):
         or any folder above it up to `root`, or None."""
         folder = PurePosixPath(target.path).parent
         while True:
-            for name in self.recipe.code_configs:
+            for entry in self.recipe.code_configs:
+                name, _, key = entry.partition("#")
                 rel = (folder / name).as_posix()
-                if (root / rel).is_file():
-                    return printable(rel)
+                if (root / rel).is_file() and (not key or holds_section(root / rel, key)):
+                    return printable(f"{rel} ({key})" if key else rel)
             if folder == folder.parent:
                 return None
             folder = folder.parent

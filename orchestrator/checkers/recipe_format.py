@@ -106,6 +106,10 @@ class Output(_Table):
     stderr_is_error: bool = False
     #: The rule id written as this format with `{}` the tool's code ("SC{}").
     rule_format: str = "{}"
+    #: pattern: a format checker's output: each matched line names a file the tool
+    #: would reformat (a finding of the whole file: no line; "would reformat"; its rule
+    #: the recipe's name through `rule_format` when the pattern has no `rule` group).
+    format_check: bool = False
 
     @model_validator(mode="after")
     def _reader_complete(self) -> Output:
@@ -121,7 +125,7 @@ class Output(_Table):
             unknown = groups - PATTERN_GROUPS
             if unknown:
                 raise ValueError(f"pattern has unknown group(s): {', '.join(sorted(unknown))}")
-            if not {"path", "line"} <= groups:
+            if not ({"path"} if self.format_check else {"path", "line"}) <= groups:
                 raise ValueError("pattern needs the named groups `path` and `line`")
         if self.skip_pattern is not None:
             try:
@@ -130,6 +134,8 @@ class Output(_Table):
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
         if "{}" not in self.rule_format:
             raise ValueError("rule_format must hold `{}`")
+        if self.format_check and self.format != "pattern":
+            raise ValueError("format_check needs a pattern reader")
         return self
 
 
@@ -247,7 +253,8 @@ class Recipe(_Table):
     executes_project_code: bool = False
     #: The config files that are programs, or may name modules the tool imports: at a
     #: strict gate a file with one in its folder or any folder above it (up to the
-    #: root) is `not_run` (a gate never runs the change's code). Needs
+    #: root) is `not_run` (a gate never runs the change's code). `NAME#KEY`: the JSON
+    #: file NAME when it holds KEY ("package.json#prettier"). Needs
     #: `executes_project_code = true`.
     code_configs: list[str] = Field(default_factory=list)
     #: "project": the tool reads other files than those given: never reused.
@@ -305,7 +312,7 @@ class Recipe(_Table):
             raise ValueError("runs_without_config = false needs config_names")
         if not self.claims_without_config and self.runs_without_config:
             raise ValueError("claims_without_config = false needs runs_without_config = false")
-        for name in [*self.config_sections, *self.code_configs]:
+        for name in [*self.config_sections, *(c.split("#")[0] for c in self.code_configs)]:
             if not _CONFIG_FILE.match(name):
                 raise ValueError(f"config_sections/code_configs: {name!r} is not a file name")
         if self.code_configs and not self.executes_project_code:
