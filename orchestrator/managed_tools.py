@@ -35,8 +35,13 @@ from orchestrator.procs import run_bounded
 from orchestrator.safetext import printable
 from orchestrator.workspace import atomic_write, fsync_dir, user_cache_root
 
-#: Tool name -> the package carrying its pinned package.json and lockfile.
-DATA_PACKAGES = {"eslint": "orchestrate_eslint"}
+#: Tool name -> the package carrying its pinned package.json and lockfile. Besides
+#: ESLint, the npm tool sets of the built-in recipes (`[install] npm = NAME`).
+DATA_PACKAGES = {
+    "eslint": "orchestrate_eslint",
+    "markdownlint-cli2": "orchestrate_markdownlint_cli2",
+    "prettier": "orchestrate_prettier",
+}
 #: Files copied from the pinned bundle into an install.
 BUNDLE_SUFFIXES = (".json", ".mjs")
 LOCKFILE = "package-lock.json"
@@ -135,6 +140,17 @@ def console_command() -> str:
     if names:
         return names[0]
     return f"{shlex.quote(sys.executable)} -m orchestrator.cli"
+
+
+def npm_bin(name: str, tool: str) -> Path | None:
+    """The `node_modules/.bin` folder of the first install of the managed npm set
+    `name` (homes: the checkout's, then the verified one in the cache) that holds the
+    executable `tool`, or None."""
+    for home in homes(name):
+        folder = home / "node_modules" / ".bin"
+        if os.access(folder / tool, os.X_OK) and (folder / tool).is_file():
+            return folder
+    return None
 
 
 def install_hint(name: str) -> str:

@@ -128,7 +128,7 @@ def _checker(extra: str = "") -> object:
     ("change", "said"),
     [
         ('colour = "red"', "colour: unknown key"),
-        ('[install]\npypi = "x==1"\nnpm = "y"', "install.npm: unknown key"),
+        ('[install]\npypi = "x==1"\ncargo = "y"', "install.cargo: unknown key"),
     ],
 )
 def test_an_unknown_key_is_refused_naming_it(change: str, said: str) -> None:
@@ -174,6 +174,12 @@ def test_an_install_source_is_one_pinned_wheel_or_one_debian_package() -> None:
         parse_recipe(base + '[install]\npypi = "a==1"\ndebian = "a"\n', "r.toml")
     debian = recipe_checker(parse_recipe(base + '[install]\ndebian = "fakelint"\n', "r.toml"))
     assert debian._install_hint() == "apt-get install fakelint (Debian package of fakelint)"
+    with pytest.raises(RecipeError, match="exactly one"):
+        parse_recipe(base + '[install]\nnpm = "eslint"\npypi = "a==1"\n', "r.toml")
+    with pytest.raises(RecipeError, match="lockfile set orchestrate carries"):
+        parse_recipe(base + '[install]\nnpm = "left-pad"\n', "r.toml")
+    npm = recipe_checker(parse_recipe(base + '[install]\nnpm = "markdownlint-cli2"\n', "r.toml"))
+    assert "installs the pinned markdownlint-cli2 with npm" in npm._install_hint()
 
 
 # ----------------------------------------------------------- scope states
@@ -327,15 +333,29 @@ def test_builtin_recipes_load_as_command_checkers_with_their_declarations() -> N
 
 
 def test_the_test_extras_pin_the_recipes_wheels() -> None:
-    """./run setup installs the test extras: the same pins the recipes install."""
-    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
-    run = (Path(__file__).resolve().parent.parent / "run").read_text()
+    """./run setup installs the test extras: the same pins the recipes install; a
+    Debian-only tool is in ./run setup's apt step; an npm recipe's lockfile set pins a
+    version inside the recipe's range (./run setup runs `npm ci` in it)."""
+    import json
+
+    from packaging.specifiers import SpecifierSet
+
+    repo = Path(__file__).resolve().parent.parent
+    text = (repo / "pyproject.toml").read_text()
+    run = (repo / "run").read_text()
     for c in builtin_recipes.orchestrate_checkers():
-        if c.recipe.install.debian:
+        install = c.recipe.install
+        if install.debian:
             # A Debian-only tool: ./run setup's apt step installs it (command:package).
-            assert f" {c.recipe.tool}:{c.recipe.install.debian}" in run, c.name
+            assert f" {c.recipe.tool}:{install.debian}" in run, c.name
             continue
-        assert f'"{c.recipe.install.pypi}"' in text, c.name
+        if install.npm:
+            manifest = json.loads((repo / "tools" / install.npm / "package.json").read_text())
+            pin = manifest["dependencies"][c.recipe.tool]
+            assert pin in SpecifierSet(c.recipe.version.pinned), c.name
+            assert f"tools/{install.npm}" in run, c.name
+            continue
+        assert f'"{install.pypi}"' in text, c.name
 
 
 #: built-in recipe -> (its config files, a file it judges, a rule that file breaks).
@@ -359,6 +379,12 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.go": 'package m\n\nimport "fmt"\n\nfunc F() {\n\tfmt.Printf("%d\\n", "x")\n}\n'},
         "printf",
     ),
+    "markdownlint-cli2": (
+        {".markdownlint.yaml": "default: true\n"},
+        {"a.md": "# A\n\n# B\n"},
+        "MD025",
+    ),
+    "prettier": ({".prettierrc.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "prettier/format"),
 }
 #: The built-in recipes installed from PyPI (`tools install` puts their wheel in place).
 PYPI_CASES = sorted(c.name for c in builtin_recipes.orchestrate_checkers() if c.recipe.install.pypi)
@@ -450,10 +476,12 @@ def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
 def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
     tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from orchestrator import managed_tools
     from orchestrator.checkers import command
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    monkeypatch.setattr(managed_tools, "checkout_dir", lambda name: None)  # as a wheel
     checker = _builtin(name)
     root, targets, _rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
@@ -463,7 +491,8 @@ def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
     if install.debian:  # not installed by orchestrate: the apt command
         assert f"apt-get install {install.debian} (Debian package of " in (out.hint or "")
         return
-    assert f"tools install {name} (installs {install.pypi})" in (out.hint or "")
+    said = f"(installs {install.pypi})" if install.pypi else f"(installs the pinned {install.npm}"
+    assert f"tools install {name} {said}" in (out.hint or ""), out.hint
 
 
 #: built-in recipe -> (a config its real tool cannot use, the file, its state, said).
@@ -497,6 +526,18 @@ MISCONFIGURED = {
         {"a.go": "package m\n"},
         ScopeStatus.TOOL_ERROR,
         "errors parsing go.mod",
+    ),
+    "markdownlint-cli2": (
+        {".markdownlint.yaml": "default: [true\n"},
+        {"a.md": "# A\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
+    ),
+    "prettier": (
+        {".prettierrc.json": "{ bad\n"},
+        {"a.js": "const a = 1;\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
     ),
 }
 
@@ -802,6 +843,10 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 # ------------------------------------------------------------- tools install
 
 
+#: The built-in recipes installed from one of orchestrate's npm lockfile sets.
+NPM_RECIPES = ("markdownlint-cli2", "prettier")
+
+
 @pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.parametrize("name", PYPI_CASES)
@@ -885,6 +930,204 @@ def test_tools_install_prints_a_debian_only_tools_apt_command(
         assert main(["tools", action, name]) == 1
         said = capsys.readouterr().err
         assert f"{name}: not installed (a Debian package); run: apt-get install {package}" in said
+
+
+@pytest.mark.slow
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", NPM_RECIPES)
+def test_tools_install_puts_an_npm_recipes_pinned_set_in_the_managed_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """`orchestrate tools install NAME` of an npm recipe, as a wheel install runs it (no
+    source checkout): `npm ci` of the pinned lockfile set into the user cache folder
+    (staging folder, marker, rename), and the checker runs the tool from that set's
+    `node_modules/.bin`, never another copy."""
+    from orchestrator import managed_tools
+    from orchestrator.checkers import command
+    from orchestrator.cli.main import main
+
+    checker = _builtin(name)
+    npm = checker.recipe.install.npm  # type: ignore[attr-defined]
+    bundle = managed_tools.bundle_dir(npm)
+    assert bundle is not None
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(managed_tools, "checkout_dir", lambda name: None)
+    monkeypatch.setattr(managed_tools, "bundle_dir", lambda name: bundle)
+    assert managed_tools.npm_bin(npm, checker.recipe.tool) is None  # type: ignore[attr-defined]
+    assert main(["tools", "install", name]) == 0
+    out = capsys.readouterr().out
+    target = managed_tools.installed_dir(npm)
+    assert target is not None and target.is_relative_to(tmp_path / "cache")
+    assert f"installed the pinned version at {target}" in out
+    assert managed_tools.verified(target, npm)
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]  # no staging left
+    assert main(["tools", "install", name]) == 0
+    assert "already installed" in capsys.readouterr().out
+    assert main(["tools", "status", name]) == 0
+    assert f"{name}: installed at {target}" in capsys.readouterr().out
+
+    monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    root, targets, rule = _builtin_project(tmp_path, name)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(120))
+    (res,) = _run(checker, targets, ctx).values()
+    assert res.status == ScopeStatus.CHECKED, res.reason
+    tool = target / "node_modules" / ".bin" / checker.recipe.tool  # type: ignore[attr-defined]
+    assert res.tool.path == str(tool)
+    assert rule in {f.rule for f in res.findings}
+
+
+def _markdownlint_project(root: Path, files: dict[str, str]) -> list[FileTarget]:
+    _project(root, {".markdownlint.yaml": "default: true\n"})
+    for rel in files:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    return _project(root, files)
+
+
+def test_markdownlint_applies_nested_configs_and_reads_each_path_literally(
+    tmp_path: Path,
+) -> None:
+    """A folder's own config applies there, as markdownlint-cli2 run directly applies
+    it; a file whose name is a negation glob (`#`) or a wildcard is still that file."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    two_h1 = "# A\n\n# B\n"
+    targets = _markdownlint_project(
+        root, {"a.md": two_h1, "sub/b.md": two_h1, "#c.md": two_h1, "*.md": two_h1}
+    )
+    (root / "sub" / ".markdownlint.yaml").write_text("MD025: false\n")
+    checker = _builtin("markdownlint-cli2")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    outs = _run(checker, targets, ctx)
+    assert {o.status for o in outs.values()} == {ScopeStatus.CHECKED}, outs
+    found = {(f.path, f.line, f.rule) for o in outs.values() for f in o.findings}
+    assert found == {("a.md", 3, "MD025"), ("#c.md", 3, "MD025"), ("*.md", 3, "MD025")}
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    direct = subprocess.run(
+        [tool, "a.md", "sub/b.md"], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert [ln.split(" ")[0] for ln in direct.stderr.splitlines()] == ["a.md:3"]
+
+
+def test_markdownlint_never_writes_the_project_even_under_fix_true(tmp_path: Path) -> None:
+    """A config's `fix: true` makes markdownlint-cli2 rewrite the files it fixes: the
+    recipe runs it where Node.js refuses every write, so the file is `tool_error` and
+    its bytes stay as they were (run directly, the same config rewrites it)."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _markdownlint_project(root, {"a.md": "# A\n\n*  item\n"})
+    (root / ".markdownlint-cli2.yaml").write_text("fix: true\n")
+    before = (root / "a.md").read_bytes()
+    checker = _builtin("markdownlint-cli2")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.TOOL_ERROR and out.findings == (), out.reason
+    assert (root / "a.md").read_bytes() == before
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    subprocess.run([tool, "a.md"], cwd=root, capture_output=True, check=False)
+    assert (root / "a.md").read_bytes() != before  # the config really asks for a write
+
+
+def test_markdownlint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
+    tmp_path: Path,
+) -> None:
+    """`.markdownlint-cli2.cjs` is the project's code (`executes_project_code`): in
+    `lint` markdownlint-cli2 runs it (the rules it computes apply; the marker it tries to
+    write is refused by Node.js's permission model); at a strict gate the file is
+    `not_run` and the config never runs. Run directly, the config writes its marker."""
+    import subprocess
+
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    targets = _markdownlint_project(root, {"docs/a.md": "# A\n\n# B\n"})
+    (root / ".markdownlint-cli2.cjs").write_text(
+        "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+        "module.exports = { config: { default: false, MD025: true } };\n"
+    )
+    checker = _builtin("markdownlint-cli2")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN, held.reason
+    assert ".markdownlint-cli2.cjs" in (held.reason or "") and "strict gate" in (held.reason or "")
+    assert not marker.exists()
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert {f.rule for f in out.findings} == {"MD025"}  # the config's own rules: it ran
+    assert not marker.exists()
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    subprocess.run([tool, "docs/a.md"], cwd=root, capture_output=True, check=False)
+    assert marker.read_text() == "ran"
+
+
+def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
+    tmp_path: Path,
+) -> None:
+    """One `prettier/format` finding, no line, per file it would reformat; a file its
+    `.prettierignore` names is skipped by prettier itself (checked, no finding), as run
+    directly."""
+    root = tmp_path / "ws"
+    ugly = "const a  =  1\n"
+    targets = _project(
+        root,
+        {
+            ".prettierrc.json": "{}\n",
+            ".prettierignore": "skip.js\n",
+            "a.js": ugly,
+            "b.js": "const b = 1;\n",
+            "skip.js": ugly,
+        },
+    )[2:]
+    (out_a, out_b, out_skip) = (
+        _run(
+            _builtin("prettier"),
+            targets,
+            RunContext(project_root=root, deadline=Deadline.after(60)),
+        )[t.path]
+        for t in targets
+    )
+    assert {o.status for o in (out_a, out_b, out_skip)} == {ScopeStatus.CHECKED}
+    assert [(f.rule, f.line, f.message) for f in out_a.findings] == [
+        ("prettier/format", None, "would reformat")
+    ]
+    assert out_b.findings == () and out_skip.findings == ()
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        (".prettierrc.cjs", "{marker}module.exports = {{ semi: false }};\n"),
+        ("package.json", None),
+    ],
+)
+def test_prettier_runs_project_code_in_lint_never_at_a_strict_gate(
+    tmp_path: Path, config: str, text: str | None
+) -> None:
+    """A JavaScript config (or package.json's "prettier", which may name plugins) is the
+    project's code: in `lint` prettier loads it (its options apply; a write it tries is
+    refused); at a strict gate the file is `not_run` and nothing runs."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    write = "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+    body = text.format(marker=write) if text else '{"name": "x", "prettier": {"semi": false}}\n'
+    targets = _project(root, {config: body, "a.js": "const a = 1;\n"})[1:]
+    checker = _builtin("prettier")
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and "strict gate" in (held.reason or ""), held.reason
+    assert config in (held.reason or "")
+    (out,) = _run(
+        checker, targets, RunContext(project_root=root, deadline=Deadline.after(60))
+    ).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert [f.rule for f in out.findings] == ["prettier/format"]  # `semi: false` applied
+    assert not marker.exists()
 
 
 # ------------------------------------------------------------- the guide's recipe

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import configparser
 import hashlib
+import json
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,13 +32,25 @@ def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:
 def holds_section(path: Path, section: str) -> bool:
     """Whether the shared config file `path` holds the tool's `section`: a dotted table
     of a `.toml` file (`tool.mypy` in pyproject.toml), else an INI section (`mypy` in
-    setup.cfg). A file that is absent, too large or not readable as such holds none."""
+    setup.cfg), or a dotted key of a `.json` file (`prettier` in package.json: any value,
+    a shared config's name too). A file that is absent, too large or not readable as
+    such holds none."""
     try:
         if not path.is_file() or path.stat().st_size > MAX_SECTION_FILE_BYTES:
             return False
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
+    if path.suffix == ".json":
+        try:
+            doc: object = json.loads(text)
+        except ValueError:
+            return False
+        for part in section.split("."):
+            if not isinstance(doc, dict) or part not in doc:
+                return False
+            doc = doc[part]
+        return True
     if path.suffix == ".toml":
         try:
             node: object = tomllib.loads(text)

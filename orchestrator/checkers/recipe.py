@@ -11,7 +11,10 @@ version evidence of every command checker. What the factory adds:
 - the environment: `env` pinned, `scrub_env` dropped, every `cache_env` variable set
   to the checker's own folder in the user cache folder (never the project);
 - the lookup: a PyPI-pinned tool is also found in its managed install
-  (`orchestrate tools install`); a Python program (`[install] python = true`) run from
+  (`orchestrate tools install`), an npm-pinned one in its lockfile set's
+  `node_modules/.bin` (the source checkout's `tools/<set>/`, then the verified install
+  in the cache; any other copy, on PATH, must report a version inside `pinned`); a
+  Python program (`[install] python = true`) run from
   there gets that folder as PYTHONPATH (its dependencies are there); the `missing` hint
   names the install command (or the apt command of a Debian-only tool);
 - the config: a `config_sections` file (pyproject.toml, setup.cfg) counts as the
@@ -23,7 +26,10 @@ version evidence of every command checker. What the factory adds:
 - `[output] error_falls_back`: a run's `tool_error` also hands its files to the
   syntax fallback (the tool judged nothing; the scope stays `tool_error`);
 - `targets = "folders"`: the command line names the batch's folders (a package at a
-  time: go vet), its files sorted by folder first so a folder is mostly one batch.
+  time: go vet), its files sorted by folder first so a folder is mostly one batch;
+- `code_configs`: at a strict gate a file governed by a config that is a program (in
+  its folder or any above it) is `not_run`: a gate never runs the change's code;
+- `path_prefix`: written before each path (markdownlint-cli2's `:` literal path).
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -36,11 +42,13 @@ import functools
 import importlib.resources
 import os
 import re
+import shlex
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from orchestrator import managed_tools
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
@@ -59,7 +67,8 @@ from orchestrator.model.checker import (
 )
 from orchestrator.model.report import Finding
 from orchestrator.procs import ProcResult
-from orchestrator.vocab import ScopeStatus
+from orchestrator.safetext import printable
+from orchestrator.vocab import Purpose, ScopeStatus
 from orchestrator.workspace import user_cache_root
 
 #: (tool path, stamp, probe argv) -> the full text its version probe printed.
@@ -128,6 +137,8 @@ class RecipeChecker(CommandChecker):
 
     def _managed_bin(self) -> Path | None:
         install = self.recipe.install
+        if install is not None and install.npm:
+            return managed_tools.npm_bin(install.npm, self.tool)
         return pypi_bin(install.pypi, install.python) if install and install.pypi else None
 
     def _folders(self, ctx: RunContext) -> list[tuple[Path, str]]:
@@ -144,6 +155,14 @@ class RecipeChecker(CommandChecker):
             return f"apt-get install {install.debian} (Debian package of {self.tool})"
         if install is not None and install.pypi:
             return f"{console_command()} tools install {self.name} (installs {install.pypi})"
+        if install is not None and install.npm:
+            checkout = managed_tools.checkout_dir(install.npm)
+            how = (
+                f"npm ci --prefix {shlex.quote(str(checkout))}"
+                if checkout is not None
+                else f"{console_command()} tools install {install.npm}"
+            )
+            return f"{how} (installs the pinned {install.npm} with npm; needs Node.js)"
         return super()._install_hint()
 
     def _python_home(self, ctx: RunContext) -> Path | None:
@@ -178,7 +197,8 @@ class RecipeChecker(CommandChecker):
         """The version the recipe's regex reads from its probe (module docstring)."""
         argv = tuple(self.recipe.version.argv)
         env = self.tool_env(ctx)
-        probe = probe_version(tool.argv[0], ctx.deadline, argv, env=env, whole=True)
+        exits = tuple(self.recipe.version.exits)
+        probe = probe_version(tool.argv[0], ctx.deadline, argv, env=env, whole=True, exits=exits)
         if probe.version is None:
             return probe
         m = re.search(self.recipe.version.regex, probe.version)
@@ -212,6 +232,20 @@ class RecipeChecker(CommandChecker):
             why = f"{self.name} reads files from disk only: these bytes are not on disk"
             held = settled_plan(self, off, ScopeStatus.NOT_RUN, why)
             return CheckerPlan(batches=rest.batches, settled=rest.settled + held.settled)
+        if ctx.purpose == Purpose.DELIVERY and self.recipe.code_configs:
+            governs = {t.path: self._code_config(t, ctx.project_root) for t in targets}
+            if any(governs.values()):
+                rest = self.plan([t for t in targets if not governs[t.path]], ctx)
+                settled = list(rest.settled)
+                for t in targets:
+                    if governs[t.path]:
+                        why = (
+                            f"{self.name} would load {governs[t.path]} (a program, or a config"
+                            " that names modules it imports): a strict gate never runs the"
+                            " change's code"
+                        )
+                        settled += settled_plan(self, [t], ScopeStatus.NOT_RUN, why).settled
+                return CheckerPlan(batches=rest.batches, settled=tuple(settled))
         if self.recipe.targets == "folders":  # a folder's files in one batch, mostly
             targets = sorted(targets, key=lambda t: (PurePosixPath(t.path).parent, t.path))
         plan = super().plan(targets, ctx)
@@ -226,16 +260,38 @@ class RecipeChecker(CommandChecker):
             break
         return plan
 
+    def _code_config(self, target: FileTarget, root: Path) -> str | None:
+        """The project-relative path of a `code_configs` file in the folder of `target`
+        or any folder above it up to `root`, or None."""
+        folder = PurePosixPath(target.path).parent
+        while True:
+            for entry in self.recipe.code_configs:
+                name, _, key = entry.partition("#")
+                rel = (folder / name).as_posix()
+                if (root / rel).is_file() and (not key or holds_section(root / rel, key)):
+                    return printable(f"{rel} ({key})" if key else rel)
+            if folder == folder.parent:
+                return None
+            folder = folder.parent
+
     def command(
         self, tool: CommandTool, targets: Sequence[FileTarget], from_stdin: bool
     ) -> list[str]:
         """The base's argv; with `targets = "folders"`, the batch's distinct folders
-        (`./DIR`, `.` for the root: never read as an option) instead of its files."""
-        if self.recipe.targets == "files" or from_stdin:
+        (`./DIR`, `.` for the root: never read as an option) instead of its files; each
+        path after `path_prefix` (a literal path, never a glob nor an option, for a
+        tool that reads its arguments as globs)."""
+        if from_stdin:
             return super().command(tool, targets, from_stdin)
-        folders = sorted({PurePosixPath(t.path).parent.as_posix() for t in targets})
-        named = ["." if f == "." else f"./{f}" for f in folders]
-        return [*tool.argv, *self.args, *self.paths_after, *named]
+        if self.recipe.targets == "folders":
+            folders = sorted({PurePosixPath(t.path).parent.as_posix() for t in targets})
+            named = ["." if f == "." else f"./{f}" for f in folders]
+            return [*tool.argv, *self.args, *self.paths_after, *named]
+        prefix = self.recipe.path_prefix
+        if not prefix:
+            return super().command(tool, targets, from_stdin)
+        argv = [*tool.argv, *self.args, *self.paths_after]
+        return argv + [prefix + t.path for t in targets]
 
     def cause(self, stderr: bytes) -> str:
         """The tool's error in one line, without the lines `skip_pattern` says are no

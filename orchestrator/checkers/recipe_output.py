@@ -266,6 +266,8 @@ def _read_pattern(reader: _Reader, text: str) -> None:
                 raise Unparsable(f"unparsable output line: {one_line(raw, 80)}")
             continue
         g = m.groupdict()
+        if output.format_check:
+            g["message"] = g.get("message") or "would reformat"
         reader.add(
             g.get("path"),
             g.get("line"),

@@ -115,6 +115,7 @@ def probe_version(
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     whole: bool = False,
+    exits: tuple[int, ...] = (0,),
 ) -> VersionProbe:
     """`TOOL --version` within the run's `deadline` (and at most `cap` seconds).
 
@@ -125,7 +126,8 @@ def probe_version(
     remembered (it may be transient). `timed_out` says the deadline or the cap ended
     it, so the caller can report `timed_out` rather than a broken tool. `cwd` and `env`
     let a tool that reads its config even for `--version` (RuboCop) start where it can
-    write nothing into the project.
+    write nothing into the project. `exits`: the exit codes of an answer (a tool whose
+    only version output is its help, which exits 2).
     """
     try:
         key = (path, tool_stamp(path))
@@ -145,7 +147,7 @@ def probe_version(
         return VersionProbe(None, detail=res.spawn_error)
     if res.over_budget:
         return VersionProbe(None, detail="output over budget")
-    if res.returncode != 0:
+    if res.returncode not in exits:
         return VersionProbe(None, detail=f"exit {res.returncode}")
     if not text:
         return VersionProbe(None, detail="no output")
