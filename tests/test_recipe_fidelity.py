@@ -5,7 +5,10 @@ yamllint on ansible-lint's 640 YAML files under its own `.yamllint` (item
 `ansible-lint`), codespell on Sphinx's reStructuredText and text files (item
 `sphinx-prose`; it has no codespell config: a copy with an empty `[tool.codespell]`
 in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files under its own
-`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project).
+`[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project),
+ruff-format on jupyter-server's 192 Python files under its own `[tool.ruff.format]` (item
+`ruff-format-jupyter-server`: a format checker has one rule, `unformatted`, so "at least
+5 rules" does not apply; 99 files would be reformatted).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -86,6 +89,20 @@ def _mypy_keys(stdout: bytes) -> set[Key]:
     return keys
 
 
+_RUFF_FORMAT_LINE = re.compile(r"^(.+?):(\d+):(\d+): (\S+): ")
+
+
+def _ruff_format_keys(stdout: bytes) -> set[Key]:
+    keys = set()
+    for line in stdout.decode().splitlines():
+        if re.match(r"^\d+ files? would be reformatted", line):
+            continue  # the closing count
+        m = _RUFF_FORMAT_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), int(m[3]), m[4]))
+    return keys
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -157,6 +174,16 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "2.4.1",
     ),
+    "ruff-format": (
+        "ruff-format-jupyter-server",
+        "src",
+        lambda p: p.is_file() and p.suffix in (".py", ".pyi"),
+        ["format", "--check", "--no-cache", "--output-format", "concise", "--"],
+        _ruff_format_keys,
+        20,
+        1,
+        "0.17.6",
+    ),
 }  # fmt: skip
 
 #: A tool that runs only where the project uses it, on a project that does not: the
@@ -169,6 +196,7 @@ LANGUAGES = {
     "hadolint": "dockerfile",
     "yamllint-recipe": "yaml",
     "mypy": "python",
+    "ruff-format": "python",
 }
 
 
@@ -235,3 +263,22 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     words = {f.tool_severity: f.severity.value for o in outs for f in o.findings}
     severity = checker.recipe.severity
     assert all(severity[w if w is not None else "default"] == sev for w, sev in words.items())
+
+
+def test_ruff_format_finds_the_files_ruff_format_check_finds_walking_the_project() -> None:
+    """`ruff format --check .` run directly (Ruff's own walk, its excludes) would
+    reformat exactly the files the recipe reports, with the same binary and config."""
+    checker = _checker("ruff-format")
+    root = corpus("ruff-format-jupyter-server") / "src"
+    ctx = RunContext(project_root=root, deadline=Deadline.after(300))
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+    targets = [FileTarget(path=p, abs_path=root / p, language="python") for p in paths]
+    plan = checker.plan(targets, ctx)
+    outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
+    ours = {o.path for o in outs if o.findings}
+    tool = outs[0].tool
+    assert tool is not None
+    argv = [tool.path, "format", "--check", "--no-cache", "--output-format", "concise", "."]
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300)
+    assert res.returncode == 1, res.stderr
+    assert ours == {k[0] for k in _ruff_format_keys(res.stdout)} and len(ours) >= 20

@@ -329,6 +329,9 @@ def test_the_test_extras_pin_the_recipes_wheels() -> None:
     """./run setup installs the test extras: the same pins the recipes install."""
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
     for c in builtin_recipes.orchestrate_checkers():
+        if c.name in NO_INSTALL:
+            assert c.recipe.install is None, c.name
+            continue
         assert f'"{c.recipe.install.pypi}"' in text, c.name
 
 
@@ -347,7 +350,16 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "teh",
     ),
     "mypy": ({"mypy.ini": "[mypy]\n"}, {"a.py": "x: int = 'a'\n"}, "assignment"),
+    "ruff-format": (
+        {"pyproject.toml": "[tool.ruff.format]\n"},
+        {"a.py": "x=( 1 )\n"},
+        "unformatted",
+    ),
 }
+
+#: Built-in recipes that install nothing of their own: ruff-format runs the Ruff the
+#: native Ruff checker runs (one of orchestrate's dependencies).
+NO_INSTALL = frozenset({"ruff-format"})
 
 
 def _builtin(name: str) -> object:
@@ -436,15 +448,23 @@ def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
 def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
     tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from orchestrate_plugins import _ruff_tool
+
     from orchestrator.checkers import command
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    # ruff-format's lookup is the Ruff checker's (beside orchestrate, then PATH).
+    monkeypatch.setattr(_ruff_tool, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-path"))
     checker = _builtin(name)
     root, targets, _rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
     (out,) = _run(checker, targets, ctx).values()
     assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
+    if name in NO_INSTALL:
+        assert out.hint == _ruff_tool.INSTALL_HINT
+        return
     pin = checker.recipe.install.pypi  # type: ignore[attr-defined]
     assert f"tools install {name} (installs {pin})" in (out.hint or "")
 
@@ -474,6 +494,12 @@ MISCONFIGURED = {
         {"a.py": "x: int = 1\n"},
         ScopeStatus.TOOL_ERROR,
         "Unrecognized option",
+    ),
+    "ruff-format": (
+        {"pyproject.toml": "[tool.ruff.format]\nquote-stile = 'single'\n"},
+        {"a.py": "x = 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
     ),
 }
 
@@ -663,7 +689,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 @pytest.mark.e2e
-@pytest.mark.parametrize("name", sorted(BUILTIN_CASES))
+@pytest.mark.parametrize("name", sorted(set(BUILTIN_CASES) - NO_INSTALL))
 def test_tools_install_puts_the_recipes_pinned_wheel_in_the_managed_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
@@ -829,3 +855,62 @@ def test_a_config_the_real_tool_cannot_read_is_never_checked(tmp_path: Path) -> 
     assert [(f.rule, f.severity.value, f.blocking) for f in out.findings] == [
         ("SC1134", "error", True)
     ]
+
+
+@pytest.mark.parametrize(
+    ("configs", "claimed"),
+    [
+        ({}, False),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 100\n"}, False),
+        ({"ruff.toml": "line-length = 100\n"}, False),
+        ({"pyproject.toml": "[tool.ruff.format]\n"}, True),
+        ({"ruff.toml": "[format]\nquote-style = 'single'\n"}, True),
+        ({".ruff.toml": "[format]\n"}, True),
+    ],
+)
+def test_ruff_format_claims_python_files_only_where_the_project_opts_in(
+    tmp_path: Path, configs: dict[str, str], claimed: bool
+) -> None:
+    """A project that lints with Ruff but does not format with it (no
+    `[tool.ruff.format]` / `[format]` table) gets no ruff-format scope at all."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    (target,) = _project(root, {"a.py": "x=1\n"})
+    assert _builtin("ruff-format").claims(target) is claimed  # type: ignore[attr-defined]
+
+
+def test_ruff_format_runs_the_ruff_checkers_ruff_on_the_projects_nested_config(
+    tmp_path: Path,
+) -> None:
+    """The very Ruff the native checker selects; a nested ruff.toml's `[format]`
+    (single quotes) and the root's `extend-exclude` hold as in `ruff format --check`;
+    the project is left byte for byte (no `.ruff_cache`, nothing rewritten)."""
+    from orchestrate_plugins._ruff_tool import select_tool
+
+    root = tmp_path / "ws"
+    _project(
+        root, {"pyproject.toml": "[tool.ruff]\nextend-exclude = ['gen']\n[tool.ruff.format]\n"}
+    )
+    (root / "sub").mkdir()
+    (root / "gen").mkdir()
+    files = {
+        "a.py": "x = 'a'\n",  # double quotes at the root: reformatted
+        "sub/ruff.toml": "[format]\nquote-style = 'single'\n",
+        "sub/b.py": "y = 'b'\n",  # single quotes under sub/: already formatted
+        "sub/c.py": 'z = "c"\n',
+        "gen/d.py": "w=( 1 )\n",  # excluded by the project: never reported
+    }
+    targets = [t for t in _project(root, files) if t.path.endswith(".py")]
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(_builtin("ruff-format"), targets, ctx)
+    assert _tree(root) == before and not list(root.rglob(".ruff_cache"))
+    assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
+    found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
+    assert found == {
+        "a.py": [(1, 5, "unformatted")],
+        "sub/b.py": [],
+        "sub/c.py": [(1, 5, "unformatted")],
+        "gen/d.py": [],
+    }
+    assert got["a.py"].tool.path == select_tool(root, None, ctx)
