@@ -1,5 +1,5 @@
 """The built-in checker recipes (`plugins/recipes/*.toml`): shellcheck, hadolint, yamllint,
-codespell, mypy, ruff-format.
+codespell, mypy, ruff-format, sqlfluff.
 
 Each recipe is data (orchestrator/checkers/recipe_format); `recipe_hook` turns every
 one into a `CommandChecker` through the one factory, so they run, time out, are killed,

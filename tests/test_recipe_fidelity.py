@@ -8,7 +8,10 @@ in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files und
 `[tool.mypy]` (item `attrs`; its cache in the user cache folder, never in the project),
 ruff-format on jupyter-server's 192 Python files under its own `[tool.ruff.format]` (item
 `ruff-format-jupyter-server`: a format checker has one rule, `unformatted`, so "at least
-5 rules" does not apply; 99 files would be reformatted).
+5 rules" does not apply; 99 files would be reformatted), sqlfluff on one dataset folder
+of Mozilla's bigquery-etl (item `sqlfluff-bigquery-etl`, 43 BigQuery `.sql` files; it
+ships no sqlfluff config: a copy with a minimal root `.sqlfluff`, `dialect = bigquery`,
+and a nested `.sqlfluff` that drops one rule in one folder)).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -103,6 +106,14 @@ def _ruff_format_keys(stdout: bytes) -> set[Key]:
     return keys
 
 
+def _sqlfluff_keys(stdout: bytes) -> set[Key]:
+    return {
+        (f["filepath"], v["start_line_no"], v["start_line_pos"], v["code"])
+        for f in json.loads(stdout)
+        for v in f["violations"]
+    }
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -184,11 +195,28 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         1,
         "0.17.6",
     ),
+    "sqlfluff": (
+        "sqlfluff-bigquery-etl",
+        "src/sql/moz-fx-data-shared-prod/mozilla_org_derived",
+        lambda p: p.is_file() and p.suffix == ".sql",
+        ["lint", "--format", "json", "--nocolor", "--"],
+        _sqlfluff_keys,
+        20,
+        5,
+        "4.5.0",
+    ),
 }  # fmt: skip
 
 #: A tool that runs only where the project uses it, on a project that does not: the
 #: test judges a copy with an empty section added (the tool's defaults; nothing else).
-OPT_IN = {"codespell": ("pyproject.toml", "\n[tool.codespell]\n")}
+OPT_IN = {
+    "codespell": {"pyproject.toml": "\n[tool.codespell]\n"},
+    # sqlfluff needs a dialect; the nested config drops a rule in one folder.
+    "sqlfluff": {
+        ".sqlfluff": "[sqlfluff]\ndialect = bigquery\n",
+        "ga_sessions_v2/.sqlfluff": "[sqlfluff]\nexclude_rules = layout.indent\n",
+    },
+}
 
 #: The language of the targets (codespell's: each file's own).
 LANGUAGES = {
@@ -219,10 +247,10 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     item, folder, wanted, direct, keys, least, rules_least, version = CASES[name]
     root = corpus(item) / folder
     if name in OPT_IN:
-        config, section = OPT_IN[name]
         root = Path(shutil.copytree(root, tmp_path / "copy", symlinks=True))
-        with (root / config).open("a", encoding="utf-8") as f:
-            f.write(section)
+        for config, section in OPT_IN[name].items():
+            with (root / config).open("a", encoding="utf-8") as f:
+                f.write(section)
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if wanted(p))
     assert len(paths) >= 5
     checker = _checker(name)
@@ -262,7 +290,10 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     # The tool's severity words follow the recipe's map (its default for a tool without).
     words = {f.tool_severity: f.severity.value for o in outs for f in o.findings}
     severity = checker.recipe.severity
-    assert all(severity[w if w is not None else "default"] == sev for w, sev in words.items())
+    # (The recipe's map is read in lower case: sqlfluff's `warning` flag is a boolean.)
+    assert all(
+        severity[w.lower() if w is not None else "default"] == sev for w, sev in words.items()
+    )
 
 
 def test_ruff_format_finds_the_files_ruff_format_check_finds_walking_the_project() -> None:
@@ -282,3 +313,23 @@ def test_ruff_format_finds_the_files_ruff_format_check_finds_walking_the_project
     res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300)
     assert res.returncode == 1, res.stderr
     assert ours == {k[0] for k in _ruff_format_keys(res.stdout)} and len(ours) >= 20
+
+
+def test_sqlfluffs_nested_config_holds_in_its_folder_only(tmp_path: Path) -> None:
+    """The nested `.sqlfluff` of the fidelity case drops `layout.indent` (LT02) in its
+    folder: no LT02 there, LT02 elsewhere (sqlfluff resolves it; the recipe passes no
+    `--config`)."""
+    root = Path(
+        shutil.copytree(corpus("sqlfluff-bigquery-etl") / CASES["sqlfluff"][1], tmp_path / "c")
+    )
+    for config, section in OPT_IN["sqlfluff"].items():
+        with (root / config).open("a", encoding="utf-8") as f:
+            f.write(section)
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.sql"))
+    targets = [FileTarget(path=p, abs_path=root / p, language="sql") for p in paths]
+    checker = _checker("sqlfluff")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(300))
+    outs = [o for b in checker.plan(targets, ctx).batches for o in checker.run(b, ctx)]
+    lt02 = {o.path.split("/")[0] for o in outs for f in o.findings if f.rule == "LT02"}
+    assert "ga_sessions_v2" not in lt02 and len(lt02) >= 5
+    assert any(o.path.startswith("ga_sessions_v2/") and o.findings for o in outs)

@@ -355,6 +355,11 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.py": "x=( 1 )\n"},
         "unformatted",
     ),
+    "sqlfluff": (
+        {".sqlfluff": "[sqlfluff]\ndialect = ansi\n"},
+        {"a.sql": "SELECT a+b  FROM t\n"},
+        "LT01",
+    ),
 }
 
 #: Built-in recipes that install nothing of their own: ruff-format runs the Ruff the
@@ -500,6 +505,12 @@ MISCONFIGURED = {
         {"a.py": "x = 1\n"},
         ScopeStatus.TOOL_ERROR,
         "exit 2",
+    ),
+    "sqlfluff": (
+        {".sqlfluff": "[sqlfluff]\ndialect = ansi\n[sqlfluff:rules:no_such_rule]\nx = 1\n"},
+        {"a.sql": "select 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "unexpected rule 'no_such_rule'",
     ),
 }
 
@@ -914,3 +925,76 @@ def test_ruff_format_runs_the_ruff_checkers_ruff_on_the_projects_nested_config(
         "gen/d.py": [],
     }
     assert got["a.py"].tool.path == select_tool(root, None, ctx)
+
+
+@pytest.mark.parametrize(
+    ("configs", "status"),
+    [
+        ({"setup.cfg": "[metadata]\nname = x\n"}, None),
+        ({"tox.ini": "[sqlfluff]\ndialect = ansi\n"}, ScopeStatus.CHECKED),
+        ({"pyproject.toml": "[tool.sqlfluff.core]\ndialect = 'ansi'\n"}, ScopeStatus.CHECKED),
+        ({".sqlfluff": "[sqlfluff]\ndialect = nosuch\n"}, ScopeStatus.TOOL_ERROR),
+        ({".sqlfluff": "[sqlfluff]\ntemplater = jinja\n"}, ScopeStatus.TOOL_ERROR),
+    ],
+)
+def test_sqlfluff_runs_only_under_the_projects_config_and_never_under_a_broken_one(
+    tmp_path: Path, configs: dict[str, str], status: ScopeStatus | None
+) -> None:
+    """No sqlfluff config: no claim (a project that does not use sqlfluff is not told
+    about its style rules). An unknown dialect (a traceback, exit 1 without output) or
+    none (exit 2) is `tool_error`, never `checked`."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    (target,) = _project(root, {"a.sql": "SELECT a+b  FROM t\n"})
+    checker = _builtin("sqlfluff")
+    assert checker.claims(target) is (status is not None)  # type: ignore[attr-defined]
+    if status is None:
+        return
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, [target], ctx).values()
+    assert out.status == status, out.reason
+    if status == ScopeStatus.CHECKED:
+        assert {f.rule for f in out.findings} == {"LT01"}
+
+
+def test_sqlfluff_executes_project_code_its_jinja_library_path_is_imported(
+    tmp_path: Path,
+) -> None:
+    """The recipe's `executes_project_code`: the jinja templater imports the Python
+    modules of the config's `library_path` (the project's code: it writes a marker)."""
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    config = (
+        "[sqlfluff]\ndialect = ansi\ntemplater = jinja\n"
+        "[sqlfluff:templater:jinja]\nlibrary_path = libs\n"
+    )
+    _project(root, {".sqlfluff": config})
+    (root / "libs").mkdir()
+    (root / "libs" / "macros.py").write_text(
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('ran')\n"
+    )
+    checker = _builtin("sqlfluff")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    targets = _project(root, {"a.sql": "select 1\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert marker.read_text() == "ran"
+
+
+def test_a_json_reader_of_one_object_per_file_reads_each_files_path(tmp_path: Path) -> None:
+    """`[output] files`: findings arrays inside one object per file (sqlfluff's JSON),
+    each finding's path read from its file's object."""
+    text = PATTERN_RECIPE.format(extra="").replace(
+        'format = "pattern"',
+        'format = "json"\nfiles = "files"\nitems = "v"\n'
+        'fields = { path = "name", line = "l", rule = "r" }',
+    )
+    recipe = parse_recipe(text, "r")
+    doc = '{"files": [{"name": "a.fk", "v": [{"l": 2, "r": "X"}]}, {"name": "b.fk", "v": []}]}'
+    targets = [FileTarget(path=n, abs_path=tmp_path / n) for n in ("a.fk", "b.fk")]
+    found = recipe_output.read_findings(recipe, _res(doc), targets, False, tmp_path)
+    assert [(f.path, f.line, f.rule) for f in found["a.fk"]] == [("a.fk", 2, "X")]
+    assert "b.fk" not in found
+    with pytest.raises(recipe_output.Unparsable, match="no array of file objects"):
+        recipe_output.read_findings(recipe, _res('{"files": 3}'), targets, False, tmp_path)

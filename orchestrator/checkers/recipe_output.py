@@ -134,10 +134,28 @@ def _json(text: str) -> Any:
         raise Unparsable(f"not JSON: {one_line(str(exc), 80)}") from exc
 
 
+def _groups(output: Any, doc: Any) -> list[tuple[Any, Any]]:
+    """(the object that holds the path, the object that holds the findings array) per
+    file of a `files` document, else one pair for the whole document."""
+    if output.files is None:
+        return [(None, doc)]
+    files = _dig(doc, output.files)
+    if not isinstance(files, list) or not all(isinstance(f, dict) for f in files):
+        raise Unparsable(f"no array of file objects at {output.files or 'the top'!r}")
+    return [(f, f) for f in files]
+
+
 def _read_json(reader: _Reader, text: str) -> None:
+    output = reader.recipe.output
+    for holder, scope in _groups(output, _json(text)) if text.strip() else []:
+        _read_items(reader, holder, _dig(scope, output.items))
+
+
+def _read_items(reader: _Reader, holder: Any, items: Any) -> None:
+    """The findings of one findings array; each path read from `holder` when the
+    recipe reads one object per file, else from the finding itself."""
     fields = reader.recipe.output.fields
     assert fields is not None  # the format requires it
-    items = _dig(_json(text), reader.recipe.output.items) if text.strip() else []
     if not isinstance(items, list):
         raise Unparsable(f"no findings array at {reader.recipe.output.items or 'the top'!r}")
     for item in items:
@@ -146,7 +164,7 @@ def _read_json(reader: _Reader, text: str) -> None:
         if _positive(_dig(item, fields.line)) is None and _dig(item, fields.line) not in (0, "0"):
             raise Unparsable("a finding without its line")
         reader.add(
-            _dig(item, fields.path),
+            _dig(item if holder is None else holder, fields.path),
             _dig(item, fields.line),
             _dig(item, fields.rule),
             column=_dig(item, fields.column),
