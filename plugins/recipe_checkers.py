@@ -1,18 +1,30 @@
 """The built-in checker recipes (`plugins/recipes/*.toml`): shellcheck, hadolint, yamllint,
-codespell, mypy, ruff-format, sqlfluff.
+codespell, mypy, ruff-format, sqlfluff, taplo.
 
 Each recipe is data (orchestrator/checkers/recipe_format); `recipe_hook` turns every
 one into a `CommandChecker` through the one factory, so they run, time out, are killed,
-bounded, reused and versioned like every command checker. The one thing data cannot
-say is ruff-format's tool: the very Ruff the native Ruff checker runs
-(`RuffFormatChecker`).
+bounded, reused and versioned like every command checker. What data cannot say:
+ruff-format's tool, the very Ruff the native Ruff checker runs (`RuffFormatChecker`),
+and taplo's report, diagnostics that span lines (`TaploChecker`).
 """
 
 from __future__ import annotations
 
-from orchestrate_plugins._ruff_tool import INSTALL_HINT, select_tool
+from collections.abc import Mapping, Sequence
 
-from orchestrator.api import CommandTool, RecipeChecker, RunContext, ToolIdentity, recipe_hook
+from orchestrate_plugins._ruff_tool import INSTALL_HINT, select_tool
+from orchestrate_plugins._taplo_output import project_root, taplo_findings
+
+from orchestrator.api import (
+    CommandTool,
+    FileTarget,
+    Finding,
+    ProcResult,
+    RecipeChecker,
+    RunContext,
+    ToolIdentity,
+    recipe_hook,
+)
 
 
 class RuffFormatChecker(RecipeChecker):
@@ -32,6 +44,17 @@ class RuffFormatChecker(RecipeChecker):
         return INSTALL_HINT
 
 
+class TaploChecker(RecipeChecker):
+    """The taplo recipe, whose report plugins/_taplo_output.py reads."""
+
+    def parse(
+        self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> Mapping[str, Sequence[Finding]]:
+        """`taplo fmt --check`'s findings per file (plugins/_taplo_output.py)."""
+        return taplo_findings(res, project_root(targets))
+
+
 orchestrate_checkers = recipe_hook(
-    "orchestrate_plugins.recipes", bases={"ruff-format": RuffFormatChecker}
+    "orchestrate_plugins.recipes",
+    bases={"ruff-format": RuffFormatChecker, "taplo": TaploChecker},
 )

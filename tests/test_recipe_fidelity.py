@@ -11,7 +11,10 @@ ruff-format on jupyter-server's 192 Python files under its own `[tool.ruff.forma
 5 rules" does not apply; 99 files would be reformatted), sqlfluff on one dataset folder
 of Mozilla's bigquery-etl (item `sqlfluff-bigquery-etl`, 43 BigQuery `.sql` files; it
 ships no sqlfluff config: a copy with a minimal root `.sqlfluff`, `dialect = bigquery`,
-and a nested `.sqlfluff` that drops one rule in one folder)).
+and a nested `.sqlfluff` that drops one rule in one folder), taplo on the 566 Cargo.toml
+files of the Rust 1.63 sources (item `taplo-rust-src`; no taplo config: a copy with a
+root `taplo.toml` keeping taplo's defaults; a format checker: `not-formatted`, and
+`invalid-toml` for a syntax error, so "at least 5 rules" does not apply).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -114,6 +117,24 @@ def _sqlfluff_keys(stdout: bytes) -> set[Key]:
     }
 
 
+_TAPLO_WHERE = re.compile(r"^\s*┌─ (.+):(\d+):(\d+)$")
+
+
+def _taplo_keys(stderr: bytes) -> set[Key]:
+    keys: set[Key] = set()
+    title = ""
+    for line in stderr.decode().splitlines():
+        if m := re.match(r'^ERROR the file is not properly formatted path="(.+)"$', line):
+            keys.add((m[1], None, None, "not-formatted"))
+        elif m := re.match(r"^error: (.+)$", line):
+            title = re.sub(r"[^a-z0-9]+", "-", m[1].lower()).strip("-")
+        elif m := _TAPLO_WHERE.match(line):
+            keys.add((m[1], int(m[2]), int(m[3]), title))
+        else:
+            assert line.startswith(("ERROR operation failed", " ", "│")) or not line, line
+    return keys
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -205,6 +226,16 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         5,
         "4.5.0",
     ),
+    "taplo": (
+        "taplo-rust-src",
+        "root/usr/src/rustc-1.63.0",
+        lambda p: p.is_file() and p.suffix == ".toml",
+        ["fmt", "--check", "--colors", "never", "--"],
+        _taplo_keys,
+        20,
+        1,
+        "0.9.3",
+    ),
 }  # fmt: skip
 
 #: A tool that runs only where the project uses it, on a project that does not: the
@@ -216,6 +247,7 @@ OPT_IN = {
         ".sqlfluff": "[sqlfluff]\ndialect = bigquery\n",
         "ga_sessions_v2/.sqlfluff": "[sqlfluff]\nexclude_rules = layout.indent\n",
     },
+    "taplo": {"taplo.toml": "# taplo's formatter defaults\n"},
 }
 
 #: The language of the targets (codespell's: each file's own).
@@ -276,14 +308,18 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
 
     # The direct run's caches go to a folder of the test's own too (never the corpus).
     env = {**os.environ, **dict.fromkeys(checker.recipe.cache_env, str(tmp_path / "cache"))}
+    env.update(checker.recipe.env)  # what shapes its report (taplo's RUST_LOG), as the recipe
     argv = [tool.path, *direct, *paths]
     res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300, env=env)
     assert _footprint(root) == before, "the direct run changed the project"
     assert res.returncode in checker.recipe.output.exits, res.stderr
     # A recipe that counts any stderr as an error: the direct run printed none.
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
+    # The stream the tool reports on; a path it prints absolute is the project's.
+    out = res.stderr if checker.recipe.output.stream == "stderr" else res.stdout
+    out = out.replace(str(root).encode() + b"/", b"")
     # A project-scope tool's findings in files it was not asked about are theirs.
-    native = {k for k in keys(res.stdout) if k[0] in set(paths)}
+    native = {k for k in keys(out) if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules

@@ -360,6 +360,11 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.sql": "SELECT a+b  FROM t\n"},
         "LT01",
     ),
+    "taplo": (
+        {"taplo.toml": "[formatting]\nalign_entries = false\n"},
+        {"a.toml": "a=1\n"},
+        "not-formatted",
+    ),
 }
 
 #: Built-in recipes that install nothing of their own: ruff-format runs the Ruff the
@@ -511,6 +516,12 @@ MISCONFIGURED = {
         {"a.sql": "select 1\n"},
         ScopeStatus.TOOL_ERROR,
         "unexpected rule 'no_such_rule'",
+    ),
+    "taplo": (
+        {"taplo.toml": "[formatting\n"},
+        {"a.toml": "a = 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "invalid configuration file",
     ),
 }
 
@@ -998,3 +1009,87 @@ def test_a_json_reader_of_one_object_per_file_reads_each_files_path(tmp_path: Pa
     assert "b.fk" not in found
     with pytest.raises(recipe_output.Unparsable, match="no array of file objects"):
         recipe_output.read_findings(recipe, _res('{"files": 3}'), targets, False, tmp_path)
+
+
+def test_taplo_reports_each_file_it_would_reformat_and_each_syntax_error(tmp_path: Path) -> None:
+    """`not-formatted` (no position: taplo names none) per file taplo would reformat,
+    `invalid-toml` at each syntax error's position; a project without a taplo config
+    gets no taplo scope."""
+    from orchestrate_plugins import _taplo_output
+
+    root = tmp_path / "ws"
+    files = {"a.toml": "a=1\n", "b.toml": "b = 1\n", "c.toml": "c = \n[x\n"}
+    targets = _project(root, files)
+    checker = _builtin("taplo")
+    assert not any(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    _project(root, {".taplo.toml": "[formatting]\nalign_entries = true\n"})
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(checker, targets, ctx)
+    assert _tree(root) == before
+    assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
+    found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
+    assert found == {
+        "a.toml": [(None, None, _taplo_output.UNFORMATTED_RULE)],
+        "b.toml": [],
+        "c.toml": [(1, 5, "invalid-toml"), (2, 3, "invalid-toml")],
+    }
+
+
+@pytest.mark.e2e
+def test_taplo_needs_no_network_though_its_config_names_a_remote_schema(tmp_path: Path) -> None:
+    """In a network namespace with no network (`unshare -n`) the recipe's run gives the
+    same findings; `taplo lint` there, on the same config, fails fetching the schema
+    (so the namespace has no network, and the schema would be fetched by lint)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    from tests.helpers import fail_or_skip
+
+    if shutil.which("unshare") is None:
+        fail_or_skip("unshare (util-linux) is required for this test: apt-get install util-linux")
+    root = tmp_path / "ws"
+    url = "https://json.schemastore.org/cargo.json"
+    config = f'[schema]\nurl = "{url}"\n[[rule]]\ninclude = ["**/*.toml"]\n[rule.schema]\nurl = "{url}"\n'
+    _project(root, {"taplo.toml": config, "a.toml": "a=1\n", "b.toml": "b = 1\n"})
+    script = textwrap.dedent(
+        f"""
+        import json
+        from pathlib import Path
+        from orchestrate_plugins import recipe_checkers
+        from orchestrator.api import Deadline, FileTarget, RunContext
+        (c,) = [c for c in recipe_checkers.orchestrate_checkers() if c.name == "taplo"]
+        root = Path({str(root)!r})
+        ts = [FileTarget(path=p, abs_path=root / p) for p in ("a.toml", "b.toml")]
+        ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+        outs = [o for b in c.plan(ts, ctx).batches for o in c.run(b, ctx)]
+        print(json.dumps({{o.path: [o.status.value, [f.rule for f in o.findings]] for o in outs}}))
+        """
+    )
+    res = subprocess.run(
+        ["unshare", "-n", sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if res.returncode != 0 and "unshare" in res.stderr:
+        fail_or_skip(f"unshare -n is not permitted here: {res.stderr.strip()}")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {
+        "a.toml": ["checked", ["not-formatted"]],
+        "b.toml": ["checked", []],
+    }
+    tool = _builtin("taplo").locate(RunContext(project_root=root, deadline=Deadline.after(5)))  # type: ignore[attr-defined]
+    lint = subprocess.run(
+        ["unshare", "-n", tool.argv[0], "lint", "--colors", "never", "b.toml"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        # Under CI taplo lint says nothing of a schema it could not fetch (exit 1 alone).
+        env={**{k: v for k, v in os.environ.items() if k != "CI"}, "RUST_LOG": "warn"},
+    )
+    assert lint.returncode != 0 and "failed to fetch schema" in lint.stderr, lint.stderr
