@@ -32,7 +32,6 @@ one per file, except for staged/committed content, which goes over stdin with
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from collections import defaultdict
@@ -53,6 +52,12 @@ from orchestrate_plugins._ruff_config import (
     nearest_config,
     satisfies,
     version_number,
+)
+from orchestrate_plugins._ruff_tool import (
+    INSTALL_HINT,
+    NAME,
+    PROJECT_RUFF,
+    select_tool,
 )
 
 from orchestrator.api import (
@@ -76,7 +81,6 @@ from orchestrator.api import (
     cached_version,
     derive_safety_tier,
     digest_files,
-    find_tool,
     fingerprint,
     hookimpl,
     interpreter_bin_dir,
@@ -84,16 +88,13 @@ from orchestrator.api import (
     outcome_from,
     remember_version,
     run_bounded,
-    tool_refusal,
     tool_version,
 )
 
-NAME = "ruff"
 PY_SUFFIXES = (".py", ".pyi")
 NOTEBOOK_SUFFIX = ".ipynb"
 #: The suffixes of Ruff's default `include` (besides `pyproject.toml`).
 DEFAULT_INCLUDE_SUFFIXES = (*PY_SUFFIXES, NOTEBOOK_SUFFIX)
-INSTALL_HINT = "install Ruff (pip install ruff) or set ORCHESTRATE_TOOL_RUFF=/abs/path"
 
 
 def _severity(item: dict[str, Any]) -> tuple[Severity, str | None]:
@@ -258,31 +259,9 @@ def _argv_chunks(targets: Sequence[FileTarget]) -> list[tuple[FileTarget, ...]]:
     return chunks
 
 
-#: Where a project keeps its own Ruff: its virtualenv under the project root.
-PROJECT_RUFF = Path(".venv") / "bin" / NAME
 EXCLUDED = "excluded by the project's Ruff config"
 EXCLUDED_DEFAULT = "excluded by Ruff's default exclude list"
 NOT_INCLUDED = "not included by the project's Ruff config"
-
-
-def project_ruff(root: Path, ctx: RunContext | None = None) -> str | None:
-    """The project's own Ruff (`.venv/bin/ruff` under the root) when it is executable
-    and, for a run, `tool_refusal` allows it (never tracked, never at a strict gate)."""
-    cand = root / PROJECT_RUFF
-    if not (cand.is_file() and os.access(cand, os.X_OK)):
-        return None
-    return str(cand) if ctx is None or tool_refusal(str(cand), ctx) is None else None
-
-
-def select_tool(root: Path, override: str | None, ctx: RunContext | None = None) -> str | None:
-    """The Ruff to run: an explicit machine `[tools] ruff` path, else the project's own
-    (its untracked `.venv`, not at a strict gate), else the one installed beside
-    orchestrate, else PATH's; for a run (`ctx`) only one `tool_refusal` allows."""
-    refuse = None if ctx is None else functools.partial(tool_refusal, ctx=ctx)
-    if override is not None:
-        return find_tool(NAME, override=override, refuse=refuse)
-    own = project_ruff(root, ctx)
-    return own or find_tool(NAME, extra_dirs=[interpreter_bin_dir()], refuse=refuse)
 
 
 def _label(root: Path, path: Path) -> str:

@@ -16,7 +16,16 @@ markdownlint-cli2 on ansible-navigator's 21 Markdown files under its own root
 `.markdownlint.yaml` (item `ansible-navigator`; the direct run as a user types it, the
 files as globs, its findings on stderr), prettier --check on ansible-lint's 207 Markdown
 files under its own `.prettierrc.yaml` and `.prettierignore` (item `ansible-lint`; a
-format checker has one rule, `prettier/format`, and no line).
+format checker has one rule, `prettier/format`, and no line),
+ruff-format on jupyter-server's 192 Python files under its own `[tool.ruff.format]` (item
+`ruff-format-jupyter-server`: a format checker has one rule, `unformatted`, so "at least
+5 rules" does not apply; 99 files would be reformatted), sqlfluff on one dataset folder
+of Mozilla's bigquery-etl (item `sqlfluff-bigquery-etl`, 43 BigQuery `.sql` files; it
+ships no sqlfluff config: a copy with a minimal root `.sqlfluff`, `dialect = bigquery`,
+and a nested `.sqlfluff` that drops one rule in one folder), taplo on the 566 Cargo.toml
+files of the Rust 1.63 sources (item `taplo-rust-src`; no taplo config: a copy with a
+root `taplo.toml` keeping taplo's defaults; a format checker: `not-formatted`, and
+`invalid-toml` for a syntax error, so "at least 5 rules" does not apply).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -125,11 +134,6 @@ def _go_vet_keys(stderr: bytes) -> set[Key]:
     return keys
 
 
-def _relative(path: str, root: Path) -> str:
-    """A path the tool printed absolute (go vet's), relative to the project root."""
-    return Path(path).relative_to(root).as_posix() if Path(path).is_absolute() else path
-
-
 def _c_files(p: Path) -> bool:
     return p.is_file() and p.suffix in (".c", ".h")
 
@@ -156,6 +160,46 @@ def _prettier_keys(stderr: bytes) -> set[Key]:
             continue  # its summary; an option of a plugin the project did not install
         assert line.startswith("[warn] "), line
         keys.add((line.removeprefix("[warn] "), None, None, "prettier/format"))
+    return keys
+
+
+_RUFF_FORMAT_LINE = re.compile(r"^(.+?):(\d+):(\d+): (\S+): ")
+
+
+def _ruff_format_keys(stdout: bytes) -> set[Key]:
+    keys = set()
+    for line in stdout.decode().splitlines():
+        if re.match(r"^\d+ files? would be reformatted", line):
+            continue  # the closing count
+        m = _RUFF_FORMAT_LINE.match(line)
+        assert m is not None, line
+        keys.add((m[1], int(m[2]), int(m[3]), m[4]))
+    return keys
+
+
+def _sqlfluff_keys(stdout: bytes) -> set[Key]:
+    return {
+        (f["filepath"], v["start_line_no"], v["start_line_pos"], v["code"])
+        for f in json.loads(stdout)
+        for v in f["violations"]
+    }
+
+
+_TAPLO_WHERE = re.compile(r"^\s*┌─ (.+):(\d+):(\d+)$")
+
+
+def _taplo_keys(stderr: bytes) -> set[Key]:
+    keys: set[Key] = set()
+    title = ""
+    for line in stderr.decode().splitlines():
+        if m := re.match(r'^ERROR the file is not properly formatted path="(.+)"$', line):
+            keys.add((m[1], None, None, "not-formatted"))
+        elif m := re.match(r"^error: (.+)$", line):
+            title = re.sub(r"[^a-z0-9]+", "-", m[1].lower()).strip("-")
+        elif m := _TAPLO_WHERE.match(line):
+            keys.add((m[1], int(m[2]), int(m[3]), title))
+        else:
+            assert line.startswith(("ERROR operation failed", " ", "│")) or not line, line
     return keys
 
 
@@ -270,11 +314,49 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         1,  # a format checker: one rule
         "3.10.2",
     ),
+    "ruff-format": (
+        "ruff-format-jupyter-server",
+        "src",
+        lambda p: p.is_file() and p.suffix in (".py", ".pyi"),
+        ["format", "--check", "--no-cache", "--output-format", "concise", "--"],
+        _ruff_format_keys,
+        20,
+        1,
+        "0.17.6",
+    ),
+    "sqlfluff": (
+        "sqlfluff-bigquery-etl",
+        "src/sql/moz-fx-data-shared-prod/mozilla_org_derived",
+        lambda p: p.is_file() and p.suffix == ".sql",
+        ["lint", "--format", "json", "--nocolor", "--"],
+        _sqlfluff_keys,
+        20,
+        5,
+        "4.5.0",
+    ),
+    "taplo": (
+        "taplo-rust-src",
+        "root/usr/src/rustc-1.63.0",
+        lambda p: p.is_file() and p.suffix == ".toml",
+        ["fmt", "--check", "--colors", "never", "--"],
+        _taplo_keys,
+        20,
+        1,
+        "0.9.3",
+    ),
 }  # fmt: skip
 
 #: A tool that runs only where the project uses it, on a project that does not: the
 #: test judges a copy with an empty section added (the tool's defaults; nothing else).
-OPT_IN = {"codespell": ("pyproject.toml", "\n[tool.codespell]\n")}
+OPT_IN = {
+    "codespell": {"pyproject.toml": "\n[tool.codespell]\n"},
+    # sqlfluff needs a dialect; the nested config drops a rule in one folder.
+    "sqlfluff": {
+        ".sqlfluff": "[sqlfluff]\ndialect = bigquery\n",
+        "ga_sessions_v2/.sqlfluff": "[sqlfluff]\nexclude_rules = layout.indent\n",
+    },
+    "taplo": {"taplo.toml": "# taplo's formatter defaults\n"},
+}
 
 #: The language of the targets (codespell's: each file's own).
 LANGUAGES = {
@@ -283,6 +365,7 @@ LANGUAGES = {
     "yamllint-recipe": "yaml",
     "mypy": "python",
     "markdownlint-cli2": "markdown",
+    "ruff-format": "python",
 }
 
 
@@ -306,10 +389,10 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     name = name
     root = corpus(item) / folder
     if name in OPT_IN:
-        config, section = OPT_IN[name]
         root = Path(shutil.copytree(root, tmp_path / "copy", symlinks=True))
-        with (root / config).open("a", encoding="utf-8") as f:
-            f.write(section)
+        for config, section in OPT_IN[name].items():
+            with (root / config).open("a", encoding="utf-8") as f:
+                f.write(section)
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if wanted(p))
     assert len(paths) >= 5
     checker = _checker(name)
@@ -347,17 +430,21 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     assert res.returncode in checker.recipe.output.exits, res.stderr
     # A recipe that counts any stderr as an error: the direct run printed none.
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
+    # The stream the tool reports on; a path it prints absolute is the project's.
+    out = res.stderr if checker.recipe.output.stream == "stderr" else res.stdout
+    out = out.replace(str(root).encode() + b"/", b"")
     # A project-scope tool's findings in files it was not asked about are theirs.
-    stream = res.stdout if checker.recipe.output.stream == "stdout" else res.stderr
-    native = {(_relative(k[0], root), *k[1:]) for k in keys(stream)}
-    native = {k for k in native if k[0] in set(paths)}
+    native = {k for k in keys(out) if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules
     # The tool's severity words follow the recipe's map (its default for a tool without).
     words = {f.tool_severity: f.severity.value for o in outs for f in o.findings}
     severity = checker.recipe.severity
-    assert all(severity[w if w is not None else "default"] == sev for w, sev in words.items())
+    # (The recipe's map is read in lower case: sqlfluff's `warning` flag is a boolean.)
+    assert all(
+        severity[w.lower() if w is not None else "default"] == sev for w, sev in words.items()
+    )
 
 
 def test_go_vet_on_a_module_whose_dependencies_are_not_there_is_a_tool_error(
@@ -383,3 +470,42 @@ def test_go_vet_on_a_module_whose_dependencies_are_not_there_is_a_tool_error(
     assert {o.status for o in outs} == {ScopeStatus.TOOL_ERROR}
     assert all("GOPROXY=off" in (o.reason or "") for o in outs), outs[0].reason
     assert all(o.falls_back for o in outs)  # still judged by the syntax fallback (gofmt)
+
+
+def test_ruff_format_finds_the_files_ruff_format_check_finds_walking_the_project() -> None:
+    """`ruff format --check .` run directly (Ruff's own walk, its excludes) would
+    reformat exactly the files the recipe reports, with the same binary and config."""
+    checker = _checker("ruff-format")
+    root = corpus("ruff-format-jupyter-server") / "src"
+    ctx = RunContext(project_root=root, deadline=Deadline.after(300))
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+    targets = [FileTarget(path=p, abs_path=root / p, language="python") for p in paths]
+    plan = checker.plan(targets, ctx)
+    outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
+    ours = {o.path for o in outs if o.findings}
+    tool = outs[0].tool
+    assert tool is not None
+    argv = [tool.path, "format", "--check", "--no-cache", "--output-format", "concise", "."]
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=300)
+    assert res.returncode == 1, res.stderr
+    assert ours == {k[0] for k in _ruff_format_keys(res.stdout)} and len(ours) >= 20
+
+
+def test_sqlfluffs_nested_config_holds_in_its_folder_only(tmp_path: Path) -> None:
+    """The nested `.sqlfluff` of the fidelity case drops `layout.indent` (LT02) in its
+    folder: no LT02 there, LT02 elsewhere (sqlfluff resolves it; the recipe passes no
+    `--config`)."""
+    root = Path(
+        shutil.copytree(corpus("sqlfluff-bigquery-etl") / CASES["sqlfluff"][1], tmp_path / "c")
+    )
+    for config, section in OPT_IN["sqlfluff"].items():
+        with (root / config).open("a", encoding="utf-8") as f:
+            f.write(section)
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.sql"))
+    targets = [FileTarget(path=p, abs_path=root / p, language="sql") for p in paths]
+    checker = _checker("sqlfluff")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(300))
+    outs = [o for b in checker.plan(targets, ctx).batches for o in checker.run(b, ctx)]
+    lt02 = {o.path.split("/")[0] for o in outs for f in o.findings if f.rule == "LT02"}
+    assert "ga_sessions_v2" not in lt02 and len(lt02) >= 5
+    assert any(o.path.startswith("ga_sessions_v2/") and o.findings for o in outs)

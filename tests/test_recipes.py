@@ -344,6 +344,9 @@ def test_the_test_extras_pin_the_recipes_wheels() -> None:
     text = (repo / "pyproject.toml").read_text()
     run = (repo / "run").read_text()
     for c in builtin_recipes.orchestrate_checkers():
+        if c.name in NO_INSTALL:
+            assert c.recipe.install is None, c.name
+            continue
         install = c.recipe.install
         if install.debian:
             # A Debian-only tool: ./run setup's apt step installs it (command:package).
@@ -385,9 +388,32 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "MD025",
     ),
     "prettier": ({".prettierrc.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "prettier/format"),
+    "ruff-format": (
+        {"pyproject.toml": "[tool.ruff.format]\n"},
+        {"a.py": "x=( 1 )\n"},
+        "unformatted",
+    ),
+    "sqlfluff": (
+        {".sqlfluff": "[sqlfluff]\ndialect = ansi\n"},
+        {"a.sql": "SELECT a+b  FROM t\n"},
+        "LT01",
+    ),
+    "taplo": (
+        {"taplo.toml": "[formatting]\nalign_entries = false\n"},
+        {"a.toml": "a=1\n"},
+        "not-formatted",
+    ),
 }
 #: The built-in recipes installed from PyPI (`tools install` puts their wheel in place).
-PYPI_CASES = sorted(c.name for c in builtin_recipes.orchestrate_checkers() if c.recipe.install.pypi)
+PYPI_CASES = sorted(
+    c.name
+    for c in builtin_recipes.orchestrate_checkers()
+    if c.recipe.install is not None and c.recipe.install.pypi
+)
+
+#: Built-in recipes that install nothing of their own: ruff-format runs the Ruff the
+#: native Ruff checker runs (one of orchestrate's dependencies).
+NO_INSTALL = frozenset({"ruff-format"})
 
 
 def _builtin(name: str) -> object:
@@ -476,17 +502,25 @@ def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
 def test_a_builtin_recipes_missing_tool_is_missing_with_its_install_command(
     tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from orchestrate_plugins import _ruff_tool
+
     from orchestrator import managed_tools
     from orchestrator.checkers import command
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(command, "interpreter_bin_dir", lambda: tmp_path / "no-env")
     monkeypatch.setattr(managed_tools, "checkout_dir", lambda name: None)  # as a wheel
+    # ruff-format's lookup is the Ruff checker's (beside orchestrate, then PATH).
+    monkeypatch.setattr(_ruff_tool, "interpreter_bin_dir", lambda: tmp_path / "no-env")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-path"))
     checker = _builtin(name)
     root, targets, _rule = _builtin_project(tmp_path, name)
     ctx = RunContext(project_root=root, deadline=Deadline.after(60), env={"PATH": ""})
     (out,) = _run(checker, targets, ctx).values()
     assert out.status == ScopeStatus.MISSING and out.falls_back, out.reason
+    if name in NO_INSTALL:
+        assert out.hint == _ruff_tool.INSTALL_HINT
+        return
     install = checker.recipe.install  # type: ignore[attr-defined]
     if install.debian:  # not installed by orchestrate: the apt command
         assert f"apt-get install {install.debian} (Debian package of " in (out.hint or "")
@@ -538,6 +572,24 @@ MISCONFIGURED = {
         {"a.js": "const a = 1;\n"},
         ScopeStatus.TOOL_ERROR,
         "exit 2",
+    ),
+    "ruff-format": (
+        {"pyproject.toml": "[tool.ruff.format]\nquote-stile = 'single'\n"},
+        {"a.py": "x = 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "exit 2",
+    ),
+    "sqlfluff": (
+        {".sqlfluff": "[sqlfluff]\ndialect = ansi\n[sqlfluff:rules:no_such_rule]\nx = 1\n"},
+        {"a.sql": "select 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "unexpected rule 'no_such_rule'",
+    ),
+    "taplo": (
+        {"taplo.toml": "[formatting\n"},
+        {"a.toml": "a = 1\n"},
+        ScopeStatus.TOOL_ERROR,
+        "invalid configuration file",
     ),
 }
 
@@ -1250,3 +1302,219 @@ def test_a_config_the_real_tool_cannot_read_is_never_checked(tmp_path: Path) -> 
     assert [(f.rule, f.severity.value, f.blocking) for f in out.findings] == [
         ("SC1134", "error", True)
     ]
+
+
+@pytest.mark.parametrize(
+    ("configs", "claimed"),
+    [
+        ({}, False),
+        ({"pyproject.toml": "[tool.ruff]\nline-length = 100\n"}, False),
+        ({"ruff.toml": "line-length = 100\n"}, False),
+        ({"pyproject.toml": "[tool.ruff.format]\n"}, True),
+        ({"ruff.toml": "[format]\nquote-style = 'single'\n"}, True),
+        ({".ruff.toml": "[format]\n"}, True),
+    ],
+)
+def test_ruff_format_claims_python_files_only_where_the_project_opts_in(
+    tmp_path: Path, configs: dict[str, str], claimed: bool
+) -> None:
+    """A project that lints with Ruff but does not format with it (no
+    `[tool.ruff.format]` / `[format]` table) gets no ruff-format scope at all."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    (target,) = _project(root, {"a.py": "x=1\n"})
+    assert _builtin("ruff-format").claims(target) is claimed  # type: ignore[attr-defined]
+
+
+def test_ruff_format_runs_the_ruff_checkers_ruff_on_the_projects_nested_config(
+    tmp_path: Path,
+) -> None:
+    """The very Ruff the native checker selects; a nested ruff.toml's `[format]`
+    (single quotes) and the root's `extend-exclude` hold as in `ruff format --check`;
+    the project is left byte for byte (no `.ruff_cache`, nothing rewritten)."""
+    from orchestrate_plugins._ruff_tool import select_tool
+
+    root = tmp_path / "ws"
+    _project(
+        root, {"pyproject.toml": "[tool.ruff]\nextend-exclude = ['gen']\n[tool.ruff.format]\n"}
+    )
+    (root / "sub").mkdir()
+    (root / "gen").mkdir()
+    files = {
+        "a.py": "x = 'a'\n",  # double quotes at the root: reformatted
+        "sub/ruff.toml": "[format]\nquote-style = 'single'\n",
+        "sub/b.py": "y = 'b'\n",  # single quotes under sub/: already formatted
+        "sub/c.py": 'z = "c"\n',
+        "gen/d.py": "w=( 1 )\n",  # excluded by the project: never reported
+    }
+    targets = [t for t in _project(root, files) if t.path.endswith(".py")]
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(_builtin("ruff-format"), targets, ctx)
+    assert _tree(root) == before and not list(root.rglob(".ruff_cache"))
+    assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
+    found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
+    assert found == {
+        "a.py": [(1, 5, "unformatted")],
+        "sub/b.py": [],
+        "sub/c.py": [(1, 5, "unformatted")],
+        "gen/d.py": [],
+    }
+    assert got["a.py"].tool.path == select_tool(root, None, ctx)
+
+
+@pytest.mark.parametrize(
+    ("configs", "status"),
+    [
+        ({"setup.cfg": "[metadata]\nname = x\n"}, None),
+        ({"tox.ini": "[sqlfluff]\ndialect = ansi\n"}, ScopeStatus.CHECKED),
+        ({"pyproject.toml": "[tool.sqlfluff.core]\ndialect = 'ansi'\n"}, ScopeStatus.CHECKED),
+        ({".sqlfluff": "[sqlfluff]\ndialect = nosuch\n"}, ScopeStatus.TOOL_ERROR),
+        ({".sqlfluff": "[sqlfluff]\ntemplater = jinja\n"}, ScopeStatus.TOOL_ERROR),
+    ],
+)
+def test_sqlfluff_runs_only_under_the_projects_config_and_never_under_a_broken_one(
+    tmp_path: Path, configs: dict[str, str], status: ScopeStatus | None
+) -> None:
+    """No sqlfluff config: no claim (a project that does not use sqlfluff is not told
+    about its style rules). An unknown dialect (a traceback, exit 1 without output) or
+    none (exit 2) is `tool_error`, never `checked`."""
+    root = tmp_path / "ws"
+    _project(root, configs)
+    (target,) = _project(root, {"a.sql": "SELECT a+b  FROM t\n"})
+    checker = _builtin("sqlfluff")
+    assert checker.claims(target) is (status is not None)  # type: ignore[attr-defined]
+    if status is None:
+        return
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, [target], ctx).values()
+    assert out.status == status, out.reason
+    if status == ScopeStatus.CHECKED:
+        assert {f.rule for f in out.findings} == {"LT01"}
+
+
+def test_sqlfluff_executes_project_code_its_jinja_library_path_is_imported(
+    tmp_path: Path,
+) -> None:
+    """The recipe's `executes_project_code`: the jinja templater imports the Python
+    modules of the config's `library_path` (the project's code: it writes a marker)."""
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    config = (
+        "[sqlfluff]\ndialect = ansi\ntemplater = jinja\n"
+        "[sqlfluff:templater:jinja]\nlibrary_path = libs\n"
+    )
+    _project(root, {".sqlfluff": config})
+    (root / "libs").mkdir()
+    (root / "libs" / "macros.py").write_text(
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('ran')\n"
+    )
+    checker = _builtin("sqlfluff")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    targets = _project(root, {"a.sql": "select 1\n"})
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert marker.read_text() == "ran"
+
+
+def test_a_json_reader_of_one_object_per_file_reads_each_files_path(tmp_path: Path) -> None:
+    """`[output] files`: findings arrays inside one object per file (sqlfluff's JSON),
+    each finding's path read from its file's object."""
+    text = PATTERN_RECIPE.format(extra="").replace(
+        'format = "pattern"',
+        'format = "json"\nfiles = "files"\nitems = "v"\n'
+        'fields = { path = "name", line = "l", rule = "r" }',
+    )
+    recipe = parse_recipe(text, "r")
+    doc = '{"files": [{"name": "a.fk", "v": [{"l": 2, "r": "X"}]}, {"name": "b.fk", "v": []}]}'
+    targets = [FileTarget(path=n, abs_path=tmp_path / n) for n in ("a.fk", "b.fk")]
+    found = recipe_output.read_findings(recipe, _res(doc), targets, False, tmp_path)
+    assert [(f.path, f.line, f.rule) for f in found["a.fk"]] == [("a.fk", 2, "X")]
+    assert "b.fk" not in found
+    with pytest.raises(recipe_output.Unparsable, match="no array of file objects"):
+        recipe_output.read_findings(recipe, _res('{"files": 3}'), targets, False, tmp_path)
+
+
+def test_taplo_reports_each_file_it_would_reformat_and_each_syntax_error(tmp_path: Path) -> None:
+    """`not-formatted` (no position: taplo names none) per file taplo would reformat,
+    `invalid-toml` at each syntax error's position; a project without a taplo config
+    gets no taplo scope."""
+    from orchestrate_plugins import _taplo_output
+
+    root = tmp_path / "ws"
+    files = {"a.toml": "a=1\n", "b.toml": "b = 1\n", "c.toml": "c = \n[x\n"}
+    targets = _project(root, files)
+    checker = _builtin("taplo")
+    assert not any(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    _project(root, {".taplo.toml": "[formatting]\nalign_entries = true\n"})
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(checker, targets, ctx)
+    assert _tree(root) == before
+    assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
+    found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
+    assert found == {
+        "a.toml": [(None, None, _taplo_output.UNFORMATTED_RULE)],
+        "b.toml": [],
+        "c.toml": [(1, 5, "invalid-toml"), (2, 3, "invalid-toml")],
+    }
+
+
+@pytest.mark.e2e
+def test_taplo_needs_no_network_though_its_config_names_a_remote_schema(tmp_path: Path) -> None:
+    """In a network namespace with no network (`unshare -n`) the recipe's run gives the
+    same findings; `taplo lint` there, on the same config, fails fetching the schema
+    (so the namespace has no network, and the schema would be fetched by lint)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    from tests.helpers import fail_or_skip
+
+    if shutil.which("unshare") is None:
+        fail_or_skip("unshare (util-linux) is required for this test: apt-get install util-linux")
+    root = tmp_path / "ws"
+    url = "https://json.schemastore.org/cargo.json"
+    config = f'[schema]\nurl = "{url}"\n[[rule]]\ninclude = ["**/*.toml"]\n[rule.schema]\nurl = "{url}"\n'
+    _project(root, {"taplo.toml": config, "a.toml": "a=1\n", "b.toml": "b = 1\n"})
+    script = textwrap.dedent(
+        f"""
+        import json
+        from pathlib import Path
+        from orchestrate_plugins import recipe_checkers
+        from orchestrator.api import Deadline, FileTarget, RunContext
+        (c,) = [c for c in recipe_checkers.orchestrate_checkers() if c.name == "taplo"]
+        root = Path({str(root)!r})
+        ts = [FileTarget(path=p, abs_path=root / p) for p in ("a.toml", "b.toml")]
+        ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+        outs = [o for b in c.plan(ts, ctx).batches for o in c.run(b, ctx)]
+        print(json.dumps({{o.path: [o.status.value, [f.rule for f in o.findings]] for o in outs}}))
+        """
+    )
+    res = subprocess.run(
+        ["unshare", "-n", sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if res.returncode != 0 and "unshare" in res.stderr:
+        fail_or_skip(f"unshare -n is not permitted here: {res.stderr.strip()}")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {
+        "a.toml": ["checked", ["not-formatted"]],
+        "b.toml": ["checked", []],
+    }
+    tool = _builtin("taplo").locate(RunContext(project_root=root, deadline=Deadline.after(5)))  # type: ignore[attr-defined]
+    lint = subprocess.run(
+        ["unshare", "-n", tool.argv[0], "lint", "--colors", "never", "b.toml"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        # Under CI taplo lint says nothing of a schema it could not fetch (exit 1 alone).
+        env={**{k: v for k, v in os.environ.items() if k != "CI"}, "RUST_LOG": "warn"},
+    )
+    assert lint.returncode != 0 and "failed to fetch schema" in lint.stderr, lint.stderr

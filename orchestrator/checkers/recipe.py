@@ -399,10 +399,16 @@ def _package_recipes(package: str) -> list[tuple[str, str]]:
     return out
 
 
-def recipe_checkers(package: str) -> list[RecipeChecker]:
-    """A checker for every recipe shipped in `package` (its `*.toml` files). One invalid
+def recipe_checkers(
+    package: str, bases: Mapping[str, type[RecipeChecker]] | None = None
+) -> list[RecipeChecker]:
+    """A checker for every recipe shipped in `package` (its `*.toml` files), each of
+    `bases[name]` where the plugin gives one (what the data cannot say, such as the
+    built-in ruff-format recipe's Ruff lookup), else of `RecipeChecker`. One invalid
     recipe is a RecipeError for all: the plugin fails to load, saying which and why."""
-    checkers = [recipe_checker(parse_recipe(text, src)) for src, text in _package_recipes(package)]
+    recipes = [parse_recipe(text, src) for src, text in _package_recipes(package)]
+    given = bases or {}
+    checkers = [recipe_checker(r, given.get(r.name, RecipeChecker)) for r in recipes]
     names = [c.name for c in checkers]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -411,19 +417,25 @@ def recipe_checkers(package: str) -> list[RecipeChecker]:
 
 
 @functools.cache
-def _cached(package: str) -> tuple[RecipeChecker, ...]:
-    return tuple(recipe_checkers(package))
+def _cached(
+    package: str, bases: tuple[tuple[str, type[RecipeChecker]], ...]
+) -> tuple[RecipeChecker, ...]:
+    return tuple(recipe_checkers(package, dict(bases)))
 
 
-def recipe_hook(package: str) -> Callable[[], list[Any]]:
-    """The `orchestrate_checkers` hook of a plugin that ships recipes in `package`:
+def recipe_hook(
+    package: str, bases: Mapping[str, type[RecipeChecker]] | None = None
+) -> Callable[[], list[Any]]:
+    """The `orchestrate_checkers` hook of a plugin that ships recipes in `package`
+    (`bases`: as `recipe_checkers`):
 
     from orchestrator.api import recipe_hook
     orchestrate_checkers = recipe_hook(__name__)
     """
+    frozen = tuple(sorted((bases or {}).items()))
 
     def orchestrate_checkers() -> list[Any]:
-        return list(_cached(package))
+        return list(_cached(package, frozen))
 
     orchestrate_checkers.__doc__ = f"The recipes shipped in {package}."
     return hookimpl(orchestrate_checkers)

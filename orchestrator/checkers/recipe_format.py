@@ -95,6 +95,10 @@ class Output(_Table):
     quiet_ok: bool = False
     #: json: the dotted key of the findings array ("" = the document is the array).
     items: str = ""
+    #: json: the dotted key of an array of one object per file (sqlfluff's
+    #: `[{"filepath": ..., "violations": [...]}]`): `items` is then read in each file's
+    #: object, and `fields.path` from that object. None: one findings array.
+    files: str | None = None
     #: json: where each part of a finding is.
     fields: Fields | None = None
     #: pattern: one finding per matching line; named groups from PATTERN_GROUPS.

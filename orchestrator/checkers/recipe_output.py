@@ -189,6 +189,17 @@ def _field(item: Any, keys: tuple[str, ...], dotted: str | None) -> Any:
 _POSITION = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?$")
 
 
+def _groups(output: Any, doc: Any) -> list[tuple[Any, Any]]:
+    """(the object that holds the path, the object that holds the findings array) per
+    file of a `files` document, else one pair for the whole document."""
+    if output.files is None:
+        return [(None, doc)]
+    files = _dig(doc, output.files)
+    if not isinstance(files, list) or not all(isinstance(f, dict) for f in files):
+        raise Unparsable(f"no array of file objects at {output.files or 'the top'!r}")
+    return [(f, f) for f in files]
+
+
 def _read_json(reader: _Reader, text: str) -> None:
     output = reader.recipe.output
     fields = output.fields
@@ -198,29 +209,39 @@ def _read_json(reader: _Reader, text: str) -> None:
         docs = list(_documents(text, skip))
     else:
         docs = [_json(text)] if text.strip() else []
-    pairs = [pair for doc in docs for pair in _items(doc, output.items)]
-    for item, keys in pairs:
-        if not isinstance(item, dict):
-            raise Unparsable("a findings array item that is not an object")
-        path, line = _field(item, keys, fields.path), _field(item, keys, fields.line)
-        column = _field(item, keys, fields.column)
-        if fields.position is not None:
-            m = _POSITION.match(str(_field(item, keys, fields.position) or ""))
-            if m is None:
-                raise Unparsable("a finding without its position (PATH:LINE)")
-            path, line, column = m["path"], m["line"], m["column"] or column
-        if _positive(line) is None and line not in (0, "0"):
-            raise Unparsable("a finding without its line")
-        reader.add(
-            path,
-            line,
-            _field(item, keys, fields.rule),
-            column=column,
-            end_line=_field(item, keys, fields.end_line),
-            end_column=_field(item, keys, fields.end_column),
-            word=_field(item, keys, fields.severity),
-            message=_field(item, keys, fields.message),
-        )
+    for doc in docs:
+        for holder, scope in _groups(output, doc):
+            for item, keys in _items(scope, output.items):
+                _read_item(reader, holder, item, keys)
+
+
+def _read_item(reader: _Reader, holder: Any, item: Any, keys: tuple[str, ...]) -> None:
+    """One finding; its path read from `holder` when the recipe reads one object per
+    file (`files`), else from the finding itself."""
+    fields = reader.recipe.output.fields
+    assert fields is not None  # the format requires it
+    if not isinstance(item, dict):
+        raise Unparsable("a findings array item that is not an object")
+    path = _field(item if holder is None else holder, keys, fields.path)
+    line = _field(item, keys, fields.line)
+    column = _field(item, keys, fields.column)
+    if fields.position is not None:
+        m = _POSITION.match(str(_field(item, keys, fields.position) or ""))
+        if m is None:
+            raise Unparsable("a finding without its position (PATH:LINE)")
+        path, line, column = m["path"], m["line"], m["column"] or column
+    if _positive(line) is None and line not in (0, "0"):
+        raise Unparsable("a finding without its line")
+    reader.add(
+        path,
+        line,
+        _field(item, keys, fields.rule),
+        column=column,
+        end_line=_field(item, keys, fields.end_line),
+        end_column=_field(item, keys, fields.end_column),
+        word=_field(item, keys, fields.severity),
+        message=_field(item, keys, fields.message),
+    )
 
 
 def _sarif_results(doc: Any) -> Iterator[dict[str, Any]]:
