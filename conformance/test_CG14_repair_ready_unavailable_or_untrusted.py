@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import VENV_BIN, require_tool
+from helpers import VENV_BIN, deadline_passes_at, hang_marker, require_tool
 
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.deadline import Deadline
@@ -56,15 +56,17 @@ def test_CG14_untrusted_child_keeps_state_and_reason(
     tid = _stable_task(tmp_path)
     before = tasks.load_task(tmp_path, tid)
     assert before is not None
+    marker = hang_marker(tmp_path)
     bodies = {
-        "hang": "import time\ntime.sleep(60)\n",
+        "hang": f"import time\nopen({str(marker)!r}, 'w').close()\ntime.sleep(60)\n",
         "flood": "import sys\nwhile True:\n    sys.stdout.write('{' * 65536)\n",
         "other_task": f"import sys\nsys.stdout.write({_other_report(tmp_path)!r})\n",
     }
     script = tmp_path / f"fake_{fault}.py"
     script.write_text(bodies[fault])
     monkeypatch.setattr(verify, "recheck_argv", lambda *a: [sys.executable, str(script)])
-    r = verify.repair_ready(tmp_path, tid, Deadline.after(3), output_budget=64 * 1024)
+    with deadline_passes_at(marker):
+        r = verify.repair_ready(tmp_path, tid, Deadline.after(3), output_budget=64 * 1024)
     assert (r.outcome, r.reason) == ("recheck_incomplete", reason)
     assert r.projection()["observation"] == "recheck_incomplete"
     after = tasks.load_task(tmp_path, tid)

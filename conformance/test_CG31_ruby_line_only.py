@@ -10,11 +10,12 @@ The source is never executed.
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 from pathlib import Path
 
 import pytest
-from helpers import require_tool
+from helpers import deadline_passes_at, hang_marker, require_tool
 
 from orchestrator.core.engine import LintRequest, run_lint
 from orchestrator.model.report import Report, Scope
@@ -85,7 +86,7 @@ def test_CG31_pinned_project_version_is_named_when_it_differs(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ("sleep 30", ScopeStatus.TIMED_OUT),
+        ("touch {marker}; sleep 30", ScopeStatus.TIMED_OUT),
         ("cat >/dev/null; kill -SEGV $$", ScopeStatus.TOOL_ERROR),
     ],
     ids=["hang", "crash"],
@@ -94,16 +95,18 @@ def test_CG31_selected_failures_never_switch_to_the_grammar(
     tmp_path: Path, body: str, status: ScopeStatus
 ) -> None:
     root = _project(tmp_path / "ws")
-    fake = _fake_ruby(tmp_path / "fake_ruby", body)
-    report = run_lint(
-        LintRequest(
-            project_root=root,
-            paths=["lib/broken.rb", "lib/fine.rb"],
-            cwd=root,
-            timeout=3,
-            tools={"ruby": fake},
+    marker = hang_marker(tmp_path)  # the hanging fake says it runs: the deadline passes
+    fake = _fake_ruby(tmp_path / "fake_ruby", body.format(marker=shlex.quote(str(marker))))
+    with deadline_passes_at(marker):
+        report = run_lint(
+            LintRequest(
+                project_root=root,
+                paths=["lib/broken.rb", "lib/fine.rb"],
+                cwd=root,
+                timeout=3,
+                tools={"ruby": fake},
+            )
         )
-    )
     scopes = _scopes(report)
     for path in ("lib/broken.rb", "lib/fine.rb"):
         assert scopes[(path, "ruby")].status == status

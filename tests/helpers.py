@@ -4,10 +4,12 @@ Import them with `from helpers import ...` (tests/ is on sys.path via the root c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,44 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def hang_marker(folder: Path) -> Path:
+    """Where a hanging fake tool of a test says it is running (before it sleeps):
+    `deadline_passes_at(marker)` ends the run's deadline the moment the file exists."""
+    return folder / "hanging.marker"
+
+
+@contextlib.contextmanager
+def deadline_passes_at(marker: Path, poll_s: float = 0.01) -> Iterator[None]:
+    """Every deadline of this process passes the moment `marker` exists.
+
+    A hanging fake tool creates `marker` once it runs (then sleeps far longer than any
+    deadline), so a timeout test waits for the hang to be reached, not for seconds of
+    clock. The deadline passes through its own cancellation (`deadline.cancel_all`), the
+    same expiry a run sees on the clock: the child is killed and its scope timed out.
+    The test's own deadline stays as the bound should the marker never come. Deadlines
+    run on their clocks again when the block ends.
+    """
+    from orchestrator import deadline
+
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            if marker.exists():
+                deadline.cancel_all()
+                return
+            stop.wait(poll_s)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        watcher.join()
+        deadline.resume()
 
 
 def require_tool(name: str, install_hint: str, path: str | None = None) -> str:

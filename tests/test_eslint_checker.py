@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import eslint_path
+from helpers import deadline_passes_at, eslint_path, hang_marker
 from orchestrate_plugins.eslint_checker import EslintChecker, resolve_tool
 from orchestrate_plugins.eslint_config import range_differs
 
@@ -293,7 +294,7 @@ def test_unloadable_plugin_is_tool_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "needle"),
     [
-        ("sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
+        ("touch {marker}; sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
         (
             'echo "Oops! Something went wrong! :(" >&2; echo "boom: crash" >&2; exit 2',
             ScopeStatus.TOOL_ERROR,
@@ -307,10 +308,12 @@ def test_unloadable_plugin_is_tool_error(tmp_path: Path) -> None:
 def test_faults_are_outcomes_without_fallback(
     tmp_path: Path, body: str, status: ScopeStatus, needle: str
 ) -> None:
-    fake = _fake(tmp_path / "fake_eslint", body)
+    marker = hang_marker(tmp_path)  # the hanging fake says it runs: the deadline passes
+    fake = _fake(tmp_path / "fake_eslint", body.format(marker=shlex.quote(str(marker))))
     _write(tmp_path, {"eslint.config.js": CONFIG, "a.js": "1;\n", "b.js": "2;\n"})
     ctx = _ctx(tmp_path, timeout=3, tool_overrides={"eslint": fake})
-    outs = _lint(tmp_path, ["a.js", "b.js"], ctx)
+    with deadline_passes_at(marker):
+        outs = _lint(tmp_path, ["a.js", "b.js"], ctx)
     for out in outs.values():
         assert out.status == status and not out.falls_back
         assert out.reason and needle in out.reason

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gate_support import clean_env, orchestrate
-from helpers import fail_or_skip, git, new_repo, run_cli, stage
+from helpers import deadline_passes_at, fail_or_skip, git, hang_marker, new_repo, run_cli, stage
 from orchestrate_plugins.exact_parsers import PARSERS, parser_for
 from orchestrate_plugins.treesitter_checker import TreeSitterChecker
 
@@ -342,8 +343,10 @@ def assert_candidate(o: FileOutcome, why: str) -> None:
 
 
 def test_hanging_parser_leaves_the_candidate(tmp_path: Path) -> None:
-    tool = fake(tmp_path, "fake-gofmt-hangs", "exec sleep 60\n")
-    o = judge(tmp_path, "a.go", GO_BAD, tools={"gofmt": tool}, seconds=3)
+    marker = hang_marker(tmp_path)  # the hanging fake says it runs: the deadline passes
+    tool = fake(tmp_path, "fake-gofmt-hangs", f"touch {shlex.quote(str(marker))}\nexec sleep 60\n")
+    with deadline_passes_at(marker):
+        o = judge(tmp_path, "a.go", GO_BAD, tools={"gofmt": tool}, seconds=3)
     assert_candidate(o, "gave no verdict within")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import deadline_passes_at, hang_marker
 from orchestrate_plugins import treesitter_checker
 from orchestrate_plugins.eslint_checker import EslintChecker
 from orchestrate_plugins.ruby_checker import RubyChecker
@@ -113,8 +114,12 @@ def _outcomes(checker: object, ctx: RunContext, path: str) -> list[FileOutcome]:
 @pytest.mark.parametrize("plugin", list(PLUGINS))
 def test_same_process_fact_same_status(tmp_path: Path, plugin: str, fact: str) -> None:
     body, expected = FACTS[fact]
+    marker = hang_marker(tmp_path)
+    if fact == "hang":  # the fake says it hangs; the deadline passes then
+        body = f"touch '{marker}'; {body}"
     checker, ctx, path = PLUGINS[plugin](tmp_path, body)
-    (out,) = _outcomes(checker, ctx, path)
+    with deadline_passes_at(marker):
+        (out,) = _outcomes(checker, ctx, path)
     assert out.status == expected, out.reason
     assert out.findings == () and not out.falls_back and not out.coherent
     assert out.reason

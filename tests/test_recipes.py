@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import deadline_passes_at, hang_marker
 from orchestrate_plugins import recipe_checkers as builtin_recipes
 
 from orchestrator.api import (
@@ -71,6 +72,7 @@ if MODE == "crash":
     sys.stderr.write("Traceback: fakelint exploded\\n")
     sys.exit(3)
 if MODE == "hang":
+    Path(__file__).with_name("hanging.marker").touch()
     time.sleep(60)
 if MODE == "garbage":
     print("this is not fakelint output")
@@ -217,7 +219,9 @@ def test_a_failing_tool_is_never_checked(
 def test_a_hanging_tool_is_timed_out_and_killed(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     targets = _project(root, {"a.fk": "BAD\n"})
-    (out,) = _run(_checker(), targets, _ctx(root, _fake(tmp_path / "bin", "hang"), 3)).values()
+    ctx = _ctx(root, _fake(tmp_path / "bin", "hang"), 3)
+    with deadline_passes_at(hang_marker(tmp_path / "bin")):
+        (out,) = _run(_checker(), targets, ctx).values()
     assert out.status == ScopeStatus.TIMED_OUT and out.findings == ()
 
 
@@ -465,6 +469,7 @@ if args == {probe!r}:
 if {mode!r} == "crash":
     sys.stderr.write("Traceback: the tool exploded\\n")
     sys.exit(1)
+open({marker!r}, "w").close()
 time.sleep(60)
 """
 
@@ -485,14 +490,18 @@ def test_a_builtin_recipes_crashing_or_hanging_tool_is_never_checked(
     fake.parent.mkdir()
     probe = list(checker.recipe.version.argv)  # type: ignore[attr-defined]
     fake.write_text(
-        f"#!{sys.executable}\n" + BUILTIN_FAKE.format(probe=probe, real=real.argv[0], mode=mode)
+        f"#!{sys.executable}\n"
+        + BUILTIN_FAKE.format(
+            probe=probe, real=real.argv[0], mode=mode, marker=str(hang_marker(fake.parent))
+        )
     )
     fake.chmod(0o755)
     seconds = 60 if mode == "crash" else 4
     ctx = RunContext(
         project_root=root, deadline=Deadline.after(seconds), tool_overrides={name: str(fake)}
     )
-    (out,) = _run(checker, targets, ctx).values()
+    with deadline_passes_at(hang_marker(fake.parent)):
+        (out,) = _run(checker, targets, ctx).values()
     status, said = FAULTS[mode]
     assert out.status == status and out.findings == (), out.reason
     assert said in (out.reason or ""), out.reason

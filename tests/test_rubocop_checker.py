@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import fail_or_skip, new_repo, run_cli
+from helpers import deadline_passes_at, fail_or_skip, hang_marker, new_repo, run_cli
 from orchestrate_plugins.rubocop_checker import INSTALL_HINT, RubocopChecker
 
 from orchestrator.core.engine import LintRequest, run_lint
@@ -341,7 +342,7 @@ def test_erb_in_a_config_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "needle"),
     [
-        ("sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
+        ("touch {marker}; sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
         ("echo 'Error: boom' >&2; exit 2", ScopeStatus.TOOL_ERROR, "rubocop exit 2: Error: boom"),
         ("echo 'not json'; exit 0", ScopeStatus.TOOL_ERROR, "unparsable output"),
     ],
@@ -351,6 +352,8 @@ def test_faults_follow_the_shared_ladder(
     tmp_path: Path, body: str, status: ScopeStatus, needle: str
 ) -> None:
     fake = tmp_path / "fake_rubocop"  # fault injection: answers --version, then `body`
+    marker = hang_marker(tmp_path)  # the hanging fake says it runs: the deadline passes
+    body = body.format(marker=shlex.quote(str(marker)))
     fake.write_text(f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo 9.9.9; exit 0; fi\n{body}\n')
     fake.chmod(0o755)
     root = tmp_path / "r"
@@ -358,7 +361,8 @@ def test_faults_follow_the_shared_ladder(
     ctx = RunContext(
         project_root=root, deadline=Deadline.after(2), tool_overrides={"rubocop": str(fake)}
     )
-    out = _plan_run(root, [FileTarget(path="a.rb", abs_path=root / "a.rb")], ctx)["a.rb"]
+    with deadline_passes_at(marker):
+        out = _plan_run(root, [FileTarget(path="a.rb", abs_path=root / "a.rb")], ctx)["a.rb"]
     assert out.status == status and out.findings == ()
     assert needle in (out.reason or ""), out.reason
 

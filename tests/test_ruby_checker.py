@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from helpers import require_tool
+from helpers import deadline_passes_at, hang_marker, require_tool
 from orchestrate_plugins.ruby_checker import RubyChecker, find_ruby
 
 from orchestrator.deadline import Deadline
@@ -167,7 +168,7 @@ def test_explicit_tool_path_wins(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "needle"),
     [
-        ("sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
+        ("touch {marker}; sleep 30", ScopeStatus.TIMED_OUT, "deadline"),
         ("cat >/dev/null; kill -SEGV $$", ScopeStatus.TOOL_ERROR, "exit -11"),
         ("cat >/dev/null; echo 'gibberish' >&2; exit 1", ScopeStatus.TOOL_ERROR, "gibberish"),
         ("cat >/dev/null; exit 0", ScopeStatus.TOOL_ERROR, "no diagnostics"),
@@ -177,9 +178,11 @@ def test_explicit_tool_path_wins(tmp_path: Path) -> None:
 def test_selected_failures_never_fall_back(
     tmp_path: Path, body: str, status: ScopeStatus, needle: str
 ) -> None:
-    fake = _fake(tmp_path / "fake_ruby", body)
+    marker = hang_marker(tmp_path)  # the hanging fake says it runs: the deadline passes
+    fake = _fake(tmp_path / "fake_ruby", body.format(marker=shlex.quote(str(marker))))
     ctx = _ctx(tmp_path, timeout=2, tool_overrides={"ruby": fake})
-    outs = _check(tmp_path, {"a.rb": "puts 1\n", "b.rb": MISSING_END}, ctx)
+    with deadline_passes_at(marker):
+        outs = _check(tmp_path, {"a.rb": "puts 1\n", "b.rb": MISSING_END}, ctx)
     for out in outs.values():
         assert out.status == status and not out.falls_back and not out.coherent
         assert out.findings == ()

@@ -1,17 +1,25 @@
-"""`orchestrate trust` and project recipes through the real CLI (orchestrator.cli.trust):
+"""`orchestrate trust` and project recipes through the CLI (orchestrator.cli.trust):
 `lint` runs a project recipe only once trusted; strict gates never read that trust and
-run only the base's recipes. Real git repositories, the real `grep` as the tool."""
+run only the base's recipes. Real git repositories, the real `grep` as the tool.
+
+The first case spawns the console script (the end-to-end tier: trust, list and revoke
+between real `orchestrate lint` processes); the others call the same CLI entry,
+`cli.main.main`, in process (the fast tier)."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from helpers import add_remote, git, new_repo, run_cli
 
-pytestmark = pytest.mark.e2e
+from orchestrator.cli.main import main
 
 RECIPE = """name = "todo"
 tool = "grep"
@@ -22,12 +30,38 @@ format = "pattern"
 pattern = '^(?P<path>[^:]+):(?P<line>\\d+):(?P<message>.*)$'
 """
 
+Cli = Callable[..., subprocess.CompletedProcess[str]]
+
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     if shutil.which("grep") is None:
         pytest.fail("grep is missing: apt-get install grep")
     return {"XDG_DATA_HOME": str(tmp_path / "data")}
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> Cli:
+    """`run_cli`'s call and answer, served by `cli.main.main` in this process: `env` laid
+    over the environment, `cwd` the current folder, `stdin` the standard input."""
+
+    def run(
+        args: Sequence[str],
+        cwd: Path,
+        env: dict[str, str] | None = None,
+        stdin: str | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        for key, value in (env or {}).items():
+            monkeypatch.setenv(key, value)
+        monkeypatch.chdir(cwd)
+        data = (stdin or "").encode()
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        capfd.readouterr()
+        code = main(list(args))
+        said = capfd.readouterr()
+        return subprocess.CompletedProcess(list(args), code, said.out, said.err)
+
+    return run
 
 
 def _files(ext: str = '".txt"', config: str = "") -> dict[str, str]:
@@ -41,6 +75,7 @@ def _todo(report: dict) -> list[dict]:
     return [s for s in report["scopes"] if s["checker"] == "todo"]
 
 
+@pytest.mark.e2e
 def test_lint_runs_a_project_recipe_only_after_trust(tmp_path: Path, env) -> None:
     repo = new_repo(tmp_path / "r", {**_files(), "notes.txt": "a\nTODO b\n"})
     before = run_cli(["lint", "notes.txt", "--format", "json"], cwd=repo, env=env)
@@ -61,20 +96,22 @@ def test_lint_runs_a_project_recipe_only_after_trust(tmp_path: Path, env) -> Non
     assert [s["status"] for s in _todo(again)] == ["not_run"]
 
 
-def test_a_recipe_named_like_a_builtin_is_a_usage_error(tmp_path: Path, env) -> None:
+def test_a_recipe_named_like_a_builtin_is_a_usage_error(tmp_path: Path, env, cli: Cli) -> None:
     files = _files()
     files["lint/todo.toml"] = files["lint/todo.toml"].replace('name = "todo"', 'name = "ruff"')
     repo = new_repo(tmp_path / "r", {**files, "notes.txt": "TODO\n"})
-    res = run_cli(["lint", "notes.txt"], cwd=repo, env=env)
+    res = cli(["lint", "notes.txt"], cwd=repo, env=env)
     assert res.returncode == 2
     assert "clashes with the checker 'ruff' of orchestrate" in res.stderr
-    assert run_cli(["trust"], cwd=repo, env=env).returncode == 2
+    assert cli(["trust"], cwd=repo, env=env).returncode == 2
 
 
-def test_a_gate_never_runs_a_recipe_the_change_adds_even_when_trusted(tmp_path: Path, env) -> None:
+def test_a_gate_never_runs_a_recipe_the_change_adds_even_when_trusted(
+    tmp_path: Path, env, cli: Cli
+) -> None:
     repo = new_repo(tmp_path / "r", {**_files(), "notes.txt": "TODO b\n"})
-    assert run_cli(["trust"], cwd=repo, env=env).returncode == 0
-    res = run_cli(["gate", "commit", "--format", "json"], cwd=repo, env=env)
+    assert cli(["trust"], cwd=repo, env=env).returncode == 0
+    res = cli(["gate", "commit", "--format", "json"], cwd=repo, env=env)
     report = json.loads(res.stdout)
     (scope,) = _todo(report)
     assert scope["status"] == "not_run" and "new policy" in scope["reason"]
@@ -82,13 +119,13 @@ def test_a_gate_never_runs_a_recipe_the_change_adds_even_when_trusted(tmp_path: 
     assert any("todo" in n and "new policy" in n for n in report["notes"])
 
 
-def test_a_gate_runs_the_base_recipe_and_its_findings_count(tmp_path: Path, env) -> None:
+def test_a_gate_runs_the_base_recipe_and_its_findings_count(tmp_path: Path, env, cli: Cli) -> None:
     repo = new_repo(tmp_path / "r", _files())
     git(repo, "commit", "-qm", "recipe")
     git(repo, "add", "-A")
     (repo / "notes.txt").write_text("a\nTODO b\n")
     git(repo, "add", "notes.txt")
-    report = json.loads(run_cli(["gate", "commit", "--format", "json"], cwd=repo, env=env).stdout)
+    report = json.loads(cli(["gate", "commit", "--format", "json"], cwd=repo, env=env).stdout)
     assert [s["status"] for s in _todo(report)] == ["checked"]
     assert [(f["path"], f["line"]) for f in report["findings"] if f["checker"] == "todo"] == [
         ("notes.txt", 2)
@@ -96,7 +133,7 @@ def test_a_gate_runs_the_base_recipe_and_its_findings_count(tmp_path: Path, env)
 
 
 def test_a_base_recipe_claiming_python_never_satisfies_required_coverage(
-    tmp_path: Path, env
+    tmp_path: Path, env, cli: Cli
 ) -> None:
     # Ruff is switched off on both sides: only the recipe could vouch for app.py.
     files = _files('".py"', 'disable_plugins = ["ruff"]\n[required]\npython = "native"\n')
@@ -104,7 +141,7 @@ def test_a_base_recipe_claiming_python_never_satisfies_required_coverage(
     git(repo, "commit", "-qm", "recipe")
     (repo / "app.py").write_text("x = 1  # TODO\n")
     git(repo, "add", "app.py")
-    res = run_cli(["gate", "commit", "--format", "json"], cwd=repo, env=env)
+    res = cli(["gate", "commit", "--format", "json"], cwd=repo, env=env)
     report = json.loads(res.stdout)
     assert [s["status"] for s in _todo(report)] == ["checked"]
     assert report["gate"]["decision"] != "allowed"
@@ -112,7 +149,9 @@ def test_a_base_recipe_claiming_python_never_satisfies_required_coverage(
     assert any("app.py" in r for r in report["gate"]["reasons"])
 
 
-def test_a_gate_holds_the_base_recipes_config_files_in_its_tree(tmp_path: Path, env) -> None:
+def test_a_gate_holds_the_base_recipes_config_files_in_its_tree(
+    tmp_path: Path, env, cli: Cli
+) -> None:
     files = _files()
     files["lint/todo.toml"] = files["lint/todo.toml"].replace(
         "[output]", 'config_names = [".todorc"]\nruns_without_config = false\n[output]'
@@ -121,12 +160,14 @@ def test_a_gate_holds_the_base_recipes_config_files_in_its_tree(tmp_path: Path, 
     git(repo, "commit", "-qm", "recipe and its config")
     (repo / "notes.txt").write_text("TODO b\n")
     git(repo, "add", "notes.txt")
-    report = json.loads(run_cli(["gate", "commit", "--format", "json"], cwd=repo, env=env).stdout)
+    report = json.loads(cli(["gate", "commit", "--format", "json"], cwd=repo, env=env).stdout)
     assert [s["status"] for s in _todo(report)] == ["checked"]
 
 
 @pytest.mark.parametrize("gate", ["ci", "push"])
-def test_gate_ci_and_push_run_only_the_base_recipe(tmp_path: Path, env, gate: str) -> None:
+def test_gate_ci_and_push_run_only_the_base_recipe(
+    tmp_path: Path, env, gate: str, cli: Cli
+) -> None:
     repo = new_repo(tmp_path / "r", _files())
     git(repo, "commit", "-qm", "recipe")
     remote = add_remote(repo, tmp_path / "remote.git")
@@ -139,13 +180,13 @@ def test_gate_ci_and_push_run_only_the_base_recipe(tmp_path: Path, env, gate: st
     (repo / "notes.txt").write_text("TODO b\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "more")
-    assert run_cli(["trust"], cwd=repo, env=env).returncode == 0  # never read by a gate
+    assert cli(["trust"], cwd=repo, env=env).returncode == 0  # never read by a gate
     tip = git(repo, "rev-parse", "HEAD").strip()
     if gate == "ci":
-        res = run_cli(["gate", "ci", "--format", "json"], cwd=repo, env=env)
+        res = cli(["gate", "ci", "--format", "json"], cwd=repo, env=env)
     else:
         line = f"refs/heads/main {tip} refs/heads/main {base}\n"
-        res = run_cli(["gate", "push", "origin", "--format", "json"], cwd=repo, env=env, stdin=line)
+        res = cli(["gate", "push", "origin", "--format", "json"], cwd=repo, env=env, stdin=line)
     assert remote.is_dir()
     report = json.loads(res.stdout)
     by = {s["checker"]: s for s in report["scopes"] if s["path"] == "notes.txt"}
