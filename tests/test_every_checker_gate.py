@@ -48,9 +48,31 @@ PROJECTS: dict[str, tuple[dict[str, str], str]] = {
     "mypy": ({"mypy.ini": "[mypy]\n", "a.py": "x: int = 1\n"}, "a.py"),
     "shellcheck": ({"run.sh": '#!/bin/sh\necho "$1"\n'}, "run.sh"),
     "hadolint": ({"Dockerfile": 'FROM debian:12.8\nCMD ["true"]\n'}, "Dockerfile"),
+    "cppcheck": ({"a.c": "int main(void) { return 0; }\n"}, "a.c"),
+    "go-vet": (
+        {"go.mod": "module example.com/m\n\ngo 1.19\n", "a.go": "package m\n\nfunc F() {}\n"},
+        "a.go",
+    ),
+    "markdownlint-cli2": ({".markdownlint.yaml": "default: true\n", "a.md": "# A\n"}, "a.md"),
+    "prettier": ({".prettierrc.json": "{}\n", "a.md": "# A\n"}, "a.md"),
+    "ruff-format": ({"pyproject.toml": "[tool.ruff.format]\n", "a.py": "x = 1\n"}, "a.py"),
+    "sqlfluff": (
+        {".sqlfluff": "[sqlfluff]\ndialect = ansi\n", "a.sql": "SELECT a FROM t\n"},
+        "a.sql",
+    ),
+    "taplo": (
+        {"taplo.toml": "[formatting]\nalign_entries = false\n", "a.toml": "a = 1\n"},
+        "a.toml",
+    ),
     "treesitter": ({"m.go": "package main\n\nfunc main() {}\n"}, "m.go"),
     "secrets": ({"notes.txt": "nothing to hide\n"}, "notes.txt"),
 }
+
+
+#: Checkers whose config may load project code (prettier: any config may name
+#: `plugins`): a strict gate never runs them (`not_run`), and still allows, judging the
+#: file with the language's own evidence.
+NOT_AT_GATES = frozenset({"prettier"})
 
 
 def test_every_loaded_checker_has_a_project_here() -> None:
@@ -72,7 +94,8 @@ def test_a_checker_checks_its_file_in_lint_and_at_gate_commit(
     assert [s.status for s in mine] == [ScopeStatus.CHECKED], mine
     gated = gate("commit", timeout=120, cwd=repo)
     scopes = [s for s in gated.report.scopes if s.checker == name and s.path == judged]
-    assert [s.status for s in scopes] == [ScopeStatus.CHECKED], gated.report.gate
+    want = ScopeStatus.NOT_RUN if name in NOT_AT_GATES else ScopeStatus.CHECKED
+    assert [s.status for s in scopes] == [want], gated.report.gate
     assert gated.report.gate.decision == GateDecision.ALLOW, gated.report.gate
 
 
@@ -90,4 +113,23 @@ def test_the_example_plugin_passes_gate_commit_with_and_without_its_config(
     (scope,) = [s for s in gated.report.scopes if s.checker == "yamllint" and s.path == "c.yml"]
     want = ScopeStatus.CHECKED if configured else ScopeStatus.CONFIGURATION_REQUIRED
     assert scope.status == want, scope
+    assert gated.report.gate.decision == GateDecision.ALLOW, gated.report.gate
+
+
+def test_a_checker_claiming_by_suffix_never_stands_in_for_the_languages_evidence(
+    tmp_path: Path, homes: dict[str, str]
+) -> None:
+    """prettier claims `.json` by suffix, not for JSON (its `languages` is empty): the
+    fallback still judges the file (the JSON parser's verdict) in `lint` and at `gate
+    commit`, where prettier is `not_run`. Before, prettier's claim took the file from
+    the fallback, so a gate in any prettier project was incomplete on every JSON file."""
+    repo = new_repo(tmp_path / "r", {".prettierrc.json": "{}\n", "data.json": '{"a": 1}\n'})
+    report = lint(LintRequest(project_root=repo)).report
+    statuses = {s.checker: s.status for s in report.scopes if s.path == "data.json"}
+    assert statuses.get("treesitter") == ScopeStatus.CHECKED, statuses
+    assert statuses.get("prettier") == ScopeStatus.CHECKED, statuses
+    gated = gate("commit", timeout=120, cwd=repo)
+    at_gate = {s.checker: s.status for s in gated.report.scopes if s.path == "data.json"}
+    assert at_gate.get("treesitter") == ScopeStatus.CHECKED, at_gate
+    assert at_gate.get("prettier") == ScopeStatus.NOT_RUN, at_gate
     assert gated.report.gate.decision == GateDecision.ALLOW, gated.report.gate
