@@ -42,6 +42,7 @@ from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import digest_files, folders_up, root_configs
 from orchestrator.checkers.recipe import RecipeChecker, recipe_checker, recipe_checkers, recipe_hook
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
+from orchestrator.checkers.recipe_output import local_path
 from orchestrator.checkers.tools import (
     PROBE_SECONDS,
     VersionProbe,
@@ -157,6 +158,7 @@ __all__ = [
     "interpreter_bin_dir",
     "is_executable",
     "is_resident",
+    "local_path",
     "managed_install_hint",
     "managed_tool_homes",
     "needs_head",

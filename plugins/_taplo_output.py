@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from orchestrator.api import (
     FileTarget,
@@ -30,6 +30,7 @@ from orchestrator.api import (
     Severity,
     Unparsable,
     fingerprint,
+    local_path,
     one_line,
 )
 
@@ -40,17 +41,6 @@ _CLOSING = re.compile(r"^ERROR operation failed error=")
 _LOG = re.compile(r"^\s*(?:ERROR|WARN|INFO|DEBUG|TRACE)\b")
 _TITLE = re.compile(r"^(?P<level>error|warning): (?P<message>.+)$")
 _WHERE = re.compile(r"^\s*┌─ (?P<path>.+):(?P<line>\d+):(?P<column>\d+)$")
-
-
-def _relative(raw: str, root: Path) -> str:
-    """The project-relative POSIX path of a path taplo printed (it prints absolute ones)."""
-    p = PurePosixPath(raw)
-    if p.is_absolute():
-        try:
-            return p.relative_to(PurePosixPath(root.as_posix())).as_posix()
-        except ValueError:
-            return raw
-    return PurePosixPath(*[x for x in p.parts if x != "."]).as_posix()
 
 
 def _finding(path: str, rule: str, message: str, line: int | None, column: int | None) -> Finding:
@@ -84,7 +74,7 @@ def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
     title: str | None = None
     for raw in text.splitlines():
         if m := _UNFORMATTED.match(raw):
-            path = _relative(m["path"], root)
+            path = local_path(m["path"], root)
             found.setdefault(path, []).append(
                 _finding(path, UNFORMATTED_RULE, "the file is not properly formatted", None, None)
             )
@@ -95,7 +85,7 @@ def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
         elif m := _TITLE.match(raw):
             title = m["message"]
         elif (m := _WHERE.match(raw)) and title is not None:
-            path = _relative(m["path"], root)
+            path = local_path(m["path"], root)
             found.setdefault(path, []).append(
                 _finding(path, _slug(title), title, int(m["line"]), int(m["column"]))
             )

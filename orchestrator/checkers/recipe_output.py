@@ -54,8 +54,9 @@ def _positive(value: Any) -> int | None:
     return value if isinstance(value, int) and value >= 1 else None
 
 
-def _local_path(raw: str, root: Path) -> str:
-    """The project-relative POSIX path the tool named (`./a.sh`, `file:///abs/a.sh`)."""
+def local_path(raw: str, root: Path) -> str:
+    """The project-relative POSIX path a tool named (`./a.sh`, `file:///abs/a.sh`, an
+    absolute path under `root`); any other path as it was printed."""
     if raw.startswith("file:"):
         raw = unquote(urlsplit(raw).path)
     p = PurePosixPath(raw)
@@ -101,7 +102,7 @@ class _Reader:
         if self.from_stdin:
             rel = self.targets[0].path
         elif isinstance(path, str) and path:
-            rel = _local_path(path, self.root)
+            rel = local_path(path, self.root)
         else:
             raise Unparsable("a finding without its path")
         if rule is None or rule == "":
