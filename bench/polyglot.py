@@ -10,7 +10,8 @@ switched off), and counts per project and in total:
 
 - `files`: tracked files; `text`: those that are not binary;
 - `known`: text files in a language some checker, grammar, exact parser or recipe knows
-  (a language one of the loaded checkers declares, or a file some checker claimed);
+  (a language one of the loaded checkers declares, an opt-in recipe's only where it
+  claimed the file, or a file some checker claimed);
 - `verdict`: known files with a `checked` scope that is not policy (the secret scan);
 - `claims`: files with a syntax claim (a tree-sitter candidate or a confirmed syntax
   error, or a native checker's own syntax error);
@@ -135,13 +136,20 @@ def lint(repo: Path) -> dict[str, Any]:
 
 def known_languages() -> frozenset[str]:
     """Every language a loaded checker (native, fallback grammar, exact parser, recipe)
-    declares: a file of one of them must never be `unsupported`."""
+    declares: a file of one of them must never be `unsupported`. An opt-in recipe's
+    languages (`claims_without_config = false`: codespell's prose, which it judges only
+    where the project configures it) are left out here: in a project that configures
+    it, its files are known because it claimed them (`count`); in one that does not,
+    nothing here judges a `.txt` or `.rst`, and `unsupported` says so."""
     from orchestrate_plugins import exact_parsers
 
     from orchestrator.core import plugin_host
 
     langs: set[str] = set(exact_parsers.languages())
     for checker in plugin_host.load().checkers():
+        recipe = getattr(checker.impl, "recipe", None)
+        if recipe is not None and not recipe.claims_without_config:
+            continue
         langs.update(checker.languages)
     return frozenset(langs)
 
