@@ -1526,4 +1526,8 @@ def test_taplo_needs_no_network_though_its_config_names_a_remote_schema(tmp_path
         # Under CI taplo lint says nothing of a schema it could not fetch (exit 1 alone).
         env={**{k: v for k, v in os.environ.items() if k != "CI"}, "RUST_LOG": "warn"},
     )
-    assert lint.returncode != 0 and "failed to fetch schema" in lint.stderr, lint.stderr
+    # The control: without a network, taplo lint cannot load the schema and fails. Its
+    # warning is not always printed (a fresh-clone CI run saw exit 1 and no stderr), so
+    # the exit code is the evidence; the message, when there, must be that one.
+    assert lint.returncode != 0, lint.stderr
+    assert not lint.stderr.strip() or "schema" in lint.stderr, lint.stderr

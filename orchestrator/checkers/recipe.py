@@ -29,7 +29,9 @@ version evidence of every command checker. What the factory adds:
   time: go vet), its files sorted by folder first so a folder is mostly one batch;
 - `code_configs`: at a strict gate a file governed by a config that is a program (in
   its folder or any above it) is `not_run`: a gate never runs the change's code;
-- `path_prefix`: written before each path (markdownlint-cli2's `:` literal path).
+- `path_prefix`: written before each path (markdownlint-cli2's `:` literal path);
+- `language_args`: per detected language, words before the paths, in batches of one
+  language (cppcheck reads every `.h` as C unless told `--language=c++`).
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -246,6 +248,16 @@ class RecipeChecker(CommandChecker):
                         )
                         settled += settled_plan(self, [t], ScopeStatus.NOT_RUN, why).settled
                 return CheckerPlan(batches=rest.batches, settled=tuple(settled))
+        if self.recipe.language_args and len({t.language for t in targets}) > 1:
+            # One language per batch: its words go before the batch's paths (`command`).
+            plans = [
+                self.plan([t for t in targets if (t.language or "") == lang], ctx)
+                for lang in sorted({t.language or "" for t in targets})
+            ]
+            return CheckerPlan(
+                batches=tuple(b for p in plans for b in p.batches),
+                settled=tuple(o for p in plans for o in p.settled),
+            )
         if self.recipe.targets == "folders":  # a folder's files in one batch, mostly
             targets = sorted(targets, key=lambda t: (PurePosixPath(t.path).parent, t.path))
         plan = super().plan(targets, ctx)
@@ -283,6 +295,11 @@ class RecipeChecker(CommandChecker):
         tool that reads its arguments as globs)."""
         if from_stdin:
             return super().command(tool, targets, from_stdin)
+        lang = targets[0].language if targets else None
+        extra = self.recipe.language_args.get(lang or "", [])
+        if extra:  # a batch is of one language (`plan`)
+            argv = [*tool.argv, *self.args, *extra, *self.paths_after]
+            return argv + [self.recipe.path_prefix + t.path for t in targets]
         if self.recipe.targets == "folders":
             folders = sorted({PurePosixPath(t.path).parent.as_posix() for t in targets})
             named = ["." if f == "." else f"./{f}" for f in folders]

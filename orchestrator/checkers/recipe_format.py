@@ -270,6 +270,9 @@ class Recipe(_Table):
     #: "folders": the command line names the folders of the batch's files (`./DIR`, `.`
     #: for the root), not the files: a tool that judges a package at a time (go vet).
     targets: Literal["files", "folders"] = "files"
+    #: Per detected language, words put before the paths (cppcheck reads every `.h` as
+    #: C: `cpp = ["--language=c++"]`); the files then run in batches of one language.
+    language_args: dict[str, list[str]] = Field(default_factory=dict)
     batch: int = Field(default=200, ge=1, le=2000)
     stdin_args: list[str] = Field(default_factory=lambda: ["-"])
     output: Output
