@@ -729,6 +729,33 @@ def test_a_folders_recipe_names_each_folder_of_its_batch_once(tmp_path: Path) ->
     assert argv == ["/bin/vetlike", "-json", "./-v", ".", "./sub"]
 
 
+def test_cppcheck_names_each_batchs_language_and_never_passes_a_file_as_an_option(
+    tmp_path: Path,
+) -> None:
+    """cppcheck reads every `.h` as C: a header detected as C++ runs with
+    `--language=c++`, a batch per language; cppcheck knows no `--`, so a file named
+    like an option is still given as `./-x.h`."""
+    from orchestrator.checkers.command import CommandTool
+
+    checker = _builtin("cppcheck")
+    targets = [
+        FileTarget(path=p, abs_path=tmp_path / p, language=lang)
+        for p, lang in (("a.c", "c"), ("-x.h", "cpp"), ("b.hpp", "cpp"))
+    ]
+    for t in targets:
+        t.abs_path.write_text("int x;\n")
+    tool = CommandTool(argv=("/bin/cppchecklike",), identity=None)  # type: ignore[arg-type]
+    by_language = {
+        t.language: checker.command(tool, [u for u in targets if u.language == t.language], False)  # type: ignore[attr-defined]
+        for t in targets
+    }
+    assert by_language["cpp"][-3:] == ["--language=c++", "./-x.h", "b.hpp"]
+    assert by_language["c"][-2:] == ["--language=c", "a.c"]
+    plan = checker.plan(targets, RunContext(project_root=tmp_path, deadline=Deadline.after(60)))
+    assert not plan.settled, plan.settled  # the Debian package of the set-up is found
+    assert sorted({t.language for t in b.targets}.pop() for b in plan.batches) == ["c", "cpp"]
+
+
 def test_go_vet_needs_a_go_mod_writes_its_cache_outside_and_names_a_missing_module(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -399,10 +399,15 @@ class CommandChecker:
                 _not_an_option(path) if a == "{path}" else a.replace("{path}", path)
                 for a in self.stdin_args
             ]
+        return [*argv, *self.paths_after, *self.path_words(targets)]
+
+    def path_words(self, targets: Sequence[FileTarget]) -> list[str]:
+        """The batch's files as command-line words: as they are after a `--` among
+        `paths_after`, else each one named like an option as `./-x` (a file named
+        `--config=x` must still be a file)."""
         if "--" in self.paths_after:
-            return [*argv, *self.paths_after, *(t.path for t in targets)]
-        # No `--` ends the options: a file named `--config=x` must still be a file.
-        return [*argv, *self.paths_after, *(_not_an_option(t.path) for t in targets)]
+            return [t.path for t in targets]
+        return [_not_an_option(t.path) for t in targets]
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """One process for the batch, from the project root, under the run's deadline

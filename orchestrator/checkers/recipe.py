@@ -295,20 +295,16 @@ class RecipeChecker(CommandChecker):
         tool that reads its arguments as globs)."""
         if from_stdin:
             return super().command(tool, targets, from_stdin)
+        # A batch is of one language when the recipe has `language_args` (`plan`).
         lang = targets[0].language if targets else None
         extra = self.recipe.language_args.get(lang or "", [])
-        if extra:  # a batch is of one language (`plan`)
-            argv = [*tool.argv, *self.args, *extra, *self.paths_after]
-            return argv + [self.recipe.path_prefix + t.path for t in targets]
+        head = [*tool.argv, *self.args, *extra, *self.paths_after]
         if self.recipe.targets == "folders":
             folders = sorted({PurePosixPath(t.path).parent.as_posix() for t in targets})
-            named = ["." if f == "." else f"./{f}" for f in folders]
-            return [*tool.argv, *self.args, *self.paths_after, *named]
-        prefix = self.recipe.path_prefix
-        if not prefix:
-            return super().command(tool, targets, from_stdin)
-        argv = [*tool.argv, *self.args, *self.paths_after]
-        return argv + [prefix + t.path for t in targets]
+            return head + ["." if f == "." else f"./{f}" for f in folders]
+        if self.recipe.path_prefix:  # `:PATH` is a literal path: never an option
+            return head + [self.recipe.path_prefix + t.path for t in targets]
+        return head + self.path_words(targets)
 
     def cause(self, stderr: bytes) -> str:
         """The tool's error in one line, without the lines `skip_pattern` says are no
