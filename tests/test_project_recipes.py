@@ -169,13 +169,12 @@ def test_a_file_named_like_an_option_stays_a_file_without_double_dash(tmp_path: 
     assert [(f.path, f.line) for f in report.findings if f.checker == "todo"] == [("-v.txt", 2)]
 
 
-def test_a_tool_that_resolves_to_a_versioned_compiler_never_runs(tmp_path: Path) -> None:
+def _assert_a_linked_tool_never_runs(tmp_path: Path, target: Path) -> None:
+    """The recipe's tool `mylint` on PATH is a link to `target`: linting is `tool_error`,
+    saying the program behind it is never a project recipe's tool."""
     bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    real = bin_dir / "x86_64-linux-gnu-gcc-12"
-    real.write_text("#!/bin/sh\necho 1.0.0\n")
-    real.chmod(0o755)
-    (bin_dir / "mylint").symlink_to(real)
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "mylint").symlink_to(target)
     recipe = _recipe().replace('tool = "grep"', 'tool = "mylint"').replace('["grep"', '["mylint"')
     root = _project(tmp_path / "p", recipe)
     trust_usecase.trust_recipes(root)
@@ -183,6 +182,14 @@ def test_a_tool_that_resolves_to_a_versioned_compiler_never_runs(tmp_path: Path)
     scope = _scope(_lint(root, env=env))
     assert scope.status == ScopeStatus.TOOL_ERROR
     assert "never a project recipe's tool" in (scope.reason or "")
+
+
+def test_a_tool_that_resolves_to_a_versioned_compiler_never_runs(tmp_path: Path) -> None:
+    real = tmp_path / "bin" / "x86_64-linux-gnu-gcc-12"
+    real.parent.mkdir()
+    real.write_text("#!/bin/sh\necho 1.0.0\n")
+    real.chmod(0o755)
+    _assert_a_linked_tool_never_runs(tmp_path, real)
 
 
 @pytest.mark.parametrize(
@@ -196,16 +203,7 @@ def test_argv0_must_be_the_declared_tool(argv: str) -> None:
 
 
 def test_a_tool_that_resolves_to_a_shell_never_runs(tmp_path: Path) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "mylint").symlink_to(shutil.which("sh") or "/bin/sh")
-    recipe = _recipe().replace('tool = "grep"', 'tool = "mylint"').replace('["grep"', '["mylint"')
-    root = _project(tmp_path / "p", recipe)
-    trust_usecase.trust_recipes(root)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    scope = _scope(_lint(root, env=env))
-    assert scope.status == ScopeStatus.TOOL_ERROR
-    assert "never a project recipe's tool" in (scope.reason or "")
+    _assert_a_linked_tool_never_runs(tmp_path, Path(shutil.which("sh") or "/bin/sh"))
 
 
 @pytest.mark.parametrize("path", ["../x.toml", "/etc/x.toml", "a/../../x.toml", "x.sh"])

@@ -292,8 +292,9 @@ class Git:
         (`ASK_PROTOCOLS`: never ``ext::`` or a remote helper, which run a program the
         URL names); every other neutral setting stays (no ``core.sshCommand``, no
         ``uploadpack`` the configuration names), git never prompts (a gate has no one to
-        answer), and the ask has its own bound within the run's deadline. Never raises:
-        the caller reads a failure as "the remote was not asked"."""
+        answer), and the ask has its own bound within the run's deadline. A failure is a
+        result the caller reads as "the remote was not asked"; only a `where` starting
+        with "-" raises (ValueError: `push.remote_holds` never passes one)."""
         if not where or where.startswith("-"):
             raise ValueError("a remote to ask never starts with '-'")
         env = {**self.env, "GIT_ALLOW_PROTOCOL": ASK_PROTOCOLS, "GIT_TERMINAL_PROMPT": "0"}
