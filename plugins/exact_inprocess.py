@@ -278,19 +278,27 @@ CHECKS = {
 }
 
 
+def _dist_version(dist: str) -> str:
+    # From the installed distribution's metadata, not by importing it: the fallback's
+    # reuse identity asks for every parser's version, on the save-feedback path too,
+    # and importing Jinja2 and PyYAML for that took about 30 ms.
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
 def identity(name: str) -> str:
     """The version of an in-process parser: `python json 3.11.7`, `PyYAML 6.0.1 ...`."""
     py = "{}.{}.{}".format(*sys.version_info[:3])
     if name == "yaml":
-        import yaml
-
-        return f"PyYAML {yaml.__version__} safe composer (Python {py})"
+        return f"PyYAML {_dist_version('PyYAML')} safe composer (Python {py})"
     if name == "ini":
         return f"python configparser {py}"
     if name == "jinja":
-        import jinja2
-
-        return f"Jinja2 {jinja2.__version__} parser (Python {py})"
+        return f"Jinja2 {_dist_version('Jinja2')} parser (Python {py})"
     return f"python {'tomllib' if name == 'toml' else 'json'} {py}"
 
 
