@@ -38,11 +38,14 @@ def _measure(venv: Path) -> dict[str, float]:
     return {"total": total / mb, "pack": pack / mb, "beyond": (total - pack) / mb}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--keep", type=Path, help="build and install under this folder")
-    args = ap.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="orchestrate-hook-env-"))
+#: Each measured install: its label and the pip requirement built from the wheel.
+INSTALLS = (("plain (the pre-commit hook)", ""), ("[lsp,mcp]", "[lsp,mcp]"))
+
+
+def measure_installs(work: Path) -> dict[str, dict[str, float]]:
+    """Build this checkout's wheel under `work`, install it into one fresh venv per entry
+    of INSTALLS, and return each venv's megabytes: total, grammar pack, beyond the pack.
+    Raises CalledProcessError when the build or an install fails (no figure is guessed)."""
     dist = work / "dist"
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO)],
@@ -50,13 +53,10 @@ def main() -> int:
         capture_output=True,
     )
     (wheel,) = dist.glob("orchestrate_lint-*.whl")
-    print(f"{'install':<28} {'MB':>8} {'grammar pack':>13} {'beyond it':>10}")
-    for label, spec in (
-        ("plain (the pre-commit hook)", str(wheel)),
-        ("[lsp,mcp]", f"{wheel}[lsp,mcp]"),
-    ):
-        venv = work / ("venv-" + ("plain" if spec == str(wheel) else "extras"))
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    sizes: dict[str, dict[str, float]] = {}
+    for label, extras in INSTALLS:
+        venv = work / ("venv-" + (extras.strip("[]").replace(",", "-") or "plain"))
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
         subprocess.run(
             [
                 str(venv / "bin" / "python"),
@@ -65,12 +65,22 @@ def main() -> int:
                 "install",
                 "-q",
                 "--disable-pip-version-check",
-                spec,
+                f"{wheel}{extras}",
             ],
             check=True,
             capture_output=True,
         )
-        m = _measure(venv)
+        sizes[label] = _measure(venv)
+    return sizes
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--keep", type=Path, help="build and install under this folder")
+    args = ap.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="orchestrate-hook-env-"))
+    print(f"{'install':<28} {'MB':>8} {'grammar pack':>13} {'beyond it':>10}")
+    for label, m in measure_installs(work).items():
         print(f"{label:<28} {m['total']:>8.0f} {m['pack']:>13.0f} {m['beyond']:>10.0f}")
     return 0
 

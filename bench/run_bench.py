@@ -21,7 +21,10 @@ judged here; bench/RESULTS.md says which aims are met):
 7. `orchestrate --version` vs `python -c pass`;
 8. the editor (bench/lsp_probe.py): `orchestrate lsp` and `ruff server` side by side,
    start -> `initialize` answered, a Python change -> its diagnostics, and a
-   JavaScript change -> its diagnostics against a cold `eslint FILE`.
+   JavaScript change -> its diagnostics against a cold `eslint FILE`;
+9. the pre-commit lint hook's environment (bench/hook_env.py): this checkout's wheel
+   installed into a fresh venv, megabytes beyond the grammar pack (`--no-hook-env`
+   leaves it out: it builds the wheel and installs two venvs from the registry).
 
 Cases of one section run interleaved (one sample of each in turn), so a change of the
 machine's load hits all of them alike. Every tool sees the same Ruff configuration.
@@ -45,6 +48,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+import hook_env  # bench/hook_env.py, beside this script
 import lsp_probe  # bench/lsp_probe.py, beside this script
 
 from orchestrator.core.reuse import RACY_NS
@@ -385,6 +389,9 @@ def main() -> int:
     )
     ap.add_argument("--json", metavar="PATH", help="also write the raw samples here")
     ap.add_argument("--lsp-changes", type=int, default=20, help="changes timed per server")
+    ap.add_argument(
+        "--no-hook-env", action="store_true", help="leave out the hook environment's size"
+    )
     args = ap.parse_args()
     precommit, lintrunner = require_tools()
     # An installed wheel has its bytecode compiled by pip; an editable install compiles
@@ -564,6 +571,8 @@ def main() -> int:
         rss[n] = peak_rss(big, default)
 
     lsp_rows = lsp_probe.probe(WORK / "lsp", args.lsp_changes, max(args.reps, 5))
+    # Sizes, not times: measured after every timed case so its build load hits none.
+    installs = {} if args.no_hook_env else hook_env.measure_installs(WORK / "hook-env")
     med = {c.name: statistics.median(c.samples) for c in cases}
     print(
         f"corpus: {args.files} files ({len(py)} Python, {len(rest)} other); median of"
@@ -625,6 +634,14 @@ def main() -> int:
         lines.append(
             (f"peak RSS, own process, {n} files", f"{r['own_mib'] * 1.048576:.0f} MB", aim)
         )
+    for label, m in installs.items():
+        lines.append(
+            (
+                f"install, {label}: MB beyond the grammar pack",
+                f"{m['beyond']:.0f} MB",
+                "<= 40 MB" if label.startswith("plain") else "",
+            )
+        )
     for label, value, aim in lines:
         print(f"{label:<58} {value:>12}   {('aim ' + aim) if aim else ''}")
     if args.json:
@@ -636,6 +653,7 @@ def main() -> int:
                     "rows": [(c.group, c.name, c.samples) for c in cases],
                     "rss": rss,
                     "lsp": lsp_rows,
+                    "installs": installs,
                 },
                 indent=2,
             )
