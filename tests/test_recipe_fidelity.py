@@ -9,9 +9,9 @@ in its pyproject.toml, codespell's defaults), mypy on attrs' 54 Python files und
 cppcheck on Pillow's 111 C files (item `pillow`; no project has a cppcheck config:
 cppcheck's defaults; uWSGI's 246, 17 findings over 5 checks, are measured by
 bench/polyglot.py, not here: minutes of cppcheck twice),
-go vet on BurntSushi/toml's 26 Go files (item `go-toml`, a module needing only the
-standard library: go vet finds nothing there, so that case shows only that every file
-is `checked` with the same, empty, findings),
+go vet on gopher-lua's 39 Go files (item `gopher-lua`, a project needing only the
+standard library, from 2017: it predates Go modules, so a copy with a minimal `go.mod`;
+25 findings over 6 analyzers),
 markdownlint-cli2 on ansible-navigator's 21 Markdown files under its own root
 `.markdownlint.yaml` (item `ansible-navigator`; the direct run as a user types it, the
 files as globs, its findings on stderr), prettier --check on ansible-lint's 207 Markdown
@@ -285,13 +285,13 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         "2.10",
     ),
     "go-vet": (
-        "go-toml",
-        "root/usr/share/gocode/src/github.com/BurntSushi/toml",
+        "gopher-lua",
+        "root/usr/share/gocode/src/github.com/yuin/gopher-lua",
         lambda p: p.is_file() and p.suffix == ".go",
         ["vet", "-json"],
         _go_vet_keys,
-        0,
-        0,
+        20,
+        5,
         "1.19.8",
     ),
     "markdownlint-cli2": (
@@ -356,6 +356,8 @@ OPT_IN = {
         "ga_sessions_v2/.sqlfluff": "[sqlfluff]\nexclude_rules = layout.indent\n",
     },
     "taplo": {"taplo.toml": "# taplo's formatter defaults\n"},
+    # A module of the project's own import path, at the toolchain's language version.
+    "go-vet": {"go.mod": "module github.com/yuin/gopher-lua\n\ngo 1.19\n"},
 }
 
 #: The language of the targets (codespell's: each file's own).
