@@ -1,4 +1,5 @@
-"""The exact parsers that run in this process: JSON (and JSONC), TOML, YAML, INI, Jinja.
+"""The exact parsers that run in this process: JSON (and JSONC), TOML, YAML, INI, Jinja,
+and Markdown's front matter.
 
 Each returns the syntax errors of a source as (line, column, message), an empty list
 when the source is valid. None of them builds anything but plain data: JSON and TOML
@@ -269,12 +270,34 @@ def jinja_errors(text: str, _path: str) -> list[ErrorLine]:
     return []
 
 
+#: Front matter: a block at the very top between `---` lines (YAML; `...` may close it),
+#: as Jekyll, Hugo, Docusaurus, Astro and GitHub's renderer read it, or `+++` lines
+#: (TOML, Hugo's).
+_FRONT_MATTER = re.compile(
+    r"\A(?:(?P<yaml>---)|(?P<toml>\+\+\+))[ \t]*\r?\n(?P<body>.*?)^(?(yaml)(?:---|\.\.\.)|\+\+\+)[ \t]*\r?$",
+    re.DOTALL | re.MULTILINE,
+)
+
+
+def markdown_errors(text: str, path: str) -> list[ErrorLine]:
+    """Errors of a Markdown file's front matter (YAML by PyYAML's safe composer, TOML by
+    tomllib), at the file's own lines. The body has none to find: CommonMark defines
+    every sequence of characters as a document, so no text after the front matter is a
+    syntax error."""
+    m = _FRONT_MATTER.match(text)
+    if m is None:
+        return []
+    check = yaml_errors if m.group("yaml") else toml_errors
+    return [(line + 1, col, msg) for line, col, msg in check(m["body"], path)]
+
+
 CHECKS = {
     "json": json_errors,
     "toml": toml_errors,
     "yaml": yaml_errors,
     "ini": ini_errors,
     "jinja": jinja_errors,
+    "markdown": markdown_errors,
 }
 
 
@@ -299,6 +322,10 @@ def identity(name: str) -> str:
         return f"python configparser {py}"
     if name == "jinja":
         return f"Jinja2 {_dist_version('Jinja2')} parser (Python {py})"
+    if name == "markdown":
+        # The body needs no parser (every text is CommonMark); the front matter's are named.
+        v = _dist_version("PyYAML")
+        return f"Markdown: front matter read by PyYAML {v} and tomllib (Python {py})"
     return f"python {'tomllib' if name == 'toml' else 'json'} {py}"
 
 

@@ -507,6 +507,21 @@ PARSERS: tuple[ExactParser, ...] = (
         max_bytes=IN_PROCESS_MAX_BYTES,
         every_file=True,
     ),
+    ExactParser(
+        name="markdown",
+        languages=frozenset({"markdown"}),
+        command=None,
+        package="",
+        safe="in this process: CommonMark defines every text as a document, so the body "
+        "is not parsed; a front matter block at the top (`---` YAML, `+++` TOML) goes to "
+        "PyYAML's safe composer or tomllib, which build plain data only",
+        # A front matter with template marks (a generator's template of a post) is YAML
+        # only once rendered: an acceptance judges, a rejection is no evidence.
+        cannot_judge=_yaml_dialect,
+        judges_if_accepted=True,
+        max_bytes=IN_PROCESS_MAX_BYTES,
+        every_file=True,
+    ),
 )
 
 

@@ -270,6 +270,31 @@ def test_jinja_accepted_by_jinja2_is_checked_and_its_rejection_is_no_evidence(
     assert not any(f.rule == "syntax/confirmed" for f in o.findings)
 
 
+def test_markdown_is_checked_and_its_front_matter_is_parsed(tmp_path: Path) -> None:
+    # Every text is a CommonMark document (this one a grammar has trouble with: a
+    # setext heading, HTML, an unclosed fence), so a Markdown file gets a verdict.
+    body = b"Title\n=====\n\n<div>\n*open `code\n\n```python\nnever closed\n"
+    ok = judge(tmp_path, "docs/guide.md", body)
+    assert ok.status == ScopeStatus.CHECKED, ok.reason
+    assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
+    assert ok.syntax_parser is not None and "Markdown" in (ok.syntax_parser.version or "")
+    # Front matter (Jekyll, Hugo): YAML and TOML, errors at the file's own lines.
+    good = judge(tmp_path, "_posts/a.md", b"---\ntitle: A\ntags: [x, y]\n---\n# A: b: c\n")
+    assert good.status == ScopeStatus.CHECKED and not good.findings, good.reason
+    bad = b"---\ntitle: A\ntags: [x, y\n---\nText\n"
+    front = "Markdown: front matter read by PyYAML"
+    assert_confirmed(judge(tmp_path, "_posts/b.md", bad), 4, front)
+    toml = b"+++\ntitle = 'a'\ntitle = 'b'\n+++\nText\n"
+    assert_confirmed(judge(tmp_path, "content/c.markdown", toml), 3, front)
+    # Only the top of the file is front matter: `---` lines further down are rules.
+    ruled = judge(tmp_path, "d.md", b"Intro\n\n---\ntags: [x\n---\n")
+    assert ruled.status == ScopeStatus.CHECKED and not ruled.findings, ruled.reason
+    # A generator's template of a post: its front matter is YAML only once rendered.
+    tpl = judge(tmp_path, "e.md", b"---\ntitle: {{ name }\n---\nText\n")
+    assert tpl.syntax_evidence != SyntaxEvidence.CONFIRMED, tpl.reason
+    assert not any(f.rule == "syntax/confirmed" for f in tpl.findings)
+
+
 def test_toml_line_ending_backslash_with_trailing_space_refuted(tmp_path: Path) -> None:
     # TOML 1.0: a line-ending backslash may be followed by whitespace (toml-test's
     # valid/string/multiline.toml); the grammar flags it.
@@ -457,6 +482,15 @@ def test_no_parser_runs_the_code(tmp_path: Path) -> None:
     o = judge(tmp_path, "w.j2", tpl.encode())
     assert o.status == ScopeStatus.CHECKED, o.reason
     assert not marker.exists(), "w.j2"
+    # Markdown: a script, a Python tag and a TOML front matter that would each write the
+    # marker if anything ran or constructed them.
+    md = (
+        f"---\nrun: !!python/object/apply:os.system ['touch {m}']\n---\n"
+        f"<script>require('fs').writeFileSync('{m}', 'x')</script>\n"
+    )
+    o = judge(tmp_path, "w.md", md.encode())
+    assert o.status == ScopeStatus.CHECKED, o.reason
+    assert not marker.exists(), "w.md"
 
 
 # --- through the whole product: report, gate, presentations --------------------------------

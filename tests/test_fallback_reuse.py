@@ -2,7 +2,7 @@
 (issue 29, item 7).
 
 Before, only `checked` results were stored and the fallback declared no reuse identity,
-so Markdown and every other file the fallback alone judged (`unqualified`) was parsed
+so Lua and every other file the fallback alone judged (`unqualified`) was parsed
 again on every run. In-process lints (the use case) of real git repositories in
 temporary folders, with the real grammars; a second run's parser is replaced by a fake
 that raises, so a parse there would turn the file into a `tool_error`.
@@ -23,7 +23,8 @@ from orchestrator.decisions.coverage import REUSABLE_STATUSES, is_reusable
 from orchestrator.usecases.lint import NO_TASKS, lint
 from orchestrator.vocab import ScopeStatus
 
-DOC = "# Notes\n\nSome *text* and a [link](https://example.org).\n\n- one\n- two\n"
+#: A language with an unqualified grammar and no exact parser: candidates only.
+DOC = 'local t = {"one", "two"}\nfor _, v in ipairs(t) do print(v) end\n'
 #: gofmt rejects it (`gofmt -e`): the fallback's candidate goes to the exact parser.
 BROKEN_GO = "package main\n\nfunc main() {\n\tprintln(1)\n"
 #: The real parse, whatever a test puts in its place.
@@ -65,33 +66,33 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-def test_an_unqualified_markdown_file_is_reused_not_parsed_again(
+def test_an_unqualified_lua_file_is_reused_not_parsed_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _repo(tmp_path, {"notes.md": DOC})
-    first = _fallback(root, "notes.md")
+    root = _repo(tmp_path, {"notes.lua": DOC})
+    first = _fallback(root, "notes.lua")
     assert first[:2] == (ScopeStatus.UNQUALIFIED, None)
 
     monkeypatch.setattr(treesitter_checker, "parse", _fake_parse)
-    assert _fallback(root, "notes.md") == (first[0], reuse.REUSE_REASON, first[2])
+    assert _fallback(root, "notes.lua") == (first[0], reuse.REUSE_REASON, first[2])
 
     # One changed byte: parsed again, and that result reused in turn.
-    (root / "notes.md").write_text(DOC.replace("one", "One"))
+    (root / "notes.lua").write_text(DOC.replace("one", "One"))
     calls = _counting(monkeypatch)
-    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, None)
-    assert calls == ["markdown"]
-    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, reuse.REUSE_REASON)
-    assert calls == ["markdown"]
+    assert _fallback(root, "notes.lua")[:2] == (ScopeStatus.UNQUALIFIED, None)
+    assert calls == ["lua"]
+    assert _fallback(root, "notes.lua")[:2] == (ScopeStatus.UNQUALIFIED, reuse.REUSE_REASON)
+    assert calls == ["lua"]
 
 
 def test_a_changed_setting_parses_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = _repo(tmp_path, {"notes.md": DOC})
-    assert _fallback(root, "notes.md")[1] is None
-    assert _fallback(root, "notes.md")[1] == reuse.REUSE_REASON
+    root = _repo(tmp_path, {"notes.lua": DOC})
+    assert _fallback(root, "notes.lua")[1] is None
+    assert _fallback(root, "notes.lua")[1] == reuse.REUSE_REASON
     (root / "orchestrate.toml").write_text("max_parse_bytes = 100000\n")
     calls = _counting(monkeypatch)
-    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, None)
-    assert calls == ["markdown"]
+    assert _fallback(root, "notes.lua")[:2] == (ScopeStatus.UNQUALIFIED, None)
+    assert calls == ["lua"]
 
 
 def test_a_change_of_the_fallbacks_own_code_parses_again(
@@ -99,13 +100,13 @@ def test_a_change_of_the_fallbacks_own_code_parses_again(
 ) -> None:
     """An upgrade that changes how candidates are found or dropped: a stored outcome
     of the old code is not an answer (the code's digest is in the identity)."""
-    root = _repo(tmp_path, {"notes.md": DOC})
-    assert _fallback(root, "notes.md")[1] is None
-    assert _fallback(root, "notes.md")[1] == reuse.REUSE_REASON
+    root = _repo(tmp_path, {"notes.lua": DOC})
+    assert _fallback(root, "notes.lua")[1] is None
+    assert _fallback(root, "notes.lua")[1] == reuse.REUSE_REASON
     monkeypatch.setattr(treesitter_checker, "_code_digest", lambda: "fake-other-code")
     calls = _counting(monkeypatch)
-    assert _fallback(root, "notes.md")[:2] == (ScopeStatus.UNQUALIFIED, None)
-    assert calls == ["markdown"]
+    assert _fallback(root, "notes.lua")[:2] == (ScopeStatus.UNQUALIFIED, None)
+    assert calls == ["lua"]
 
 
 def test_an_outcome_the_exact_parser_judged_is_not_reused(
