@@ -78,7 +78,7 @@ from orchestrator.model.checker import (
     settled_plan,
 )
 from orchestrator.model.edits import Anchor, ReplaceText, derive_safety_tier
-from orchestrator.model.languages import HEAD_BYTES, detect, grammar_info, needs_head
+from orchestrator.model.languages import HEAD_BYTES, detect, display_name, grammar_info, needs_head
 from orchestrator.model.languages import manifest as grammar_manifest
 from orchestrator.model.outcomes import (
     NO_OUTPUT,
@@ -148,6 +148,7 @@ __all__ = [
     "derive_safety_tier",
     "detect",
     "digest_files",
+    "display_name",
     "find_on_path",
     "find_tool",
     "fingerprint",

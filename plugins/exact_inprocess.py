@@ -229,22 +229,38 @@ def yaml_errors(text: str, _path: str) -> list[ErrorLine]:
     return out
 
 
+#: The header put before an INI text whose keys start before any section, so that
+#: configparser reads them as one more section (a name no real header line can clash
+#: with: sections given twice are allowed anyway).
+_TOP_SECTION = "[orchestrate: keys before any section]\n"
+
+
 def ini_errors(text: str, _path: str) -> list[ErrorLine]:
     """Errors of Python's configparser in its most lenient reading (no interpolation,
-    keys without values, sections and keys given twice, `=` or `:`): INI has no one
-    standard, so the entry takes only an acceptance as a verdict (`judges_if_accepted`)."""
+    keys without values, sections and keys given twice, `=` or `:`, and keys before the
+    first section, as Ansible inventories, .editorconfig and many tools' INI files have
+    them): INI has no one standard, so the entry takes only an acceptance as a verdict
+    (`judges_if_accepted`)."""
     import configparser
 
-    parser = configparser.RawConfigParser(
-        strict=False, allow_no_value=True, interpolation=None, delimiters=("=", ":")
-    )
+    def read(source: str) -> None:
+        parser = configparser.RawConfigParser(
+            strict=False, allow_no_value=True, interpolation=None, delimiters=("=", ":")
+        )
+        parser.read_string(source)
+
+    shift = 0
     try:
-        parser.read_string(text)
-    except configparser.MissingSectionHeaderError as exc:
-        return [(exc.lineno, None, "a line before the first [section]")]
+        try:
+            read(text)
+        except configparser.MissingSectionHeaderError:
+            # Keys before the first [section]: read them as a section of their own.
+            # The header adds one line, so a later error's line is one less.
+            shift = 1
+            read(_TOP_SECTION + text)
     except configparser.ParsingError as exc:
-        line = exc.errors[0][0] if exc.errors else 1
-        return [(line, None, "a line that is neither a [section], a key nor a comment")]
+        line = (exc.errors[0][0] if exc.errors else 1) - shift
+        return [(max(1, line), None, "a line that is neither a [section], a key nor a comment")]
     except configparser.Error as exc:
         return [(1, None, type(exc).__name__)]
     return []

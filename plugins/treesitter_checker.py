@@ -3,7 +3,8 @@
 For files no native checker judged, parse with the manifest's grammar and report one
 candidate per recovery region (ERROR / MISSING node). A grammar recovers rather than
 validates, so zero recovery nodes means "no syntax problem seen", never "valid", and
-an unqualified grammar never yields `checked`. Parses are cancellable at the shared
+an unqualified grammar never yields `checked`; a grammar the manifest calls
+`unreliable` reports no candidate at all (its files are `not_run`, not judged). Parses are cancellable at the shared
 deadline (the read-callback form with `progress_callback`).
 
 tree-sitter is imported lazily inside `run` so loading the plugin costs nothing.
@@ -25,7 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from orchestrate_plugins import treesitter_filters
 from orchestrate_plugins.exact_versions import CONFIG_NAMES as EXACT_CONFIG_NAMES
-from orchestrate_plugins.treesitter_filters import drop_html_regions, drop_preprocessor_regions
+from orchestrate_plugins.treesitter_filters import (
+    drop_front_matter_regions,
+    drop_html_regions,
+    drop_preprocessor_regions,
+)
 
 from orchestrator.api import (
     HEAD_BYTES,
@@ -45,6 +50,7 @@ from orchestrator.api import (
     Tier,
     ToolIdentity,
     detect,
+    display_name,
     fingerprint,
     grammar_info,
     grammar_manifest,
@@ -71,6 +77,13 @@ HINT_CONFIRMED = "fix the syntax error {parser} reports, then re-run"
 #: The project setting that also hands files the grammar found clean to the exact parser.
 CLEAN_OPTION = "exact_parse_clean"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
+#: The reason of a file whose grammar the manifest calls `unreliable` (most files it
+#: flags in released code are valid): its recovery regions are not reported at all.
+REASON_UNRELIABLE = (
+    "not judged: grammar unreliable for {language} (most files it flags in released "
+    "code are valid); its recovery regions are not reported"
+)
+HINT_UNRELIABLE = "check syntax with {confirm}"
 #: What a candidate's message proposes when the manifest names no confirming tool.
 CONFIRM_DEFAULT = "the language's own parser (parse only)"
 #: The exact parser's verdicts that decide a file (it accepted it, or located its error):
@@ -134,17 +147,20 @@ def recovery_regions(tree: Any) -> Iterator[Region]:
 def candidate_regions(grammar: str, src: bytes, tree: Any, deadline_at: float) -> list[Region]:
     """The recovery regions worth reporting: known false alarms of the grammar removed.
 
-    C/C++ regions caused by the preprocessor and HTML regions HTML5 allows are dropped
+    C/C++ regions caused by the preprocessor, SCSS regions in a leading front matter
+    block and HTML regions HTML5 allows are dropped
     (plugins/treesitter_filters.py); other grammars report every recovery region.
     """
     found = list(recovery_nodes(tree))
     nodes = [n for _, n in found]
+
+    def reparse(variant: bytes) -> list[Any]:
+        return [n for _, n in recovery_nodes(parse(grammar, variant, deadline_at))]
+
     if nodes and grammar in {"c", "cpp"}:
-        kept = drop_preprocessor_regions(
-            nodes,
-            src,
-            lambda variant: [n for _, n in recovery_nodes(parse(grammar, variant, deadline_at))],
-        )
+        kept = drop_preprocessor_regions(nodes, src, reparse)
+    elif nodes and grammar == "scss":
+        kept = drop_front_matter_regions(nodes, src, reparse)
     elif nodes and grammar == "html":
         kept = drop_html_regions(nodes, src)
     else:
@@ -373,12 +389,16 @@ def _verdict(
 ) -> dict[str, Any]:
     """The findings, syntax status and evidence, reason and hint of one parsed file.
 
-    Without an exact verdict the grammar's recovery regions are candidates. A confirmed
-    verdict replaces them with the parser's errors (blocking); a refuted one drops them.
+    Without an exact verdict the grammar's recovery regions are candidates, unless the
+    manifest calls the grammar `unreliable`: then they are no claim at all and the file
+    is not judged (`_not_judged`). A confirmed verdict replaces them with the parser's
+    errors (blocking); a refuted one drops them.
     """
     severity = Severity.ERROR if info.qualified else Severity.WARNING
     reasons = []
     evidence = verdict.evidence if verdict else None
+    if info.unreliable and not info.qualified and evidence not in DECIDED:
+        return _not_judged(info, verdict)
     if not info.qualified and evidence not in DECIDED:
         # A template names itself, so it is not read as a broken HTML/XML/CSS file.
         reasons.append(REASON_UNQUALIFIED + (f" ({info.note})" if info.template else ""))
@@ -435,6 +455,22 @@ def _verdict(
     }
 
 
+def _not_judged(info: Any, verdict: Verdict | None) -> dict[str, Any]:
+    """The outcome fields of a file whose grammar is unreliable and that no exact parser
+    decided: no finding, no syntax status, the reason (and the exact tier's, if any)."""
+    reasons = [REASON_UNRELIABLE.format(language=display_name(info.language))]
+    if verdict is not None and verdict.reason:
+        reasons.append(verdict.reason)
+    return {
+        "reason": "; ".join(reasons),
+        "findings": (),
+        "syntax": None,
+        "hint": HINT_UNRELIABLE.format(confirm=info.confirm or CONFIRM_DEFAULT),
+        "syntax_evidence": None,
+        "syntax_parser": verdict.parser if verdict else None,
+    }
+
+
 def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: bytes) -> bool:
     """Whether a file the grammar found clean goes to the exact parser too.
 
@@ -462,9 +498,13 @@ def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: 
 
 def scope_status(info: Any, verdict: Verdict | None) -> ScopeStatus:
     """`checked` when the grammar is qualified or the language's own parser decided the
-    file (it accepted it, or located its error); otherwise `unqualified` (candidates only)."""
+    file (it accepted it, or located its error); `not_run` when the grammar is
+    unreliable (nothing judged the file: its bar counts it under "nothing"); otherwise
+    `unqualified` (candidates only)."""
     if info.qualified or (verdict is not None and verdict.evidence in DECIDED):
         return ScopeStatus.CHECKED
+    if info.unreliable:
+        return ScopeStatus.NOT_RUN
     return ScopeStatus.UNQUALIFIED
 
 

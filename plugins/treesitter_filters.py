@@ -9,6 +9,11 @@ A grammar parses one text; the languages below allow what their grammar cannot s
   (same length, newlines kept, so rows and columns stay true); a region is dropped
   when a blanked parse shows no region on any of its lines. Blanking only removes
   candidates: a region a blanked parse shows anew is never reported.
+* SCSS: a stylesheet Jekyll (or another static site generator) processes opens
+  with YAML front matter (`---` lines; Jekyll compiles a Sass file only when it has
+  one, often empty), which the generator removes before Sass reads the file. The
+  source is re-parsed with that block blanked; a region is dropped when the blanked
+  parse shows none on its lines, so an error after the front matter is still reported.
 * HTML: HTML5 lets optional end tags be left out (`<p>`, `<li>`, `<html>`, ...) and
   allows a bare `>` in text, and a `&` that starts no character reference (`Q & A`);
   the grammar reports all three.
@@ -206,6 +211,37 @@ def drop_preprocessor_regions(
         if not kept:
             break
     return kept
+
+
+#: Jekyll's front matter: a `---` line at the very start, up to the next `---` (or
+#: `...`) line (Jekyll's own pattern, jekyll/document.rb YAML_FRONT_MATTER_REGEXP).
+_FRONT_MATTER = re.compile(
+    rb"\A---[ \t]*\r?\n(?:.*?\r?\n)??(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
+)
+
+
+def mask_front_matter(src: bytes) -> bytes | None:
+    """`src` with its leading front matter blanked (same length, newlines kept), or
+    None when it has none."""
+    m = _FRONT_MATTER.match(src)
+    if m is None:
+        return None
+    buf = bytearray(src)
+    _blank(buf, 0, m.end())
+    return bytes(buf)
+
+
+def drop_front_matter_regions(
+    nodes: Sequence[Any], src: bytes, reparse: Callable[[bytes], Sequence[Any]]
+) -> list[Any]:
+    """The SCSS recovery nodes still seen when the leading front matter is
+    blanked (`reparse` parses the variant and returns its recovery nodes); all of
+    `nodes` when the file has none. Blanking can remove candidates, never add one."""
+    variant = mask_front_matter(src) if nodes else None
+    if variant is None:
+        return list(nodes)
+    seen = [_rows(n) for n in reparse(variant)]
+    return [n for n in nodes if _overlaps(_rows(n), seen)]
 
 
 def _tag_name(node: Any, src: bytes) -> str:

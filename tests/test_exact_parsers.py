@@ -242,12 +242,22 @@ def test_ini_accepted_by_configparser_is_checked_and_its_rejection_is_no_evidenc
     assert ok.status == ScopeStatus.CHECKED, ok.reason
     assert ok.syntax == SyntaxStatus.CLEAN and not ok.findings
     assert ok.syntax_parser is not None and "configparser" in (ok.syntax_parser.version or "")
-    # A key before any section: configparser rejects it, other INI readers do not, so
-    # no confirmed error and no verdict.
-    o = judge(tmp_path, "loose.ini", b"root = true\n[*]\nindent = 4\n")
-    assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, o.reason
-    assert o.status != ScopeStatus.CHECKED, o.reason
-    assert not any(f.rule == "syntax/confirmed" for f in o.findings)
+    # Keys before any section (.editorconfig's `root`, an Ansible inventory's hosts
+    # before any [group]): read as a section of their own, so these are accepted.
+    for name, data in (
+        ("loose.ini", b"root = true\n[*]\nindent = 4\n"),
+        ("inventory.ini", b"ungrouped ansible_host=127.0.0.1\n\n[web]\nw1 port=80\nw2\n"),
+    ):
+        o = judge(tmp_path, name, data)
+        assert o.status == ScopeStatus.CHECKED, (name, o.reason)
+        assert o.syntax == SyntaxStatus.CLEAN and not o.findings, name
+    # A line configparser rejects (a value with no key), in a file with keys before any
+    # section too: its rejection is no evidence, so no confirmed error and no verdict.
+    for name, data in (("bad.ini", b"[a]\n= 1\n"), ("bad-top.ini", b"top = 1\n[a]\n= 1\n")):
+        o = judge(tmp_path, name, data)
+        assert o.syntax_evidence != SyntaxEvidence.CONFIRMED, (name, o.reason)
+        assert o.status != ScopeStatus.CHECKED, (name, o.reason)
+        assert not any(f.rule == "syntax/confirmed" for f in o.findings), name
 
 
 def test_jinja_accepted_by_jinja2_is_checked_and_its_rejection_is_no_evidence(

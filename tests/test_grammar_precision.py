@@ -195,3 +195,29 @@ def test_real_html_breakage_is_still_reported(name: str) -> None:
 )
 def test_bash_brace_expansion_is_clean(src: bytes) -> None:
     assert _raw_and_reported("bash", src) == (0, 0)
+
+
+#: Jekyll's stylesheets open with front matter (jekyll 4.3.1's blank_template/main.scss
+#: is exactly the first one), which Jekyll strips before Sass reads the file.
+SCSS_FRONT_MATTER_TRAPS = {
+    "empty_front_matter": b'---\n---\n\n@import "main";\n',
+    # jekyll 4.3.1's theme_template/example/style.scss opens so.
+    "empty_front_matter_then_comments": b'---\n---\n\n// Here, you can test\n@import "x";\n',
+}
+
+SCSS_BREAKAGE_WITH_FRONT_MATTER = {
+    "stray_brace_after_it": b"---\n---\n.a { color: red }\n}\n",
+    "dashes_not_at_the_start": b".a { color: red; }\n---\n---\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCSS_FRONT_MATTER_TRAPS))
+def test_scss_front_matter_is_not_reported(name: str) -> None:
+    raw, reported = _raw_and_reported("scss", SCSS_FRONT_MATTER_TRAPS[name])
+    assert raw > 0, f"{name} is no trap for the raw grammar"
+    assert reported == 0, name
+
+
+@pytest.mark.parametrize("name", sorted(SCSS_BREAKAGE_WITH_FRONT_MATTER))
+def test_real_scss_breakage_beside_front_matter_is_still_reported(name: str) -> None:
+    assert _raw_and_reported("scss", SCSS_BREAKAGE_WITH_FRONT_MATTER[name])[1] > 0, name

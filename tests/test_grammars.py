@@ -175,3 +175,13 @@ def test_corpus_files_are_detected_as_their_language_where_the_name_decides() ->
             ext = p.suffix.lower()
             if ext in info.extensions:
                 assert detect(p.name, p.read_bytes()) == language, p
+
+
+def test_unreliable_only_on_unqualified_grammars_with_evidence() -> None:
+    """`unreliable` (candidates withheld) is evidence text on an unqualified grammar: a
+    qualified grammar's candidates are always reported, and the flag names its proof."""
+    marked = {lang: info for lang, info in manifest().items() if info.unreliable}
+    assert "powershell" in marked
+    for lang, info in marked.items():
+        assert not info.qualified, lang
+        assert len(info.unreliable) > 80 and "valid" in info.unreliable, lang

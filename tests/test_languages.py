@@ -125,6 +125,18 @@ def test_extension_wins_over_shebang() -> None:
     assert detect("x.rb", b"#!/usr/bin/env python3\n") == "ruby"
 
 
+def test_a_script_named_ini_is_its_shebang_language() -> None:
+    # ansible-core's module_precedence tests name Python modules `a.ini`.
+    assert needs_head("library/a.ini")
+    assert detect("library/a.ini", b"#!/usr/bin/python\nimport json\n") == "python"
+    assert detect("x.ini", b"#!/usr/bin/env bash\necho hi\n") == "bash"
+    # An INI file stays INI: a comment, no comment, or a `#!` naming no interpreter.
+    assert detect("x.ini", b"# settings\n[a]\nb = 1\n") == "ini"
+    assert detect("x.ini", b"[a]\nb = 1\n") == "ini"
+    assert detect("x.ini", b"#! not a program\n[a]\n") == "ini"
+    assert detect("x.ini") == "ini"
+
+
 def test_grammar_info() -> None:
     tsx = grammar_info("tsx")
     assert tsx is not None and tsx.grammar == "tsx" and tsx.qualified

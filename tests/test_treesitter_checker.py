@@ -10,6 +10,8 @@ from orchestrate_plugins.treesitter_checker import (
     MAX_CANDIDATES,
     REASON_UNQUALIFIED,
     TreeSitterChecker,
+    parse,
+    recovery_regions,
 )
 
 from orchestrator.core.plugin_host import load
@@ -105,6 +107,44 @@ def test_unqualified_grammar_gives_candidates_only(tmp_path: Path) -> None:
     assert out["b.dart"].status == ScopeStatus.UNQUALIFIED
     assert out["b.dart"].syntax == SyntaxStatus.SUSPECTED_ISSUE
     assert all(f.severity == Severity.WARNING and f.candidate for f in out["b.dart"].findings)
+
+
+#: Valid PowerShell (Ansible's wrappers open so) that the bundled grammar misparses.
+PS_VALID_MISPARSED = b"""using namespace System.IO
+
+[CmdletBinding()]
+param (
+    [Parameter(Mandatory)]
+    [string]
+    $Path
+)
+
+$users = "a", "b" | ForEach-Object { $_ }
+"""
+#: A real PowerShell syntax error (ansible-core's win_ping_syntax_error.ps1): the quote
+#: in `can't` ends the string, and the rest opens one that never closes.
+PS_BROKEN = b"$blah = 'I can't quote my strings correctly.'\n"
+
+
+def test_unreliable_grammar_reports_no_candidate_and_says_not_judged(tmp_path: Path) -> None:
+    # The grammar does flag both files: its regions exist and are withheld.
+    for data in (PS_VALID_MISPARSED, PS_BROKEN):
+        assert list(recovery_regions(parse("powershell", data, time.monotonic() + 30)))
+    valid = _target(tmp_path, "wrapper.ps1", PS_VALID_MISPARSED)
+    broken = _target(tmp_path, "broken.ps1", PS_BROKEN)
+    clean = _target(tmp_path, "clean.ps1", b"Write-Output 'hello'\n")
+    out = _run(tmp_path, [valid, broken, clean])
+    for name in ("wrapper.ps1", "broken.ps1", "clean.ps1"):
+        o = out[name]
+        # Nothing judged it: `not_run` (never `unsupported`: the language is known).
+        assert o.status == ScopeStatus.NOT_RUN, name
+        assert o.findings == (), name
+        assert o.syntax is None and o.syntax_evidence is None, name
+        assert o.reason is not None
+        assert o.reason.startswith("not judged: grammar unreliable for PowerShell"), o.reason
+        assert o.hint is not None and "Invoke-ScriptAnalyzer" in o.hint
+    # One reason for every file of the language: the readable formats' one gap line.
+    assert len({o.reason for o in out.values()}) == 1
 
 
 def test_candidates_are_bounded_per_file(tmp_path: Path) -> None:

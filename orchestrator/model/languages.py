@@ -50,6 +50,10 @@ class GrammarInfo:
     note: str = ""
     #: A template language (Jinja, ERB, EJS) found in .html/.xml/.css by its syntax.
     template: bool = False
+    #: Why the grammar's candidates are not reported at all: on released code most of
+    #: the files it flags are valid (the manifest's evidence). Empty for every grammar
+    #: whose candidates are reported.
+    unreliable: str = ""
 
 
 def _manifest_file() -> Path | None:
@@ -112,7 +116,7 @@ def _well_formed(data: Any) -> bool:
     rows, shared, names = data.get("language", []), data.get("shared", []), data.get("names", {})
     if not (isinstance(rows, list) and isinstance(shared, list) and isinstance(names, dict)):
         return False
-    texts = ("grammar", "confirm", "note")
+    texts = ("grammar", "confirm", "note", "unreliable")
     for row in rows:
         if not (isinstance(row, dict) and isinstance(row.get("language"), str)):
             return False
@@ -178,6 +182,7 @@ def manifest() -> Mapping[str, GrammarInfo]:
             confirm=str(row.get("confirm", "")),
             note=str(row.get("note", "")),
             template=bool(row.get("template", False)),
+            unreliable=str(row.get("unreliable", "")),
         )
         out[info.language] = info
     return out
@@ -575,6 +580,12 @@ SNIFFED: dict[str, Callable[[bytes], str | None]] = {
 }
 
 
+#: Extensions of data formats whose files never open with `#!` (in INI it would be a
+#: comment): a file so named whose first line names an interpreter is that language's
+#: script (ansible-core's tests name Python modules `a.ini`), not a file of the format.
+SCRIPT_FIRST = frozenset({".ini"})
+
+
 @dataclass(frozen=True)
 class Detection:
     """What detection settled for one file.
@@ -651,7 +662,8 @@ def detect_language(path: str, head: bytes = b"") -> Detection:
 
     Reads only `head[:HEAD_BYTES]`. Order: special file names (Makefile, Dockerfile,
     Gemfile...), a shared extension's content heuristic (with no head it stays
-    undecided unless the manifest names a `default`), the extension, the shebang line, then identify's table. A shared
+    undecided unless the manifest names a `default`), the extension (a `SCRIPT_FIRST`
+    one yields to a shebang line), the shebang line, then identify's table. A shared
     extension the heuristic cannot settle is undecided with the reason
     "ambiguous: <ext> could be <languages>" rather than guessed.
     """
@@ -673,6 +685,9 @@ def detect_language(path: str, head: bytes = b"") -> Detection:
         return Detection(lang, DetectedBy.HEURISTIC)
     lang = _by_extension().get(ext)
     if lang is not None:
+        script = shebang_language(head) if ext in SCRIPT_FIRST else None
+        if script is not None:
+            return Detection(script, DetectedBy.SHEBANG)
         return Detection(lang, DetectedBy.EXTENSION)
     lang = shebang_language(head) or _identify_interpreter(head)
     if lang is not None:
@@ -704,7 +719,7 @@ def needs_head(path: str) -> bool:
     if p.name in _by_filename():
         return False
     ext = p.suffix.lower()
-    return ext in SNIFFED or ext not in _by_extension()
+    return ext in SNIFFED or ext in SCRIPT_FIRST or ext not in _by_extension()
 
 
 def detect(path: str, head: bytes = b"") -> str | None:
