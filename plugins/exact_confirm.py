@@ -42,6 +42,7 @@ from orchestrate_plugins.exact_parsers import (
 from orchestrator.api import (
     Deadline,
     FileTarget,
+    Purpose,
     RunContext,
     SyntaxEvidence,
     ToolIdentity,
@@ -115,15 +116,17 @@ def _probe(
 
 def _version(tool: str, parser: ExactParser, ctx: RunContext) -> tuple[str | None, str | None]:
     """(version text, why it failed) for `tool`: the version file next to it, or what
-    `TOOL ARGS` answered, kept per binary (path and stamp) for the process and in the
-    user cache (plugins/exact_identity.py), so an unchanged binary is asked once."""
+    `TOOL ARGS` answered, kept per binary (path and stamp) for the process and, for a
+    feedback run, in the user cache (plugins/exact_identity.py), so an unchanged binary
+    is asked once. A strict gate asks the binary itself (once per process)."""
     if not parser.version_args:
         return _file_version(tool, parser), None
-    kept = exact_identity.kept(tool, parser.version_args)
+    persist = ctx.purpose == Purpose.FEEDBACK
+    kept = exact_identity.kept(tool, parser.version_args) if persist else None
     if kept is not None:
         return kept, None
     text, why = _probe(tool, parser.version_args, parser, ctx)
-    if text is not None:
+    if text is not None and persist:
         exact_identity.keep(tool, parser.version_args, text)
     return text, why
 

@@ -22,7 +22,7 @@ from orchestrate_plugins.treesitter_checker import TreeSitterChecker
 from orchestrator.deadline import Deadline
 from orchestrator.model.checker import FileOutcome, FileTarget, RunContext
 from orchestrator.model.languages import detect
-from orchestrator.vocab import SyntaxEvidence
+from orchestrator.vocab import Purpose, SyntaxEvidence
 
 OK = b"package p\n\nfunc F() int { return 1 }\n"
 #: Valid; the grammar flags the semicolons of the const group (gofmt refutes).
@@ -192,3 +192,33 @@ def test_a_programs_version_text_is_kept_per_binary_in_the_user_cache(
     (tmp_path / "cache" / "orchestrate" / exact_identity.VERSIONS_FILE).write_text("{nope")
     exact_identity.forget()
     assert exact_identity.kept(str(tool), ("--version",)) is None
+
+
+def test_a_strict_gate_asks_the_binary_not_the_kept_version_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept text serves feedback runs; a delivery run asks the program itself."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    exact_identity.forget()
+    tool = tmp_path / "fake-xmllint"  # FAKE: says a version, accepts everything
+    tool.write_text(
+        '#!/bin/sh\n[ "$1" = "--version" ] && echo "xmllint: using libxml version 20914"\nexit 0\n'
+    )
+    tool.chmod(0o755)
+    exact_identity.keep(str(tool), ("--version",), "xmllint: using libxml version 99999")
+    root = tmp_path / "project"  # a gate runs no tool from inside the tree it judges
+    target = _targets(root, {"a.xml": b"<a>1</a>\n"})[0]
+
+    def version(purpose: Purpose) -> str | None:
+        ctx = RunContext(
+            project_root=root,
+            deadline=Deadline.after(60),
+            tool_overrides={"xmllint": str(tool)},
+            purpose=purpose,
+        )
+        verdict = exact_confirm.judge(target, b"<a>1</a>\n", "xml", ctx)
+        assert verdict is not None and verdict.parser is not None
+        return verdict.parser.version
+
+    assert version(Purpose.FEEDBACK) == "xmllint 99999"
+    assert version(Purpose.DELIVERY) == "xmllint 20914"
