@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import require_tool
-from orchestrate_plugins import exact_confirm, exact_identity
+from orchestrate_plugins import exact_confirm, exact_identity, treesitter_checker
 from orchestrate_plugins.treesitter_checker import TreeSitterChecker
 
 from orchestrator.deadline import Deadline
@@ -222,3 +222,15 @@ def test_a_strict_gate_asks_the_binary_not_the_kept_version_text(
 
     assert version(Purpose.FEEDBACK) == "xmllint 99999"
     assert version(Purpose.DELIVERY) == "xmllint 20914"
+
+
+def test_files_past_the_held_bytes_are_judged_before_the_batch_ends(
+    tmp_path: Path, gofmt_runs: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checker holds at most HELD_BYTES of waiting sources: past it, the files
+    waiting so far are judged (here: each file at once), with the same verdicts."""
+    monkeypatch.setattr(treesitter_checker, "HELD_BYTES", len(BAD) + len(OK))
+    files = {"a.go": OK, "b.go": BAD, "c.go": FLAGGED_OK, "d.go": OK}
+    together = _together(tmp_path / "t", files)
+    assert [len(run) for run in _gofmt(gofmt_runs)] == [4 + 3, 3]  # a-c shared, d alone
+    assert _verdicts(together) == _verdicts(_alone(tmp_path / "a", files))
