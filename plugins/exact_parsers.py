@@ -107,6 +107,19 @@ class ExactParser:
     #: that cost about 2 ms a file and confirmed no valid file of the qualification
     #: corpus with `grammars/confirm_measure.py --clean` (bench/RESULTS.md).
     every_file: bool = False
+    #: How the parser takes files. Empty: one file per process (`argv` above). Else the
+    #: argv words after the executable that check many files in one process, `{files}`
+    #: standing for the private copies (each its own word): the tool checks every file
+    #: it is given, and each line of its output about a file starts with that file's
+    #: path, so a line is that file's, read as if the tool had named it `batch_name`
+    #: (what the one-file run calls its source) and given to `errors` and `limit`.
+    batch_argv: tuple[str, ...] = ()
+    batch_name: str = ""
+    #: True for an error after which the one-file run reads the source otherwise than
+    #: the batch does (gofmt accepts a fragment without a package clause from stdin,
+    #: never from a file): a file with such an error is run alone, so its verdict is
+    #: the one-file verdict.
+    batch_alone: Callable[[str], bool] = lambda _msg: False
 
 
 def _located(pattern: str, text: str) -> list[ErrorLine]:
@@ -398,6 +411,11 @@ PARSERS: tuple[ExactParser, ...] = (
         scrub=("GOFLAGS", "GOTOOLCHAIN"),
         limit=_gofmt_limit,
         every_file=True,
+        # `gofmt -l -e FILE...` parses every file it is given and prefixes each error
+        # with its path; it exits 2 when any file has one.
+        batch_argv=("-e", "-l", "--", "{files}"),
+        batch_name="<standard input>",
+        batch_alone=lambda msg: "expected 'package'" in msg,
     ),
     ExactParser(
         name="php",
@@ -541,12 +559,13 @@ def languages() -> frozenset[str]:
 
 
 def describe(parsers: Sequence[ExactParser] = PARSERS) -> list[dict[str, str]]:
-    """The table as rows (name, languages, argv, package, safe) for docs and `tools`."""
+    """The table as rows (name, languages, argv, files, package, safe) for docs and `tools`."""
     return [
         {
             "name": p.name,
             "languages": ", ".join(sorted(p.languages)),
             "argv": " ".join([p.command or "(in process)", *p.argv]),
+            "files": "many per process" if p.batch_argv else "one per process",
             "package": p.package,
             "safe": p.safe,
         }

@@ -64,6 +64,9 @@ if TYPE_CHECKING:  # the exact parser tier is imported where a file needs it (ru
 
 NAME = "treesitter"
 BATCH_SIZE = 64
+#: The most source bytes a batch holds for files waiting for a shared exact-parser
+#: run (gofmt); past it the waiting files are judged and let go.
+HELD_BYTES = 8 << 20
 #: Candidates reported per file; the rest are counted in the outcome's reason.
 MAX_CANDIDATES = 20
 #: Bytes handed to the parser per read callback: the size of the one reused window.
@@ -552,18 +555,92 @@ class TreeSitterChecker:
         """What fixes a file's outcome besides its bytes: the grammar pack and
         tree-sitter versions, the grammar manifest (grammars, qualification, confirm
         commands), this checker's own code and the in-process exact parsers'
-        versions. The settings (`exact_parse_clean`, `max_parse_bytes`) are folded in by
-        core/reuse.py. Outcomes a program judged (gofmt, `bash -n`: their version and
-        the project's declared language version are not in this identity) are not
-        reused; an in-process parser's decided verdict is (`Verdict.stable`, `_one`)."""
-        return ReuseIdentity(tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax")
+        versions; per file (`facts`), the program parsers of its language (resolved
+        path, stamp, version text) and the language version the project declares for
+        it (plugins/exact_confirm.reuse_facts). The settings (`exact_parse_clean`,
+        `max_parse_bytes`, tool paths) are folded in by core/reuse.py. A decided
+        verdict is reused (`Verdict.stable`, `_finish`); no verdict (a missing tool, a
+        crash, the deadline) never is."""
+        memo: dict[str, str] = {}  # each program resolved once for the batch
+
+        def facts(target: FileTarget) -> str:
+            language = _language(target)
+            if language not in _program_languages():
+                return ""
+            from orchestrate_plugins.exact_confirm import reuse_facts
+
+            return reuse_facts(target.path, language, ctx, memo)
+
+        return ReuseIdentity(
+            tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax", facts=facts
+        )
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
-        """One outcome per file; faults and the deadline become outcomes, never exceptions."""
-        tool = tool_identity()
-        return [self._one(t, ctx, tool) for t in batch.targets]
+        """One outcome per file; faults and the deadline become outcomes, never exceptions.
 
-    def _one(self, target: FileTarget, ctx: RunContext, tool: ToolIdentity) -> FileOutcome:
+        Files whose exact parser checks many files in one process (gofmt) wait for the
+        batch's others (at most `HELD_BYTES` of their source held) and are judged
+        together (plugins/exact_confirm.judge_all); every other file is judged as it
+        is parsed."""
+        tool = tool_identity()
+        outcomes: list[FileOutcome | None] = []
+        waiting: list[tuple[int, _Parsed]] = []
+        held = 0
+        for target in batch.targets:
+            got = self._parse(target, ctx, tool)
+            if isinstance(got, FileOutcome):
+                outcomes.append(got)
+                continue
+            if got.waits:
+                waiting.append((len(outcomes), got))
+                outcomes.append(None)
+                held += len(got.src)
+                if held > HELD_BYTES:
+                    self._judge_waiting(waiting, outcomes, ctx, tool)
+                    waiting, held = [], 0
+                continue
+            outcomes.append(self._judge_one(got, ctx, tool))
+        self._judge_waiting(waiting, outcomes, ctx, tool)
+        return [o for o in outcomes if o is not None]
+
+    def _judge_one(self, parsed: _Parsed, ctx: RunContext, tool: ToolIdentity) -> FileOutcome:
+        verdict = None
+        if parsed.judged:
+            from orchestrate_plugins.exact_confirm import judge
+
+            try:
+                verdict = judge(parsed.target, parsed.src, parsed.language, ctx)
+            except Exception as exc:  # noqa: BLE001 - never raised; an outcome if it were
+                return parsed.out(tool, ScopeStatus.TOOL_ERROR, reason=_fault(exc))
+        return _finish(parsed, verdict, tool)
+
+    def _judge_waiting(
+        self,
+        waiting: Sequence[tuple[int, _Parsed]],
+        outcomes: list[FileOutcome | None],
+        ctx: RunContext,
+        tool: ToolIdentity,
+    ) -> None:
+        if not waiting:
+            return
+        from orchestrate_plugins.exact_confirm import judge_all
+
+        started = time.monotonic()
+        try:
+            verdicts = judge_all([(p.target, p.src, p.language) for _, p in waiting], ctx)
+        except Exception as exc:  # noqa: BLE001 - never raised; outcomes if it were
+            for i, parsed in waiting:
+                outcomes[i] = parsed.out(tool, ScopeStatus.TOOL_ERROR, reason=_fault(exc))
+            return
+        share = (time.monotonic() - started) / len(waiting)
+        for (i, parsed), verdict in zip(waiting, verdicts, strict=True):
+            parsed.spent += share
+            outcomes[i] = _finish(parsed, verdict, tool)
+
+    def _parse(
+        self, target: FileTarget, ctx: RunContext, tool: ToolIdentity
+    ) -> FileOutcome | _Parsed:
+        """The file parsed (its verdict still to come), or its outcome when it ends here."""
         started = time.monotonic()
         language = _language(target)
         info = grammar_info(language)
@@ -603,11 +680,13 @@ class TreeSitterChecker:
                 return out(ScopeStatus.NOT_RUN, reason=why)
             tree = parse(info.grammar, src, ctx.deadline.at)
             regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
-            verdict = None
-            if regions or check_clean(ctx, language, target, src):
-                from orchestrate_plugins.exact_confirm import judge
+            del tree
+            judged = bool(regions) or check_clean(ctx, language, target, src)
+            waits = False
+            if judged:
+                from orchestrate_plugins.exact_confirm import shares
 
-                verdict = judge(target, src, language, ctx)
+                waits = shares(target, src, language)
         except DeadlineHit:
             return out(
                 ScopeStatus.TIMED_OUT,
@@ -615,16 +694,66 @@ class TreeSitterChecker:
                 syntax=SyntaxStatus.INCOMPLETE,
             )
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
-            return out(ScopeStatus.TOOL_ERROR, reason=one_line(f"{type(exc).__name__}: {exc}"))
-
-        return out(
-            scope_status(info, verdict),
-            # A program's verdict, or no verdict (a missing tool, the deadline), is not
-            # covered by this checker's reuse identity (`reuse_identity`); an in-process
-            # parser's decided one is.
-            reusable=verdict is None or verdict.stable,
-            **_verdict(target.path, info, regions, verdict),
+            return out(ScopeStatus.TOOL_ERROR, reason=_fault(exc))
+        return _Parsed(
+            target, language, info, regions, src, judged, waits, started, time.monotonic() - started
         )
+
+
+def _fault(exc: Exception) -> str:
+    return one_line(f"{type(exc).__name__}: {exc}")
+
+
+@dataclass
+class _Parsed:
+    """A file the grammar parsed, its exact verdict still to come: whether it goes to
+    the exact parser (`judged`), and whether it waits for the batch's others (`waits`:
+    its parser checks many files in one process)."""
+
+    target: FileTarget
+    language: str | None
+    info: Any
+    regions: list[Region]
+    src: bytes
+    judged: bool
+    waits: bool
+    started: float
+    #: Seconds spent on this file so far (its parse, its share of a shared run).
+    spent: float
+
+    def out(self, tool: ToolIdentity, status: ScopeStatus, **kw: Any) -> FileOutcome:
+        """This file's outcome."""
+        return FileOutcome(
+            path=self.target.path,
+            checker=NAME,
+            status=status,
+            tool=tool,
+            language=self.language,
+            duration_ms=int(self.spent * 1000),
+            **kw,
+        )
+
+
+def _finish(parsed: _Parsed, verdict: Verdict | None, tool: ToolIdentity) -> FileOutcome:
+    """The outcome of a parsed file and its exact verdict (None: none was asked)."""
+    if not parsed.waits:
+        parsed.spent = time.monotonic() - parsed.started
+    return parsed.out(
+        tool,
+        scope_status(parsed.info, verdict),
+        # No verdict (a missing tool, a crash, the deadline) is not covered by this
+        # checker's reuse identity (`reuse_identity`); a decided one is (`stable`).
+        reusable=verdict is None or verdict.stable,
+        **_verdict(parsed.target.path, parsed.info, parsed.regions, verdict),
+    )
+
+
+@cache
+def _program_languages() -> frozenset[str]:
+    """The languages some program parser (not one in this process) judges."""
+    from orchestrate_plugins.exact_parsers import PARSERS
+
+    return frozenset(lang for p in PARSERS if p.command for lang in p.languages)
 
 
 @hookimpl

@@ -87,6 +87,22 @@ def test_a_python_file_imports_no_exact_parser_tier(plain: Path) -> None:
     assert not _loaded(modules, "orchestrate_plugins.exact_parsers")
 
 
+def test_a_small_run_loads_no_sqlite(plain: Path) -> None:
+    """The report rows spool to SQLite only in a big run (model/rows.Spool): a one-file
+    lint does not import it (before, core/assemble.py pulled it in on every run)."""
+    code, _report, modules = lint_modules(plain, "m.py")
+    assert code == 1
+    assert not _loaded(modules, "sqlite3")
+
+
+def test_a_lint_without_tasks_or_a_baseline_file_loads_no_task_store(plain: Path) -> None:
+    """`--no-tasks` in a project without `.orchestrate-baseline.json`: the task store
+    (anchors, task ids) is not imported (before, tasks/baseline.py pulled it in)."""
+    code, _report, modules = lint_modules(plain, "m.py")
+    assert code == 1
+    assert not _loaded(modules, "orchestrator.tasks.store")
+
+
 def test_orchestrate_settings_are_still_validated(tmp_path: Path) -> None:
     root = _project(tmp_path / "p", {"m.py": "x = 1\n", "orchestrate.toml": "jobz = 2\n"})
     proc = subprocess.run(

@@ -10,12 +10,13 @@ that raises, so a parse there would turn the file into a `tool_error`.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import git, new_repo, require_tool
-from orchestrate_plugins import treesitter_checker
+from helpers import git, new_repo, require_tool, set_machine_tool
+from orchestrate_plugins import exact_confirm, treesitter_checker
 
 from orchestrator.core import reuse
 from orchestrator.core.engine import LintRequest
@@ -109,19 +110,79 @@ def test_a_change_of_the_fallbacks_own_code_parses_again(
     assert calls == ["lua"]
 
 
-def test_an_outcome_the_exact_parser_judged_is_not_reused(
+def _gofmt_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The argv of every gofmt the exact parser tier starts from now on."""
+    runs: list[list[str]] = []
+    real = exact_confirm.run_bounded
+
+    def counting(argv: list[str], **kw: Any) -> Any:
+        if Path(argv[0]).name == "gofmt":
+            runs.append(list(argv))
+        return real(argv, **kw)
+
+    monkeypatch.setattr(exact_confirm, "run_bounded", counting)
+    return runs
+
+
+def test_a_programs_verdict_is_reused_until_the_program_or_the_declared_go_version_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """gofmt's verdict depends on the gofmt installed and on the Go version a go.mod
-    declares: outside the fallback's identity."""
-    require_tool("gofmt", "install Go (gofmt)")
+    """gofmt's verdict follows from the bytes, the gofmt (its path, stamp and version)
+    and the Go version the nearest go.mod declares (the version rule): all in the
+    fallback's identity, so the verdict is reused, and a change of either judges
+    again. Before, a program's verdict was never reused (the first reuse fails on the
+    old checker)."""
+    real_gofmt = require_tool("gofmt", "install Go (gofmt)")
     root = _repo(tmp_path, {"main.go": BROKEN_GO})
     status, reused, reason = _fallback(root, "main.go")
     assert (status, reused) == (ScopeStatus.CHECKED, None)
-    assert "confirmed by" in (reason or "")
-    calls = _counting(monkeypatch)
+    assert "confirmed by gofmt" in (reason or "")
+    calls, runs = _counting(monkeypatch), _gofmt_runs(monkeypatch)
+    assert _fallback(root, "main.go") == (status, reuse.REUSE_REASON, reason)
+    assert (calls, runs) == ([], [])
+
+    # A go.mod declaring a newer Go than this gofmt: the rejection is a candidate now.
+    (root / "go.mod").write_text("module example.com/m\n\ngo 9.99\n")
+    status, reused, newer = _fallback(root, "main.go")
+    assert (status, reused) == (ScopeStatus.CHECKED, None)
+    assert "older than the version 9.99 declared in go.mod" in (newer or ""), newer
+    assert (calls, len(runs)) == (["go"], 1)
+    assert _fallback(root, "main.go") == (status, reuse.REUSE_REASON, newer)
+    (root / "go.mod").write_text("module example.com/m\n\ngo 1.1\n")
+    assert _fallback(root, "main.go") == (ScopeStatus.CHECKED, None, reason)
+    assert len(runs) == 2
+
+    # Another program behind the same name: a link first on PATH, then replaced.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "gofmt").symlink_to(os.path.realpath(real_gofmt))
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert _fallback(root, "main.go")[1] is None
+    assert _fallback(root, "main.go")[1] == reuse.REUSE_REASON
+    (bin_dir / "gofmt.new").symlink_to(os.path.realpath(real_gofmt))
+    os.replace(bin_dir / "gofmt.new", bin_dir / "gofmt")
     assert _fallback(root, "main.go")[:2] == (ScopeStatus.CHECKED, None)
+    assert len(runs) == 4 and runs[-1][0] == str(bin_dir / "gofmt")
+
+
+def test_no_verdict_from_a_program_is_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program that is missing or crashed gave no verdict: that outcome is of this
+    run alone, so the next run asks again."""
+    root = _repo(tmp_path, {"main.go": BROKEN_GO})
+    set_machine_tool("gofmt", str(tmp_path / "absent" / "gofmt"))
+    assert "gofmt not found" in (_fallback(root, "main.go")[2] or "")
+    calls = _counting(monkeypatch)
+    assert _fallback(root, "main.go")[1] is None
     assert calls == ["go"]
+    crash = tmp_path / "fake-gofmt-crashes"  # FAKE (fault injection)
+    crash.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    crash.chmod(0o755)
+    set_machine_tool("gofmt", str(crash))
+    assert "crashed" in (_fallback(root, "main.go")[2] or "")
+    assert _fallback(root, "main.go")[1] is None
+    assert calls == ["go", "go", "go"]
 
 
 @pytest.mark.parametrize(

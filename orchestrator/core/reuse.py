@@ -40,6 +40,12 @@ the identity (`KeyParts.depends`), and the entry keeps the path list, so a later
 lookup probes the same paths without reading the file. A result is stored only when
 the answers after the run are those from before it; a file whose dependencies the
 checker cannot name is never reused.
+
+A checker whose result for a file depends on facts no probe of a kind answers (the
+fallback: which program parser judges the file, and the Go version the nearest go.mod
+declares) gives them as text (`ReuseIdentity.facts`): their digest is part of the
+identity (`KeyParts.facts`), asked before the batch runs and again before storing, so
+a fact that changed while the batch ran is not stored.
 """
 
 from __future__ import annotations
@@ -86,18 +92,26 @@ RACY_NS = 2_000_000_000
 #: Version 6: findings carry their column unit (`Finding.column_unit`); older indexes miss.
 #: Version 7: identities carry the answers of a checker's declared dependencies
 #: (`KeyParts.depends`), and entries the paths probed; older indexes miss.
-INDEX_SCHEMA = "orchestrate.reuse/7"
+#: Version 8: identities carry a file's facts (`KeyParts.facts`); older indexes miss.
+INDEX_SCHEMA = "orchestrate.reuse/8"
 #: Kept for callers that name the schema of what is stored.
 ENTRY_SCHEMA = INDEX_SCHEMA
 
 
 @dataclass(frozen=True)
 class ReuseIdentity:
-    """What a checker says fixes its result besides the file bytes."""
+    """What a checker says fixes its result besides the file bytes.
+
+    `facts`, when given, says what one file's result depends on besides that (the
+    fallback: the program parser that judges the file and the language version the
+    project declares for it), as text, or None when it cannot say (the file is not
+    reused). It is asked before the batch runs and again after: a file whose facts
+    changed meanwhile is not stored."""
 
     tool: ToolIdentity
     config_digest: str
     rules: str = ""
+    facts: Callable[[FileTarget], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +130,9 @@ class KeyParts:
     #: The digest of the answers of the checker's declared dependencies (`dependencies.
     #: digest`); empty for a checker that declares none.
     depends: str = ""
+    #: The digest of the file's facts (`ReuseIdentity.facts`); empty for a checker
+    #: that gives none.
+    facts: str = ""
 
     def as_dict(self) -> dict[str, str]:
         """The fields by name (what an entry stores and is compared against); plain
@@ -396,6 +413,15 @@ def key_parts(
     """The identity of `target` x `checker` now, or None when it cannot be established."""
     if ident.tool.path is None or ident.tool.version is None:
         return None
+    facts = ""
+    if ident.facts is not None:
+        try:
+            said = ident.facts(target)
+        except Exception:  # noqa: BLE001 - a plugin fault means "no reuse", never a crash
+            return None
+        if not isinstance(said, str):
+            return None
+        facts = hashlib.sha256(said.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     try:
         digest = source_digest or target.digest()
     except OSError:
@@ -411,7 +437,15 @@ def key_parts(
         path=target.path,
         checker=checker,
         purpose=str(ctx.purpose),
+        facts=facts,
     )
+
+
+def _witness(parts: KeyParts) -> str:
+    """What `partition` hands `remember` of a file left to run: its source digest, and
+    its facts' digest (a fact that changed while the batch ran, a go.mod edited, may or
+    may not be in the result: not stored)."""
+    return f"{parts.source_digest}+{parts.facts}" if parts.facts else parts.source_digest
 
 
 #: Scope fields an entry does not store: the key names them, or they are of this run.
@@ -626,7 +660,8 @@ def partition(
 ) -> tuple[list[Cached], Batch | None, dict[str, str], PreRun]:
     """Split a batch into reused outcomes and what still has to run.
 
-    Returns (reused, batch_to_run or None, source digests of the targets to run, and,
+    Returns (reused, batch_to_run or None, the witnesses of the targets to run (their
+    source digests, and their facts' digests: `_witness`), and,
     for a checker that declares dependencies, their answers before the run per target
     to run: both to pass to `remember`). Only feedback runs reuse. `kinds` is the memo
     of the run's dependency probes (`dependencies.probe`).
@@ -658,7 +693,7 @@ def partition(
             continue
         rest.append(t)
         if parts is not None:
-            digests[t.path] = parts.source_digest
+            digests[t.path] = _witness(parts)
         if watch:
             # A miss runs the tool, which costs far more than this second read.
             pre[t.path] = _pre_run(checker, t, batch, ctx, kinds)
@@ -714,7 +749,7 @@ def remember(
         st = _stat(t)
         now_ns = time.time_ns()
         parts = key_parts(t, name, ident, ctx, None, settings)
-        if parts is None or parts.source_digest != before:
+        if parts is None or _witness(parts) != before:
             continue
         paths: tuple[str, ...] | None = None
         if watch:

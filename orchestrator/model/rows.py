@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import struct
 import tempfile
 import threading
@@ -49,6 +48,8 @@ class Spool:
     several threads; reading starts after the last `add`."""
 
     def __init__(self, folder: Path) -> None:
+        import sqlite3  # only a big run spools: a small one never loads SQLite
+
         folder.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix="rows-", suffix=".sqlite", dir=folder)
         os.close(fd)
@@ -102,6 +103,8 @@ class Spool:
 
     def close(self) -> None:
         """Close the file (and delete it where it still has a name)."""
+        import sqlite3
+
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._unlink()

@@ -17,7 +17,6 @@ from typing import Any
 
 from orchestrator.model.report import Finding, Report
 from orchestrator.model.rows import without
-from orchestrator.tasks.store import anchored, compute_task_id
 from orchestrator.vocab import BASELINE_FILE, Tier
 from orchestrator.workspace import atomic_write
 
@@ -38,7 +37,10 @@ def fingerprints(
     findings: Iterable[Finding], root: Path, contents: Mapping[str, bytes] | None = None
 ) -> list[tuple[Finding, str]]:
     """Each finding with its line-move-stable fingerprint (its task id: store.anchored),
-    the line text read from `contents` or the file under `root`."""
+    the line text read from `contents` or the file under `root`. The task store is
+    imported here: a lint of a project without a baseline file never loads it."""
+    from orchestrator.tasks.store import anchored, compute_task_id
+
     return [
         (f, compute_task_id(f.checker, f.rule, f.path, anchor, occ))
         for f, anchor, occ in anchored(findings, root, contents)
