@@ -188,12 +188,20 @@ def _sqlfluff_keys(stdout: bytes) -> set[Key]:
 _TAPLO_WHERE = re.compile(r"^\s*┌─ (.+):(\d+):(\d+)$")
 
 
-def _taplo_keys(stderr: bytes) -> set[Key]:
+def _taplo_keys(stdout: bytes, stderr: bytes) -> set[Key]:
+    """taplo's stdout (`--diff`: a patch per file it would reformat, `diff a/P b/P`,
+    `--- a/P`, `+++ b/P`, then the hunks, their context lines as they are), then its
+    stderr (diagnostics; its log's `not properly formatted` lines, which it may lose)."""
     keys: set[Key] = set()
+    lines = stdout.decode().splitlines()
+    for at, line in enumerate(lines):
+        m = re.match(r"^diff a/(.+) b/\1$", line)
+        if m and lines[at + 1 : at + 3] == [f"--- a/{m[1]}", f"+++ b/{m[1]}"]:
+            keys.add((m[1], None, None, "not-formatted"))
     title = ""
     for line in stderr.decode().splitlines():
-        if m := re.match(r'^ERROR the file is not properly formatted path="(.+)"$', line):
-            keys.add((m[1], None, None, "not-formatted"))
+        if re.match(r'^ERROR the file is not properly formatted path="(.+)"$', line):
+            continue  # said by its patch
         elif m := re.match(r"^error: (.+)$", line):
             title = re.sub(r"[^a-z0-9]+", "-", m[1].lower()).strip("-")
         elif m := _TAPLO_WHERE.match(line):
@@ -338,7 +346,7 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         "taplo-rust-src",
         "root/usr/src/rustc-1.63.0",
         lambda p: p.is_file() and p.suffix == ".toml",
-        ["fmt", "--check", "--colors", "never", "--"],
+        ["fmt", "--check", "--diff", "--colors", "never", "--"],
         _taplo_keys,
         20,
         1,
@@ -357,6 +365,10 @@ OPT_IN = {
     },
     "taplo": {"taplo.toml": "# taplo's formatter defaults\n"},
 }
+
+#: A tool whose findings are on both streams (taplo: its patches on stdout, its
+#: diagnostics on stderr).
+BOTH_STREAMS = {"taplo"}
 
 #: The language of the targets (codespell's: each file's own).
 LANGUAGES = {
@@ -432,9 +444,11 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
     # The stream the tool reports on; a path it prints absolute is the project's.
     out = res.stderr if checker.recipe.output.stream == "stderr" else res.stdout
-    out = out.replace(str(root).encode() + b"/", b"")
+    here = str(root).encode() + b"/"
+    out = out.replace(here, b"")
+    said = keys(res.stdout.replace(here, b""), out) if name in BOTH_STREAMS else keys(out)
     # A project-scope tool's findings in files it was not asked about are theirs.
-    native = {k for k in keys(out) if k[0] in set(paths)}
+    native = {k for k in said if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules

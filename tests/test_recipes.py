@@ -1388,15 +1388,184 @@ def test_ruff_format_runs_the_ruff_checkers_ruff_on_the_projects_nested_config(
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     got = _run(_builtin("ruff-format"), targets, ctx)
     assert _tree(root) == before and not list(root.rglob(".ruff_cache"))
+    assert got["gen/d.py"].status == ScopeStatus.NOT_RUN  # the project excludes it
+    del got["gen/d.py"]
     assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
     found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
     assert found == {
         "a.py": [(1, 5, "unformatted")],
         "sub/b.py": [],
         "sub/c.py": [(1, 5, "unformatted")],
-        "gen/d.py": [],
     }
     assert got["a.py"].tool.path == select_tool(root, None, ctx)
+
+
+def _unformatted_everywhere(root: Path, files: dict[str, str]) -> list[FileTarget]:
+    """`files` (configs, and sources each one a format checker would reformat) under
+    `root`, folders made; the targets of the sources (the configs not among them)."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return [
+        FileTarget(path=rel, abs_path=root / rel)
+        for rel in files
+        if not rel.endswith(("ruff.toml", "pyproject.toml", "taplo.toml"))
+    ]
+
+
+def test_ruff_format_calls_checked_exactly_the_files_ruff_format_check_dot_checks(
+    tmp_path: Path,
+) -> None:
+    """Every file would be reformatted, so `ruff format --check .` from the root names
+    each file it checks: the recipe's `checked` files are exactly those (with the same
+    finding); the files the project's `extend-exclude`, `[format] exclude` or Ruff's
+    default exclude list leave out, and those a nested config's `include` does not
+    take, are `not_run`, never `checked`."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _unformatted_everywhere(
+        root,
+        {
+            "pyproject.toml": (
+                "[tool.ruff]\nextend-exclude = ['gen']\n"
+                "[tool.ruff.format]\nexclude = ['hand_made.py']\n"
+            ),
+            "sub/ruff.toml": "include = ['kept/*.py']\n[format]\n",
+            "a.py": "a=1\n",
+            "gen/b.py": "b=1\n",
+            "hand_made.py": "c=1\n",
+            "node_modules/d.py": "d=1\n",
+            "sub/kept/e.py": "e=1\n",
+            "sub/other/f.py": "f=1\n",
+        },
+    )
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(_builtin("ruff-format"), targets, ctx)
+    checked = {p for p, o in got.items() if o.status == ScopeStatus.CHECKED}
+    assert all(got[p].findings for p in checked)
+    others = {o.status for p, o in got.items() if p not in checked}
+    assert others == {ScopeStatus.NOT_RUN}, [o.reason for o in got.values()]
+    tool = got["a.py"].tool.path
+    argv = [tool, "format", "--check", "--no-cache", "--output-format", "concise", "."]
+    res = subprocess.run(argv, cwd=root, capture_output=True, text=True, timeout=60)
+    direct = {line.split(":")[0] for line in res.stdout.splitlines() if ":" in line}
+    assert checked == direct == {"a.py", "sub/kept/e.py"}, res.stdout
+
+
+def test_ruff_formats_log_must_add_up_or_the_files_are_never_checked(tmp_path: Path) -> None:
+    """The `-v` log names each file formatted and their count; a count that does not
+    match, no count at all, or a file not asked about is `Unparsable` (tool_error)."""
+    from orchestrate_plugins import _ruff_format
+
+    def log(*lines: str) -> ProcResult:
+        text = "".join(
+            f"[2026-01-01][00:00:00][ruff::commands::format][DEBUG] {x}\n" for x in lines
+        )
+        return ProcResult(argv=("ruff",), returncode=0, stdout=b"", stderr=text.encode())
+
+    targets = [FileTarget(path=n, abs_path=tmp_path / n) for n in ("a.py", "b.py")]
+    a = f"format_path; path={tmp_path / 'a.py'}"
+    ok = _ruff_format.left_out(log(a, "Formatted 1 files in 1ms"), targets, tmp_path)
+    assert ok == {"b.py": _ruff_format.EXCLUDED}
+    none = ProcResult(
+        argv=("ruff",), returncode=0, stdout=b"",
+        stderr=b"warning: No Python files found under the given path(s)\n",
+    )  # fmt: skip
+    assert set(_ruff_format.left_out(none, targets, tmp_path)) == {"a.py", "b.py"}
+    for bad in (log(a, "Formatted 2 files in 1ms"), log(a), log()):
+        with pytest.raises(recipe_output.Unparsable):
+            _ruff_format.left_out(bad, targets, tmp_path)
+    stray = log(f"format_path; path={tmp_path / 'c.py'}", "Formatted 1 files in 1ms")
+    with pytest.raises(recipe_output.Unparsable, match="not asked about"):
+        _ruff_format.left_out(stray, targets, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "config",
+    ['exclude = ["gen/**"]\n', 'include = ["sub/**/*.toml", "*.toml"]\nexclude = ["sub/x/**"]\n'],
+)
+def test_taplo_calls_checked_exactly_the_files_taplo_fmt_check_checks(
+    tmp_path: Path, config: str
+) -> None:
+    """Every file would be reformatted, so `taplo fmt --check --diff` from the root
+    (no arguments: taplo's own walk) writes a patch for each file it checks: the
+    recipe's `checked` files are exactly those; the files its config's
+    `include`/`exclude` leave out are `not_run` (and still get the fallback's syntax
+    verdict); a file named like a glob pattern (`g[1].toml`) is that file, never
+    `g1.toml` or none."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _unformatted_everywhere(
+        root,
+        {
+            "taplo.toml": config,
+            "a.toml": "a=1\n",
+            "g[1].toml": "g=1\n",
+            "gen/b.toml": "b=1\n",
+            "sub/c.toml": "c=1\n",
+            "sub/x/d.toml": "d=1\n",
+            "deep/e.toml": "e=1\n",
+        },
+    )
+    (root / "g1.toml").write_text("g = 1\n")  # what `g[1].toml` matches as a pattern
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    before = _tree(root)
+    got = _run(_builtin("taplo"), targets, ctx)
+    assert _tree(root) == before
+    checked = {p for p, o in got.items() if o.status == ScopeStatus.CHECKED}
+    assert all(got[p].findings for p in checked)
+    rest = [o for p, o in got.items() if p not in checked]
+    assert {o.status for o in rest} == {ScopeStatus.NOT_RUN}, [o.reason for o in got.values()]
+    assert all(o.falls_back for o in rest)
+    tool = _builtin("taplo").locate(ctx).argv[0]  # type: ignore[attr-defined]
+    res = subprocess.run(
+        [tool, "fmt", "--check", "--diff", "--colors", "never"],
+        cwd=root, capture_output=True, text=True, timeout=60, env={**os.environ, "RUST_LOG": "warn"},
+    )  # fmt: skip
+    prefix = f"diff a/{root}/"
+    direct = {
+        x.removeprefix(prefix).split(" b/")[0]
+        for x in res.stdout.splitlines()
+        if x.startswith(prefix)
+    }
+    assert checked == direct - {"taplo.toml"}, res.stdout
+    assert len(checked) >= 2 and len(rest) >= 1
+
+
+def test_taplo_writes_each_path_as_the_glob_pattern_of_that_file_only() -> None:
+    """taplo reads its arguments as glob patterns (the glob crate's `[x]` escape)."""
+    from orchestrate_plugins import _taplo_files
+
+    assert _taplo_files.glob_literal("g[1]/a*b?.toml") == "g[[]1[]]/a[*]b[?].toml"
+    assert _taplo_files.glob_literal("plain/a.toml") == "plain/a.toml"
+
+
+def test_a_file_the_tool_says_it_skipped_is_not_run_and_never_with_findings(
+    tmp_path: Path,
+) -> None:
+    """`CommandChecker.left_out`: a file the tool says its config made it skip is
+    `not_run` with the tool's reason, never `checked`; the tool also reporting findings
+    for a file it says it skipped makes its output untrusted (every file tool_error)."""
+    from orchestrator.api import RecipeChecker
+
+    class Skips(RecipeChecker):
+        def left_out(self, res, targets, from_stdin):  # type: ignore[no-untyped-def]
+            return {"skip.fk": "excluded by its config"}
+
+    checker = recipe_checker(parse_recipe(PATTERN_RECIPE.format(extra=""), "r"), Skips)
+    tool = _fake(tmp_path / "bin")
+    root = tmp_path / "ws"
+    targets = _project(root, {".fakelint": "", "a.fk": "BAD\n", "skip.fk": "ok\n"})[1:]
+    got = _run(checker, targets, _ctx(root, tool))
+    assert got["a.fk"].status == ScopeStatus.CHECKED and got["a.fk"].findings
+    assert got["skip.fk"].status == ScopeStatus.NOT_RUN
+    assert got["skip.fk"].reason == "excluded by its config"
+    (root / "skip.fk").write_text("BAD\n")
+    got = _run(checker, targets, _ctx(root, tool))
+    assert {o.status for o in got.values()} == {ScopeStatus.TOOL_ERROR}
+    assert "skipped" in (got["a.fk"].reason or "")
 
 
 @pytest.mark.parametrize(

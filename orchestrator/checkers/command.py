@@ -185,6 +185,15 @@ class CommandChecker:
         `from_stdin` the batch is one target, whatever name the tool gives it."""
         raise NotImplementedError
 
+    def left_out(
+        self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> Mapping[str, str]:
+        """The targets the tool was given but did not judge, because its own config
+        excludes them (as run directly, it would skip them), each with the reason: they
+        are `not_run`, never `checked`. Raise `Unparsable` when its output cannot say.
+        None by default (a tool that judges every file it is given)."""
+        return {}
+
     # ------------------------------------------------------------ declarations read
 
     @property
@@ -449,8 +458,23 @@ class CommandChecker:
         stray = sorted(set(found) - asked)
         if stray:
             raise Unparsable(f"results for a file not asked about: {one_line(stray[0], 80)!r}")
+        skipped = self.left_out(res, targets, from_stdin)
+        both = sorted(set(skipped) & {p for p, fs in found.items() if fs})
+        if both:
+            raise Unparsable(f"findings in a file it says it skipped: {one_line(both[0], 80)!r}")
         return [
             FileOutcome(
+                path=t.path,
+                checker=self.name,
+                status=ScopeStatus.NOT_RUN,
+                reason=skipped[t.path],
+                language=t.language,
+                tool=ident,
+                exit_code=res.returncode,
+                duration_ms=res.duration_ms,
+            )
+            if t.path in skipped
+            else FileOutcome(
                 path=t.path,
                 checker=self.name,
                 status=ScopeStatus.CHECKED,
