@@ -53,12 +53,13 @@ class RuffFormatChecker(RecipeChecker):
         """Ruff's own install hint: ruff-format installs nothing of its own."""
         return INSTALL_HINT
 
-    def left_out(
+    def unjudged(
         self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
-    ) -> Mapping[str, str]:
+    ) -> Mapping[str, tuple[ScopeStatus, str]]:
         """The files Ruff's `-v` log says it did not format: its config excludes them
-        (plugins/_ruff_format.py)."""
-        return _ruff_format.left_out(res, targets, project_root(targets))
+        (plugins/_ruff_format.py): `not_run`."""
+        skipped = _ruff_format.left_out(res, targets, project_root(targets))
+        return {path: (ScopeStatus.NOT_RUN, why) for path, why in skipped.items()}
 
     def run(self, batch: Batch, ctx: RunContext) -> list[FileOutcome]:
         """The recipe's run; then, of the files it checked under a config that sets

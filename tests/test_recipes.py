@@ -1185,6 +1185,62 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     assert out_b.findings == () and out_skip.findings == ()
 
 
+def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_verdicts(
+    tmp_path: Path,
+) -> None:
+    """prettier goes on past a file it cannot parse (`[error] bad.js: SyntaxError: ...`,
+    a code frame, exit 2): that file alone is `tool_error` with prettier's message; the
+    others get the verdicts prettier gives them run one by one (a file whose source
+    line, in the frame, reads like an error of another file changes nothing)."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _project(
+        root,
+        {
+            ".prettierrc.json": "{}\n",
+            "a.js": "const a  =  1\n",
+            "b.js": "const b = 1;\n",
+            "bad.js": "const x = {b.js: SyntaxError: 1};\n",
+            "bad.css": "a {\n",
+            "c.json": '{"c":1}\n',
+        },
+    )[1:]
+    checker = _builtin("prettier")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    plan = checker.plan(targets, ctx)  # type: ignore[attr-defined]
+    assert len(plan.batches) == 1  # one process for all
+    got = _run(checker, targets, ctx)
+    for bad in ("bad.js", "bad.css"):
+        assert got[bad].status == ScopeStatus.TOOL_ERROR
+        assert "SyntaxError" in (got[bad].reason or "") and not got[bad].findings
+    tool = got["a.js"].tool.path
+    for t in targets:  # prettier run directly on each file alone
+        if t.path.startswith("bad"):
+            continue
+        res = subprocess.run(
+            [tool, "--check", "--no-color", "--", t.path], cwd=root, capture_output=True, timeout=60
+        )
+        assert got[t.path].status == ScopeStatus.CHECKED
+        assert bool(got[t.path].findings) is (res.returncode == 1), t.path
+    assert [p for p, o in got.items() if o.findings] == ["a.js", "c.json"]
+
+
+def test_a_file_error_pattern_needs_a_path_and_a_pattern_reader() -> None:
+    """`file_error_pattern`: the group `path` (and only `message` besides)."""
+    base = PATTERN_RECIPE.format(extra="")
+    for line, said in (
+        ("file_error_pattern = '^E (?P<message>.*)$'", "group `path`"),
+        ("file_error_pattern = '^E (?P<path>.*) (?P<line>\\d+)$'", "group `path`"),
+        ("file_error_pattern = '(?P<path>'", "not a regular expression"),
+    ):
+        text = base.replace("quiet_ok = true", f"quiet_ok = true\n{line}")
+        with pytest.raises(RecipeError, match=said):
+            parse_recipe(text, "r")
+    ok = base.replace("quiet_ok = true", "quiet_ok = true\nfile_error_pattern = '^E (?P<path>.+)$'")
+    assert parse_recipe(ok, "r").output.file_error_pattern
+
+
 @pytest.mark.parametrize(
     ("config", "text"),
     [
@@ -1545,14 +1601,14 @@ def test_taplo_writes_each_path_as_the_glob_pattern_of_that_file_only() -> None:
 def test_a_file_the_tool_says_it_skipped_is_not_run_and_never_with_findings(
     tmp_path: Path,
 ) -> None:
-    """`CommandChecker.left_out`: a file the tool says its config made it skip is
+    """`CommandChecker.unjudged`: a file the tool says its config made it skip is
     `not_run` with the tool's reason, never `checked`; the tool also reporting findings
     for a file it says it skipped makes its output untrusted (every file tool_error)."""
     from orchestrator.api import RecipeChecker
 
     class Skips(RecipeChecker):
-        def left_out(self, res, targets, from_stdin):  # type: ignore[no-untyped-def]
-            return {"skip.fk": "excluded by its config"}
+        def unjudged(self, res, targets, from_stdin):  # type: ignore[no-untyped-def]
+            return {"skip.fk": (ScopeStatus.NOT_RUN, "excluded by its config")}
 
     checker = recipe_checker(parse_recipe(PATTERN_RECIPE.format(extra=""), "r"), Skips)
     tool = _fake(tmp_path / "bin")
@@ -1565,7 +1621,7 @@ def test_a_file_the_tool_says_it_skipped_is_not_run_and_never_with_findings(
     (root / "skip.fk").write_text("BAD\n")
     got = _run(checker, targets, _ctx(root, tool))
     assert {o.status for o in got.values()} == {ScopeStatus.TOOL_ERROR}
-    assert "skipped" in (got["a.fk"].reason or "")
+    assert "did not judge" in (got["a.fk"].reason or "")
 
 
 @pytest.mark.parametrize(

@@ -185,13 +185,15 @@ class CommandChecker:
         `from_stdin` the batch is one target, whatever name the tool gives it."""
         raise NotImplementedError
 
-    def left_out(
+    def unjudged(
         self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
-    ) -> Mapping[str, str]:
-        """The targets the tool was given but did not judge, because its own config
-        excludes them (as run directly, it would skip them), each with the reason: they
-        are `not_run`, never `checked`. Raise `Unparsable` when its output cannot say.
-        None by default (a tool that judges every file it is given)."""
+    ) -> Mapping[str, tuple[ScopeStatus, str]]:
+        """The targets of a batch the tool did not judge, each with its state and reason,
+        while the batch's other files keep their verdicts: `not_run`, a file its own
+        config excludes (as run directly it would skip it); `tool_error`, a file it
+        says it could not judge (prettier's `[error] a.js: SyntaxError: ...`). Never
+        `checked`. Raise `Unparsable` when its output cannot say. None by default (a
+        tool that judges every file it is given, or fails the whole batch)."""
         return {}
 
     # ------------------------------------------------------------ declarations read
@@ -458,16 +460,21 @@ class CommandChecker:
         stray = sorted(set(found) - asked)
         if stray:
             raise Unparsable(f"results for a file not asked about: {one_line(stray[0], 80)!r}")
-        skipped = self.left_out(res, targets, from_stdin)
+        skipped = self.unjudged(res, targets, from_stdin)
         both = sorted(set(skipped) & {p for p, fs in found.items() if fs})
         if both:
-            raise Unparsable(f"findings in a file it says it skipped: {one_line(both[0], 80)!r}")
+            raise Unparsable(
+                f"findings in a file it says it did not judge: {one_line(both[0], 80)!r}"
+            )
+        stray = sorted(set(skipped) - asked)
+        if stray:
+            raise Unparsable(f"an error for a file not asked about: {one_line(stray[0], 80)!r}")
         return [
             FileOutcome(
                 path=t.path,
                 checker=self.name,
-                status=ScopeStatus.NOT_RUN,
-                reason=skipped[t.path],
+                status=skipped[t.path][0],
+                reason=skipped[t.path][1],
                 language=t.language,
                 tool=ident,
                 exit_code=res.returncode,

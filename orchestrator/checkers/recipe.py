@@ -31,7 +31,9 @@ version evidence of every command checker. What the factory adds:
   its folder or any above it) is `not_run`: a gate never runs the change's code;
 - `path_prefix`: written before each path (markdownlint-cli2's `:` literal path);
 - `language_args`: per detected language, words before the paths, in batches of one
-  language (cppcheck reads every `.h` as C unless told `--language=c++`).
+  language (cppcheck reads every `.h` as C unless told `--language=c++`);
+- `[output] file_error_pattern`: a file the tool says it could not judge is
+  `tool_error` alone (`unjudged`), the batch's other files keep their verdicts.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -54,7 +56,7 @@ from orchestrator import managed_tools
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
-from orchestrator.checkers.recipe_output import read_findings
+from orchestrator.checkers.recipe_output import file_errors, read_findings
 from orchestrator.checkers.tools import VersionProbe, probe_version
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.core.reuse import ReuseIdentity
@@ -331,6 +333,15 @@ class RecipeChecker(CommandChecker):
             asked = {t.path for t in targets}
             found = {path: fs for path, fs in found.items() if path in asked}
         return found
+
+    def unjudged(
+        self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> Mapping[str, tuple[ScopeStatus, str]]:
+        """The files the tool says it could not judge (`[output] file_error_pattern`):
+        `tool_error` each, the batch's other files keep their verdicts."""
+        root = getattr(_RUNNING, "root", None) or Path.cwd()
+        errors = file_errors(self.recipe, res, targets, from_stdin, root)
+        return {path: (ScopeStatus.TOOL_ERROR, why) for path, why in errors.items()}
 
     def run(self, batch: Batch, ctx: RunContext) -> list[Any]:
         """The base's run; the project root is kept (per thread) for the reader, which
