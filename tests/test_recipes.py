@@ -1141,6 +1141,8 @@ def test_markdownlint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
     (held,) = _run(checker, targets, gate).values()
     assert held.status == ScopeStatus.NOT_RUN, held.reason
     assert ".markdownlint-cli2.cjs" in (held.reason or "") and "strict gate" in (held.reason or "")
+    # The fallback still judges it; the hint names what closes the gap there.
+    assert held.falls_back and ".markdownlint.yaml" in (held.hint or "")
     assert not marker.exists()
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     (out,) = _run(checker, targets, ctx).values()
@@ -1150,6 +1152,52 @@ def test_markdownlint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
     tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
     subprocess.run([tool, "docs/a.md"], cwd=root, capture_output=True, check=False)
     assert marker.read_text() == "ran"
+
+
+def test_a_gate_under_a_javascript_markdownlint_config_judges_markdown_by_the_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`gate commit` (in process) on a repository whose `.markdownlint-cli2.cjs` would
+    run: the config never runs; the Markdown file's markdownlint scope is `not_run`, the
+    fallback still gives it its verdict (the same as in a project without markdownlint);
+    the gate is `incomplete` (the project asked for markdownlint's evidence) and its
+    recovery says what closes the gap, never "re-run the gate"; with the project's
+    required coverage for Markdown at "none" it allows."""
+    import json
+
+    from helpers import git, new_repo
+
+    from orchestrator.cli.main import main
+
+    marker = tmp_path / "marker"
+    config = (
+        "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+        "module.exports = { config: { default: false, MD025: true } };\n"
+    )
+    repo = new_repo(tmp_path / "repo", {".markdownlint-cli2.cjs": config, "a.md": "# A\n\n# B\n"})
+    monkeypatch.chdir(repo)
+
+    def gate() -> dict:
+        capfd.readouterr()
+        main(["gate", "commit", "--format", "json"])
+        return json.loads(capfd.readouterr().out)
+
+    report = gate()
+    assert not marker.exists()
+    scopes = {s["checker"]: s for s in report["scopes"] if s["path"] == "a.md"}
+    assert scopes["markdownlint-cli2"]["status"] == "not_run"
+    assert scopes["treesitter"]["tier"] == "fallback"  # a verdict, as without the config
+    assert report["gate"]["decision"] == "incomplete"
+    (recovery,) = [r for r in report["gate"]["recovery"] if "markdownlint" in r]
+    assert ".markdownlint.yaml" in recovery and 'markdown = "none"' in recovery
+    assert "re-run the gate" not in report["gate"]["recovery"]
+    (repo / "pyproject.toml").write_text('[tool.orchestrate.required]\nmarkdown = "none"\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "policy")
+    (repo / "a.md").write_text("# A\n\n# C\n")
+    git(repo, "add", "a.md")
+    assert gate()["gate"]["decision"] == "allow"
+    assert not marker.exists()
 
 
 def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(

@@ -248,7 +248,16 @@ class RecipeChecker(CommandChecker):
                             " that names modules it imports): a strict gate never runs the"
                             " change's code"
                         )
-                        settled += settled_plan(self, [t], ScopeStatus.NOT_RUN, why).settled
+                        # The file still gets the fallback's syntax verdict; the gap is
+                        # said with what would close it (never "re-run the gate").
+                        settled += settled_plan(
+                            self,
+                            [t],
+                            ScopeStatus.NOT_RUN,
+                            why,
+                            hint=self._code_config_hint(),
+                            falls_back=True,
+                        ).settled
                 return CheckerPlan(batches=rest.batches, settled=tuple(settled))
         if self.recipe.language_args and len({t.language for t in targets}) > 1:
             # One language per batch: its words go before the batch's paths (`command`).
@@ -273,6 +282,19 @@ class RecipeChecker(CommandChecker):
                 )
             break
         return plan
+
+    def _code_config_hint(self) -> str:
+        """How a file held back by a `code_configs` file gets judged at a strict gate: a
+        config that is data only, or the project's required coverage for its language."""
+        code = {c.partition("#")[0] for c in self.recipe.code_configs}
+        data = [n for n in self.recipe.config_names if n not in code]
+        ways = (
+            [f"keep its settings in a config that is data only ({', '.join(data)})"] if data else []
+        )
+        ways += [f'[tool.orchestrate.required] {lang} = "none"' for lang in self.recipe.languages]
+        return f"{self.name} runs that config in `orchestrate lint`, never at a strict gate" + (
+            f"; there: {' or '.join(ways)}" if ways else ""
+        )
 
     def _code_config(self, target: FileTarget, root: Path) -> str | None:
         """The project-relative path of a `code_configs` file in the folder of `target`
