@@ -1,6 +1,6 @@
 """The built-in checker recipes (`plugins/recipes/*.toml`): shellcheck, hadolint, yamllint,
 codespell, mypy, cppcheck, go-vet, markdownlint-cli2, prettier, ruff-format, sqlfluff,
-taplo.
+stylelint, taplo.
 
 Each recipe is data (orchestrator/checkers/recipe_format); `recipe_hook` turns every
 one into a `CommandChecker` through the one factory, so they run, time out, are killed,

@@ -25,7 +25,13 @@ ships no sqlfluff config: a copy with a minimal root `.sqlfluff`, `dialect = big
 and a nested `.sqlfluff` that drops one rule in one folder), taplo on the 566 Cargo.toml
 files of the Rust 1.63 sources (item `taplo-rust-src`; no taplo config: a copy with a
 root `taplo.toml` keeping taplo's defaults; a format checker: `not-formatted`, and
-`invalid-toml` for a syntax error, so "at least 5 rules" does not apply).
+`invalid-toml` for a syntax error, so "at least 5 rules" does not apply), stylelint on
+the 31 compiled `dist/*.css` files @primer/css publishes, under its own published
+`stylelint.config.cjs` (item `stylelint-primer-css`; the config extends
+@primer/stylelint-config, installed beside it from the pinned lock `locks/primer-css`:
+over 15,000 findings over 26 rules; its SCSS sources name `postcss-scss` as their
+custom syntax, which the managed stylelint cannot import from the project: those are
+`tool_error`, not part of this case).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -211,6 +217,14 @@ def _taplo_keys(stdout: bytes, stderr: bytes) -> set[Key]:
     return keys
 
 
+def _stylelint_keys(stderr: bytes) -> set[Key]:
+    return {
+        (f["source"], w["line"], w["column"], w["rule"])
+        for f in json.loads(stderr)
+        for w in f["warnings"]
+    }
+
+
 def _python_modules(p: Path) -> bool:
     # Its .py files, as `orchestrate lint` gives them (a stub beside its module: never).
     return p.is_file() and p.suffix == ".py"
@@ -352,6 +366,16 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         1,
         "0.9.3",
     ),
+    "stylelint": (
+        "stylelint-primer-css",
+        "src",
+        lambda p: p.is_file() and p.suffix == ".css" and p.parent.name == "dist",
+        ["--formatter", "json", "--no-color", "--"],
+        _stylelint_keys,
+        20,
+        5,
+        "17.16.0",
+    ),
 }  # fmt: skip
 
 #: A tool that runs only where the project uses it, on a project that does not: the
@@ -378,6 +402,7 @@ LANGUAGES = {
     "mypy": "python",
     "markdownlint-cli2": "markdown",
     "ruff-format": "python",
+    "stylelint": "css",
 }
 
 

@@ -407,6 +407,11 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.toml": "a=1\n"},
         "not-formatted",
     ),
+    "stylelint": (
+        {".stylelintrc.json": '{"rules": {"color-no-invalid-hex": true}}\n'},
+        {"a.css": "a { color: #ggg; }\n"},
+        "color-no-invalid-hex",
+    ),
 }
 #: The built-in recipes installed from PyPI (`tools install` puts their wheel in place).
 PYPI_CASES = sorted(
@@ -599,6 +604,12 @@ MISCONFIGURED = {
         {"a.toml": "a = 1\n"},
         ScopeStatus.TOOL_ERROR,
         "invalid configuration file",
+    ),
+    "stylelint": (
+        {".stylelintrc.json": "{ bad\n"},
+        {"a.css": "a { color: red; }\n"},
+        ScopeStatus.TOOL_ERROR,
+        "JSON Error",
     ),
 }
 
@@ -932,7 +943,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 
 #: The built-in recipes installed from one of orchestrate's npm lockfile sets.
-NPM_RECIPES = ("markdownlint-cli2", "prettier")
+NPM_RECIPES = ("markdownlint-cli2", "prettier", "stylelint")
 
 
 @pytest.mark.slow
@@ -1198,6 +1209,88 @@ def test_a_gate_under_a_javascript_markdownlint_config_judges_markdown_by_the_fa
     git(repo, "add", "a.md")
     assert gate()["gate"]["decision"] == "allow"
     assert not marker.exists()
+
+
+def test_stylelint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
+    tmp_path: Path,
+) -> None:
+    """`.stylelintrc.cjs` is the project's code (`executes_project_code`): in `lint`
+    stylelint runs it (its rules apply; the marker it tries to write is refused by
+    Node.js's permission model); at a strict gate the file is `not_run`, the config never
+    runs, and the fallback still judges the file. Run directly, it writes its marker."""
+    import subprocess
+
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    config = (
+        "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+        "module.exports = { rules: { 'block-no-empty': true } };\n"
+    )
+    targets = _project(root, {".stylelintrc.cjs": config, "a.css": "a {}\n"})[1:]
+    checker = _builtin("stylelint")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and held.falls_back, held.reason
+    assert ".stylelintrc.cjs" in (held.reason or "") and not marker.exists()
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert {f.rule for f in out.findings} == {"block-no-empty"}  # the config ran
+    assert not marker.exists()
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    subprocess.run([tool, "a.css"], cwd=root, capture_output=True, check=False)
+    assert marker.read_text() == "ran"
+
+
+@pytest.mark.parametrize(
+    ("config", "at_gate"),
+    [
+        ('{"rules": {"block-no-empty": true}}', ScopeStatus.CHECKED),
+        ('{"extends": "stylelint-config-x", "rules": {}}', ScopeStatus.NOT_RUN),
+        ('{"plugins": ["./p.js"], "rules": {}}', ScopeStatus.NOT_RUN),
+        ('{"overrides": [{"files": ["*.scss"], "customSyntax": "x"}]}', ScopeStatus.NOT_RUN),
+    ],
+)
+def test_stylelint_runs_at_a_strict_gate_under_a_json_config_of_rules_alone(
+    tmp_path: Path, config: str, at_gate: ScopeStatus
+) -> None:
+    """A `.stylelintrc.json` naming no module (no `extends`, `plugins`, `customSyntax`,
+    `processors`, `overrides`) is data: a strict gate runs stylelint under it; one that
+    names modules would import them, and the file is `not_run` there."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    targets = _project(root, {".stylelintrc.json": config + "\n", "a.css": "a { b: c; }\n"})[1:]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (out,) = _run(_builtin("stylelint"), targets, gate).values()
+    assert out.status == at_gate, out.reason
+
+
+def test_stylelint_claims_stylesheets_only_under_its_config_and_skips_what_it_ignores(
+    tmp_path: Path,
+) -> None:
+    """No stylelint config: no claim. Under one, a syntax error is its `CssSyntaxError`
+    finding at its position, and a file its `ignoreFiles` skips (`"ignored": true` in
+    its JSON) is `not_run`, never `checked`; the project is left as it was."""
+    root = tmp_path / "ws"
+    files = {"a.css": "a { color: #ggg; }\n", "bad.css": "a { color: red;\n", "skip.css": "a {}\n"}
+    targets = _project(root, files)
+    checker = _builtin("stylelint")
+    assert not any(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    rules = '"rules": {"color-no-invalid-hex": true, "block-no-empty": true}'
+    _project(root, {".stylelintrc.json": "{" + rules + ', "ignoreFiles": ["skip.css"]}\n'})
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    before = _tree(root)
+    got = _run(checker, targets, RunContext(project_root=root, deadline=Deadline.after(60)))
+    assert _tree(root) == before
+    found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
+    assert found["a.css"] == [(1, 12, "color-no-invalid-hex")]
+    assert found["bad.css"] == [(1, 1, "CssSyntaxError")]
+    assert got["a.css"].status == got["bad.css"].status == ScopeStatus.CHECKED
+    assert got["skip.css"].status == ScopeStatus.NOT_RUN and not got["skip.css"].findings
 
 
 def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(

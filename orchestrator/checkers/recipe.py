@@ -33,7 +33,8 @@ version evidence of every command checker. What the factory adds:
 - `language_args`: per detected language, words before the paths, in batches of one
   language (cppcheck reads every `.h` as C unless told `--language=c++`);
 - `[output] file_error_pattern`: a file the tool says it could not judge is
-  `tool_error` alone (`unjudged`), the batch's other files keep their verdicts.
+  `tool_error` alone (`unjudged`), the batch's other files keep their verdicts;
+  `[output] skipped_key`: a file the tool's own ignore rules skipped is `not_run`.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -56,7 +57,7 @@ from orchestrator import managed_tools
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
-from orchestrator.checkers.recipe_output import file_errors, read_findings
+from orchestrator.checkers.recipe_output import file_errors, read_findings, skipped_files
 from orchestrator.checkers.tools import VersionProbe, probe_version
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.core.reuse import ReuseIdentity
@@ -360,10 +361,15 @@ class RecipeChecker(CommandChecker):
         self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
     ) -> Mapping[str, tuple[ScopeStatus, str]]:
         """The files the tool says it could not judge (`[output] file_error_pattern`):
-        `tool_error` each, the batch's other files keep their verdicts."""
+        `tool_error` each; those its own ignore rules skipped (`[output] skipped_key`):
+        `not_run`. The batch's other files keep their verdicts."""
         root = getattr(_RUNNING, "root", None) or Path.cwd()
         errors = file_errors(self.recipe, res, targets, from_stdin, root)
-        return {path: (ScopeStatus.TOOL_ERROR, why) for path, why in errors.items()}
+        skipped = skipped_files(self.recipe, res, targets, from_stdin, root)
+        return {
+            **{path: (ScopeStatus.NOT_RUN, why) for path, why in skipped.items()},
+            **{path: (ScopeStatus.TOOL_ERROR, why) for path, why in errors.items()},
+        }
 
     def run(self, batch: Batch, ctx: RunContext) -> list[Any]:
         """The base's run; the project root is kept (per thread) for the reader, which

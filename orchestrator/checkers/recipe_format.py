@@ -125,6 +125,11 @@ class Output(_Table):
     #: belongs in `exits`; with it and no finding nor such line, the run is refused.
     file_error_pattern: str | None = None
 
+    #: json with `files`: the key of a file's object that, true, says the tool's own
+    #: ignore rules skipped the file (stylelint's `"ignored": true`): that file is
+    #: `not_run`, never `checked`, as run directly it is not judged.
+    skipped_key: str | None = None
+
     #: A `tool_error` of a run also hands its files to the syntax fallback (the scope
     #: stays `tool_error`): for a tool beside its language's syntax evidence that
     #: cannot load the project (go vet without the module's dependencies), as ESLint.
@@ -173,6 +178,8 @@ class Output(_Table):
                 raise ValueError(f"file_error_pattern is not a regular expression: {exc}") from exc
             if "path" not in groups or not groups <= {"path", "message"}:
                 raise ValueError("file_error_pattern needs the group `path` (and only `message`)")
+        if self.skipped_key is not None and self.files is None:
+            raise ValueError("skipped_key needs a json reader of one object per file (files)")
         if "{}" not in self.rule_format:
             raise ValueError("rule_format must hold `{}`")
         if self.format_check and self.format != "pattern":

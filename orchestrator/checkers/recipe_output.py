@@ -355,3 +355,31 @@ def file_errors(
         said = m.groupdict().get("message") or line
         out.setdefault(path, one_line(f"{recipe.name} could not judge it: {said}", _MESSAGE_LIMIT))
     return out
+
+
+def skipped_files(
+    recipe: Recipe, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool, root: Path
+) -> dict[str, str]:
+    """The files of one batch whose object in the tool's JSON has `[output]
+    skipped_key` true (its own ignore rules skipped them), each with the reason."""
+    output = recipe.output
+    if output.skipped_key is None or output.files is None:
+        return {}
+    raw = res.stdout if output.stream == "stdout" else res.stderr
+    text = raw.decode("utf-8")
+    if not text.strip():
+        return {}
+    fields = output.fields
+    assert fields is not None  # the format requires it
+    out: dict[str, str] = {}
+    for holder, _scope in _groups(output, _json(text)):
+        if _dig(holder, output.skipped_key) is True:
+            path = _dig(holder, fields.path)
+            if from_stdin:
+                rel = targets[0].path
+            elif isinstance(path, str) and path:
+                rel = local_path(path, root)
+            else:
+                raise Unparsable("a skipped file without its path")
+            out[rel] = f"{recipe.name}'s own ignore rules skip it (as run directly)"
+    return out
