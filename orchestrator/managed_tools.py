@@ -41,6 +41,7 @@ DATA_PACKAGES = {
     "eslint": "orchestrate_eslint",
     "markdownlint-cli2": "orchestrate_markdownlint_cli2",
     "prettier": "orchestrate_prettier",
+    "stylelint": "orchestrate_stylelint",
 }
 #: Files copied from the pinned bundle into an install.
 BUNDLE_SUFFIXES = (".json", ".mjs")

@@ -1,9 +1,15 @@
-"""Read `taplo fmt --check`'s report into findings (the taplo recipe's reader).
+"""Read `taplo fmt --check --diff`'s report into findings (the taplo recipe's reader).
 
-taplo prints to stderr, as log lines (under `RUST_LOG=warn`, which the recipe pins) and
-codespan diagnostics that span lines, which no recipe reader reads:
+taplo's log lines (stderr, under `RUST_LOG=warn`, which the recipe pins) are written by
+a logger that loses its last lines when taplo exits right after them: run 40 times over
+30 unformatted files, 5 runs lacked one or two `the file is not properly formatted`
+lines. So the files it would reformat are read from stdout, where `--diff` writes one
+patch per file, never lost (`diff a//abs/a.toml b//abs/a.toml`, `--- a//abs/a.toml`,
+`+++ b//abs/a.toml`, then hunks whose context lines are the file's own: a multi-line
+string may forge a header, which names another file, a result for a file not asked
+about: `tool_error`, never a finding hidden), and the syntax errors from its codespan
+diagnostics (stderr, written as they come), which span lines:
 
-    ERROR the file is not properly formatted path="/abs/a.toml"
     error: invalid TOML
       ┌─ /abs/b.toml:2:3
       │ ... (context lines)
@@ -11,10 +17,10 @@ codespan diagnostics that span lines, which no recipe reader reads:
 
 One finding `not-formatted` per file taplo would reformat (taplo names no position:
 the finding has no line), one per diagnostic at its position (rule: its title, as a
-slug: `invalid-toml`), and the closing `operation failed` line says nothing more. Any
-other log line (`WARN invalid configuration file ...`: taplo goes on with its
-defaults) is `Unparsable`: the files are `tool_error`, never `checked` under rules
-nobody chose; so is an exit 1 without any finding.
+slug: `invalid-toml`); the log's own `not properly formatted` and closing lines say
+nothing more. Any other log line (`WARN invalid configuration file ...`: taplo goes on
+with its defaults) is `Unparsable`: the files are `tool_error`, never `checked` under
+rules nobody chose; so is an exit 1 without any finding.
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ from orchestrator.api import (
 
 NAME = "taplo"
 UNFORMATTED_RULE = "not-formatted"
-_UNFORMATTED = re.compile(r'^ERROR the file is not properly formatted path="(?P<path>[^"]+)"$')
+_UNFORMATTED = re.compile(r"^ERROR (?:\S+: )?the file is not properly formatted path=")
+_PATCH = re.compile(r"^diff a/(?P<path>.+) b/(?P=path)$")
 _CLOSING = re.compile(r"^ERROR operation failed error=")
 _LOG = re.compile(r"^\s*(?:ERROR|WARN|INFO|DEBUG|TRACE)\b")
 _TITLE = re.compile(r"^(?P<level>error|warning): (?P<message>.+)$")
@@ -64,21 +71,27 @@ def _slug(title: str) -> str:
 
 
 def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
-    """The findings per project-relative path in one `taplo fmt --check` run's stderr
-    (module docstring); raises `Unparsable` for a report it does not know."""
+    """The findings per project-relative path in one `taplo fmt --check --diff` run's
+    stdout and stderr (module docstring); raises `Unparsable` for a report it does not
+    know."""
     try:
+        patches = res.stdout.decode("utf-8")
         text = res.stderr.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Unparsable("output that is not UTF-8") from exc
     found: dict[str, list[Finding]] = {}
-    title: str | None = None
-    for raw in text.splitlines():
-        if m := _UNFORMATTED.match(raw):
+    lines = patches.splitlines()
+    for at, raw in enumerate(lines):
+        # A patch's header is three lines; its hunks' context lines are the file's own.
+        m = _PATCH.match(raw)
+        if m and lines[at + 1 : at + 3] == [f"--- a/{m['path']}", f"+++ b/{m['path']}"]:
             path = local_path(m["path"], root)
             found.setdefault(path, []).append(
                 _finding(path, UNFORMATTED_RULE, "the file is not properly formatted", None, None)
             )
-        elif _CLOSING.match(raw):
+    title: str | None = None
+    for raw in text.splitlines():
+        if _UNFORMATTED.match(raw) or _CLOSING.match(raw):
             continue
         elif _LOG.match(raw):
             raise Unparsable(f"taplo reported: {one_line(raw, 160)}")

@@ -64,6 +64,10 @@ PROJECTS: dict[str, tuple[dict[str, str], str]] = {
         {"taplo.toml": "[formatting]\nalign_entries = false\n", "a.toml": "a = 1\n"},
         "a.toml",
     ),
+    "stylelint": (
+        {".stylelintrc.json": '{"rules": {"block-no-empty": true}}\n', "a.css": "a { b: c; }\n"},
+        "a.css",
+    ),
     "treesitter": ({"m.go": "package main\n\nfunc main() {}\n"}, "m.go"),
     "secrets": ({"notes.txt": "nothing to hide\n"}, "notes.txt"),
 }

@@ -25,7 +25,13 @@ ships no sqlfluff config: a copy with a minimal root `.sqlfluff`, `dialect = big
 and a nested `.sqlfluff` that drops one rule in one folder), taplo on the 566 Cargo.toml
 files of the Rust 1.63 sources (item `taplo-rust-src`; no taplo config: a copy with a
 root `taplo.toml` keeping taplo's defaults; a format checker: `not-formatted`, and
-`invalid-toml` for a syntax error, so "at least 5 rules" does not apply).
+`invalid-toml` for a syntax error, so "at least 5 rules" does not apply), stylelint on
+the 31 compiled `dist/*.css` files @primer/css publishes, under its own published
+`stylelint.config.cjs` (item `stylelint-primer-css`; the config extends
+@primer/stylelint-config, installed beside it from the pinned lock `locks/primer-css`:
+over 15,000 findings over 26 rules; its SCSS sources name `postcss-scss` as their
+custom syntax, which the managed stylelint cannot import from the project: those are
+`tool_error`, not part of this case).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -188,12 +194,20 @@ def _sqlfluff_keys(stdout: bytes) -> set[Key]:
 _TAPLO_WHERE = re.compile(r"^\s*┌─ (.+):(\d+):(\d+)$")
 
 
-def _taplo_keys(stderr: bytes) -> set[Key]:
+def _taplo_keys(stdout: bytes, stderr: bytes) -> set[Key]:
+    """taplo's stdout (`--diff`: a patch per file it would reformat, `diff a/P b/P`,
+    `--- a/P`, `+++ b/P`, then the hunks, their context lines as they are), then its
+    stderr (diagnostics; its log's `not properly formatted` lines, which it may lose)."""
     keys: set[Key] = set()
+    lines = stdout.decode().splitlines()
+    for at, line in enumerate(lines):
+        m = re.match(r"^diff a/(.+) b/\1$", line)
+        if m and lines[at + 1 : at + 3] == [f"--- a/{m[1]}", f"+++ b/{m[1]}"]:
+            keys.add((m[1], None, None, "not-formatted"))
     title = ""
     for line in stderr.decode().splitlines():
-        if m := re.match(r'^ERROR the file is not properly formatted path="(.+)"$', line):
-            keys.add((m[1], None, None, "not-formatted"))
+        if re.match(r'^ERROR the file is not properly formatted path="(.+)"$', line):
+            continue  # said by its patch
         elif m := re.match(r"^error: (.+)$", line):
             title = re.sub(r"[^a-z0-9]+", "-", m[1].lower()).strip("-")
         elif m := _TAPLO_WHERE.match(line):
@@ -201,6 +215,14 @@ def _taplo_keys(stderr: bytes) -> set[Key]:
         else:
             assert line.startswith(("ERROR operation failed", " ", "│")) or not line, line
     return keys
+
+
+def _stylelint_keys(stderr: bytes) -> set[Key]:
+    return {
+        (f["source"], w["line"], w["column"], w["rule"])
+        for f in json.loads(stderr)
+        for w in f["warnings"]
+    }
 
 
 def _python_modules(p: Path) -> bool:
@@ -338,11 +360,21 @@ CASES: dict[str, tuple[str, str, Callable[[Path], bool], list[str], Any, int, in
         "taplo-rust-src",
         "root/usr/src/rustc-1.63.0",
         lambda p: p.is_file() and p.suffix == ".toml",
-        ["fmt", "--check", "--colors", "never", "--"],
+        ["fmt", "--check", "--diff", "--colors", "never", "--"],
         _taplo_keys,
         20,
         1,
         "0.9.3",
+    ),
+    "stylelint": (
+        "stylelint-primer-css",
+        "src",
+        lambda p: p.is_file() and p.suffix == ".css" and p.parent.name == "dist",
+        ["--formatter", "json", "--no-color", "--"],
+        _stylelint_keys,
+        20,
+        5,
+        "17.16.0",
     ),
 }  # fmt: skip
 
@@ -360,6 +392,10 @@ OPT_IN = {
     "go-vet": {"go.mod": "module github.com/yuin/gopher-lua\n\ngo 1.19\n"},
 }
 
+#: A tool whose findings are on both streams (taplo: its patches on stdout, its
+#: diagnostics on stderr).
+BOTH_STREAMS = {"taplo"}
+
 #: The language of the targets (codespell's: each file's own).
 LANGUAGES = {
     "shellcheck": "bash",
@@ -368,6 +404,7 @@ LANGUAGES = {
     "mypy": "python",
     "markdownlint-cli2": "markdown",
     "ruff-format": "python",
+    "stylelint": "css",
 }
 
 
@@ -434,9 +471,11 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     assert not (checker.recipe.output.stderr_is_error and res.stderr), res.stderr
     # The stream the tool reports on; a path it prints absolute is the project's.
     out = res.stderr if checker.recipe.output.stream == "stderr" else res.stdout
-    out = out.replace(str(root).encode() + b"/", b"")
+    here = str(root).encode() + b"/"
+    out = out.replace(here, b"")
+    said = keys(res.stdout.replace(here, b""), out) if name in BOTH_STREAMS else keys(out)
     # A project-scope tool's findings in files it was not asked about are theirs.
-    native = {k for k in keys(out) if k[0] in set(paths)}
+    native = {k for k in said if k[0] in set(paths)}
     assert ours == native
     rules = collections.Counter(rule for _p, _l, _c, rule in native)
     assert len(native) >= least and len(rules) >= rules_least, rules

@@ -407,6 +407,11 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"a.toml": "a=1\n"},
         "not-formatted",
     ),
+    "stylelint": (
+        {".stylelintrc.json": '{"rules": {"color-no-invalid-hex": true}}\n'},
+        {"a.css": "a { color: #ggg; }\n"},
+        "color-no-invalid-hex",
+    ),
 }
 #: The built-in recipes installed from PyPI (`tools install` puts their wheel in place).
 PYPI_CASES = sorted(
@@ -599,6 +604,12 @@ MISCONFIGURED = {
         {"a.toml": "a = 1\n"},
         ScopeStatus.TOOL_ERROR,
         "invalid configuration file",
+    ),
+    "stylelint": (
+        {".stylelintrc.json": "{ bad\n"},
+        {"a.css": "a { color: red; }\n"},
+        ScopeStatus.TOOL_ERROR,
+        "JSON Error",
     ),
 }
 
@@ -932,7 +943,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 
 #: The built-in recipes installed from one of orchestrate's npm lockfile sets.
-NPM_RECIPES = ("markdownlint-cli2", "prettier")
+NPM_RECIPES = ("markdownlint-cli2", "prettier", "stylelint")
 
 
 @pytest.mark.slow
@@ -1141,6 +1152,8 @@ def test_markdownlint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
     (held,) = _run(checker, targets, gate).values()
     assert held.status == ScopeStatus.NOT_RUN, held.reason
     assert ".markdownlint-cli2.cjs" in (held.reason or "") and "strict gate" in (held.reason or "")
+    # The fallback still judges it; the hint names what closes the gap there.
+    assert held.falls_back and ".markdownlint.yaml" in (held.hint or "")
     assert not marker.exists()
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     (out,) = _run(checker, targets, ctx).values()
@@ -1150,6 +1163,134 @@ def test_markdownlint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
     tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
     subprocess.run([tool, "docs/a.md"], cwd=root, capture_output=True, check=False)
     assert marker.read_text() == "ran"
+
+
+def test_a_gate_under_a_javascript_markdownlint_config_judges_markdown_by_the_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`gate commit` (in process) on a repository whose `.markdownlint-cli2.cjs` would
+    run: the config never runs; the Markdown file's markdownlint scope is `not_run`, the
+    fallback still gives it its verdict (the same as in a project without markdownlint);
+    the gate is `incomplete` (the project asked for markdownlint's evidence) and its
+    recovery says what closes the gap, never "re-run the gate"; with the project's
+    required coverage for Markdown at "none" it allows."""
+    import json
+
+    from helpers import git, new_repo
+
+    from orchestrator.cli.main import main
+
+    marker = tmp_path / "marker"
+    config = (
+        "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+        "module.exports = { config: { default: false, MD025: true } };\n"
+    )
+    repo = new_repo(tmp_path / "repo", {".markdownlint-cli2.cjs": config, "a.md": "# A\n\n# B\n"})
+    monkeypatch.chdir(repo)
+
+    def gate() -> dict:
+        capfd.readouterr()
+        main(["gate", "commit", "--format", "json"])
+        return json.loads(capfd.readouterr().out)
+
+    report = gate()
+    assert not marker.exists()
+    scopes = {s["checker"]: s for s in report["scopes"] if s["path"] == "a.md"}
+    assert scopes["markdownlint-cli2"]["status"] == "not_run"
+    assert scopes["treesitter"]["tier"] == "fallback"  # a verdict, as without the config
+    assert report["gate"]["decision"] == "incomplete"
+    (recovery,) = [r for r in report["gate"]["recovery"] if "markdownlint" in r]
+    assert ".markdownlint.yaml" in recovery and 'markdown = "none"' in recovery
+    assert "re-run the gate" not in report["gate"]["recovery"]
+    (repo / "pyproject.toml").write_text('[tool.orchestrate.required]\nmarkdown = "none"\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "policy")
+    (repo / "a.md").write_text("# A\n\n# C\n")
+    git(repo, "add", "a.md")
+    assert gate()["gate"]["decision"] == "allow"
+    assert not marker.exists()
+
+
+def test_stylelint_runs_a_javascript_config_in_lint_never_at_a_strict_gate(
+    tmp_path: Path,
+) -> None:
+    """`.stylelintrc.cjs` is the project's code (`executes_project_code`): in `lint`
+    stylelint runs it (its rules apply; the marker it tries to write is refused by
+    Node.js's permission model); at a strict gate the file is `not_run`, the config never
+    runs, and the fallback still judges the file. Run directly, it writes its marker."""
+    import subprocess
+
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    marker = tmp_path / "marker"
+    config = (
+        "try { require('fs').writeFileSync(" + repr(str(marker)) + ", 'ran'); } catch (e) {}\n"
+        "module.exports = { rules: { 'block-no-empty': true } };\n"
+    )
+    targets = _project(root, {".stylelintrc.cjs": config, "a.css": "a {}\n"})[1:]
+    checker = _builtin("stylelint")
+    assert checker.executes_project_code  # type: ignore[attr-defined]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and held.falls_back, held.reason
+    assert ".stylelintrc.cjs" in (held.reason or "") and not marker.exists()
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert {f.rule for f in out.findings} == {"block-no-empty"}  # the config ran
+    assert not marker.exists()
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    subprocess.run([tool, "a.css"], cwd=root, capture_output=True, check=False)
+    assert marker.read_text() == "ran"
+
+
+@pytest.mark.parametrize(
+    ("config", "at_gate"),
+    [
+        ('{"rules": {"block-no-empty": true}}', ScopeStatus.CHECKED),
+        ('{"extends": "stylelint-config-x", "rules": {}}', ScopeStatus.NOT_RUN),
+        ('{"plugins": ["./p.js"], "rules": {}}', ScopeStatus.NOT_RUN),
+        ('{"overrides": [{"files": ["*.scss"], "customSyntax": "x"}]}', ScopeStatus.NOT_RUN),
+    ],
+)
+def test_stylelint_runs_at_a_strict_gate_under_a_json_config_of_rules_alone(
+    tmp_path: Path, config: str, at_gate: ScopeStatus
+) -> None:
+    """A `.stylelintrc.json` naming no module (no `extends`, `plugins`, `customSyntax`,
+    `processors`, `overrides`) is data: a strict gate runs stylelint under it; one that
+    names modules would import them, and the file is `not_run` there."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    targets = _project(root, {".stylelintrc.json": config + "\n", "a.css": "a { b: c; }\n"})[1:]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (out,) = _run(_builtin("stylelint"), targets, gate).values()
+    assert out.status == at_gate, out.reason
+
+
+def test_stylelint_claims_stylesheets_only_under_its_config_and_skips_what_it_ignores(
+    tmp_path: Path,
+) -> None:
+    """No stylelint config: no claim. Under one, a syntax error is its `CssSyntaxError`
+    finding at its position, and a file its `ignoreFiles` skips (`"ignored": true` in
+    its JSON) is `not_run`, never `checked`; the project is left as it was."""
+    root = tmp_path / "ws"
+    files = {"a.css": "a { color: #ggg; }\n", "bad.css": "a { color: red;\n", "skip.css": "a {}\n"}
+    targets = _project(root, files)
+    checker = _builtin("stylelint")
+    assert not any(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    rules = '"rules": {"color-no-invalid-hex": true, "block-no-empty": true}'
+    _project(root, {".stylelintrc.json": "{" + rules + ', "ignoreFiles": ["skip.css"]}\n'})
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    before = _tree(root)
+    got = _run(checker, targets, RunContext(project_root=root, deadline=Deadline.after(60)))
+    assert _tree(root) == before
+    found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
+    assert found["a.css"] == [(1, 12, "color-no-invalid-hex")]
+    assert found["bad.css"] == [(1, 1, "CssSyntaxError")]
+    assert got["a.css"].status == got["bad.css"].status == ScopeStatus.CHECKED
+    assert got["skip.css"].status == ScopeStatus.NOT_RUN and not got["skip.css"].findings
 
 
 def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
@@ -1183,6 +1324,62 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
         ("prettier/format", None, "would reformat")
     ]
     assert out_b.findings == () and out_skip.findings == ()
+
+
+def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_verdicts(
+    tmp_path: Path,
+) -> None:
+    """prettier goes on past a file it cannot parse (`[error] bad.js: SyntaxError: ...`,
+    a code frame, exit 2): that file alone is `tool_error` with prettier's message; the
+    others get the verdicts prettier gives them run one by one (a file whose source
+    line, in the frame, reads like an error of another file changes nothing)."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _project(
+        root,
+        {
+            ".prettierrc.json": "{}\n",
+            "a.js": "const a  =  1\n",
+            "b.js": "const b = 1;\n",
+            "bad.js": "const x = {b.js: SyntaxError: 1};\n",
+            "bad.css": "a {\n",
+            "c.json": '{"c":1}\n',
+        },
+    )[1:]
+    checker = _builtin("prettier")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    plan = checker.plan(targets, ctx)  # type: ignore[attr-defined]
+    assert len(plan.batches) == 1  # one process for all
+    got = _run(checker, targets, ctx)
+    for bad in ("bad.js", "bad.css"):
+        assert got[bad].status == ScopeStatus.TOOL_ERROR
+        assert "SyntaxError" in (got[bad].reason or "") and not got[bad].findings
+    tool = got["a.js"].tool.path
+    for t in targets:  # prettier run directly on each file alone
+        if t.path.startswith("bad"):
+            continue
+        res = subprocess.run(
+            [tool, "--check", "--no-color", "--", t.path], cwd=root, capture_output=True, timeout=60
+        )
+        assert got[t.path].status == ScopeStatus.CHECKED
+        assert bool(got[t.path].findings) is (res.returncode == 1), t.path
+    assert [p for p, o in got.items() if o.findings] == ["a.js", "c.json"]
+
+
+def test_a_file_error_pattern_needs_a_path_and_a_pattern_reader() -> None:
+    """`file_error_pattern`: the group `path` (and only `message` besides)."""
+    base = PATTERN_RECIPE.format(extra="")
+    for line, said in (
+        ("file_error_pattern = '^E (?P<message>.*)$'", "group `path`"),
+        ("file_error_pattern = '^E (?P<path>.*) (?P<line>\\d+)$'", "group `path`"),
+        ("file_error_pattern = '(?P<path>'", "not a regular expression"),
+    ):
+        text = base.replace("quiet_ok = true", f"quiet_ok = true\n{line}")
+        with pytest.raises(RecipeError, match=said):
+            parse_recipe(text, "r")
+    ok = base.replace("quiet_ok = true", "quiet_ok = true\nfile_error_pattern = '^E (?P<path>.+)$'")
+    assert parse_recipe(ok, "r").output.file_error_pattern
 
 
 @pytest.mark.parametrize(
@@ -1388,15 +1585,184 @@ def test_ruff_format_runs_the_ruff_checkers_ruff_on_the_projects_nested_config(
     ctx = RunContext(project_root=root, deadline=Deadline.after(60))
     got = _run(_builtin("ruff-format"), targets, ctx)
     assert _tree(root) == before and not list(root.rglob(".ruff_cache"))
+    assert got["gen/d.py"].status == ScopeStatus.NOT_RUN  # the project excludes it
+    del got["gen/d.py"]
     assert {o.status for o in got.values()} == {ScopeStatus.CHECKED}
     found = {p: [(f.line, f.column, f.rule) for f in o.findings] for p, o in got.items()}
     assert found == {
         "a.py": [(1, 5, "unformatted")],
         "sub/b.py": [],
         "sub/c.py": [(1, 5, "unformatted")],
-        "gen/d.py": [],
     }
     assert got["a.py"].tool.path == select_tool(root, None, ctx)
+
+
+def _unformatted_everywhere(root: Path, files: dict[str, str]) -> list[FileTarget]:
+    """`files` (configs, and sources each one a format checker would reformat) under
+    `root`, folders made; the targets of the sources (the configs not among them)."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return [
+        FileTarget(path=rel, abs_path=root / rel)
+        for rel in files
+        if not rel.endswith(("ruff.toml", "pyproject.toml", "taplo.toml"))
+    ]
+
+
+def test_ruff_format_calls_checked_exactly_the_files_ruff_format_check_dot_checks(
+    tmp_path: Path,
+) -> None:
+    """Every file would be reformatted, so `ruff format --check .` from the root names
+    each file it checks: the recipe's `checked` files are exactly those (with the same
+    finding); the files the project's `extend-exclude`, `[format] exclude` or Ruff's
+    default exclude list leave out, and those a nested config's `include` does not
+    take, are `not_run`, never `checked`."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _unformatted_everywhere(
+        root,
+        {
+            "pyproject.toml": (
+                "[tool.ruff]\nextend-exclude = ['gen']\n"
+                "[tool.ruff.format]\nexclude = ['hand_made.py']\n"
+            ),
+            "sub/ruff.toml": "include = ['kept/*.py']\n[format]\n",
+            "a.py": "a=1\n",
+            "gen/b.py": "b=1\n",
+            "hand_made.py": "c=1\n",
+            "node_modules/d.py": "d=1\n",
+            "sub/kept/e.py": "e=1\n",
+            "sub/other/f.py": "f=1\n",
+        },
+    )
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(_builtin("ruff-format"), targets, ctx)
+    checked = {p for p, o in got.items() if o.status == ScopeStatus.CHECKED}
+    assert all(got[p].findings for p in checked)
+    others = {o.status for p, o in got.items() if p not in checked}
+    assert others == {ScopeStatus.NOT_RUN}, [o.reason for o in got.values()]
+    tool = got["a.py"].tool.path
+    argv = [tool, "format", "--check", "--no-cache", "--output-format", "concise", "."]
+    res = subprocess.run(argv, cwd=root, capture_output=True, text=True, timeout=60)
+    direct = {line.split(":")[0] for line in res.stdout.splitlines() if ":" in line}
+    assert checked == direct == {"a.py", "sub/kept/e.py"}, res.stdout
+
+
+def test_ruff_formats_log_must_add_up_or_the_files_are_never_checked(tmp_path: Path) -> None:
+    """The `-v` log names each file formatted and their count; a count that does not
+    match, no count at all, or a file not asked about is `Unparsable` (tool_error)."""
+    from orchestrate_plugins import _ruff_format
+
+    def log(*lines: str) -> ProcResult:
+        text = "".join(
+            f"[2026-01-01][00:00:00][ruff::commands::format][DEBUG] {x}\n" for x in lines
+        )
+        return ProcResult(argv=("ruff",), returncode=0, stdout=b"", stderr=text.encode())
+
+    targets = [FileTarget(path=n, abs_path=tmp_path / n) for n in ("a.py", "b.py")]
+    a = f"format_path; path={tmp_path / 'a.py'}"
+    ok = _ruff_format.left_out(log(a, "Formatted 1 files in 1ms"), targets, tmp_path)
+    assert ok == {"b.py": _ruff_format.EXCLUDED}
+    none = ProcResult(
+        argv=("ruff",), returncode=0, stdout=b"",
+        stderr=b"warning: No Python files found under the given path(s)\n",
+    )  # fmt: skip
+    assert set(_ruff_format.left_out(none, targets, tmp_path)) == {"a.py", "b.py"}
+    for bad in (log(a, "Formatted 2 files in 1ms"), log(a), log()):
+        with pytest.raises(recipe_output.Unparsable):
+            _ruff_format.left_out(bad, targets, tmp_path)
+    stray = log(f"format_path; path={tmp_path / 'c.py'}", "Formatted 1 files in 1ms")
+    with pytest.raises(recipe_output.Unparsable, match="not asked about"):
+        _ruff_format.left_out(stray, targets, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "config",
+    ['exclude = ["gen/**"]\n', 'include = ["sub/**/*.toml", "*.toml"]\nexclude = ["sub/x/**"]\n'],
+)
+def test_taplo_calls_checked_exactly_the_files_taplo_fmt_check_checks(
+    tmp_path: Path, config: str
+) -> None:
+    """Every file would be reformatted, so `taplo fmt --check --diff` from the root
+    (no arguments: taplo's own walk) writes a patch for each file it checks: the
+    recipe's `checked` files are exactly those; the files its config's
+    `include`/`exclude` leave out are `not_run` (and still get the fallback's syntax
+    verdict); a file named like a glob pattern (`g[1].toml`) is that file, never
+    `g1.toml` or none."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    targets = _unformatted_everywhere(
+        root,
+        {
+            "taplo.toml": config,
+            "a.toml": "a=1\n",
+            "g[1].toml": "g=1\n",
+            "gen/b.toml": "b=1\n",
+            "sub/c.toml": "c=1\n",
+            "sub/x/d.toml": "d=1\n",
+            "deep/e.toml": "e=1\n",
+        },
+    )
+    (root / "g1.toml").write_text("g = 1\n")  # what `g[1].toml` matches as a pattern
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    before = _tree(root)
+    got = _run(_builtin("taplo"), targets, ctx)
+    assert _tree(root) == before
+    checked = {p for p, o in got.items() if o.status == ScopeStatus.CHECKED}
+    assert all(got[p].findings for p in checked)
+    rest = [o for p, o in got.items() if p not in checked]
+    assert {o.status for o in rest} == {ScopeStatus.NOT_RUN}, [o.reason for o in got.values()]
+    assert all(o.falls_back for o in rest)
+    tool = _builtin("taplo").locate(ctx).argv[0]  # type: ignore[attr-defined]
+    res = subprocess.run(
+        [tool, "fmt", "--check", "--diff", "--colors", "never"],
+        cwd=root, capture_output=True, text=True, timeout=60, env={**os.environ, "RUST_LOG": "warn"},
+    )  # fmt: skip
+    prefix = f"diff a/{root}/"
+    direct = {
+        x.removeprefix(prefix).split(" b/")[0]
+        for x in res.stdout.splitlines()
+        if x.startswith(prefix)
+    }
+    assert checked == direct - {"taplo.toml"}, res.stdout
+    assert len(checked) >= 2 and len(rest) >= 1
+
+
+def test_taplo_writes_each_path_as_the_glob_pattern_of_that_file_only() -> None:
+    """taplo reads its arguments as glob patterns (the glob crate's `[x]` escape)."""
+    from orchestrate_plugins import _taplo_files
+
+    assert _taplo_files.glob_literal("g[1]/a*b?.toml") == "g[[]1[]]/a[*]b[?].toml"
+    assert _taplo_files.glob_literal("plain/a.toml") == "plain/a.toml"
+
+
+def test_a_file_the_tool_says_it_skipped_is_not_run_and_never_with_findings(
+    tmp_path: Path,
+) -> None:
+    """`CommandChecker.unjudged`: a file the tool says its config made it skip is
+    `not_run` with the tool's reason, never `checked`; the tool also reporting findings
+    for a file it says it skipped makes its output untrusted (every file tool_error)."""
+    from orchestrator.api import RecipeChecker
+
+    class Skips(RecipeChecker):
+        def unjudged(self, res, targets, from_stdin):  # type: ignore[no-untyped-def]
+            return {"skip.fk": (ScopeStatus.NOT_RUN, "excluded by its config")}
+
+    checker = recipe_checker(parse_recipe(PATTERN_RECIPE.format(extra=""), "r"), Skips)
+    tool = _fake(tmp_path / "bin")
+    root = tmp_path / "ws"
+    targets = _project(root, {".fakelint": "", "a.fk": "BAD\n", "skip.fk": "ok\n"})[1:]
+    got = _run(checker, targets, _ctx(root, tool))
+    assert got["a.fk"].status == ScopeStatus.CHECKED and got["a.fk"].findings
+    assert got["skip.fk"].status == ScopeStatus.NOT_RUN
+    assert got["skip.fk"].reason == "excluded by its config"
+    (root / "skip.fk").write_text("BAD\n")
+    got = _run(checker, targets, _ctx(root, tool))
+    assert {o.status for o in got.values()} == {ScopeStatus.TOOL_ERROR}
+    assert "did not judge" in (got["a.fk"].reason or "")
 
 
 @pytest.mark.parametrize(

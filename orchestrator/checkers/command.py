@@ -185,6 +185,17 @@ class CommandChecker:
         `from_stdin` the batch is one target, whatever name the tool gives it."""
         raise NotImplementedError
 
+    def unjudged(
+        self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> Mapping[str, tuple[ScopeStatus, str]]:
+        """The targets of a batch the tool did not judge, each with its state and reason,
+        while the batch's other files keep their verdicts: `not_run`, a file its own
+        config excludes (as run directly it would skip it); `tool_error`, a file it
+        says it could not judge (prettier's `[error] a.js: SyntaxError: ...`). Never
+        `checked`. Raise `Unparsable` when its output cannot say. None by default (a
+        tool that judges every file it is given, or fails the whole batch)."""
+        return {}
+
     # ------------------------------------------------------------ declarations read
 
     @property
@@ -449,8 +460,28 @@ class CommandChecker:
         stray = sorted(set(found) - asked)
         if stray:
             raise Unparsable(f"results for a file not asked about: {one_line(stray[0], 80)!r}")
+        skipped = self.unjudged(res, targets, from_stdin)
+        both = sorted(set(skipped) & {p for p, fs in found.items() if fs})
+        if both:
+            raise Unparsable(
+                f"findings in a file it says it did not judge: {one_line(both[0], 80)!r}"
+            )
+        stray = sorted(set(skipped) - asked)
+        if stray:
+            raise Unparsable(f"an error for a file not asked about: {one_line(stray[0], 80)!r}")
         return [
             FileOutcome(
+                path=t.path,
+                checker=self.name,
+                status=skipped[t.path][0],
+                reason=skipped[t.path][1],
+                language=t.language,
+                tool=ident,
+                exit_code=res.returncode,
+                duration_ms=res.duration_ms,
+            )
+            if t.path in skipped
+            else FileOutcome(
                 path=t.path,
                 checker=self.name,
                 status=ScopeStatus.CHECKED,

@@ -31,7 +31,10 @@ version evidence of every command checker. What the factory adds:
   its folder or any above it) is `not_run`: a gate never runs the change's code;
 - `path_prefix`: written before each path (markdownlint-cli2's `:` literal path);
 - `language_args`: per detected language, words before the paths, in batches of one
-  language (cppcheck reads every `.h` as C unless told `--language=c++`).
+  language (cppcheck reads every `.h` as C unless told `--language=c++`);
+- `[output] file_error_pattern`: a file the tool says it could not judge is
+  `tool_error` alone (`unjudged`), the batch's other files keep their verdicts;
+  `[output] skipped_key`: a file the tool's own ignore rules skipped is `not_run`.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -54,7 +57,7 @@ from orchestrator import managed_tools
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
-from orchestrator.checkers.recipe_output import read_findings
+from orchestrator.checkers.recipe_output import file_errors, read_findings, skipped_files
 from orchestrator.checkers.tools import VersionProbe, probe_version
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.core.reuse import ReuseIdentity
@@ -246,7 +249,16 @@ class RecipeChecker(CommandChecker):
                             " that names modules it imports): a strict gate never runs the"
                             " change's code"
                         )
-                        settled += settled_plan(self, [t], ScopeStatus.NOT_RUN, why).settled
+                        # The file still gets the fallback's syntax verdict; the gap is
+                        # said with what would close it (never "re-run the gate").
+                        settled += settled_plan(
+                            self,
+                            [t],
+                            ScopeStatus.NOT_RUN,
+                            why,
+                            hint=self._code_config_hint(),
+                            falls_back=True,
+                        ).settled
                 return CheckerPlan(batches=rest.batches, settled=tuple(settled))
         if self.recipe.language_args and len({t.language for t in targets}) > 1:
             # One language per batch: its words go before the batch's paths (`command`).
@@ -271,6 +283,19 @@ class RecipeChecker(CommandChecker):
                 )
             break
         return plan
+
+    def _code_config_hint(self) -> str:
+        """How a file held back by a `code_configs` file gets judged at a strict gate: a
+        config that is data only, or the project's required coverage for its language."""
+        code = {c.partition("#")[0] for c in self.recipe.code_configs}
+        data = [n for n in self.recipe.config_names if n not in code]
+        ways = (
+            [f"keep its settings in a config that is data only ({', '.join(data)})"] if data else []
+        )
+        ways += [f'[tool.orchestrate.required] {lang} = "none"' for lang in self.recipe.languages]
+        return f"{self.name} runs that config in `orchestrate lint`, never at a strict gate" + (
+            f"; there: {' or '.join(ways)}" if ways else ""
+        )
 
     def _code_config(self, target: FileTarget, root: Path) -> str | None:
         """The project-relative path of a `code_configs` file in the folder of `target`
@@ -331,6 +356,20 @@ class RecipeChecker(CommandChecker):
             asked = {t.path for t in targets}
             found = {path: fs for path, fs in found.items() if path in asked}
         return found
+
+    def unjudged(
+        self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
+    ) -> Mapping[str, tuple[ScopeStatus, str]]:
+        """The files the tool says it could not judge (`[output] file_error_pattern`):
+        `tool_error` each; those its own ignore rules skipped (`[output] skipped_key`):
+        `not_run`. The batch's other files keep their verdicts."""
+        root = getattr(_RUNNING, "root", None) or Path.cwd()
+        errors = file_errors(self.recipe, res, targets, from_stdin, root)
+        skipped = skipped_files(self.recipe, res, targets, from_stdin, root)
+        return {
+            **{path: (ScopeStatus.NOT_RUN, why) for path, why in skipped.items()},
+            **{path: (ScopeStatus.TOOL_ERROR, why) for path, why in errors.items()},
+        }
 
     def run(self, batch: Batch, ctx: RunContext) -> list[Any]:
         """The base's run; the project root is kept (per thread) for the reader, which

@@ -118,6 +118,18 @@ class Output(_Table):
     #: the recipe's name through `rule_format` when the pattern has no `rule` group).
     format_check: bool = False
 
+    #: pattern: a line naming one file the tool could not judge (prettier's `[error]
+    #: a.js: SyntaxError: ...`; groups `path`, and `message`): that file is
+    #: `tool_error` with the tool's message, the batch's other files keep their
+    #: verdicts (never the whole batch failed for one file). Its exit code for that
+    #: belongs in `exits`; with it and no finding nor such line, the run is refused.
+    file_error_pattern: str | None = None
+
+    #: json with `files`: the key of a file's object that, true, says the tool's own
+    #: ignore rules skipped the file (stylelint's `"ignored": true`): that file is
+    #: `not_run`, never `checked`, as run directly it is not judged.
+    skipped_key: str | None = None
+
     #: A `tool_error` of a run also hands its files to the syntax fallback (the scope
     #: stays `tool_error`): for a tool beside its language's syntax evidence that
     #: cannot load the project (go vet without the module's dependencies), as ESLint.
@@ -157,6 +169,17 @@ class Output(_Table):
                 re.compile(self.skip_pattern)
             except re.error as exc:
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
+        if self.file_error_pattern is not None:
+            if self.format != "pattern":
+                raise ValueError("file_error_pattern is for a pattern reader")
+            try:
+                groups = set(re.compile(self.file_error_pattern).groupindex)
+            except re.error as exc:
+                raise ValueError(f"file_error_pattern is not a regular expression: {exc}") from exc
+            if "path" not in groups or not groups <= {"path", "message"}:
+                raise ValueError("file_error_pattern needs the group `path` (and only `message`)")
+        if self.skipped_key is not None and self.files is None:
+            raise ValueError("skipped_key needs a json reader of one object per file (files)")
         if "{}" not in self.rule_format:
             raise ValueError("rule_format must hold `{}`")
         if self.format_check and self.format != "pattern":

@@ -279,9 +279,12 @@ def _read_pattern(reader: _Reader, text: str) -> None:
     assert output.pattern is not None  # the format requires it
     rx = re.compile(output.pattern)
     skip = re.compile(output.skip_pattern) if output.skip_pattern else None
+    errors = re.compile(output.file_error_pattern) if output.file_error_pattern else None
     for raw in text.splitlines():
         if skip is not None and skip.search(raw):
             continue
+        if errors is not None and errors.search(raw):
+            continue  # a file it could not judge (`file_errors`)
         m = rx.search(raw)
         if m is None:
             if raw.strip() and output.strict_lines:
@@ -323,6 +326,60 @@ def read_findings(
         raise Unparsable("output that is not UTF-8") from exc
     reader = _Reader(recipe, targets, from_stdin, root)
     _READERS[recipe.output.format](reader, text)
-    if res.returncode != 0 and not reader.found:
+    if (
+        res.returncode != 0
+        and not reader.found
+        and not file_errors(recipe, res, targets, from_stdin, root)
+    ):
         raise Unparsable(f"exit {res.returncode} without any finding")
     return reader.found
+
+
+def file_errors(
+    recipe: Recipe, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool, root: Path
+) -> dict[str, str]:
+    """The files of one batch the tool says it could not judge (`[output]
+    file_error_pattern`), each with its message as a bounded line; {} without it."""
+    output = recipe.output
+    if output.file_error_pattern is None:
+        return {}
+    raw = res.stdout if output.stream == "stdout" else res.stderr
+    text = raw.decode("utf-8", "replace")
+    skip = re.compile(output.skip_pattern) if output.skip_pattern else None
+    rx = re.compile(output.file_error_pattern)
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if (skip is not None and skip.search(line)) or not (m := rx.search(line)):
+            continue
+        path = targets[0].path if from_stdin else local_path(m["path"], root)
+        said = m.groupdict().get("message") or line
+        out.setdefault(path, one_line(f"{recipe.name} could not judge it: {said}", _MESSAGE_LIMIT))
+    return out
+
+
+def skipped_files(
+    recipe: Recipe, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool, root: Path
+) -> dict[str, str]:
+    """The files of one batch whose object in the tool's JSON has `[output]
+    skipped_key` true (its own ignore rules skipped them), each with the reason."""
+    output = recipe.output
+    if output.skipped_key is None or output.files is None:
+        return {}
+    raw = res.stdout if output.stream == "stdout" else res.stderr
+    text = raw.decode("utf-8")
+    if not text.strip():
+        return {}
+    fields = output.fields
+    assert fields is not None  # the format requires it
+    out: dict[str, str] = {}
+    for holder, _scope in _groups(output, _json(text)):
+        if _dig(holder, output.skipped_key) is True:
+            path = _dig(holder, fields.path)
+            if from_stdin:
+                rel = targets[0].path
+            elif isinstance(path, str) and path:
+                rel = local_path(path, root)
+            else:
+                raise Unparsable("a skipped file without its path")
+            out[rel] = f"{recipe.name}'s own ignore rules skip it (as run directly)"
+    return out

@@ -1,7 +1,7 @@
 """`orchestrate tools install` and `orchestrate tools status`: the managed (pinned) tools.
 
 A pip install of orchestrate carries the pinned lockfiles of its managed ESLint and of
-the npm recipes' tools (markdownlint-cli2, prettier), not the packages: `tools install` runs
+the npm recipes' tools (markdownlint-cli2, prettier, stylelint), not the packages: `tools install` runs
 `npm ci` into the user's cache folder (see
 orchestrator/managed_tools.py). A checker recipe whose install source is a PyPI wheel
 (the built-in shellcheck and hadolint, or an installed package's recipe) is a managed

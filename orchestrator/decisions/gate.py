@@ -64,7 +64,9 @@ def _recovery(s: Scope, language: str | None) -> str:
             f"no qualified grammar for {lang}: add a native checker, or accept the gap with "
             f'[tool.orchestrate.required] {lang} = "none"'
         )
-    return "re-run the gate"
+    # `not_run` with a hint: the checker said what would close the gap (a config a
+    # strict gate never runs); re-running the gate would not.
+    return s.hint or "re-run the gate"
 
 
 def _policy_gaps(
