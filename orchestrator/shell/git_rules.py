@@ -51,7 +51,7 @@ from orchestrator.shell.records import (
     Surface,
     Word,
 )
-from orchestrator.shell.walk import Walker, split_words
+from orchestrator.shell.walk import Walker, normpath, split_words
 
 
 def _names(text: str) -> frozenset[str]:
@@ -403,6 +403,7 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         w.doubt(Reason.GIT_RUNS_COMMAND)
     if sub == "clone":
         _clone_config(w, args)
+    _check_places(w, g, sub, args, st)
     if _brings_files(sub, args):
         w.maybe_unnamed = w.fetched = True  # files named by another repository or a diff
     if sub in _NO_VERIFY_SUBS and any(
@@ -702,6 +703,70 @@ _REF_CHANGING_OPTIONS = _names("-u --set-upstream-to --unset-upstream -d -D --de
 
 #: `git apply` options that only report, writing no file.
 _APPLY_REPORTS = _names("--check --stat --numstat --summary")
+
+
+#: Options of `clone`, `init`, `worktree add` and `submodule add` that take a value
+#: which is not the folder they fill.
+_PLACE_VALUE_OPTIONS = _names("""-o --origin -b --branch -B -u --upload-pack --reference
+    --reference-if-able --depth -c --config -j --jobs --filter --shallow-since
+    --shallow-exclude --bundle-uri --server-option --name --template --object-format
+    --ref-format --reason --shared --initial-branch""")
+#: Which positional words (after the verb, for `worktree add` and `submodule add`) name
+#: the folder a subcommand checks files out into or makes a repository in.
+_PLACE_WORDS = {
+    "clone": slice(1, 2),
+    "init": slice(0, 1),
+    "worktree": slice(1, 2),
+    "submodule": slice(2, 3),
+}
+_PLACE_VERBS = {"worktree": "add", "submodule": "add"}
+
+
+def written_places(g: _Git, sub: str, args: list[Word], st: State) -> list[str]:
+    """The folders `git SUB ARGS` writes files into beside the start tree, as spelled:
+    a work tree named by `--work-tree` or `GIT_WORK_TREE` (git checks files out, or
+    writes them on a `checkout`/`restore`, there), the folder `clone`, `init`,
+    `worktree add` or `submodule add` fills (the shell's folder when none is named:
+    the new one is made there), and a `--separate-git-dir`."""
+    places = [o.split("=", 1)[1] for o in g.options if o.startswith("--work-tree=")]
+    env = dict(st.env)
+    if "GIT_WORK_TREE" in env:
+        places.append(env["GIT_WORK_TREE"] or DYN)
+    if sub not in _PLACE_WORDS:
+        return places
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        nxt = args[i + 1].text if i + 1 < len(args) else None
+        if t.startswith("--separate-git-dir="):
+            places.append(t.split("=", 1)[1])
+        elif t == "--separate-git-dir" and nxt is not None:
+            places.append(nxt)
+            i += 1
+        elif t in _PLACE_VALUE_OPTIONS:
+            i += 1
+        elif not t.startswith("-") or t == "-":
+            words.append(t)
+        i += 1
+    verb = _PLACE_VERBS.get(sub)
+    if verb is not None and (not words or words[0] != verb):
+        return places
+    return places + (words[_PLACE_WORDS[sub]] or ["."])
+
+
+def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> None:
+    """A work tree, clone, worktree or repository made inside `.git` (its hooks) or
+    orchestrate's configuration writes there what the tree holds (`git
+    --work-tree=.git/hooks checkout HEAD -- .`, `git worktree add .git/hooks`):
+    forbidden as any other write there is."""
+    cwd = st.cwd
+    for d in g.chdirs:
+        cwd = None if cwd is None or DYN in d else normpath(cwd, d)
+    for place in written_places(g, sub, args, st):
+        reason = w.rules.protected_write(place.rstrip("/") + "/x", cwd)
+        if reason is not None:
+            w.forbid(reason)
 
 
 def _brings_files(sub: str, args: list[Word]) -> bool:
