@@ -369,7 +369,7 @@ def _found_on_path(w: Walker, prog: str, ctx: Ctx) -> bool:
     ~/bin`, `> "$F"`), any program looked up by name may be one (not a function or a
     builtin: Bash finds those first). A file written into the start folder is found
     only on a `PATH` this command changed (`_found_elsewhere`)."""
-    if prog in w.path_names:
+    if prog.casefold() in w.path_names:
         return True
     if w.path_unknown and prog not in ctx.funcs and prog not in SHELL_BUILTINS:
         return True
@@ -399,18 +399,28 @@ def _copied_onto_path(w: Walker, base: str, args: list[Word], st: State) -> None
     targets: list[str] = []
     operands: list[Word] = []
     recursive = base not in ("cp", "install")
-    for i, a in enumerate(args):
+    value_next = False
+    for a in args:
         t = a.text
-        if t.startswith("--target-directory="):
+        if value_next:
+            targets.append(t)
+            value_next = False
+        elif t.startswith("--target-directory="):
             targets.append(t.split("=", 1)[1])
-        elif t == "-t" and i + 1 < len(args):
-            targets.append(args[i + 1].text)
-        elif t.startswith("-t") and not t.startswith("--") and len(t) > 2:
-            targets.append(t[2:])
+        elif t == "--target-directory" and base != "rsync":
+            value_next = True
+        elif t.startswith("-") and t[1:2] != "-" and "t" in t and base != "rsync":
+            # `-t DIR`, `-Dt DIR`, `-rtDIR`: the rest of the bundle, else the next word
+            head, _, rest = t.partition("t")
+            recursive = recursive or any(c in "rRa" for c in head)
+            if rest:
+                targets.append(rest)
+            else:
+                value_next = True
         elif t.startswith("-"):
             short = t[1:] if not t.startswith("--") else ""
             recursive = recursive or t in _RECURSIVE_COPY or any(c in "rRa" for c in short)
-        elif i == 0 or args[i - 1].text != "-t":
+        else:
             operands.append(a)
     if not targets and operands:
         targets, operands = [operands[-1].text], operands[:-1]
@@ -810,7 +820,7 @@ def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: in
         script = next(v for k, v in seen if k in ("-c", "--command"))
         return _nested(w, Word(script), st, ctx)
     rest = args[i + spec[4] :]
-    planted = bool(rest) and (w.path_unknown or rest[0].text in w.path_names)
+    planted = bool(rest) and (w.path_unknown or rest[0].text.casefold() in w.path_names)
     if name == "exec" and planted and rest[0].literal and "/" not in rest[0].text:
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `exec echo` runs a program on PATH
     if name == "flock" and len(rest) >= 2 and rest[0].text in ("-c", "--command"):

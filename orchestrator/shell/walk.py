@@ -435,7 +435,7 @@ class Walker:
         note its name (any folder but the start folder itself: one found there only
         on a `PATH` the command changed), or, when `named` is False (`path` is a folder
         receiving files whose names the text does not hold) or the name is not known
-        (a variable, a pattern), that some name may be, when the folder is outside the
+        (a variable, a pattern, a brace expansion), that some name may be, when the folder is outside the
         start tree or not known (`~`, `~user`, `$HOME`, a `cd` to one). Bash expands
         `~` and `$HOME`; the analyser does not, so they are folders not known."""
         folder, slash, name = path.rpartition("/")
@@ -445,10 +445,10 @@ class Walker:
             return  # `DIR/`: a folder, no file of its own (a copier's rule reads it)
         elif not slash:
             folder = "."
-        if name and DYN not in name and not any(c in name for c in "*?["):
+        if name and DYN not in name and not any(c in name for c in "*?[{"):
             where = normpath(st.cwd, path) if DYN not in folder else None
             if where is None or posixpath.dirname(where) not in ("", "."):
-                self.path_names.add(name)
+                self.path_names.add(name.casefold())  # a file system may fold case
             return
         if DYN in name or _outside_start_tree(folder or "/", st.cwd):
             self.path_unknown = True
