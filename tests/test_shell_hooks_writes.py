@@ -6,8 +6,10 @@ A hook is a program git runs at the next commit or push; writing one is a change
 the gate's policy, refused as a `core.hooksPath` change is. The analyser already
 refused writers aimed at `.git` (`cp`, `tar -C`, `unzip -d`, ...); it did not read the
 folders git itself fills: a work tree inside `.git` (`git --work-tree=.git/hooks
-checkout HEAD -- .` writes the tree's `pre-commit` as a hook), `git worktree add`,
-`git clone`, `git init` and `git submodule add` there. And a hooks folder named by
+checkout HEAD -- .` writes the tree's `pre-commit` as a hook; also `core.worktree`,
+relative to the git folder), `git worktree add`/`move`, `git clone`, `git init` and
+`git submodule add` there, nor git's output files (`archive -o`, `diff --output`,
+`format-patch -o`, `bundle create`, `checkout-index --prefix`). And a hooks folder named by
 `core.hooksPath` inside the work tree (`.husky`, `.githooks`) is a protected place
 only the repository's config names: the router asks git for it (`git rev-parse
 --git-path hooks`) and refuses a shell write into it, as it refuses an edit there.
@@ -63,6 +65,18 @@ GIT_WRITES = (
     "git -C {d} init",
     "git -C {d} clone /tmp/r",
     "cd {d} && git init",
+    "git -c core.worktree={d} checkout -f",
+    "git config core.worktree {d} && git checkout -f",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.worktree GIT_CONFIG_VALUE_0={d} git checkout -f",
+    "git worktree move ../wt {d}",
+    "git archive -o {d}/pre-commit HEAD",
+    "git archive --output={d}/pre-commit HEAD",
+    "git bundle create {d}/pre-commit HEAD",
+    "git format-patch -o {d} HEAD~1",
+    "git format-patch --output-directory {d} HEAD~1",
+    "git diff --output={d}/pre-commit",
+    "git log -p --output {d}/pre-push",
+    "git checkout-index -a --prefix={d}/",
 )
 
 
@@ -106,6 +120,13 @@ def test_git_filling_orchestrates_folder_is_forbidden(command: str) -> None:
         "git submodule update --init",
         "git checkout main",
         "git worktree list",
+        "git config core.worktree /srv/wt",
+        "git config --unset core.worktree",
+        "git archive -o out.tar HEAD",
+        "git format-patch -o patches HEAD~3",
+        "git diff --output=d.patch",
+        "git bundle create repo.bundle --all",
+        "git worktree move ../wt ../wt2",
     ],
 )
 def test_git_filling_ordinary_folders_still_passes(command: str) -> None:
@@ -146,6 +167,10 @@ HOOK_WRITES = (
     "rm .husky/pre-commit",
     "dd if=x of=.husky/pre-commit",
     "cd .husky && cp /tmp/x pre-commit",
+    "git archive -o .husky/pre-commit HEAD",
+    "git show HEAD:x > .husky/pre-commit",
+    "git --work-tree=.husky checkout HEAD -- .",
+    "git diff --output=.husky/pre-push",
 )
 
 

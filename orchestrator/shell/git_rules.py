@@ -315,6 +315,14 @@ def _program_setting(w: Walker, key: str, value: str | None) -> None:
         w.forbid(Reason.HOOKS_PATH_CHANGE)
     elif runs_program(k) and not harmless_value(k, value):
         w.forbid(Reason.PROGRAM_SETTING)
+    elif k == "core.worktree" and (
+        value is None
+        or not value.startswith("/")
+        or w.rules.protected_write(value.rstrip("/") + "/x", "/") is not None
+    ):
+        # A relative work tree is read from the git folder (`core.worktree=hooks`
+        # checks files out into `.git/hooks`): git's files, then, are hooks.
+        w.forbid(Reason.GIT_DIR_WRITE)
 
 
 def _config(w: Walker, g: _Git, kv: str) -> None:
@@ -732,6 +740,7 @@ def written_places(g: _Git, sub: str, args: list[Word], st: State) -> list[str]:
     env = dict(st.env)
     if "GIT_WORK_TREE" in env:
         places.append(env["GIT_WORK_TREE"] or DYN)
+    places += _output_places(sub, args)
     if sub not in _PLACE_WORDS:
         return places
     words: list[str] = []
@@ -755,11 +764,44 @@ def written_places(g: _Git, sub: str, args: list[Word], st: State) -> list[str]:
     return places + (words[_PLACE_WORDS[sub]] or ["."])
 
 
+#: Options naming a file or folder git writes its output to (`archive -o`, `diff
+#: --output`, `format-patch -o`, `checkout-index --prefix`), short letters per
+#: subcommand.
+_OUTPUT_LONG = ("--output", "--output-directory", "--prefix")
+_OUTPUT_SHORT = {"archive": "o", "format-patch": "o"}
+
+
+def _output_places(sub: str, args: list[Word]) -> list[str]:
+    """Where `git SUB ARGS` writes output files beside the work tree (`--prefix` only
+    for `checkout-index`, where it is a folder; `bundle create FILE`, `worktree move
+    FROM TO`)."""
+    out: list[str] = []
+    letters = _OUTPUT_SHORT.get(sub, "")
+    longs = [o for o in _OUTPUT_LONG if o != "--prefix" or sub == "checkout-index"]
+    for i, a in enumerate(args):
+        t = a.text
+        nxt = args[i + 1].text if i + 1 < len(args) else None
+        key = t.split("=", 1)[0]
+        if key in longs and "=" in t:
+            out.append(t.split("=", 1)[1])
+        elif (t in longs or (letters and t in {"-" + c for c in letters})) and nxt:
+            out.append(nxt)
+        elif letters and t[:1] == "-" and t[1:2] in letters and len(t) > 2:
+            out.append(t[2:])
+    words = [a.text for a in args if not a.text.startswith("-")]
+    if sub == "bundle" and words[:1] == ["create"] and len(words) > 1:
+        out.append(words[1])
+    if sub == "worktree" and words[:1] == ["move"] and len(words) > 2:
+        out.append(words[2])
+    return out
+
+
 def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> None:
     """A work tree, clone, worktree or repository made inside `.git` (its hooks) or
     orchestrate's configuration writes there what the tree holds (`git
     --work-tree=.git/hooks checkout HEAD -- .`, `git worktree add .git/hooks`):
-    forbidden as any other write there is."""
+    forbidden as any other write there is. Each is also one of the command's
+    write targets (`Analysis.writes`)."""
     cwd = st.cwd
     for d in g.chdirs:
         cwd = None if cwd is None or DYN in d else normpath(cwd, d)
@@ -767,6 +809,8 @@ def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> 
         reason = w.rules.protected_write(place.rstrip("/") + "/x", cwd)
         if reason is not None:
             w.forbid(reason)
+        if DYN not in place and (seen := normpath(cwd, place)) is not None:
+            w.write_targets.add(seen)  # read by the router against the hooks folder
 
 
 def _brings_files(sub: str, args: list[Word]) -> bool:
