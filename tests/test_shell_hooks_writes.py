@@ -65,6 +65,8 @@ GIT_WRITES = (
     "git -C {d} init",
     "git -C {d} clone /tmp/r",
     "cd {d} && git init",
+    "GIT_WORK_TREE={d} git init -q",
+    "git --work-tree={d} clone /tmp/r elsewhere",
     "git -c core.worktree={d} checkout -f",
     "git config core.worktree {d} && git checkout -f",
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.worktree GIT_CONFIG_VALUE_0={d} git checkout -f",
@@ -127,11 +129,22 @@ def test_git_filling_orchestrates_folder_is_forbidden(command: str) -> None:
         "git diff --output=d.patch",
         "git bundle create repo.bundle --all",
         "git worktree move ../wt ../wt2",
+        "git --work-tree=.git/hooks status",
+        "GIT_WORK_TREE=$PWD git status",
+        "git worktree add ~/wt",
     ],
 )
 def test_git_filling_ordinary_folders_still_passes(command: str) -> None:
     result = analyse(command)
     assert result.verdict != "forbidden", (command, result)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ['git clone url "$DIR"', 'git worktree add "$T/wt"', "GIT_WORK_TREE=$W git checkout -f"],
+)
+def test_git_filling_a_folder_known_only_at_run_time_is_undeterminable(command: str) -> None:
+    assert analyse(command).verdict == "undeterminable", command
 
 
 # ---------------------------------------------------------------- core.hooksPath

@@ -735,11 +735,14 @@ def written_places(g: _Git, sub: str, args: list[Word], st: State) -> list[str]:
     a work tree named by `--work-tree` or `GIT_WORK_TREE` (git checks files out, or
     writes them on a `checkout`/`restore`, there), the folder `clone`, `init`,
     `worktree add` or `submodule add` fills (the shell's folder when none is named:
-    the new one is made there), and a `--separate-git-dir`."""
-    places = [o.split("=", 1)[1] for o in g.options if o.startswith("--work-tree=")]
-    env = dict(st.env)
-    if "GIT_WORK_TREE" in env:
-        places.append(env["GIT_WORK_TREE"] or DYN)
+    the new one is made there), and a `--separate-git-dir`. A work tree counts for a
+    subcommand that may write its files (not `status`, `log`, `diff`, ...)."""
+    places: list[str] = []
+    if sub not in _READ_ONLY or sub in ("init", "clone"):  # these record the work tree
+        places += [o.split("=", 1)[1] for o in g.options if o.startswith("--work-tree=")]
+        env = dict(st.env)
+        if "GIT_WORK_TREE" in env:
+            places.append(env["GIT_WORK_TREE"] or DYN)
     places += _output_places(sub, args)
     if sub not in _PLACE_WORDS:
         return places
@@ -800,14 +803,17 @@ def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> 
     """A work tree, clone, worktree or repository made inside `.git` (its hooks) or
     orchestrate's configuration writes there what the tree holds (`git
     --work-tree=.git/hooks checkout HEAD -- .`, `git worktree add .git/hooks`):
-    forbidden as any other write there is. Each is also one of the command's
-    write targets (`Analysis.writes`)."""
+    forbidden as any other write there is; one known only at run time that may be
+    there is undeterminable. Each is also one of the command's write targets
+    (`Analysis.writes`)."""
     cwd = st.cwd
     for d in g.chdirs:
         cwd = None if cwd is None or DYN in d else normpath(cwd, d)
     for place in written_places(g, sub, args, st):
         reason = w.rules.protected_write(place.rstrip("/") + "/x", cwd)
-        if reason is not None:
+        if reason is not None and DYN in place:
+            w.doubt(Reason.DYNAMIC_ARGUMENT)  # `git clone URL "$DIR"`: it may be `.git`
+        elif reason is not None:
             w.forbid(reason)
         if DYN not in place and (seen := normpath(cwd, place)) is not None:
             w.write_targets.add(seen)  # read by the router against the hooks folder

@@ -435,9 +435,10 @@ class Walker:
         note its name (any folder but the start folder itself: one found there only
         on a `PATH` the command changed), or, when `named` is False (`path` is a folder
         receiving files whose names the text does not hold) or the name is not known
-        (a variable, a pattern, a brace expansion), that some name may be, when the folder is outside the
-        start tree or not known (`~`, `~user`, `$HOME`, a `cd` to one). Bash expands
-        `~` and `$HOME`; the analyser does not, so they are folders not known."""
+        (a variable, a pattern, a brace expansion), that some name may be, when the
+        folder is outside the start tree or not known (`~`, `~user`, `$HOME`, a `cd`
+        to one). Bash expands `~` and `$HOME`; the analyser does not, so they are
+        folders not known. Names are kept case-folded (a file system may fold case)."""
         folder, slash, name = path.rpartition("/")
         if not named:
             folder, name = path, ""
@@ -448,7 +449,7 @@ class Walker:
         if name and DYN not in name and not any(c in name for c in "*?[{"):
             where = normpath(st.cwd, path) if DYN not in folder else None
             if where is None or posixpath.dirname(where) not in ("", "."):
-                self.path_names.add(name.casefold())  # a file system may fold case
+                self.path_names.add(name.casefold())
             return
         if DYN in name or _outside_start_tree(folder or "/", st.cwd):
             self.path_unknown = True
