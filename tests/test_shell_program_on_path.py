@@ -184,6 +184,9 @@ def test_more_spellings_of_a_program_planted_on_path_are_refused(command: str) -
         "git status && cp x ~/.local/bin/git",
         "touch ~/.local/bin/git && git status",
         "chmod +x ~/.local/bin/git && git status",
+        "mkdir -p /tmp/x && cp -r src /tmp/x && ls /tmp/x",
+        "tar xzf x.tgz -C /tmp/build && ls /tmp/build",
+        "cd /tmp && tar xf ~/a.tar && ls",
     ],
 )
 def test_writes_that_plant_no_program_run_after_still_pass(command: str) -> None:

@@ -62,6 +62,9 @@ _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", "<>", ">&", "&>|"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 _OUTSIDE_PREFIXES = ("/tmp/", "/dev/", "/proc/", "/var/tmp/")
+#: Scratch folders no `PATH` holds unless the command says so (`_found_elsewhere`):
+#: files of unknown names landing there are no program a later command finds.
+_SCRATCH_PREFIXES = ("/tmp/", "/var/tmp/")
 # GIT_* select the repository; CDPATH steers `cd`; PATH, HOME and XDG_CONFIG_HOME
 # decide which git runs and which global config (and so which hooks) it reads; the
 # pager, editor and browser variables name programs git runs; BASH_ENV, ENV, PS4,
@@ -438,7 +441,8 @@ class Walker:
         (a variable, a pattern, a brace expansion), that some name may be, when the
         folder is outside the start tree or not known (`~`, `~user`, `$HOME`, a `cd`
         to one). Bash expands `~` and `$HOME`; the analyser does not, so they are
-        folders not known. Names are kept case-folded (a file system may fold case)."""
+        folders not known. Names are kept case-folded (a file system may fold case).
+        Unknown names landing in `/tmp` or `/var/tmp` are not counted."""
         folder, slash, name = path.rpartition("/")
         if not named:
             folder, name = path, ""
@@ -452,7 +456,9 @@ class Walker:
                 self.path_names.add(name.casefold())
             return
         if DYN in name or _outside_start_tree(folder or "/", st.cwd):
-            self.path_unknown = True
+            where = normpath(st.cwd, folder) if DYN not in path else None
+            scratch = where is not None and (where + "/").startswith(_SCRATCH_PREFIXES)
+            self.path_unknown = self.path_unknown or not scratch
 
     def write_target(self, target: Word, st: State, content: bool = True) -> State:
         """A file a command writes (`content`: its bytes, not only its mode or
