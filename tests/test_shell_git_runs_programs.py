@@ -348,6 +348,19 @@ _BEFORE_PUSH = [
     "git reset --hard HEAD~1",
     "git remote set-url origin ../elsewhere",
     "git remote rename origin old",
+    # Where or what a plain push sends (the brief of issue 24's last round, item 3).
+    "git config branch.main.pushRemote other",
+    "git config branch.main.pushremote other",
+    "git config remote.pushDefault other",
+    "git config --local remote.pushdefault other",
+    "git config set remote.pushDefault other",
+    "git config push.default current",
+    "git config push.default upstream",
+    "git config --replace-all push.default matching",
+    "git config remote.origin.mirror true",
+    "git config remote.origin.pushurl ../elsewhere",
+    "git config --global push.default matching",
+    "git config branch.main.remote other",
 ]
 _JOINS = ("{a} && {p}", "{a}; {p}", "{a} || {p}", "{a}\n{p}", "bash -c '{a}' && {p}")
 _PUSHES = ("git push", "git push origin main", "git push -u origin HEAD")
@@ -397,7 +410,14 @@ def _shell(root: Path, command: str) -> RouteResult:
 
 
 @pytest.mark.parametrize(
-    ("key", "value"), [("push.followTags", "true"), ("remote.origin.mirror", "true")]
+    ("key", "value"),
+    [
+        ("push.followTags", "true"),
+        ("remote.origin.mirror", "true"),
+        ("push.default", "matching"),
+        ("remote.origin.push", "refs/heads/*:refs/heads/*"),
+        ("remote.origin.push", "refs/tags/*"),
+    ],
 )
 def test_a_push_the_configuration_widens_is_refused(project: Path, key: str, value: str) -> None:
     assert not _shell(project, "git push").block  # judged, and clean
@@ -425,3 +445,20 @@ def test_a_push_beside_a_program_git_runs_is_refused(project: Path) -> None:
     for command in ("GIT_SSH_COMMAND=./x git push", "git config push.followTags true && git push"):
         res = _shell(project, command)
         assert res.block and res.report is None, (command, res.context)
+
+
+@pytest.mark.parametrize(
+    "setting", ["branch.main.pushRemote", "branch.main.pushremote", "remote.pushDefault"]
+)
+def test_a_push_remote_already_configured_is_the_one_judged(tmp_path: Path, setting: str) -> None:
+    """A plain `git push` goes to `branch.NAME.pushRemote`, else `remote.pushDefault`:
+    a key origin already holds is new to that remote, so the push is judged against
+    what that remote holds (nothing here) and refused; on origin it is not new."""
+    root = make_project(tmp_path, dirty=True).resolve()
+    git(root, "push", "-q", "origin", "main")
+    assert not _shell(root, "git push").block  # origin holds every commit already
+    git(tmp_path, "init", "-q", "--bare", "other.git")
+    git(root, "remote", "add", "other", str(tmp_path / "other.git"))
+    git(root, "config", setting, "other")
+    res = _shell(root, "git push")
+    assert res.block, res.context

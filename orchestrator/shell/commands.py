@@ -229,7 +229,7 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
         return st.tainted()
     base = posixpath.basename(prog)
     _startup_code(w, st)
-    if "/" not in prog and (_found_elsewhere(w, st) or _found_on_path(w, prog)):
+    if "/" not in prog and (_found_elsewhere(w, st) or _found_on_path(w, prog, ctx)):
         w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `PATH=.:$PATH t` after writing t
     if "/" in prog:
         _runs_written(w, Word(prog), st)
@@ -276,6 +276,8 @@ def run_words(w: Walker, words: list[Word], st: State, ctx: Ctx, nd: int) -> Sta
             if not a.text.startswith("-") or "=" in a.text:
                 path = a.text.split("=", 1)[1] if a.text.startswith("of=") else a.text
                 w.write_target(Word(path, a.glob), st, content)
+        if base in _TREE_COPIERS:
+            _copied_onto_path(w, base, args, st)
         return replace(st, worktree_changed=True)
     if base in ("su", "runuser", "script"):
         return _command_option(w, args, st, ctx)
@@ -358,16 +360,77 @@ def _runs_sources(base: str, interpreter: str | None, written: set[str]) -> bool
 _INTERPRETER_FAMILY = {".py": ("python", "pypy"), ".js": ("node",), ".rb": ("ruby",)}
 
 
-def _found_on_path(w: Walker, prog: str) -> bool:
+def _found_on_path(w: Walker, prog: str, ctx: Ctx) -> bool:
     """A command name that is the name of a file this command wrote into a folder
-    (`install /tmp/x ~/.local/bin/y && y`, `curl -o bin/git ... && git status`): a
-    folder on `PATH` holds it, perhaps, so the program found may be that file. A file
-    written into the start folder is found only on a `PATH` this command changed
-    (`_found_elsewhere`)."""
+    (`install /tmp/x ~/.local/bin/y && y`, `curl -o bin/git ... && git status`, `cp x
+    ~/.local/bin/git && git status`): a folder on `PATH` holds it, perhaps, so the
+    program found may be that file. After a file of a name the text does not hold went
+    into a folder outside the start tree (`tar xf a.tar -C ~/.local/bin`, `cp -r d
+    ~/bin`, `> "$F"`), any program looked up by name may be one (not a function or a
+    builtin: Bash finds those first). A file written into the start folder is found
+    only on a `PATH` this command changed (`_found_elsewhere`)."""
+    if prog.casefold() in w.path_names:
+        return True
+    if w.path_unknown and prog not in ctx.funcs and prog not in SHELL_BUILTINS:
+        return True
     return any(
         posixpath.basename(p) == prog and posixpath.dirname(p) not in ("", ".")
         for p in w.written | w.maybe_written
     )
+
+
+#: Bash's builtins: a name among them runs the builtin, not a program on `PATH`
+#: (`exec NAME` does look one up: see `_wrapper`).
+SHELL_BUILTINS = _names(""": . [ alias bg bind break builtin caller cd command compgen complete
+    compopt continue declare dirs disown echo enable eval exec exit export false fc fg
+    getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read
+    readarray readonly return set shift shopt source suspend test times trap true type
+    typeset ulimit umask unalias unset wait""")
+#: Copy options that copy folders whole (the names of what lands are not in the text).
+_RECURSIVE_COPY = _names("-r -R -a --recursive --archive")
+
+
+def _copied_onto_path(w: Walker, base: str, args: list[Word], st: State) -> None:
+    """What `cp/install/mv/rsync/ln ARGS` may put into its destination, for
+    `Walker.lands_on_path`: `cp` and `install` of files land each under its own name
+    in a destination folder (or under the destination's name, noted as a write);
+    `mv`, `rsync`, `ln` and a recursive `cp` may land a folder whose files the text
+    does not name (`mv d ~/.local/bin` when that folder does not exist yet)."""
+    targets: list[str] = []
+    operands: list[Word] = []
+    recursive = base not in ("cp", "install")
+    value_next = False
+    for a in args:
+        t = a.text
+        if value_next:
+            targets.append(t)
+            value_next = False
+        elif t.startswith("--target-directory="):
+            targets.append(t.split("=", 1)[1])
+        elif t == "--target-directory" and base != "rsync":
+            value_next = True
+        elif t.startswith("-") and t[1:2] != "-" and "t" in t and base != "rsync":
+            # `-t DIR`, `-Dt DIR`, `-rtDIR`: the rest of the bundle, else the next word
+            head, _, rest = t.partition("t")
+            recursive = recursive or any(c in "rRa" for c in head)
+            if rest:
+                targets.append(rest)
+            else:
+                value_next = True
+        elif t.startswith("-"):
+            short = t[1:] if not t.startswith("--") else ""
+            recursive = recursive or t in _RECURSIVE_COPY or any(c in "rRa" for c in short)
+        else:
+            operands.append(a)
+    if not targets and operands:
+        targets, operands = [operands[-1].text], operands[:-1]
+    for folder in targets:
+        if recursive:
+            w.lands_on_path(folder, st, named=False)
+            continue
+        for source in operands:
+            name = posixpath.basename(source.text.rstrip("/")) or DYN
+            w.lands_on_path(folder.rstrip("/") + "/" + (name if source.literal else DYN), st)
 
 
 def _runs_carried(w: Walker, args: list[Word], st: State) -> None:
@@ -401,6 +464,9 @@ def _found_elsewhere(w: Walker, st: State) -> bool:
 #: Options naming where a program writes its output (checked against protected places).
 _OUTPUT_OPTIONS = _names("""-o -O --output --out --output-dir --output-document -P
     --directory-prefix -d -C --directory --dest --destination --target-directory""")
+#: Those of them naming a folder that receives files under names the program picks.
+_FOLDER_OPTIONS = _names("""--output-dir -P --directory-prefix -d -C --directory --dest
+    --destination --target-directory""")
 
 
 def _makefiles(args: list[Word]) -> list[Word]:
@@ -447,6 +513,7 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
     )
     if picks:
         w.maybe_unnamed = w.fetched = True
+        w.lands_on_path(".", st, named=False)  # into the shell's folder, wherever it is
     for i, a in enumerate(args):
         text = a.text.split("=", 1)[1] if a.text.startswith("-") and "=" in a.text else a.text
         output = a.text.split("=", 1)[0] in _OUTPUT_OPTIONS and "=" in a.text
@@ -457,6 +524,11 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
             reason = protected_write(text, st.cwd)  # `curl -o .git/hooks/pre-commit`
             if reason is not None:
                 w.forbid(reason)
+        option = a.text.split("=", 1)[0] if "=" in a.text else prev
+        if option in _OUTPUT_OPTIONS or bundle:
+            # `curl -o ~/.local/bin/git`, `tar -C ~/.local/bin`, `unzip -d ~/bin`
+            folder = option in _FOLDER_OPTIONS or (bundle and prev[-1:] in "PdC")
+            w.lands_on_path(text, st, named=not folder)
         if not a.literal or DYN in text:
             w.maybe_unnamed = w.maybe_unnamed or dynamic
             name = posixpath.basename(text)
@@ -748,6 +820,9 @@ def _wrapper(w: Walker, name: str, args: list[Word], st: State, ctx: Ctx, nd: in
         script = next(v for k, v in seen if k in ("-c", "--command"))
         return _nested(w, Word(script), st, ctx)
     rest = args[i + spec[4] :]
+    planted = bool(rest) and (w.path_unknown or rest[0].text.casefold() in w.path_names)
+    if name == "exec" and planted and rest[0].literal and "/" not in rest[0].text:
+        w.doubt(Reason.SCRIPT_WRITTEN_THEN_RUN)  # `exec echo` runs a program on PATH
     if name == "flock" and len(rest) >= 2 and rest[0].text in ("-c", "--command"):
         return _nested(w, rest[1], st, ctx)  # `flock FILE -c CMD`
     if name in ("sudo", "doas"):

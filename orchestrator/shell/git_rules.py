@@ -51,7 +51,7 @@ from orchestrator.shell.records import (
     Surface,
     Word,
 )
-from orchestrator.shell.walk import Walker, split_words
+from orchestrator.shell.walk import Walker, normpath, split_words
 
 
 def _names(text: str) -> frozenset[str]:
@@ -315,6 +315,14 @@ def _program_setting(w: Walker, key: str, value: str | None) -> None:
         w.forbid(Reason.HOOKS_PATH_CHANGE)
     elif runs_program(k) and not harmless_value(k, value):
         w.forbid(Reason.PROGRAM_SETTING)
+    elif k == "core.worktree" and (
+        value is None
+        or not value.startswith("/")
+        or w.rules.protected_write(value.rstrip("/") + "/x", "/") is not None
+    ):
+        # A relative work tree is read from the git folder (`core.worktree=hooks`
+        # checks files out into `.git/hooks`): git's files, then, are hooks.
+        w.forbid(Reason.GIT_DIR_WRITE)
 
 
 def _config(w: Walker, g: _Git, kv: str) -> None:
@@ -403,6 +411,7 @@ def _subcommand(w: Walker, g: _Git, sub: str, args: list[Word], st: State, ctx: 
         w.doubt(Reason.GIT_RUNS_COMMAND)
     if sub == "clone":
         _clone_config(w, args)
+    _check_places(w, g, sub, args, st)
     if _brings_files(sub, args):
         w.maybe_unnamed = w.fetched = True  # files named by another repository or a diff
     if sub in _NO_VERIFY_SUBS and any(
@@ -702,6 +711,112 @@ _REF_CHANGING_OPTIONS = _names("-u --set-upstream-to --unset-upstream -d -D --de
 
 #: `git apply` options that only report, writing no file.
 _APPLY_REPORTS = _names("--check --stat --numstat --summary")
+
+
+#: Options of `clone`, `init`, `worktree add` and `submodule add` that take a value
+#: which is not the folder they fill.
+_PLACE_VALUE_OPTIONS = _names("""-o --origin -b --branch -B -u --upload-pack --reference
+    --reference-if-able --depth -c --config -j --jobs --filter --shallow-since
+    --shallow-exclude --bundle-uri --server-option --name --template --object-format
+    --ref-format --reason --shared --initial-branch""")
+#: Which positional words (after the verb, for `worktree add` and `submodule add`) name
+#: the folder a subcommand checks files out into or makes a repository in.
+_PLACE_WORDS = {
+    "clone": slice(1, 2),
+    "init": slice(0, 1),
+    "worktree": slice(1, 2),
+    "submodule": slice(2, 3),
+}
+_PLACE_VERBS = {"worktree": "add", "submodule": "add"}
+
+
+def written_places(g: _Git, sub: str, args: list[Word], st: State) -> list[str]:
+    """The folders `git SUB ARGS` writes files into beside the start tree, as spelled:
+    a work tree named by `--work-tree` or `GIT_WORK_TREE` (git checks files out, or
+    writes them on a `checkout`/`restore`, there), the folder `clone`, `init`,
+    `worktree add` or `submodule add` fills (the shell's folder when none is named:
+    the new one is made there), and a `--separate-git-dir`. A work tree counts for a
+    subcommand that may write its files (not `status`, `log`, `diff`, ...)."""
+    places: list[str] = []
+    if sub not in _READ_ONLY or sub in ("init", "clone"):  # these record the work tree
+        places += [o.split("=", 1)[1] for o in g.options if o.startswith("--work-tree=")]
+        env = dict(st.env)
+        if "GIT_WORK_TREE" in env:
+            places.append(env["GIT_WORK_TREE"] or DYN)
+    places += _output_places(sub, args)
+    if sub not in _PLACE_WORDS:
+        return places
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        nxt = args[i + 1].text if i + 1 < len(args) else None
+        if t.startswith("--separate-git-dir="):
+            places.append(t.split("=", 1)[1])
+        elif t == "--separate-git-dir" and nxt is not None:
+            places.append(nxt)
+            i += 1
+        elif t in _PLACE_VALUE_OPTIONS:
+            i += 1
+        elif not t.startswith("-") or t == "-":
+            words.append(t)
+        i += 1
+    verb = _PLACE_VERBS.get(sub)
+    if verb is not None and (not words or words[0] != verb):
+        return places
+    return places + (words[_PLACE_WORDS[sub]] or ["."])
+
+
+#: Options naming a file or folder git writes its output to (`archive -o`, `diff
+#: --output`, `format-patch -o`, `checkout-index --prefix`), short letters per
+#: subcommand.
+_OUTPUT_LONG = ("--output", "--output-directory", "--prefix")
+_OUTPUT_SHORT = {"archive": "o", "format-patch": "o"}
+
+
+def _output_places(sub: str, args: list[Word]) -> list[str]:
+    """Where `git SUB ARGS` writes output files beside the work tree (`--prefix` only
+    for `checkout-index`, where it is a folder; `bundle create FILE`, `worktree move
+    FROM TO`)."""
+    out: list[str] = []
+    letters = _OUTPUT_SHORT.get(sub, "")
+    longs = [o for o in _OUTPUT_LONG if o != "--prefix" or sub == "checkout-index"]
+    for i, a in enumerate(args):
+        t = a.text
+        nxt = args[i + 1].text if i + 1 < len(args) else None
+        key = t.split("=", 1)[0]
+        if key in longs and "=" in t:
+            out.append(t.split("=", 1)[1])
+        elif (t in longs or (letters and t in {"-" + c for c in letters})) and nxt:
+            out.append(nxt)
+        elif letters and t[:1] == "-" and t[1:2] in letters and len(t) > 2:
+            out.append(t[2:])
+    words = [a.text for a in args if not a.text.startswith("-")]
+    if sub == "bundle" and words[:1] == ["create"] and len(words) > 1:
+        out.append(words[1])
+    if sub == "worktree" and words[:1] == ["move"] and len(words) > 2:
+        out.append(words[2])
+    return out
+
+
+def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> None:
+    """A work tree, clone, worktree or repository made inside `.git` (its hooks) or
+    orchestrate's configuration writes there what the tree holds (`git
+    --work-tree=.git/hooks checkout HEAD -- .`, `git worktree add .git/hooks`):
+    forbidden as any other write there is; one known only at run time that may be
+    there is undeterminable. Each is also one of the command's write targets
+    (`Analysis.writes`)."""
+    cwd = st.cwd
+    for d in g.chdirs:
+        cwd = None if cwd is None or DYN in d else normpath(cwd, d)
+    for place in written_places(g, sub, args, st):
+        reason = w.rules.protected_write(place.rstrip("/") + "/x", cwd)
+        if reason is not None and DYN in place:
+            w.doubt(Reason.DYNAMIC_ARGUMENT)  # `git clone URL "$DIR"`: it may be `.git`
+        elif reason is not None:
+            w.forbid(reason)
+        if DYN not in place and (seen := normpath(cwd, place)) is not None:
+            w.write_targets.add(seen)  # read by the router against the hooks folder
 
 
 def _brings_files(sub: str, args: list[Word]) -> bool:

@@ -62,6 +62,9 @@ _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", "<>", ">&", "&>|"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 _OUTSIDE_PREFIXES = ("/tmp/", "/dev/", "/proc/", "/var/tmp/")
+#: Scratch folders no `PATH` holds unless the command says so (`_found_elsewhere`):
+#: files of unknown names landing there are no program a later command finds.
+_SCRATCH_PREFIXES = ("/tmp/", "/var/tmp/")
 # GIT_* select the repository; CDPATH steers `cd`; PATH, HOME and XDG_CONFIG_HOME
 # decide which git runs and which global config (and so which hooks) it reads; the
 # pager, editor and browser variables name programs git runs; BASH_ENV, ENV, PS4,
@@ -111,6 +114,15 @@ def normpath(base: str | None, path: str) -> str | None:
     if base is None:
         return None
     return posixpath.normpath(posixpath.join(base, path))
+
+
+def _outside_start_tree(folder: str, cwd: str | None) -> bool:
+    """Whether a folder, as the command spells it from `cwd`, may lie outside the
+    start folder's tree (absolute, above it, or not known before the command runs)."""
+    if DYN in folder:
+        return True
+    where = normpath(cwd, folder)
+    return where is None or where.startswith("/") or where == ".." or where.startswith("../")
 
 
 # ---------------------------------------------------------------- words
@@ -262,6 +274,13 @@ class Walker:
         self.written_trees: set[str] = set()
         self.maybe_unnamed = False
         self.fetched = False
+        # Programs a later command may find on `PATH` (`cp x ~/.local/bin/git && git
+        # status`): the names of files written into a folder other than the start
+        # folder, and `path_unknown`, a file of a name the text does not hold written
+        # into a folder outside the start tree or not known (`tar -C ~/bin`, `cp -r d
+        # ~/bin`, `> "$F"`). See `lands_on_path`.
+        self.path_names: set[str] = set()
+        self.path_unknown = False
         #: Every file a command names as one it writes, by content or not (targets
         #: known from the text, a glob as spelled, seen from the start directory):
         #: `Analysis.writes`.
@@ -413,6 +432,34 @@ class Walker:
             st = self.write_target(target, st)
         return st
 
+    def lands_on_path(self, path: str, st: State, named: bool = True) -> None:
+        """A file written at `path` (from the shell's folder) may be a program a later
+        command of the same line finds on `PATH`, which the analyser does not know:
+        note its name (any folder but the start folder itself: one found there only
+        on a `PATH` the command changed), or, when `named` is False (`path` is a folder
+        receiving files whose names the text does not hold) or the name is not known
+        (a variable, a pattern, a brace expansion), that some name may be, when the
+        folder is outside the start tree or not known (`~`, `~user`, `$HOME`, a `cd`
+        to one). Bash expands `~` and `$HOME`; the analyser does not, so they are
+        folders not known. Names are kept case-folded (a file system may fold case).
+        Unknown names landing in `/tmp` or `/var/tmp` are not counted."""
+        folder, slash, name = path.rpartition("/")
+        if not named:
+            folder, name = path, ""
+        elif not name:
+            return  # `DIR/`: a folder, no file of its own (a copier's rule reads it)
+        elif not slash:
+            folder = "."
+        if name and DYN not in name and not any(c in name for c in "*?[{"):
+            where = normpath(st.cwd, path) if DYN not in folder else None
+            if where is None or posixpath.dirname(where) not in ("", "."):
+                self.path_names.add(name.casefold())
+            return
+        if DYN in name or _outside_start_tree(folder or "/", st.cwd):
+            where = normpath(st.cwd, folder) if DYN not in path else None
+            scratch = where is not None and (where + "/").startswith(_SCRATCH_PREFIXES)
+            self.path_unknown = self.path_unknown or not scratch
+
     def write_target(self, target: Word, st: State, content: bool = True) -> State:
         """A file a command writes (`content`: its bytes, not only its mode or
         existence): refuse protected places, note the change."""
@@ -422,6 +469,7 @@ class Walker:
         if DYN not in target.text and (seen := normpath(st.cwd, target.text)) is not None:
             self.write_targets.add(seen)
         if content:
+            self.lands_on_path(target.text, st)
             path = normpath(st.cwd, target.text) if target.literal else None
             if path is None:
                 self.written_unknown = True

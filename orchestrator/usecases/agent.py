@@ -201,15 +201,26 @@ def _is_checker_config(target: object, root: Path) -> bool:
 def protected_shell_write(
     writes: Sequence[str], start: Path | None, project_root: Path | None
 ) -> str | None:
-    """The reason word `protected_checker_config` when the project sets that setting and
-    a shell command names a checker's configuration file among the files it writes
-    (`writes`: the analyser's targets, relative to `start`, the shell's folder);
-    None otherwise. A target known only at run time is not seen (docs/hosts.md)."""
+    """The reason word `protected_path` when a shell command names, among the files it
+    writes (`writes`: the analyser's targets, relative to `start`, the shell's folder),
+    one inside the folder git runs hooks from (`core.hooksPath`, e.g. `.husky`: the
+    analyser knows `.git` only), `protected_checker_config` when the project sets that
+    setting and one is a checker's configuration file; None otherwise. A target known
+    only at run time is not seen (docs/hosts.md)."""
     if project_root is None or not writes or "\x00" in "".join(writes):
         return None
+    from orchestrator.usecases.pretool import git_places
+    from orchestrator.usecases.shell_delivery import protected_target
+
+    base = start or project_root
+    hooks = {k: v for k, v in git_places(base, Deadline.after(5.0)).items() if k == "hooks"}
+    for path in writes:
+        target = path if os.path.isabs(path) else str(base / path)
+        if hooks and protected_target(target, None, hooks) is not None:
+            return "protected_path"
     if not _protects_checker_config(project_root):
         return None
-    base, names = start or project_root, _config_names(project_root)
+    names = _config_names(project_root)
     for path in writes:
         target = path if os.path.isabs(path) else str(base / path)
         if _names_checker_config(target, project_root, names):
