@@ -22,7 +22,7 @@ from orchestrator.shell.analyser import analyse
         ("git -C sub -c core.x=1 commit --amend", "undeterminable"),  # config override
         ("GIT_DIR=.git /usr/bin/git commit", "judge_index"),
         ("cd src && git add . && git commit -qm 'a; b'", "judge_index"),
-        ("npm test; git push origin main", "judge_index"),  # files may change; commits not
+        ("npm test; git push origin main", "undeterminable"),  # the tests may commit first
         ("git commit -m x && git push", "undeterminable"),  # two deliveries
         ("bash -lc 'git push --force'", "judge_index"),
         ("sudo env X=1 git commit", "judge_index"),

@@ -361,6 +361,11 @@ _BEFORE_PUSH = [
     "git config remote.origin.pushurl ../elsewhere",
     "git config --global push.default matching",
     "git config branch.main.remote other",
+    # Programs that run the project's code, which may commit or move a ref first.
+    "pytest -q",
+    "make test",
+    "npm test",
+    "./build.sh",
 ]
 _JOINS = ("{a} && {p}", "{a}; {p}", "{a} || {p}", "{a}\n{p}", "bash -c '{a}' && {p}")
 _PUSHES = ("git push", "git push origin main", "git push -u origin HEAD")
@@ -388,8 +393,8 @@ def test_a_push_after_the_command_changes_what_it_sends_is_refused(before: str) 
         "git branch -a",
         "git remote -v",
         "git config --get push.default",
-        "pytest -q",
-        "make test",
+        "git add -A",
+        "ls -la",
     ],
 )
 def test_a_push_after_a_command_that_changes_nothing_of_it_is_judged(before: str) -> None:

@@ -79,7 +79,8 @@ _DESCRIPTIONS = {
     "cannot be named from the text (a substitution, an object id, :/search): move it "
     "to a branch, tag or HEAD~N by name",
     Reason.PUSH_STATE_CHANGED: "an earlier part of the command changes git's config, "
-    "refs or branch before the push: run them separately, then push",
+    "refs or branch before the push, or runs a program that may (tests, a build, an "
+    "install): run them separately, then push",
     Reason.EXECUTES_TEXT: "a program in this command runs code given to it as text "
     "(perl -e, python -c, awk system(), sed e, ...), which cannot be read: put it in a "
     "file and run that in its own command",

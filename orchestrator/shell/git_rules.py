@@ -937,11 +937,15 @@ _PUSH_NEUTRAL = (_READ_ONLY - _REF_LISTERS) | _names(
 )
 
 
-def _push_state_changed(w: Walker) -> Reason | None:
+def _push_state_changed(w: Walker, st: State) -> Reason | None:
     """The push gate reads git's config, refs and current branch before the command
     runs: an earlier git operation of the same command that writes config
     (`push.followTags`, `remote.*.push`), a tag or branch, a remote, or moves HEAD
-    would make the push send what was not judged."""
+    would make the push send what was not judged; so would an earlier program that
+    may do anything (`make test`, `pytest`, `npm install` run the project's code,
+    which can commit: the state is tainted, `st.staged` unknown)."""
+    if st.staged is None:
+        return Reason.PUSH_STATE_CHANGED
     for op in w.ops:
         if op.kind not in _PUSH_NEUTRAL or "write" in op.flags:
             return Reason.PUSH_STATE_CHANGED
@@ -963,7 +967,7 @@ def _push(w: Walker, g: _Git, args: list[Word], st: State, ctx: Ctx) -> State:
         n == "recurse-submodules" and v.text not in ("no", "check") for n, v in opts
     ):
         reason = Reason.UNKNOWN_OPTION
-    reason = reason or _delivery_doubt(g, repo, st, ctx) or _push_state_changed(w)
+    reason = reason or _delivery_doubt(g, repo, st, ctx) or _push_state_changed(w, st)
     remote = rest[0].text if rest else None
     refspecs = tuple(a.text for a in rest[1:])
     surface = None
