@@ -399,6 +399,10 @@ OPT_IN = {
 #: diagnostics on stderr).
 BOTH_STREAMS = {"taplo"}
 
+#: Files of a case the tool's own ignore rules skip (ansible-lint's `.prettierignore`
+#: holds `test/local-content`), checked against the tool's own answer below.
+SKIPPED = {"prettier": {"test/local-content/README.md"}}
+
 #: The language of the targets (codespell's: each file's own).
 LANGUAGES = {
     "shellcheck": "bash",
@@ -451,12 +455,26 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
     assert _footprint(root) == before, "the recipe run changed the project"
     assert {o.path for o in outs} == set(paths)
-    assert {o.status for o in outs} == {ScopeStatus.CHECKED}, outs[0].reason
-    tool = outs[0].tool
+    # Every file `checked`, but those the tool's own ignore rules skip (`not_run`, as
+    # run directly they are not judged): each of those the tool itself says it ignores.
+    skipped = {o.path for o in outs if o.status == ScopeStatus.NOT_RUN}
+    assert {o.status for o in outs if o.path not in skipped} == {ScopeStatus.CHECKED}, [
+        o.reason for o in outs if o.status != ScopeStatus.CHECKED
+    ][:3]
+    assert all("ignore rules skip it" in (o.reason or "") for o in outs if o.path in skipped)
+    assert skipped == SKIPPED.get(name, set()), skipped
+    tool = next(o.tool for o in outs if o.status == ScopeStatus.CHECKED)
     assert tool is not None and tool.version == version
     ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
     for o in outs:
         assert all(f.path == o.path and f.checker == name for f in o.findings)
+
+    if name == "prettier":  # prettier's own answer for each file it skipped
+        for path in skipped:
+            info = subprocess.run(
+                [tool.path, "--file-info", path], cwd=root, capture_output=True, timeout=60
+            )
+            assert json.loads(info.stdout)["ignored"] is True, path
 
     # The direct run's caches go to a folder of the test's own too (never the corpus).
     cache = dict.fromkeys(checker.recipe.cache_env, str(tmp_path / "cache"))

@@ -1297,8 +1297,8 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     tmp_path: Path,
 ) -> None:
     """One `prettier/format` finding, no line, per file it would reformat; a file its
-    `.prettierignore` names is skipped by prettier itself (checked, no finding), as run
-    directly."""
+    `.prettierignore` names is skipped by prettier itself, as run directly: `not_run`,
+    never `checked` (before, it was called checked)."""
     root = tmp_path / "ws"
     ugly = "const a  =  1\n"
     targets = _project(
@@ -1319,11 +1319,13 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
         )[t.path]
         for t in targets
     )
-    assert {o.status for o in (out_a, out_b, out_skip)} == {ScopeStatus.CHECKED}
+    assert {o.status for o in (out_a, out_b)} == {ScopeStatus.CHECKED}
     assert [(f.rule, f.line, f.message) for f in out_a.findings] == [
         ("prettier/format", None, "would reformat")
     ]
     assert out_b.findings == () and out_skip.findings == ()
+    assert out_skip.status == ScopeStatus.NOT_RUN, out_skip.reason
+    assert "ignore rules skip it" in (out_skip.reason or "")
 
 
 def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_verdicts(
@@ -1365,6 +1367,21 @@ def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_v
         assert got[t.path].status == ScopeStatus.CHECKED
         assert bool(got[t.path].findings) is (res.returncode == 1), t.path
     assert [p for p, o in got.items() if o.findings] == ["a.js", "c.json"]
+
+
+def test_a_judged_pattern_needs_only_a_path_and_a_pattern_reader() -> None:
+    """`judged_pattern`: the group `path` and no other."""
+    base = PATTERN_RECIPE.format(extra="")
+    for line, said in (
+        ("judged_pattern = '^J (?P<message>.*)$'", "group `path`"),
+        ("judged_pattern = '^J (?P<path>.*) (?P<line>\\d+)$'", "group `path`"),
+        ("judged_pattern = '(?P<path>'", "not a regular expression"),
+    ):
+        text = base.replace("quiet_ok = true", f"quiet_ok = true\n{line}")
+        with pytest.raises(RecipeError, match=said):
+            parse_recipe(text, "r")
+    ok = base.replace("quiet_ok = true", "quiet_ok = true\njudged_pattern = '^J (?P<path>.+)$'")
+    assert parse_recipe(ok, "r").output.judged_pattern
 
 
 def test_a_file_error_pattern_needs_a_path_and_a_pattern_reader() -> None:

@@ -34,7 +34,8 @@ version evidence of every command checker. What the factory adds:
   language (cppcheck reads every `.h` as C unless told `--language=c++`);
 - `[output] file_error_pattern`: a file the tool says it could not judge is
   `tool_error` alone (`unjudged`), the batch's other files keep their verdicts;
-  `[output] skipped_key`: a file the tool's own ignore rules skipped is `not_run`.
+  `[output] skipped_key`: a file the tool's own ignore rules skipped is `not_run`;
+  `[output] judged_pattern`: so is a file no line of the tool's log names as judged.
 
 `recipe_checkers(package)` reads every `*.toml` shipped in a Python package, and
 `recipe_hook(package)` is a plugin's whole `orchestrate_checkers` hook for them: a
@@ -57,7 +58,12 @@ from orchestrator import managed_tools
 from orchestrator.checkers.command import CommandChecker, CommandTool
 from orchestrator.checkers.configs import holds_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
-from orchestrator.checkers.recipe_output import file_errors, read_findings, skipped_files
+from orchestrator.checkers.recipe_output import (
+    file_errors,
+    read_findings,
+    skipped_files,
+    unnamed_files,
+)
 from orchestrator.checkers.tools import VersionProbe, probe_version
 from orchestrator.core.hookspecs import hookimpl
 from orchestrator.core.reuse import ReuseIdentity
@@ -366,6 +372,7 @@ class RecipeChecker(CommandChecker):
         root = getattr(_RUNNING, "root", None) or Path.cwd()
         errors = file_errors(self.recipe, res, targets, from_stdin, root)
         skipped = skipped_files(self.recipe, res, targets, from_stdin, root)
+        skipped |= unnamed_files(self.recipe, res, targets, from_stdin, root)
         return {
             **{path: (ScopeStatus.NOT_RUN, why) for path, why in skipped.items()},
             **{path: (ScopeStatus.TOOL_ERROR, why) for path, why in errors.items()},

@@ -125,6 +125,12 @@ class Output(_Table):
     #: belongs in `exits`; with it and no finding nor such line, the run is refused.
     file_error_pattern: str | None = None
 
+    #: pattern: a line naming each file the tool judged (group `path`; prettier's
+    #: `--log-level debug` line `[debug] resolve config from 'PATH'`): a file of the
+    #: batch no such line names was skipped by the tool's own ignore rules and is
+    #: `not_run`, never `checked`, as run directly it is not judged.
+    judged_pattern: str | None = None
+
     #: json with `files`: the key of a file's object that, true, says the tool's own
     #: ignore rules skipped the file (stylelint's `"ignored": true`): that file is
     #: `not_run`, never `checked`, as run directly it is not judged.
@@ -169,6 +175,15 @@ class Output(_Table):
                 re.compile(self.skip_pattern)
             except re.error as exc:
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
+        if self.judged_pattern is not None:
+            if self.format != "pattern":
+                raise ValueError("judged_pattern is for a pattern reader")
+            try:
+                groups = set(re.compile(self.judged_pattern).groupindex)
+            except re.error as exc:
+                raise ValueError(f"judged_pattern is not a regular expression: {exc}") from exc
+            if groups != {"path"}:
+                raise ValueError("judged_pattern needs the group `path` (and only it)")
         if self.file_error_pattern is not None:
             if self.format != "pattern":
                 raise ValueError("file_error_pattern is for a pattern reader")

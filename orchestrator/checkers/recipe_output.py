@@ -357,6 +357,26 @@ def file_errors(
     return out
 
 
+def unnamed_files(
+    recipe: Recipe, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool, root: Path
+) -> dict[str, str]:
+    """The files of one batch that no line matching `[output] judged_pattern` names (the
+    tool's own ignore rules skipped them), each with the reason; {} without the key, or
+    for source on stdin (the tool judged what it was given)."""
+    output = recipe.output
+    if output.judged_pattern is None or from_stdin:
+        return {}
+    raw = res.stdout if output.stream == "stdout" else res.stderr
+    rx = re.compile(output.judged_pattern)
+    named = {
+        local_path(m["path"], root)
+        for line in raw.decode("utf-8", "replace").splitlines()
+        if (m := rx.search(line))
+    }
+    why = f"{recipe.name}'s own ignore rules skip it (as run directly)"
+    return {t.path: why for t in targets if t.path not in named}
+
+
 def skipped_files(
     recipe: Recipe, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool, root: Path
 ) -> dict[str, str]:
