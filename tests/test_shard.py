@@ -200,10 +200,11 @@ def test_reports_that_are_not_valid_shard_reports_are_refused(
 
 
 def test_shard_usage_errors_exit_2(repo: Path) -> None:
-    for spec in ("0/3", "4/3", "x", "1/0", "-1/2", "1/99999", "１/2", "1/2/3"):
-        done = run_cli(["lint", "--shard", spec, "--no-tasks"], cwd=repo, env=ENV)
-        assert done.returncode == 2, (spec, done.stderr)
-        assert "--shard" in done.stderr
+    """One bad share through the console script; every other spelling is judged in
+    process (tests/test_units_merge_cli.py: the same main, the same exit)."""
+    done = run_cli(["lint", "--shard", "0/3", "--no-tasks"], cwd=repo, env=ENV)
+    assert done.returncode == 2, done.stderr
+    assert "--shard" in done.stderr
     for spec in ("0/3", "4/3", "x", "3", ""):
         with pytest.raises(UsageError):
             parse_shard(spec)
