@@ -2,20 +2,22 @@
 
 JSON, JSONL and SARIF carry the tool's own text, newlines included; the terminal and
 CI-log formats (human, concise, github) show it on one line, escaped or folded, so a
-message can neither end a line early nor forge one. The end-to-end case runs the real
-ESLint with a project rule whose message has three lines.
+message can neither end a line early nor forge one. Each case runs the real ESLint with
+a project rule whose message has three lines, through the CLI's own main in process;
+the JSON one also through the console script (end to end).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 
 import pytest
 from helpers import eslint_path, run_cli
 
-#: Every test here runs orchestrate as a user does (README "Tests").
-pytestmark = pytest.mark.e2e
+from orchestrator.cli import main as cli_main
 
 #: A flat config with one local rule that reports a three-line message on every file.
 CONFIG = """\
@@ -47,9 +49,22 @@ def project(tmp_path: Path) -> Path:
 
 
 def _lint(root: Path, fmt: str) -> str:
-    res = run_cli(["lint", "a.js", "--no-tasks", "--format", fmt], cwd=root)
+    """`orchestrate lint a.js --no-tasks --format FMT` in `root`, in process: its stdout
+    (exit 1: the rule's finding)."""
+    argv = ["lint", "a.js", "--no-tasks", "--format", fmt]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli_main.main(argv)
+    assert code == 1, out.getvalue() + err.getvalue()
+    return out.getvalue()
+
+
+@pytest.mark.e2e
+def test_the_console_scripts_json_keeps_the_tool_message_lines(project: Path) -> None:
+    res = run_cli(["lint", "a.js", "--no-tasks", "--format", "json"], cwd=project)
     assert res.returncode == 1, res.stdout + res.stderr
-    return res.stdout
+    (finding,) = json.loads(res.stdout)["findings"]
+    assert finding["rule"] == "local/multi" and finding["message"] == MESSAGE
 
 
 def test_machine_formats_keep_the_tool_message_lines(project: Path) -> None:

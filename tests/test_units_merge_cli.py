@@ -13,6 +13,7 @@ import pytest
 from helpers import git, new_repo
 
 from orchestrator.cli import baseline, hook_paths, lint_options, report, stdin
+from orchestrator.cli import main as cli_main
 from orchestrator.core.engine import LintRequest
 from orchestrator.core.selection import parse_shard
 from orchestrator.errors import UsageError
@@ -73,6 +74,19 @@ def test_report_merge_presenter_prints_json(
     args = argparse.Namespace(reports=[str(one), str(two)], format="json", output=None)
     assert report.cmd_merge(args) == ExitCode.PASS
     assert len(json.loads(capsys.readouterr().out)["shards"]) == 2
+
+
+@pytest.mark.parametrize("spec", ["0/3", "4/3", "x", "1/0", "-1/2", "1/99999", "１/2", "1/2/3"])
+def test_a_share_that_is_no_i_of_n_is_a_usage_error_of_lint(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`lint --shard SPEC` exits 2 naming `--shard` unless SPEC is I/N with 1 <= I <= N
+    (ASCII digits only), before anything is linted (tests/test_shard.py runs one
+    through the console script)."""
+    (tmp_path / "a.py").write_text("x = 1\n")
+    code = cli_main.main(["lint", "--root", str(tmp_path), "--shard", spec, "--no-tasks"])
+    assert code == ExitCode.USAGE, spec
+    assert "--shard" in capsys.readouterr().err
 
 
 def test_hook_paths_shield_option_like_file_names(tmp_path: Path) -> None:
