@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from orchestrator.checkers.tools import probe_version
 from orchestrator.core import plugin_host
 from orchestrator.core.config import CONFIG_FILES, load_config
 from orchestrator.core.engine import LintRequest
@@ -26,7 +27,6 @@ from orchestrator.decisions.coverage import is_checked
 from orchestrator.decisions.required import level_for
 from orchestrator.errors import UsageError
 from orchestrator.model.report import Report, Scope
-from orchestrator.procs import run_bounded
 from orchestrator.safetext import printable
 from orchestrator.usecases.lint import NO_TASKS, lint
 from orchestrator.vocab import BASELINE_FILE, Tier
@@ -34,8 +34,6 @@ from orchestrator.vocab import BASELINE_FILE, Tier
 INIT_FILE = "orchestrate.toml"
 #: Longest wait for a `TOOL --version` the run did not already answer.
 VERSION_SECONDS = 5.0
-#: Most output a `TOOL --version` may print.
-VERSION_BYTES = 65536
 
 
 @dataclass(frozen=True)
@@ -131,17 +129,11 @@ def _tools(root: Path, plugins: plugin_host.PluginSet) -> list[ToolRow]:
 
 def ask_version(tool: str, root: Path) -> str | None:
     """The first line `TOOL --version` prints (as the checkers ask it), within
-    VERSION_SECONDS and VERSION_BYTES, run from `root`; None when it fails."""
-    res = run_bounded(
-        [tool, "--version"],
-        deadline=Deadline.after(VERSION_SECONDS),
-        cwd=root,
-        output_budget=VERSION_BYTES,
-    )
-    if res.timed_out or res.spawn_error or res.over_budget or res.returncode != 0:
-        return None
-    text = (res.stdout or res.stderr).decode("utf-8", "replace").strip()
-    return text.splitlines()[0].strip() if text else None
+    VERSION_SECONDS, run from `root`; None when it fails. Through the checkers' own
+    probe, so a tool asked once in this process (path and stamp unchanged) is not
+    started again."""
+    probe = probe_version(tool, Deadline.after(VERSION_SECONDS), cap=VERSION_SECONDS, cwd=root)
+    return probe.version
 
 
 def _why(scope: Scope) -> str:
