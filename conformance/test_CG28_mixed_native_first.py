@@ -24,7 +24,7 @@ def test_CG28_ruff_and_grammars_share_one_run(tmp_path: Path) -> None:
     (root / "b.py").write_text("def f(:\n    pass\n")
     (root / "c.go").write_text("package main\n\nfunc main() {\n}\n")
     (root / "d.json").write_text('{"a": [1, 2}\n')
-    (root / "e.md").write_text("# Title\n\nSome *text*.\n")
+    (root / "e.lua").write_text('local t = {"one"}\nprint(t[1])\n')
     (root / "f.xyz").write_text("?\n")
     (tmp_path / "outside.py").write_text("x = 1\n")
     (root / "g.py").symlink_to(tmp_path / "outside.py")
@@ -42,7 +42,7 @@ def test_CG28_ruff_and_grammars_share_one_run(tmp_path: Path) -> None:
     js = scopes[("d.json", "treesitter")]
     assert js.syntax == "suspected_issue"
     # An unqualified grammar gives candidates only, never a clean check.
-    assert scopes[("e.md", "treesitter")].status == ScopeStatus.UNQUALIFIED
+    assert scopes[("e.lua", "treesitter")].status == ScopeStatus.UNQUALIFIED
     # Gaps stay explicit.
     assert scopes[("f.xyz", "orchestrate")].status == ScopeStatus.UNSUPPORTED
     assert scopes[("g.py", "orchestrate")].status == ScopeStatus.UNSAFE

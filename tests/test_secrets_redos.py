@@ -53,6 +53,12 @@ def test_every_rule_is_linear_on_inputs_built_from_its_own_pieces(rule_id: str) 
     small = _worst(rule_id, 4096)
     assert small < ONE_INPUT, f"{rule_id}: {small:.3f} s on one 4 KiB input"
     large = _worst(rule_id, 4 * 4096)
+    if large > 0.05 and large >= 10 * max(small, 0.005):
+        # One sample of each is at a shared machine's mercy (a pause of the process
+        # reads as a slow scan): the least of a few samples is the rule's own time, and
+        # a rule that really is quadratic stays ~16x in every sample.
+        small = min(small, *(_worst(rule_id, 4096) for _ in range(3)))
+        large = min(large, *(_worst(rule_id, 4 * 4096) for _ in range(3)))
     # Four times the input: linear is ~4x, quadratic ~16x. Ratios of sub-millisecond
     # times are noise, so the ratio is judged only once the time is measurable.
     if large > 0.05:
