@@ -96,6 +96,27 @@ def test_a_token_as_a_zip_member_name_is_found(token: str) -> None:
     assert value not in (outcome.reason or "")
 
 
+#: Ways to wrap a zip so that its member names are compressed too: they are not in
+#: the file's bytes as written, only in what unpacking gives.
+ZIP_WRAPPERS: dict[str, Callable[[bytes], bytes]] = {
+    "gzip": gzip.compress,
+    "bzip2": bz2.compress,
+    "xz": lzma.compress,
+    "zip": lambda z: _zip({"inner.zip": z}),
+}
+
+
+@pytest.mark.parametrize("wrapper", sorted(ZIP_WRAPPERS))
+@pytest.mark.parametrize("token", sorted(TOKENS))
+def test_a_token_as_a_member_name_of_a_wrapped_zip_is_found(wrapper: str, token: str) -> None:
+    value, rule = TOKENS[token]
+    packed = ZIP_WRAPPERS[wrapper](_zip({f"{value}.txt": b"harmless"}))
+    assert value.encode() not in packed  # the name is not in the bytes as written
+    outcome = _outcome("bundle.bin", packed)
+    assert rule in {f.rule for f in outcome.findings}, (wrapper, outcome)
+    assert value not in (outcome.reason or "")
+
+
 def _paths(value: str) -> list[str]:
     """The token as a file name and as a folder name at several depths."""
     return [

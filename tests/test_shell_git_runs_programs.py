@@ -206,6 +206,31 @@ def test_every_program_variable_on_git_is_refused(name: str) -> None:
             assert r.verdict in REFUSED, (command, r.verdict)
 
 
+#: Variables that make every git command read a configuration the command does not
+#: show (which may set any program setting: `core.fsmonitor` runs on `git status`), or
+#: find git's own programs elsewhere.
+_CONFIG_FROM_ENV = (
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "GIT_EXEC_PATH",
+)
+
+
+@pytest.mark.parametrize("name", _CONFIG_FROM_ENV)
+def test_a_configuration_from_the_environment_is_refused_for_every_git_command(
+    name: str,
+) -> None:
+    # Not only a commit or a push: a read-only command runs what that file names.
+    for sub in ("status", "diff", "log -p", "show", "grep needle", "fetch origin"):
+        for spelling in _ENV_SPELLINGS:
+            command = spelling.format(n=name, v="./cfg", sub=sub)
+            r = analyse(command)
+            assert r.verdict in REFUSED, (command, r.verdict)
+
+
 def test_an_ssh_command_beside_a_plain_push_is_refused() -> None:
     # This push was judged, then git ran the ssh command, which may commit anything.
     for command in (
