@@ -58,6 +58,10 @@ from orchestrator.api import Deadline, FileTarget, RunContext, ScopeStatus
 from orchestrator.model.languages import detect_language
 from tests.helpers import corpus
 
+#: Real tools against themselves run directly on real projects: the end-to-end tier
+#: (each case runs its tool twice over a fetched corpus, seconds to a minute).
+pytestmark = pytest.mark.e2e
+
 Key = tuple[str, int | None, int | None, str]
 
 
