@@ -96,6 +96,9 @@ _SOURCE_RUNNERS: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = (
 _NAME_PICKERS = _names("""wget wget2 aria2c axel lftp scp sftp tar bsdtar gtar unzip 7z 7za 7zr
     unrar cpio ar pax gunzip gzip bunzip2 bzip2 unxz xz unzstd zstd unlz4 lz4 uncompress
     jar ditto split csplit""")
+#: Their short options taking a folder, the value attached (`tar -C/opt/bin`, `unzip
+#: -d$HOME/bin`, `7z x -o$HOME/bin`, `wget -P/opt/bin`, `cpio -D/opt/bin`).
+_ATTACHED_FOLDERS = _names("-C -d -o -P -D")
 #: Subcommands that download under names they pick (`pip download`, `npm pack`).
 _PICKING_SUBCOMMANDS = {
     "pip": frozenset({"download", "wheel"}),
@@ -519,6 +522,7 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
         output = a.text.split("=", 1)[0] in _OUTPUT_OPTIONS and "=" in a.text
         prev = args[i - 1].text if i > 0 else ""
         bundle = prev[:1] == "-" and prev[1:2] != "-" and prev[-1:] in "oOPdC"
+        bundle = bundle or (base in _NAME_PICKERS and prev[:1] == "-" and prev[-1:] == "D")
         output = output or prev in _OUTPUT_OPTIONS or bundle or picks
         if output and not text.startswith("-"):
             reason = protected_write(text, st.cwd)  # `curl -o .git/hooks/pre-commit`
@@ -527,8 +531,11 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
         option = a.text.split("=", 1)[0] if "=" in a.text else prev
         if option in _OUTPUT_OPTIONS or bundle:
             # `curl -o ~/.local/bin/git`, `tar -C ~/.local/bin`, `unzip -d ~/bin`
-            folder = option in _FOLDER_OPTIONS or (bundle and prev[-1:] in "PdC")
+            folder = option in _FOLDER_OPTIONS or (bundle and prev[-1:] in "PdCD")
             w.lands_on_path(text, st, named=not folder)
+        elif base in _NAME_PICKERS and a.text[:2] in _ATTACHED_FOLDERS and len(a.text) > 2:
+            # `tar -C/opt/bin`, `unzip -d$HOME/bin`, `7z x -o$HOME/bin`, `wget -P/opt/bin`
+            w.lands_on_path(a.text[2:], st, named=False)
         if not a.literal or DYN in text:
             w.maybe_unnamed = w.maybe_unnamed or dynamic
             name = posixpath.basename(text)
