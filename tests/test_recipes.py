@@ -1269,6 +1269,37 @@ def test_stylelint_runs_at_a_strict_gate_under_a_json_config_of_rules_alone(
     assert out.status == at_gate, out.reason
 
 
+@pytest.mark.parametrize(
+    "config",
+    [
+        b'{"extends": ["%s"], "rules": {}, "x": "\xff"}\n',  # not UTF-8: Node reads U+FFFD
+        b'{"extends": ["%s"], "rules": {}, "x": "' + b"a" * (1024 * 1024) + b'"}\n',
+    ],
+    ids=["not-utf-8", "over-1-MiB"],
+)
+def test_stylelint_never_loads_a_json_config_s_modules_at_a_strict_gate_unread_here(
+    tmp_path: Path, config: bytes
+) -> None:
+    """A `.stylelintrc.json` this side cannot read (a byte that is not UTF-8, a size
+    over what it reads) may name modules: a strict gate holds the file back
+    (`not_run`), as for one it reads. Run by stylelint, such a config loads the module
+    it extends (here: a rule turned on that the JSON does not name)."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    module = tmp_path / "evil.js"
+    module.write_text('module.exports = { rules: { "color-named": "never" } };\n')
+    targets = _project(root, {"a.css": "a { color: blue; }\n"})
+    (root / ".stylelintrc.json").write_bytes(config.replace(b"%s", str(module).encode()))
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(_builtin("stylelint"), targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and held.falls_back, held.reason
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin("stylelint"), targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert {f.rule for f in out.findings} == {"color-named"}  # the module ran
+
+
 def test_stylelint_claims_stylesheets_only_under_its_config_and_skips_what_it_ignores(
     tmp_path: Path,
 ) -> None:
