@@ -1357,6 +1357,21 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     assert out_b.findings == () and out_skip.findings == ()
 
 
+def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
+    """A file named so that prettier's `[warn] PATH` line for it reads as a line the
+    recipe skips (`Ignored unknown option ...`, `Code style issues found in ...`) is
+    still reported: prettier run directly names it among the files it would reformat."""
+    root = tmp_path / "ws"
+    ugly = "const a  =  1\n"
+    names = ["Ignored unknown option x.js", "Code style issues found in y.js", "a.js"]
+    targets = _project(root, {".prettierrc.json": "{}\n", **dict.fromkeys(names, ugly)})[1:]
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    outs = _run(_builtin("prettier"), targets, ctx)
+    for name in names:
+        assert outs[name].status == ScopeStatus.CHECKED, (name, outs[name].reason)
+        assert [f.rule for f in outs[name].findings] == ["prettier/format"], name
+
+
 def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_verdicts(
     tmp_path: Path,
 ) -> None:
