@@ -7,7 +7,8 @@ lines. So the files it would reformat are read from stdout, where `--diff` write
 patch per file, never lost (`diff a//abs/a.toml b//abs/a.toml`, `--- a//abs/a.toml`,
 `+++ b//abs/a.toml`, then hunks whose context lines are the file's own: a multi-line
 string may forge a header, which names another file, a result for a file not asked
-about: `tool_error`, never a finding hidden), and the syntax errors from its codespan
+about: `tool_error`, never a finding hidden; a log naming more files not formatted
+than the patches is `Unparsable` too), and the syntax errors from its codespan
 diagnostics (stderr, written as they come), which span lines:
 
     error: invalid TOML
@@ -89,6 +90,14 @@ def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
             found.setdefault(path, []).append(
                 _finding(path, UNFORMATTED_RULE, "the file is not properly formatted", None, None)
             )
+    # Its log may lose lines, never invent one: a log naming more files not formatted
+    # than the patches do means a patch was not read (a file name holding a line
+    # break splits its header): `Unparsable`, never that file's finding dropped.
+    logged = {raw for raw in text.splitlines() if _UNFORMATTED.match(raw)}
+    if len(logged) > len(found):
+        raise Unparsable(
+            f"taplo's log names {len(logged)} files not formatted, its patches {len(found)}"
+        )
     title: str | None = None
     for raw in text.splitlines():
         if _UNFORMATTED.match(raw) or _CLOSING.match(raw):

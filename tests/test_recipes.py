@@ -1910,6 +1910,24 @@ def test_taplo_reports_each_file_it_would_reformat_and_each_syntax_error(tmp_pat
     }
 
 
+def test_a_toml_file_whose_name_breaks_taplo_s_patch_header_is_never_checked_clean(
+    tmp_path: Path,
+) -> None:
+    """A file name holding a line break splits the header of its `--diff` patch, so no
+    patch is read for it; taplo's log still names it as not formatted: the batch is
+    `tool_error` (the log and the patches disagree), never that file `checked` with
+    no finding beside another file's finding."""
+    root = tmp_path / "ws"
+    targets = _project(root, {"a\nb.toml": "x=1\n", "c.toml": "y=1\n"})
+    _project(root, {".taplo.toml": "[formatting]\n"})
+    got = _run(
+        _builtin("taplo"), targets, RunContext(project_root=root, deadline=Deadline.after(60))
+    )
+    assert {o.status for o in got.values()} == {ScopeStatus.TOOL_ERROR}, {
+        p: (o.status, o.reason) for p, o in got.items()
+    }
+
+
 @pytest.mark.e2e
 def test_taplo_needs_no_network_though_its_config_names_a_remote_schema(tmp_path: Path) -> None:
     """In a network namespace with no network (`unshare -n`) the recipe's run gives the
