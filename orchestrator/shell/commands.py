@@ -533,9 +533,11 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
             # `curl -o ~/.local/bin/git`, `tar -C ~/.local/bin`, `unzip -d ~/bin`
             folder = option in _FOLDER_OPTIONS or (bundle and prev[-1:] in "PdCD")
             w.lands_on_path(text, st, named=not folder)
+            _names_target(w, a, text, st)
         elif base in _NAME_PICKERS and a.text[:2] in _ATTACHED_FOLDERS and len(a.text) > 2:
             # `tar -C/opt/bin`, `unzip -d$HOME/bin`, `7z x -o$HOME/bin`, `wget -P/opt/bin`
             w.lands_on_path(a.text[2:], st, named=False)
+            _names_target(w, a, a.text[2:], st)
         if not a.literal or DYN in text:
             w.maybe_unnamed = w.maybe_unnamed or dynamic
             name = posixpath.basename(text)
@@ -551,6 +553,15 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
             w.maybe_unnamed = True
         else:
             w.maybe_written.add(where)
+
+
+def _names_target(w: Walker, a: Word, text: str, st: State) -> None:
+    """An output option's file or folder, known from the text, is one of the command's
+    write targets (`Analysis.writes`: `tar xf a.tar -C .husky`, read by the router
+    against the hooks folder)."""
+    literal = a.literal and DYN not in text and not text.startswith("-")
+    if literal and (seen := normpath(st.cwd, text)) is not None:
+        w.write_targets.add(seen)
 
 
 def _curl_picks_names(args: list[Word]) -> bool:
