@@ -71,10 +71,15 @@ def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or NAME
 
 
-def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
+def taplo_findings(
+    res: ProcResult, root: Path, targets: Sequence[FileTarget] = ()
+) -> dict[str, list[Finding]]:
     """The findings per project-relative path in one `taplo fmt --check --diff` run's
     stdout and stderr (module docstring); raises `Unparsable` for a report it does not
-    know."""
+    know, and for a batch with a file name holding a line break (its patch header
+    spans lines: no header of it could be told from a forged one)."""
+    if any("\n" in t.path or "\r" in t.path for t in targets):
+        raise Unparsable("a file name holding a line break: taplo's patch for it is not read")
     try:
         patches = res.stdout.decode("utf-8")
         text = res.stderr.decode("utf-8")

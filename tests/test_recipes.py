@@ -141,6 +141,16 @@ def test_an_unknown_key_is_refused_naming_it(change: str, said: str) -> None:
     assert str(err.value).startswith("my.toml: not a valid recipe")
 
 
+@pytest.mark.parametrize("name", ["../x.js", "a/b/c.js", "/etc/x.js", "./.."])
+def test_a_code_config_is_a_file_name_or_one_in_a_sub_folder(name: str) -> None:
+    """`code_configs` names a file of the folder it governs, or of one sub-folder of it
+    (`.config/stylelintrc.cjs`), never a path above it nor deeper."""
+    extra = 'executes_project_code = true\ncode_configs = [".config/x.js", "x.json#k"]'
+    assert parse_recipe(PATTERN_RECIPE.format(extra=extra), "my.toml").code_configs
+    with pytest.raises(RecipeError, match=r"code_configs: .* is not a file name"):
+        parse_recipe(PATTERN_RECIPE.format(extra=extra.replace(".config/x.js", name)), "my.toml")
+
+
 @pytest.mark.parametrize(
     "tool", ["sh", "bash", "env", "python3", "python3.12", "node", "xargs", "true"]
 )
@@ -1269,6 +1279,32 @@ def test_stylelint_runs_at_a_strict_gate_under_a_json_config_of_rules_alone(
     assert out.status == at_gate, out.reason
 
 
+def test_stylelint_never_runs_a_config_of_a_dot_config_folder_at_a_strict_gate(
+    tmp_path: Path,
+) -> None:
+    """stylelint also reads `.config/stylelintrc*` (before `stylelint.config.*`), in
+    every folder it searches: under a root JSON config of rules alone, a sub-folder's
+    `.config/stylelintrc.cjs` is the config of its files, a program: `not_run` at a
+    strict gate, run in `lint` (the rule it turns on is reported)."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    files = {
+        ".stylelintrc.json": '{"rules": {}}\n',
+        "sub/.config/stylelintrc.cjs": 'module.exports = { rules: { "color-named": "never" } };\n',
+        "sub/a.css": "a { color: blue; }\n",
+    }
+    (root / "sub" / ".config").mkdir(parents=True)
+    targets = _project(root, files)[2:]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(_builtin("stylelint"), targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and held.falls_back, held.reason
+    assert "sub/.config/stylelintrc.cjs" in (held.reason or "")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin("stylelint"), targets, ctx).values()
+    assert {f.rule for f in out.findings} == {"color-named"}, out.reason
+
+
 @pytest.mark.parametrize(
     "config",
     [
@@ -1914,9 +1950,9 @@ def test_a_toml_file_whose_name_breaks_taplo_s_patch_header_is_never_checked_cle
     tmp_path: Path,
 ) -> None:
     """A file name holding a line break splits the header of its `--diff` patch, so no
-    patch is read for it; taplo's log still names it as not formatted: the batch is
-    `tool_error` (the log and the patches disagree), never that file `checked` with
-    no finding beside another file's finding."""
+    patch is read for it (and taplo's log, which names it, may lose that line): the
+    batch is `tool_error`, never that file `checked` with no finding beside another
+    file's finding."""
     root = tmp_path / "ws"
     targets = _project(root, {"a\nb.toml": "x=1\n", "c.toml": "y=1\n"})
     _project(root, {".taplo.toml": "[formatting]\n"})
