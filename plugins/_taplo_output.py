@@ -7,7 +7,8 @@ lines. So the files it would reformat are read from stdout, where `--diff` write
 patch per file, never lost (`diff a//abs/a.toml b//abs/a.toml`, `--- a//abs/a.toml`,
 `+++ b//abs/a.toml`, then hunks whose context lines are the file's own: a multi-line
 string may forge a header, which names another file, a result for a file not asked
-about: `tool_error`, never a finding hidden), and the syntax errors from its codespan
+about: `tool_error`, never a finding hidden; a log naming more files not formatted
+than the patches is `Unparsable` too), and the syntax errors from its codespan
 diagnostics (stderr, written as they come), which span lines:
 
     error: invalid TOML
@@ -70,10 +71,15 @@ def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or NAME
 
 
-def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
+def taplo_findings(
+    res: ProcResult, root: Path, targets: Sequence[FileTarget] = ()
+) -> dict[str, list[Finding]]:
     """The findings per project-relative path in one `taplo fmt --check --diff` run's
     stdout and stderr (module docstring); raises `Unparsable` for a report it does not
-    know."""
+    know, and for a batch with a file name holding a line break (its patch header
+    spans lines: no header of it could be told from a forged one)."""
+    if any("\n" in t.path or "\r" in t.path for t in targets):
+        raise Unparsable("a file name holding a line break: taplo's patch for it is not read")
     try:
         patches = res.stdout.decode("utf-8")
         text = res.stderr.decode("utf-8")
@@ -89,6 +95,14 @@ def taplo_findings(res: ProcResult, root: Path) -> dict[str, list[Finding]]:
             found.setdefault(path, []).append(
                 _finding(path, UNFORMATTED_RULE, "the file is not properly formatted", None, None)
             )
+    # Its log may lose lines, never invent one: a log naming more files not formatted
+    # than the patches do means a patch was not read (a file name holding a line
+    # break splits its header): `Unparsable`, never that file's finding dropped.
+    logged = {raw for raw in text.splitlines() if _UNFORMATTED.match(raw)}
+    if len(logged) > len(found):
+        raise Unparsable(
+            f"taplo's log names {len(logged)} files not formatted, its patches {len(found)}"
+        )
     title: str | None = None
     for raw in text.splitlines():
         if _UNFORMATTED.match(raw) or _CLOSING.match(raw):

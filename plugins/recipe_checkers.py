@@ -161,7 +161,7 @@ class TaploChecker(RecipeChecker):
         self, res: ProcResult, targets: Sequence[FileTarget], from_stdin: bool
     ) -> Mapping[str, Sequence[Finding]]:
         """`taplo fmt --check`'s findings per file (plugins/_taplo_output.py)."""
-        return taplo_findings(res, project_root(targets))
+        return taplo_findings(res, project_root(targets), targets)
 
 
 orchestrate_checkers = recipe_hook(

@@ -141,6 +141,16 @@ def test_an_unknown_key_is_refused_naming_it(change: str, said: str) -> None:
     assert str(err.value).startswith("my.toml: not a valid recipe")
 
 
+@pytest.mark.parametrize("name", ["../x.js", "a/b/c.js", "/etc/x.js", "./.."])
+def test_a_code_config_is_a_file_name_or_one_in_a_sub_folder(name: str) -> None:
+    """`code_configs` names a file of the folder it governs, or of one sub-folder of it
+    (`.config/stylelintrc.cjs`), never a path above it nor deeper."""
+    extra = 'executes_project_code = true\ncode_configs = [".config/x.js", "x.json#k"]'
+    assert parse_recipe(PATTERN_RECIPE.format(extra=extra), "my.toml").code_configs
+    with pytest.raises(RecipeError, match=r"code_configs: .* is not a file name"):
+        parse_recipe(PATTERN_RECIPE.format(extra=extra.replace(".config/x.js", name)), "my.toml")
+
+
 @pytest.mark.parametrize(
     "tool", ["sh", "bash", "env", "python3", "python3.12", "node", "xargs", "true"]
 )
@@ -1269,6 +1279,63 @@ def test_stylelint_runs_at_a_strict_gate_under_a_json_config_of_rules_alone(
     assert out.status == at_gate, out.reason
 
 
+def test_stylelint_never_runs_a_config_of_a_dot_config_folder_at_a_strict_gate(
+    tmp_path: Path,
+) -> None:
+    """stylelint also reads `.config/stylelintrc*` (before `stylelint.config.*`), in
+    every folder it searches: under a root JSON config of rules alone, a sub-folder's
+    `.config/stylelintrc.cjs` is the config of its files, a program: `not_run` at a
+    strict gate, run in `lint` (the rule it turns on is reported)."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    files = {
+        ".stylelintrc.json": '{"rules": {}}\n',
+        "sub/.config/stylelintrc.cjs": 'module.exports = { rules: { "color-named": "never" } };\n',
+        "sub/a.css": "a { color: blue; }\n",
+    }
+    (root / "sub" / ".config").mkdir(parents=True)
+    targets = _project(root, files)[2:]
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(_builtin("stylelint"), targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and held.falls_back, held.reason
+    assert "sub/.config/stylelintrc.cjs" in (held.reason or "")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin("stylelint"), targets, ctx).values()
+    assert {f.rule for f in out.findings} == {"color-named"}, out.reason
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        b'{"extends": ["%s"], "rules": {}, "x": "\xff"}\n',  # not UTF-8: Node reads U+FFFD
+        b'{"extends": ["%s"], "rules": {}, "x": "' + b"a" * (1024 * 1024) + b'"}\n',
+    ],
+    ids=["not-utf-8", "over-1-MiB"],
+)
+def test_stylelint_never_loads_a_json_config_s_modules_at_a_strict_gate_unread_here(
+    tmp_path: Path, config: bytes
+) -> None:
+    """A `.stylelintrc.json` this side cannot read (a byte that is not UTF-8, a size
+    over what it reads) may name modules: a strict gate holds the file back
+    (`not_run`), as for one it reads. Run by stylelint, such a config loads the module
+    it extends (here: a rule turned on that the JSON does not name)."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    module = tmp_path / "evil.js"
+    module.write_text('module.exports = { rules: { "color-named": "never" } };\n')
+    targets = _project(root, {"a.css": "a { color: blue; }\n"})
+    (root / ".stylelintrc.json").write_bytes(config.replace(b"%s", str(module).encode()))
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(_builtin("stylelint"), targets, gate).values()
+    assert held.status == ScopeStatus.NOT_RUN and held.falls_back, held.reason
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(_builtin("stylelint"), targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert {f.rule for f in out.findings} == {"color-named"}  # the module ran
+
+
 def test_stylelint_claims_stylesheets_only_under_its_config_and_skips_what_it_ignores(
     tmp_path: Path,
 ) -> None:
@@ -1326,6 +1393,21 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     assert out_b.findings == () and out_skip.findings == ()
     assert out_skip.status == ScopeStatus.NOT_RUN, out_skip.reason
     assert "ignore rules skip it" in (out_skip.reason or "")
+
+
+def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
+    """A file named so that prettier's `[warn] PATH` line for it reads as a line the
+    recipe skips (`Ignored unknown option ...`, `Code style issues found in ...`) is
+    still reported: prettier run directly names it among the files it would reformat."""
+    root = tmp_path / "ws"
+    ugly = "const a  =  1\n"
+    names = ["Ignored unknown option x.js", "Code style issues found in y.js", "a.js"]
+    targets = _project(root, {".prettierrc.json": "{}\n", **dict.fromkeys(names, ugly)})[1:]
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    outs = _run(_builtin("prettier"), targets, ctx)
+    for name in names:
+        assert outs[name].status == ScopeStatus.CHECKED, (name, outs[name].reason)
+        assert [f.rule for f in outs[name].findings] == ["prettier/format"], name
 
 
 def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_verdicts(
@@ -1878,6 +1960,24 @@ def test_taplo_reports_each_file_it_would_reformat_and_each_syntax_error(tmp_pat
         "a.toml": [(None, None, _taplo_output.UNFORMATTED_RULE)],
         "b.toml": [],
         "c.toml": [(1, 5, "invalid-toml"), (2, 3, "invalid-toml")],
+    }
+
+
+def test_a_toml_file_whose_name_breaks_taplo_s_patch_header_is_never_checked_clean(
+    tmp_path: Path,
+) -> None:
+    """A file name holding a line break splits the header of its `--diff` patch, so no
+    patch is read for it (and taplo's log, which names it, may lose that line): the
+    batch is `tool_error`, never that file `checked` with no finding beside another
+    file's finding."""
+    root = tmp_path / "ws"
+    targets = _project(root, {"a\nb.toml": "x=1\n", "c.toml": "y=1\n"})
+    _project(root, {".taplo.toml": "[formatting]\n"})
+    got = _run(
+        _builtin("taplo"), targets, RunContext(project_root=root, deadline=Deadline.after(60))
+    )
+    assert {o.status for o in got.values()} == {ScopeStatus.TOOL_ERROR}, {
+        p: (o.status, o.reason) for p, o in got.items()
     }
 
 

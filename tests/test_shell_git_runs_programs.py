@@ -164,6 +164,11 @@ _RUNS_COMMAND = [
     "git clone -u ./x origin dst",
     "git clone --upload-pack=./x origin dst",
     "git clone --template=./tpl origin dst",
+    # `git init` copies a template's hooks into the repository, an existing one too
+    "git init --template=./tpl",
+    "git init --template ./tpl",
+    "git init -q --templ=./tpl .",
+    "git -C sub init --template=/tmp/t",
     "git push --dry-run --receive-pack=./x origin",
     "git push -n --exec=./x origin",
     "git send-pack --receive-pack=./x origin main",

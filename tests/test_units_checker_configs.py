@@ -12,6 +12,7 @@ from orchestrator.checkers.configs import (
     digest_files,
     folders_up,
     holds_section,
+    may_hold_section,
     root_configs,
 )
 
@@ -75,3 +76,26 @@ def test_holds_section_reads_a_toml_table_or_an_ini_section_and_nothing_else(
     assert not holds_section(tmp_path / "absent.cfg", "mypy")
     (tmp_path / "dir.cfg").mkdir()
     assert not holds_section(tmp_path / "dir.cfg", "mypy")
+
+
+def test_a_file_not_read_here_may_hold_the_section_that_would_run_code(tmp_path: Path) -> None:
+    """`may_hold_section` (a strict gate holding back a config that names modules)
+    fails closed: a byte that is not UTF-8 (Node.js reads it as U+FFFD), a BOM, a file
+    over the size read or a syntax Python refuses may hold the key; a file read whole
+    holds what it holds; an absent file or a folder holds none."""
+    rc = tmp_path / ".stylelintrc.json"
+    rc.write_bytes(b'{"extends": ["./evil.js"], "x": "\xff"}\n')
+    assert may_hold_section(rc, "extends") and not holds_section(rc, "extends")
+    rc.write_text('\ufeff{"extends": "./evil.js"}\n', encoding="utf-8")
+    assert may_hold_section(rc, "extends")
+    rc.write_text('{"extends": "./evil.js", "x": "' + "a" * MAX_SECTION_FILE_BYTES + '"}')
+    assert may_hold_section(rc, "extends")
+    rc.write_text('{"rules": {}, "x": NaN')
+    assert may_hold_section(rc, "extends")
+    rc.write_text('{"rules": {"block-no-empty": true}}\n')
+    assert not may_hold_section(rc, "extends")
+    rc.write_text('{"extends": "x"}\n')
+    assert may_hold_section(rc, "extends")
+    assert not may_hold_section(tmp_path / "absent.json", "extends")
+    (tmp_path / "dir.json").mkdir()
+    assert not may_hold_section(tmp_path / "dir.json", "extends")

@@ -35,17 +35,32 @@ def holds_section(path: Path, section: str) -> bool:
     setup.cfg), or a dotted key of a `.json` file (`prettier` in package.json: any value,
     a shared config's name too). A file that is absent, too large or not readable as
     such holds none."""
+    return _section(path, section) is True
+
+
+def may_hold_section(path: Path, section: str) -> bool:
+    """Whether `path` holds `section` or may: a file present but too large or not
+    readable here as its format (a byte that is not UTF-8, a BOM, a syntax Python's
+    parser refuses: the tool's own reader may take it) counts, so that a caller
+    holding back what the section would run fails closed. An absent file holds none."""
+    return _section(path, section) is not False
+
+
+def _section(path: Path, section: str) -> bool | None:
+    """`holds_section`'s answer, None when the file is present but not read."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_SECTION_FILE_BYTES:
+        if not path.is_file():
             return False
+        if path.stat().st_size > MAX_SECTION_FILE_BYTES:
+            return None
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return False
+        return None
     if path.suffix == ".json":
         try:
             doc: object = json.loads(text)
         except ValueError:
-            return False
+            return None
         for part in section.split("."):
             if not isinstance(doc, dict) or part not in doc:
                 return False
@@ -55,7 +70,7 @@ def holds_section(path: Path, section: str) -> bool:
         try:
             node: object = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
-            return False
+            return None
         for part in section.split("."):
             if not isinstance(node, dict) or part not in node:
                 return False
@@ -65,7 +80,7 @@ def holds_section(path: Path, section: str) -> bool:
     try:
         parser.read_string(text, source=path.name)
     except configparser.Error:
-        return False
+        return None
     return parser.has_section(section)
 
 

@@ -56,7 +56,7 @@ from typing import Any
 
 from orchestrator import managed_tools
 from orchestrator.checkers.command import CommandChecker, CommandTool
-from orchestrator.checkers.configs import holds_section
+from orchestrator.checkers.configs import holds_section, may_hold_section
 from orchestrator.checkers.recipe_format import Recipe, RecipeError, parse_recipe
 from orchestrator.checkers.recipe_output import (
     file_errors,
@@ -305,13 +305,14 @@ class RecipeChecker(CommandChecker):
 
     def _code_config(self, target: FileTarget, root: Path) -> str | None:
         """The project-relative path of a `code_configs` file in the folder of `target`
-        or any folder above it up to `root`, or None."""
+        or any folder above it up to `root`, or None. A `NAME#KEY` file not readable
+        here (too large, not UTF-8, not JSON to Python) may hold KEY: it counts."""
         folder = PurePosixPath(target.path).parent
         while True:
             for entry in self.recipe.code_configs:
                 name, _, key = entry.partition("#")
                 rel = (folder / name).as_posix()
-                if (root / rel).is_file() and (not key or holds_section(root / rel, key)):
+                if (root / rel).is_file() and (not key or may_hold_section(root / rel, key)):
                     return printable(f"{rel} ({key})" if key else rel)
             if folder == folder.parent:
                 return None

@@ -323,7 +323,8 @@ class Recipe(_Table):
     #: The config files that are programs, or may name modules the tool imports: at a
     #: strict gate a file with one in its folder or any folder above it (up to the
     #: root) is `not_run` (a gate never runs the change's code). `NAME#KEY`: the JSON
-    #: file NAME when it holds KEY ("package.json#prettier"). Needs
+    #: file NAME when it holds KEY ("package.json#prettier"). NAME may be in one
+    #: sub-folder of the folder it governs (`.config/stylelintrc.cjs`). Needs
     #: `executes_project_code = true`.
     code_configs: list[str] = Field(default_factory=list)
     #: "project": the tool reads other files than those given: never reused.
@@ -383,9 +384,14 @@ class Recipe(_Table):
             raise ValueError('targets = "folders" needs scope = "project" (a folder is more files)')
         if not self.claims_without_config and self.runs_without_config:
             raise ValueError("claims_without_config = false needs runs_without_config = false")
-        for name in [*self.config_sections, *(c.split("#")[0] for c in self.code_configs)]:
+        for name in self.config_sections:
             if not _CONFIG_FILE.match(name):
-                raise ValueError(f"config_sections/code_configs: {name!r} is not a file name")
+                raise ValueError(f"config_sections: {name!r} is not a file name")
+        for entry in self.code_configs:
+            # `.config/stylelintrc.cjs`: one sub-folder of the folder it governs at most
+            parts = entry.split("#")[0].split("/")
+            if len(parts) > 2 or not all(_CONFIG_FILE.match(p) and p != ".." for p in parts):
+                raise ValueError(f"code_configs: {entry!r} is not a file name")
         if self.code_configs and not self.executes_project_code:
             raise ValueError("code_configs needs executes_project_code = true")
         return self

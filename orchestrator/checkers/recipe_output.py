@@ -280,12 +280,16 @@ def _read_pattern(reader: _Reader, text: str) -> None:
     rx = re.compile(output.pattern)
     skip = re.compile(output.skip_pattern) if output.skip_pattern else None
     errors = re.compile(output.file_error_pattern) if output.file_error_pattern else None
+    asked = {t.path for t in reader.targets}
     for raw in text.splitlines():
-        if skip is not None and skip.search(raw):
-            continue
-        if errors is not None and errors.search(raw):
-            continue  # a file it could not judge (`file_errors`)
         m = rx.search(raw)
+        # A line naming a file of the batch is that file's finding, whatever else it
+        # looks like: a file named `Ignored unknown option x.js` is no skipped line.
+        named = m is not None and not reader.from_stdin and _names(m, reader.root, asked)
+        if not named and skip is not None and skip.search(raw):
+            continue
+        if not named and errors is not None and errors.search(raw):
+            continue  # a file it could not judge (`file_errors`)
         if m is None:
             if raw.strip() and output.strict_lines:
                 raise Unparsable(f"unparsable output line: {one_line(raw, 80)}")
@@ -303,6 +307,12 @@ def _read_pattern(reader: _Reader, text: str) -> None:
             word=g.get("severity"),
             message=g.get("message") or raw,
         )
+
+
+def _names(m: re.Match[str], root: Path, asked: set[str]) -> bool:
+    """Whether a `pattern` match's path is one of the batch's files."""
+    path = m.groupdict().get("path")
+    return bool(path) and local_path(path, root) in asked
 
 
 _READERS = {"json": _read_json, "sarif": _read_sarif, "pattern": _read_pattern}

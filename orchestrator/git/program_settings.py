@@ -15,7 +15,8 @@ import shlex
 from collections.abc import Sequence
 
 #: Keys (casefolded; `*` stands for a subsection, dots included) whose value is a
-#: program git runs, or a folder of programs (hooks), or a switch that lets a URL run
+#: program git runs, or a folder of programs (hooks; `init.templateDir`, whose `hooks`
+#: `git init` copies into a repository, even an existing one), or a switch that lets a URL run
 #: one. `include.*` / `includeIf.*` read another file that may set any of these.
 PROGRAM_KEYS: tuple[str, ...] = (
     "core.fsmonitor",
@@ -67,6 +68,7 @@ PROGRAM_KEYS: tuple[str, ...] = (
     "lfs.extension.*",
     "include.*",
     "includeif.*",
+    "init.templatedir",
 )
 #: Sections holding a program setting: renaming another section onto one sets it.
 PROGRAM_SECTIONS = frozenset(k.split(".", 1)[0] for k in PROGRAM_KEYS)

@@ -96,6 +96,9 @@ _SOURCE_RUNNERS: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = (
 _NAME_PICKERS = _names("""wget wget2 aria2c axel lftp scp sftp tar bsdtar gtar unzip 7z 7za 7zr
     unrar cpio ar pax gunzip gzip bunzip2 bzip2 unxz xz unzstd zstd unlz4 lz4 uncompress
     jar ditto split csplit""")
+#: Their short options taking a folder, the value attached (`tar -C/opt/bin`, `unzip
+#: -d$HOME/bin`, `7z x -o$HOME/bin`, `wget -P/opt/bin`, `cpio -D/opt/bin`).
+_ATTACHED_FOLDERS = _names("-C -d -o -P -D")
 #: Subcommands that download under names they pick (`pip download`, `npm pack`).
 _PICKING_SUBCOMMANDS = {
     "pip": frozenset({"download", "wheel"}),
@@ -519,6 +522,7 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
         output = a.text.split("=", 1)[0] in _OUTPUT_OPTIONS and "=" in a.text
         prev = args[i - 1].text if i > 0 else ""
         bundle = prev[:1] == "-" and prev[1:2] != "-" and prev[-1:] in "oOPdC"
+        bundle = bundle or (base in _NAME_PICKERS and prev[:1] == "-" and prev[-1:] == "D")
         output = output or prev in _OUTPUT_OPTIONS or bundle or picks
         if output and not text.startswith("-"):
             reason = protected_write(text, st.cwd)  # `curl -o .git/hooks/pre-commit`
@@ -527,8 +531,13 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
         option = a.text.split("=", 1)[0] if "=" in a.text else prev
         if option in _OUTPUT_OPTIONS or bundle:
             # `curl -o ~/.local/bin/git`, `tar -C ~/.local/bin`, `unzip -d ~/bin`
-            folder = option in _FOLDER_OPTIONS or (bundle and prev[-1:] in "PdC")
+            folder = option in _FOLDER_OPTIONS or (bundle and prev[-1:] in "PdCD")
             w.lands_on_path(text, st, named=not folder)
+            _names_target(w, a, text, st)
+        elif base in _NAME_PICKERS and a.text[:2] in _ATTACHED_FOLDERS and len(a.text) > 2:
+            # `tar -C/opt/bin`, `unzip -d$HOME/bin`, `7z x -o$HOME/bin`, `wget -P/opt/bin`
+            w.lands_on_path(a.text[2:], st, named=False)
+            _names_target(w, a, a.text[2:], st)
         if not a.literal or DYN in text:
             w.maybe_unnamed = w.maybe_unnamed or dynamic
             name = posixpath.basename(text)
@@ -544,6 +553,15 @@ def _may_write(w: Walker, base: str, args: list[Word], st: State, dynamic: bool 
             w.maybe_unnamed = True
         else:
             w.maybe_written.add(where)
+
+
+def _names_target(w: Walker, a: Word, text: str, st: State) -> None:
+    """An output option's file or folder, known from the text, is one of the command's
+    write targets (`Analysis.writes`: `tar xf a.tar -C .husky`, read by the router
+    against the hooks folder)."""
+    literal = a.literal and DYN not in text and not text.startswith("-")
+    if literal and (seen := normpath(st.cwd, text)) is not None:
+        w.write_targets.add(seen)
 
 
 def _curl_picks_names(args: list[Word]) -> bool:

@@ -340,11 +340,13 @@ def _config(w: Walker, g: _Git, kv: str) -> None:
 
 #: Options of a subcommand whose value is a command git runs (`--upload-pack`, `--exec`,
 #: `difftool --extcmd`, `rebase --exec`, ...), long names and short letters; `clone
-#: --template` copies hooks that run at its checkout.
+#: --template` copies hooks that run at its checkout, `init --template` copies them
+#: into the repository, an existing one too (git adds the files it lacks).
 _COMMAND_LONG: dict[str, tuple[str, ...]] = {
     "fetch": ("upload-pack",),
     "pull": ("upload-pack",),
     "clone": ("upload-pack", "template"),
+    "init": ("template",),
     "ls-remote": ("upload-pack",),
     "archive": ("exec",),
     "fetch-pack": ("upload-pack", "exec"),
@@ -805,7 +807,8 @@ def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> 
     --work-tree=.git/hooks checkout HEAD -- .`, `git worktree add .git/hooks`):
     forbidden as any other write there is; one known only at run time that may be
     there is undeterminable. Each is also one of the command's write targets
-    (`Analysis.writes`)."""
+    (`Analysis.writes`), and a folder whose files a later program looked up on `PATH`
+    may be (`Walker.lands_on_path`)."""
     cwd = st.cwd
     for d in g.chdirs:
         cwd = None if cwd is None or DYN in d else normpath(cwd, d)
@@ -817,6 +820,8 @@ def _check_places(w: Walker, g: _Git, sub: str, args: list[Word], st: State) -> 
             w.forbid(reason)
         if DYN not in place and (seen := normpath(cwd, place)) is not None:
             w.write_targets.add(seen)  # read by the router against the hooks folder
+        # files named by the tree or another repository: `git clone URL ~/.local/bin`
+        w.lands_on_path(place, replace(st, cwd=cwd), named=False)
 
 
 def _brings_files(sub: str, args: list[Word]) -> bool:
