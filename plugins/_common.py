@@ -1,11 +1,12 @@
 """Shared helpers of the built-in checkers: rule links and descriptions, text spans,
-Ruby files. (Tool lookup, version probes and config digests are public, in
+Ruby files, the folders that hold a batch. (Tool lookup, version probes and config digests are public, in
 `orchestrator.api`.)"""
 
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
 
 from orchestrator.api import FileTarget
 
@@ -56,3 +57,15 @@ def is_ruby_file(target: FileTarget) -> bool:
         return target.language == "ruby"
     p = PurePosixPath(target.path)
     return p.suffix in RUBY_SUFFIXES or p.name in RUBY_FILENAMES
+
+
+def top_folders(paths: Iterable[str]) -> list[Path]:
+    """The folders of `paths` (project-relative), without any folder inside another of
+    them, shallowest first: what a listing of the folders must walk to see every one
+    (a folder inside one already listed adds nothing)."""
+    folders = sorted({Path(p).parent for p in paths}, key=lambda p: len(p.parts))
+    tops: list[Path] = []
+    for f in folders:
+        if not any(f.is_relative_to(top) for top in tops):
+            tops.append(f)
+    return tops

@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from orchestrate_plugins._common import top_folders
 from orchestrate_plugins._ruff_config import ConfigProblem, describe, nearest_config
 
 from orchestrator.api import (
@@ -105,11 +106,7 @@ def not_included(
     Ruff's listing of their folders leaves out; for all of them the listing's own
     failure (`tool_error`, `timed_out`) when it fails."""
     root = ctx.project_root
-    folders = sorted({Path(t.path).parent for t in targets}, key=lambda p: len(p.parts))
-    tops: list[Path] = []
-    for f in folders:  # a folder inside one already listed adds nothing
-        if not any(f.is_relative_to(top) for top in tops):
-            tops.append(f)
+    tops = top_folders(t.path for t in targets)
     argv = [tool, "check", "--no-cache", "--force-exclude", "--show-files", "--"]
     res = run_bounded(
         [*argv, *[f.as_posix() for f in tops]],

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from orchestrate_plugins import _ruff_first_party
-from orchestrate_plugins._common import doc_url, line_starts, offset_of
+from orchestrate_plugins._common import doc_url, line_starts, offset_of, top_folders
 from orchestrate_plugins._pins import pin_sentence, precommit_rev
 from orchestrate_plugins._ruff_config import (
     CONFIG_NAMES,
@@ -564,11 +564,7 @@ class RuffChecker:
         if not asked:
             return []
         root = ctx.project_root
-        folders = sorted({Path(t.path).parent for t in asked}, key=lambda p: len(p.parts))
-        tops: list[Path] = []
-        for f in folders:  # a folder inside one already listed adds nothing
-            if not any(f.is_relative_to(top) for top in tops):
-                tops.append(f)
+        tops = top_folders(t.path for t in asked)
         argv = [*self._base_argv(batch), "--show-files", "--", *[f.as_posix() for f in tops]]
         res = run_bounded(
             argv, deadline=ctx.deadline, cwd=root, output_budget=ctx.output_budget, env=ctx.env

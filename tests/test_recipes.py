@@ -1451,34 +1451,23 @@ def test_prettier_gives_a_file_it_cannot_parse_its_own_state_and_the_batch_its_v
     assert [p for p, o in got.items() if o.findings] == ["a.js", "c.json"]
 
 
-def test_a_judged_pattern_needs_only_a_path_and_a_pattern_reader() -> None:
-    """`judged_pattern`: the group `path` and no other."""
+@pytest.mark.parametrize(
+    ("key", "extra"), [("judged_pattern", "message"), ("file_error_pattern", "line")]
+)
+def test_a_line_reader_key_needs_a_path_and_a_pattern_reader(key: str, extra: str) -> None:
+    """`judged_pattern` (the group `path` only) and `file_error_pattern` (`path`, and
+    `message` besides): a pattern reader's keys, regular expressions."""
     base = PATTERN_RECIPE.format(extra="")
     for line, said in (
-        ("judged_pattern = '^J (?P<message>.*)$'", "group `path`"),
-        ("judged_pattern = '^J (?P<path>.*) (?P<line>\\d+)$'", "group `path`"),
-        ("judged_pattern = '(?P<path>'", "not a regular expression"),
+        (f"{key} = '^E (?P<message>.*)$'", "group `path`"),
+        (f"{key} = '^E (?P<path>.*) (?P<{extra}>\\d+)$'", "group `path`"),
+        (f"{key} = '(?P<path>'", "not a regular expression"),
     ):
         text = base.replace("quiet_ok = true", f"quiet_ok = true\n{line}")
         with pytest.raises(RecipeError, match=said):
             parse_recipe(text, "r")
-    ok = base.replace("quiet_ok = true", "quiet_ok = true\njudged_pattern = '^J (?P<path>.+)$'")
-    assert parse_recipe(ok, "r").output.judged_pattern
-
-
-def test_a_file_error_pattern_needs_a_path_and_a_pattern_reader() -> None:
-    """`file_error_pattern`: the group `path` (and only `message` besides)."""
-    base = PATTERN_RECIPE.format(extra="")
-    for line, said in (
-        ("file_error_pattern = '^E (?P<message>.*)$'", "group `path`"),
-        ("file_error_pattern = '^E (?P<path>.*) (?P<line>\\d+)$'", "group `path`"),
-        ("file_error_pattern = '(?P<path>'", "not a regular expression"),
-    ):
-        text = base.replace("quiet_ok = true", f"quiet_ok = true\n{line}")
-        with pytest.raises(RecipeError, match=said):
-            parse_recipe(text, "r")
-    ok = base.replace("quiet_ok = true", "quiet_ok = true\nfile_error_pattern = '^E (?P<path>.+)$'")
-    assert parse_recipe(ok, "r").output.file_error_pattern
+    ok = base.replace("quiet_ok = true", f"quiet_ok = true\n{key} = '^E (?P<path>.+)$'")
+    assert getattr(parse_recipe(ok, "r").output, key)
 
 
 @pytest.mark.parametrize(

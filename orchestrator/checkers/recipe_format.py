@@ -144,6 +144,22 @@ class Output(_Table):
     #: package); a line between them that `skip_pattern` matches is skipped.
     documents: Literal["one", "stream"] = "one"
 
+    def _line_reader(self, key: str, extra: set[str]) -> None:
+        """A pattern reader's line key (`judged_pattern`, `file_error_pattern`): a
+        regular expression with the group `path` and at most the groups `extra`."""
+        pattern = getattr(self, key)
+        if pattern is None:
+            return
+        if self.format != "pattern":
+            raise ValueError(f"{key} is for a pattern reader")
+        try:
+            groups = set(re.compile(pattern).groupindex)
+        except re.error as exc:
+            raise ValueError(f"{key} is not a regular expression: {exc}") from exc
+        if "path" not in groups or not groups <= {"path", *extra}:
+            only = " and ".join(f"`{g}`" for g in sorted(extra)) or "no other"
+            raise ValueError(f"{key} needs the group `path` (and {only})")
+
     @model_validator(mode="after")
     def _reader_complete(self) -> Output:
         if self.format == "json" and self.fields is None:
@@ -175,24 +191,8 @@ class Output(_Table):
                 re.compile(self.skip_pattern)
             except re.error as exc:
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
-        if self.judged_pattern is not None:
-            if self.format != "pattern":
-                raise ValueError("judged_pattern is for a pattern reader")
-            try:
-                groups = set(re.compile(self.judged_pattern).groupindex)
-            except re.error as exc:
-                raise ValueError(f"judged_pattern is not a regular expression: {exc}") from exc
-            if groups != {"path"}:
-                raise ValueError("judged_pattern needs the group `path` (and only it)")
-        if self.file_error_pattern is not None:
-            if self.format != "pattern":
-                raise ValueError("file_error_pattern is for a pattern reader")
-            try:
-                groups = set(re.compile(self.file_error_pattern).groupindex)
-            except re.error as exc:
-                raise ValueError(f"file_error_pattern is not a regular expression: {exc}") from exc
-            if "path" not in groups or not groups <= {"path", "message"}:
-                raise ValueError("file_error_pattern needs the group `path` (and only `message`)")
+        for key, extra in (("judged_pattern", set()), ("file_error_pattern", {"message"})):
+            self._line_reader(key, extra)
         if self.skipped_key is not None and self.files is None:
             raise ValueError("skipped_key needs a json reader of one object per file (files)")
         if "{}" not in self.rule_format:
