@@ -142,6 +142,10 @@ def _sweep(run: Callable[[], str | None], codes: list) -> None:
 #: Each sweep runs in this many parts (the i-th takes every SHARDS-th function), so the
 #: test workers share the long ones evenly.
 SHARDS = 2
+#: claude-code's `git commit`, swept whole (600-odd functions, over a minute), in more
+#: parts: no one of them holds a test worker much longer than the tier's other long
+#: tests, so the two workers end close together.
+FULL_SHARDS = 4
 #: The entry whose sweep covers every function it reaches: claude-code's, per scenario.
 #: The other hosts and gates share most of their path with it (the router, the pre-tool
 #: gate, the core, the checkers: codex and gemini reach about 8 functions claude-code
@@ -158,11 +162,26 @@ SHARED_SAMPLE = 24
 
 
 def _whole(value: str, full: str) -> object:
-    """A parameter; `full`'s is in the end-to-end tier. claude-code's sweep raises in
-    several hundred functions, minutes on two cores, where each other host's takes
-    seconds (README "Tests": the fast tier runs those); `gate commit`'s traces the whole
-    of claude-code's `git commit` before its own sweep, and stays beside it."""
+    """A parameter; `full`'s is in the end-to-end tier (`gate commit`'s traces the whole
+    of claude-code's `git commit` before its own sweep, and stays beside that sweep)."""
     return pytest.param(value, marks=pytest.mark.e2e) if value == full else value
+
+
+def _host_cases() -> list:
+    """(host, scenario, shard, shards) of each host sweep. claude-code's are in the
+    end-to-end tier: its sweeps raise in several hundred functions, minutes on two
+    cores, where each other host's takes seconds (README "Tests": the fast tier runs
+    those)."""
+    out = []
+    for host in sorted(guard.REFUSALS):
+        for scenario in ("commit", "protected_edit"):
+            shards = FULL_SHARDS if (host, scenario) == (FULL_HOST, "commit") else SHARDS
+            marks = (pytest.mark.e2e,) if host == FULL_HOST else ()
+            out += [
+                pytest.param(host, scenario, i, shards, marks=marks, id=f"{host}-{scenario}-{i}")
+                for i in range(shards)
+            ]
+    return out
 
 
 #: What the test's own runs call before the entry (never armed).
@@ -216,11 +235,9 @@ def _own_and_sample(codes: list, full: list) -> list:
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 
 
-@pytest.mark.parametrize("shard", range(SHARDS))
-@pytest.mark.parametrize("scenario", ["commit", "protected_edit"])
-@pytest.mark.parametrize("host", [_whole(h, FULL_HOST) for h in sorted(guard.REFUSALS)])
+@pytest.mark.parametrize(("host", "scenario", "shard", "shards"), _host_cases())
 def test_a_raise_anywhere_below_a_host_entry_refuses(
-    secret_repo: Path, host: str, scenario: str, shard: int
+    secret_repo: Path, host: str, scenario: str, shard: int, shards: int
 ) -> None:
     if host != FULL_HOST:
         # First, so the module bodies imported on the way count as the full entry's.
@@ -239,7 +256,7 @@ def test_a_raise_anywhere_below_a_host_entry_refuses(
     if host != FULL_HOST:
         codes = _own_and_sample(codes, full)
         assert any(c.co_filename.endswith(f"/hosts/{host.replace('-', '_')}.py") for c in codes)
-    _sweep(lambda: _refused(host, *_answer(host, secret_repo, data)), codes[shard::SHARDS])
+    _sweep(lambda: _refused(host, *_answer(host, secret_repo, data)), codes[shard::shards])
 
 
 def test_the_constant_refusals_are_each_hosts_own_deny_shape() -> None:
