@@ -232,18 +232,36 @@ def test_the_lint_synopsis_names_only_real_options_and_choices(tmp_path: Path) -
 
 @pytest.mark.e2e  # runs orchestrate through bash, as a reader pastes it
 def test_tools_commands(tmp_path: Path) -> None:
-    """With the pinned install in place (as after a first `tools install`; the npm
-    registry is not reachable here) both commands run and report it."""
+    """With every pinned install in place (as after a first `tools install`) both
+    commands run and report it: `tools install` says each is already installed and runs
+    no npm or pip (a real install from the registries: tests/test_recipes.py,
+    tests/test_wheel_install.py)."""
+    from orchestrator.cli import tools as tools_cli
+
     cache = tmp_path / "xdg-cache"
-    target = managed_tools.installed_dir("eslint")
-    assert target is not None
-    lock = managed_tools.bundle_dir("eslint") / managed_tools.LOCKFILE  # type: ignore[operator]
-    # The same place under the child's cache folder (platformdirs: XDG_CACHE_HOME).
-    placed = cache / "orchestrate" / target.relative_to(managed_tools.user_cache_root())
-    placed.mkdir(parents=True)
-    (placed / managed_tools.MARKER).write_text(managed_tools._digest(lock) + "\n")
+    root = managed_tools.user_cache_root()
+
+    def place(target: Path, mark: bytes) -> None:
+        # The same place under the child's cache folder (platformdirs: XDG_CACHE_HOME).
+        placed = cache / "orchestrate" / target.relative_to(root)
+        placed.mkdir(parents=True)
+        (placed / managed_tools.MARKER).write_bytes(mark)
+
+    for name in tools_cli.TOOLS:
+        target = managed_tools.installed_dir(name)
+        lock = managed_tools.bundle_dir(name) / managed_tools.LOCKFILE  # type: ignore[operator]
+        assert target is not None
+        place(target, managed_tools._digest(lock).encode() + b"\n")
+    recipes = tools_cli.recipe_tools()
+    for _tool, spec, deps in recipes.values():
+        place(managed_tools.pypi_home(spec, deps), managed_tools._pypi_mark(spec, deps))
     install = sh(TOOLS[0], tmp_path, ok=(0,), XDG_CACHE_HOME=str(cache))
-    assert "already installed" in install.stdout, install.stdout
+    assert "installing" not in install.stdout + install.stderr, install.stdout
+    for name in (*tools_cli.TOOLS, *recipes):
+        assert f"{name}: " in install.stdout, (name, install.stdout)
+    said = [line for line in install.stdout.splitlines() if "Debian package" not in line]
+    assert len(said) == len(tools_cli.TOOLS) + len(recipes), install.stdout
+    assert all("already installed" in line for line in said), install.stdout
     sh(TOOLS[1], tmp_path, ok=(0, 1), XDG_CACHE_HOME=str(cache))
 
 

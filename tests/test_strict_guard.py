@@ -8,11 +8,15 @@ a trace hook (tests/fault_injection.py); then each of them, one at a time, raise
 first call, and the entry must still refuse: the host's deny shape (and never an empty
 answer), or a non-zero gate exit. Each injected fault must also have fired.
 
-The entries of a family share most of their path: claude-code's entry (and `gate
-commit` among the CLI gates) is swept whole; each other entry sweeps what it reaches
-and the full one does not, plus a spread sample of the shared functions, so every
-function of every strict path raises at least once and each entry's own outer layers
-see deep faults too (`_own_and_sample`).
+The entries share most of their path: claude-code's `git commit` is swept whole; each
+other entry sweeps what it reaches and a wider one does not, plus a spread sample of
+the shared functions (`_own_and_sample`), so every function of every strict path raises
+at least once and each entry's own outer layers see deep faults too. The wider one is
+claude-code's entry of the same scenario for the other hosts; claude-code's `git commit`
+for `gate commit` and for the legacy gate (the host's commit runs the same gate: it
+reaches all but about 35 of the 500-odd functions of each); `gate commit` for the other
+CLI gates (they reach a few dozen
+functions beyond it, and `gate commit` itself sweeps all it reaches beyond the host).
 """
 
 from __future__ import annotations
@@ -138,11 +142,19 @@ def _sweep(run: Callable[[], str | None], codes: list) -> None:
 #: Each sweep runs in this many parts (the i-th takes every SHARDS-th function), so the
 #: test workers share the long ones evenly.
 SHARDS = 2
-#: The entry whose sweep covers every function it reaches, per family: the other hosts
-#: and gates share most of their path with it (the router, the pre-tool gate, the core,
-#: the checkers: codex and gemini reach about 8 functions claude-code does not, the
-#: commit-msg, push and ci gates a few dozen beyond `gate commit`).
+#: claude-code's `git commit`, swept whole (600-odd functions, over a minute), in more
+#: parts: no one of them holds a test worker much longer than the tier's other long
+#: tests, so the two workers end close together.
+FULL_SHARDS = 4
+#: The entry whose sweep covers every function it reaches: claude-code's, per scenario.
+#: The other hosts and gates share most of their path with it (the router, the pre-tool
+#: gate, the core, the checkers: codex and gemini reach about 8 functions claude-code
+#: does not; its `git commit` runs the commit gate, so `gate commit` and the legacy
+#: gate each reach only about 35 it does not).
 FULL_HOST = "claude-code"
+#: The CLI gate the other strict CLI gates are measured against (the commit-msg, push
+#: and ci gates reach a few dozen functions beyond it): its own sweep takes what the
+#: host's `git commit` does not reach, plus the sample.
 FULL_GATE = "commit"
 #: How many of the shared functions each other entry still sweeps itself, spread over
 #: the path (every n-th), so a deep fault is seen through that entry's own outer layers.
@@ -150,10 +162,26 @@ SHARED_SAMPLE = 24
 
 
 def _whole(value: str, full: str) -> object:
-    """A parameter; the fully swept entry's is in the end-to-end tier: its sweep raises in
-    several hundred functions, minutes on two cores, where each other entry's takes
-    seconds (README "Tests": the fast tier runs those)."""
+    """A parameter; `full`'s is in the end-to-end tier (`gate commit`'s traces the whole
+    of claude-code's `git commit` before its own sweep, and stays beside that sweep)."""
     return pytest.param(value, marks=pytest.mark.e2e) if value == full else value
+
+
+def _host_cases() -> list:
+    """(host, scenario, shard, shards) of each host sweep. claude-code's are in the
+    end-to-end tier: its sweeps raise in several hundred functions, minutes on two
+    cores, where each other host's takes seconds (README "Tests": the fast tier runs
+    those)."""
+    out = []
+    for host in sorted(guard.REFUSALS):
+        for scenario in ("commit", "protected_edit"):
+            shards = FULL_SHARDS if (host, scenario) == (FULL_HOST, "commit") else SHARDS
+            marks = (pytest.mark.e2e,) if host == FULL_HOST else ()
+            out += [
+                pytest.param(host, scenario, i, shards, marks=marks, id=f"{host}-{scenario}-{i}")
+                for i in range(shards)
+            ]
+    return out
 
 
 #: What the test's own runs call before the entry (never armed).
@@ -180,6 +208,19 @@ def _reached(key: tuple[str, str], run: Callable[[], object], exclude: tuple = (
     return _REACHED[key]
 
 
+def _full_commit(repo: Path) -> list:
+    """What claude-code's `git commit` of the key pair reaches (the fully swept entry's
+    listing), after one run of it that refuses: the listing the other commit entries
+    (`gate commit`, the legacy gate) are measured against. The untraced run first, as in
+    that entry's own case, so both list the same functions (none of the module bodies
+    a first run imports)."""
+    data = _event(FULL_HOST, repo, "commit")
+    assert _refused(FULL_HOST, *_answer(FULL_HOST, repo, data)) is None
+    return _reached(
+        (FULL_HOST, "commit"), lambda: _answer(FULL_HOST, repo, data), exclude=(guard.answer,)
+    )
+
+
 def _own_and_sample(codes: list, full: list) -> list:
     """The functions of `codes` that the fully swept entry (`full`) never reaches, and
     a spread sample of the ones it does: the sweep an entry still needs of its own."""
@@ -194,11 +235,9 @@ def _own_and_sample(codes: list, full: list) -> list:
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 
 
-@pytest.mark.parametrize("shard", range(SHARDS))
-@pytest.mark.parametrize("scenario", ["commit", "protected_edit"])
-@pytest.mark.parametrize("host", [_whole(h, FULL_HOST) for h in sorted(guard.REFUSALS)])
+@pytest.mark.parametrize(("host", "scenario", "shard", "shards"), _host_cases())
 def test_a_raise_anywhere_below_a_host_entry_refuses(
-    secret_repo: Path, host: str, scenario: str, shard: int
+    secret_repo: Path, host: str, scenario: str, shard: int, shards: int
 ) -> None:
     if host != FULL_HOST:
         # First, so the module bodies imported on the way count as the full entry's.
@@ -217,7 +256,7 @@ def test_a_raise_anywhere_below_a_host_entry_refuses(
     if host != FULL_HOST:
         codes = _own_and_sample(codes, full)
         assert any(c.co_filename.endswith(f"/hosts/{host.replace('-', '_')}.py") for c in codes)
-    _sweep(lambda: _refused(host, *_answer(host, secret_repo, data)), codes[shard::SHARDS])
+    _sweep(lambda: _refused(host, *_answer(host, secret_repo, data)), codes[shard::shards])
 
 
 def test_the_constant_refusals_are_each_hosts_own_deny_shape() -> None:
@@ -310,12 +349,15 @@ def test_a_raise_anywhere_below_a_strict_cli_gate_blocks(
         # Before `_gate_case` commits for push and ci: the full entry's own case.
         first, first_in = _gate_case(secret_repo, FULL_GATE)
         full = _reached(("gate", FULL_GATE), lambda: _run_gate(first, first_in, monkeypatch))
+    else:
+        full = _full_commit(secret_repo)
     argv, stdin = _gate_case(secret_repo, event)
     assert _run_gate(argv, stdin, monkeypatch) == 1  # deny without a fault
     codes = _reached(("gate", event), lambda: _run_gate(argv, stdin, monkeypatch))
     assert len(codes) > 60, len(codes)
-    if event != FULL_GATE:
-        codes = _own_and_sample(codes, full)
+    codes = _own_and_sample(codes, full)
+    if event == FULL_GATE:  # its own outer layer, which the host's commit never reaches
+        assert any(c.co_filename.endswith("/cli/gate.py") for c in codes)
     # A fault in a thread that waits on a tool ends at the gate's deadline: keep it short.
     short = [*argv[:-1], "4"]
 
@@ -480,7 +522,7 @@ def test_a_hook_stopped_by_sigterm_mid_gate_refuses(tmp_path: Path, signals: int
 # --- legacy-v1 stays outside the guard: it fails open, never certifies ------------------
 
 
-@pytest.mark.e2e  # a whole-path sweep, as the fully swept entries above
+@pytest.mark.e2e  # traces claude-code's whole `git commit` first, as `gate commit` does
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_a_raise_anywhere_below_the_legacy_gate_never_certifies(
     secret_repo: Path,
@@ -491,10 +533,13 @@ def test_a_raise_anywhere_below_the_legacy_gate_never_certifies(
     """Seed 004: a legacy-v1 gate that fails internally exits 0 with a diagnostic and
     never a certified pass; with the key pair staged, every other outcome blocks (2)."""
     argv = ["compat", "legacy-v1", "gate", "commit", "--timeout", "20"]
+    full = _full_commit(secret_repo)
     assert _run_gate(argv, b"", monkeypatch) == 2  # the secret blocks, no fault
     capsys.readouterr()
     codes = reachable(lambda: _run_gate(argv, b"", monkeypatch), exclude=HELPERS)
     assert len(codes) > 60, len(codes)
+    codes = _own_and_sample(codes, full)
+    assert any(c.co_filename.endswith("/cli/legacy_gate.py") for c in codes)
     short = [*argv[:-1], "4"]
 
     def honest() -> str | None:

@@ -535,9 +535,11 @@ def test_another_user_cannot_connect(project: Project) -> None:
 
 
 def test_auto_start_for_feedback_and_idle_timeout(project: Project) -> None:
-    # 20 s: room for the second lint on a loaded machine (tests/test_engine_idle.py shows
-    # the arithmetic on an injected clock; this shows a real engine ends on its own).
-    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\nidle_timeout = 20\n")
+    # The shortest idle timeout the setting allows (10 s): every request (the status
+    # below, then the second lint: one CLI start) sets it back, so it is the wait after
+    # the last one. tests/test_engine_idle.py shows the arithmetic on an injected clock;
+    # this shows a real engine ends on its own.
+    (project.root / "orchestrate.toml").write_text("[server]\nauto = true\nidle_timeout = 10\n")
     # A machine's format never starts one (some pipeline reads it); a person's does.
     piped = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
     assert piped.returncode == 0 and piped.stderr == ""
@@ -545,7 +547,7 @@ def test_auto_start_for_feedback_and_idle_timeout(project: Project) -> None:
     assert "warm engine starting for the next check; checking in-process" in first.stderr
     assert first.returncode == 0
     info = _wait(project.status, 60, "the engine started on demand")
-    assert info["idle_timeout_s"] == 20
+    assert info["idle_timeout_s"] == 10
     second = project.cli("lint", "--feedback", "--format", "json", "app/ok.py")
     assert second.stderr == "" and second.returncode == 0
     same_report("json", piped.stdout, second.stdout)
