@@ -29,9 +29,10 @@ root `taplo.toml` keeping taplo's defaults; a format checker: `not-formatted`, a
 the 27 per-component compiled `dist/*.css` files @primer/css publishes (not the four
 bundles that repeat them), under its own published `stylelint.config.cjs` (item
 `stylelint-primer-css`; the config extends @primer/stylelint-config, installed beside
-it from the pinned lock `locks/primer-css`: 4,109 findings over 24 rules; its SCSS sources name `postcss-scss` as their
-custom syntax, which the managed stylelint cannot import from the project: those are
-`tool_error`, not part of this case).
+it from the pinned lock `locks/primer-css`: 4,109 findings over 24 rules), and on its
+112 SCSS sources, whose shared config names `postcss-scss` as their custom syntax (the
+pinned one beside the managed stylelint; below: equal to the project's own stylelint
+too, 417 findings over the 3 rules that fire there).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -519,6 +520,44 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     )
     if name in ALSO:
         ALSO[name](outs)
+
+
+def test_stylelint_on_scss_sources_under_postcss_scss_equals_the_project_s_own_stylelint() -> None:
+    """@primer/css's 112 SCSS sources under its own `stylelint.config.cjs`, whose shared
+    config (@primer/stylelint-config) names `customSyntax: "postcss-scss"` for `*.scss`:
+    every file `checked` (before: all `tool_error`, the managed stylelint could not
+    import postcss-scss), with the findings of the managed stylelint run directly and of
+    the project's own `node_modules/.bin/stylelint` (what `npx stylelint` runs; it
+    imports the project's postcss-scss), file for file; the project is left as it was."""
+    root = corpus("stylelint-primer-css") / "src"
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.scss"))
+    assert len(paths) >= 100
+    checker = _checker("stylelint")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(900))
+    before = _footprint(root)
+    targets = [FileTarget(path=p, abs_path=root / p, language="scss") for p in paths]
+    plan = checker.plan(targets, ctx)
+    assert not plan.settled, [o.reason for o in plan.settled[:3]]
+    outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
+    assert _footprint(root) == before, "the recipe run changed the project"
+    assert {o.path for o in outs} == set(paths)
+    assert {o.status for o in outs} == {ScopeStatus.CHECKED}, [o.reason for o in outs][:3]
+    ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
+    tool = outs[0].tool
+    assert tool is not None and tool.version == "17.16.0"
+    own = root.parent / "node_modules" / ".bin" / "stylelint"
+    here = str(root).encode() + b"/"
+    env = {**os.environ, **checker.recipe.env}
+    for binary in (tool.path, str(own)):
+        argv = [binary, "--formatter", "json", "--no-color", "--", *paths]
+        res = subprocess.run(argv, cwd=root, capture_output=True, timeout=900, env=env)
+        assert res.returncode in checker.recipe.output.exits, res.stderr[-2000:]
+        said = _stylelint_keys(res.stderr.replace(here, b""))
+        assert ours == said, binary
+    assert _footprint(root) == before, "the direct runs changed the project"
+    assert "CssSyntaxError" not in {k[3] for k in ours}  # SCSS parsed as SCSS
+    rules = collections.Counter(rule for _p, _l, _c, rule in ours)
+    assert len(ours) >= 20 and len(rules) >= 3, rules
 
 
 def test_go_vet_on_a_module_whose_dependencies_are_not_there_is_a_tool_error(

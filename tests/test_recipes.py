@@ -1360,6 +1360,38 @@ def test_stylelint_claims_stylesheets_only_under_its_config_and_skips_what_it_ig
     assert got["skip.css"].status == ScopeStatus.NOT_RUN and not got["skip.css"].findings
 
 
+def test_stylelint_parses_scss_with_the_postcss_scss_its_config_names(tmp_path: Path) -> None:
+    """A config naming `customSyntax: "postcss-scss"` (at its top, or in an override for
+    `*.scss`): stylelint imports a custom syntax named as a package from its own folder,
+    never the project's, and the pinned postcss-scss beside the managed stylelint is
+    that package (before, every SCSS file was `tool_error`: "Cannot resolve custom
+    syntax module"). SCSS-only syntax (`//` comments, `$variables`, nesting) parses,
+    the rules report as stylelint run directly does; a strict gate still never runs it."""
+    from orchestrator.vocab import Purpose
+
+    scss = "// a line comment\n$gap: 4px;\n.a {\n  .b { margin: $gap; }\n  .c {}\n}\n"
+    rules = '"rules": {"block-no-empty": true, "color-no-invalid-hex": true}'
+    configs = {
+        "top": '{"customSyntax": "postcss-scss", ' + rules + "}",
+        "override": '{"overrides": [{"files": ["**/*.scss"], "customSyntax": "postcss-scss"}], '
+        + rules
+        + "}",
+    }
+    checker = _builtin("stylelint")
+    for where, config in configs.items():
+        root = tmp_path / where
+        targets = _project(root, {".stylelintrc.json": config + "\n", "a.scss": scss})[1:]
+        before = _tree(root)
+        ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+        (out,) = _run(checker, targets, ctx).values()
+        assert _tree(root) == before
+        assert out.status == ScopeStatus.CHECKED, (where, out.reason)
+        assert [(f.line, f.column, f.rule) for f in out.findings] == [(5, 6, "block-no-empty")]
+        gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+        (held,) = _run(checker, targets, gate).values()
+        assert held.status == ScopeStatus.NOT_RUN and held.falls_back, (where, held.reason)
+
+
 def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     tmp_path: Path,
 ) -> None:
