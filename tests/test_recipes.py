@@ -1427,6 +1427,45 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     assert "ignore rules skip it" in (out_skip.reason or "")
 
 
+def test_prettier_runs_under_the_prettier_key_of_a_package_yaml(tmp_path: Path) -> None:
+    """prettier 3 searches package.yaml's `prettier` key too (after package.json's,
+    before `.prettierrc`): a project configured there is prettier's, and the finding is
+    the one prettier run directly gives under that config (`semi: false`: `a.js` with a
+    semicolon would be reformatted, `b.js` without none). A package.yaml without the key
+    is no config; at a strict gate the key (which may name a shared config or plugins)
+    is project code: `not_run`."""
+    import subprocess
+
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    targets = _project(
+        root,
+        {
+            "package.yaml": "name: x\nversion: 1.0.0\n",
+            "a.js": "const a = 1;\n",
+            "b.js": "const b = 1\n",
+        },
+    )[1:]
+    checker = _builtin("prettier")
+    assert not any(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    (root / "package.yaml").write_text("name: x\nversion: 1.0.0\nprettier:\n  semi: false\n")
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    outs = _run(checker, targets, RunContext(project_root=root, deadline=Deadline.after(60)))
+    assert {o.status for o in outs.values()} == {ScopeStatus.CHECKED}, outs
+    assert [f.rule for f in outs["a.js"].findings] == ["prettier/format"]
+    assert outs["b.js"].findings == ()
+    tool = checker.locate(RunContext(project_root=root, deadline=Deadline.after(60)))  # type: ignore[attr-defined]
+    res = subprocess.run(
+        [tool.argv[0], "--check", "--no-color", "a.js", "b.js"], cwd=root, capture_output=True
+    )
+    assert b"[warn] a.js" in res.stderr and b"b.js" not in res.stderr, res.stderr
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    held = _run(checker, targets, gate)
+    assert {o.status for o in held.values()} == {ScopeStatus.NOT_RUN}
+    assert all("package.yaml" in (o.reason or "") for o in held.values())
+
+
 def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
     """A file named so that prettier's `[warn] PATH` line for it reads as a line the
     recipe skips (`Ignored unknown option ...`, `Code style issues found in ...`) is

@@ -282,7 +282,8 @@ class Recipe(_Table):
     config_names: list[str] = Field(default_factory=list)
     #: Shared config files at the project root that govern the tool only when they hold
     #: its section (file name -> TOML dotted table or INI section: {"pyproject.toml" =
-    #: "tool.mypy", "setup.cfg" = "mypy"}). Such a file counts as the tool's config for
+    #: "tool.mypy", "setup.cfg" = "mypy"}; the dotted key of a JSON or YAML file:
+    #: {"package.yaml" = "prettier"}). Such a file counts as the tool's config for
     #: `runs_without_config = false`; only `config_names` make its languages need its
     #: evidence at a gate (a pyproject.toml alone never does).
     config_sections: dict[str, str] = Field(default_factory=dict)
@@ -323,7 +324,7 @@ class Recipe(_Table):
     #: The config files that are programs, or may name modules the tool imports: at a
     #: strict gate a file with one in its folder or any folder above it (up to the
     #: root) is `not_run` (a gate never runs the change's code). `NAME#KEY`: the JSON
-    #: file NAME when it holds KEY ("package.json#prettier"). NAME may be in one
+    #: or YAML file NAME when it holds KEY ("package.json#prettier"). NAME may be in one
     #: sub-folder of the folder it governs (`.config/stylelintrc.cjs`). Needs
     #: `executes_project_code = true`.
     code_configs: list[str] = Field(default_factory=list)
