@@ -368,7 +368,9 @@ def test_the_test_extras_pin_the_recipes_wheels() -> None:
             continue
         if install.npm:
             manifest = json.loads((repo / "tools" / install.npm / "package.json").read_text())
-            pin = manifest["dependencies"][c.recipe.tool]
+            # The package named as the tool, or scoped (biome's `@biomejs/biome`).
+            deps = manifest["dependencies"]
+            (pin,) = [v for k, v in deps.items() if k.rsplit("/", 1)[-1] == c.recipe.tool]
             assert pin in SpecifierSet(c.recipe.version.pinned), c.name
             assert f"tools/{install.npm}" in run, c.name
             continue
@@ -402,6 +404,7 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "MD025",
     ),
     "prettier": ({".prettierrc.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "prettier/format"),
+    "biome": ({"biome.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "format"),
     "ruff-format": (
         {"pyproject.toml": "[tool.ruff.format]\n"},
         {"a.py": "x=( 1 )\n"},
@@ -953,7 +956,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 
 #: The built-in recipes installed from one of orchestrate's npm lockfile sets.
-NPM_RECIPES = ("markdownlint-cli2", "prettier", "stylelint")
+NPM_RECIPES = ("biome", "markdownlint-cli2", "prettier", "stylelint")
 
 
 @pytest.mark.slow
@@ -1466,6 +1469,76 @@ def test_prettier_runs_under_the_prettier_key_of_a_package_yaml(tmp_path: Path) 
     assert all("package.yaml" in (o.reason or "") for o in held.values())
 
 
+def test_biome_reports_format_lint_and_parse_findings_and_skips_what_it_ignores(
+    tmp_path: Path,
+) -> None:
+    """biome check under the project's biome.json: a file it would reformat is one
+    `format` finding with no line; a lint rule's finding is its category at its
+    position; a file it cannot parse, its `parse` finding; a file its `files.includes`
+    leaves out (not in its `--verbose` list of processed files) is `not_run`; a file
+    it cannot read as UTF-8 is `tool_error`; the project is left as it was, and the
+    keys equal biome's own JSON report run directly."""
+    import json
+    import subprocess
+
+    root = tmp_path / "ws"
+    files = {
+        "a.js": "const a  =  1\n",
+        "b.js": "debugger;\n",
+        "bad.js": "const = ;\n",
+        "skip.js": "const a  =  1\n",
+        "latin1.json": "{}",
+    }
+    config = '{"files": {"includes": ["**", "!skip.js"]}}\n'
+    targets = _project(root, {"biome.json": config, **files})[1:]
+    (root / "latin1.json").write_bytes(b'{"a": "\xe9"}\n')
+    checker = _builtin("biome")
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(checker, targets, ctx)
+    assert _tree(root) == before
+    found = {p: [(f.line, f.rule) for f in o.findings] for p, o in got.items()}
+    assert (None, "format") in found["a.js"]
+    assert (1, "lint/suspicious/noDebugger") in found["b.js"]
+    assert (1, "parse") in found["bad.js"]
+    assert {got[p].status for p in ("a.js", "b.js", "bad.js")} == {ScopeStatus.CHECKED}
+    assert got["skip.js"].status == ScopeStatus.NOT_RUN, got["skip.js"].reason
+    assert got["latin1.json"].status == ScopeStatus.TOOL_ERROR, got["latin1.json"].reason
+    assert "fs/" in (got["latin1.json"].reason or "")
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    argv = [tool, "check", "--reporter=json", "--max-diagnostics=none", "--", *files]
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=60)
+    said = {
+        (d["location"]["path"], d["location"]["start"]["line"] or None, d["category"])
+        for d in json.loads(res.stdout)["diagnostics"]
+        if not d["category"].startswith("fs/")
+    }
+    assert said == {(f.path, f.line, f.rule) for o in got.values() for f in o.findings}
+
+
+def test_biome_under_a_configuration_it_refuses_is_a_tool_error(tmp_path: Path) -> None:
+    """A biome.json Biome refuses (an unknown value) makes it exit 1 with no finding
+    line: every file `tool_error`, never `checked` clean. Biome runs no project code:
+    a strict gate runs it (a JSON config of rules alone is checked there)."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    targets = _project(
+        root, {"biome.json": '{"formatter": {"indentStyle": "bogus"}}\n', "a.js": "const a  =  1\n"}
+    )[1:]
+    checker = _builtin("biome")
+    assert not checker.executes_project_code  # type: ignore[attr-defined]
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.TOOL_ERROR and out.findings == (), out.reason
+    (root / "biome.json").write_text('{"formatter": {"indentStyle": "tab"}}\n')
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.CHECKED, held.reason
+    assert "format" in {f.rule for f in held.findings}
+
+
 def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
     """A file named so that prettier's `[warn] PATH` line for it reads as a line the
     recipe skips (`Ignored unknown option ...`, `Code style issues found in ...`) is
@@ -1539,6 +1612,33 @@ def test_a_line_reader_key_needs_a_path_and_a_pattern_reader(key: str, extra: st
             parse_recipe(text, "r")
     ok = base.replace("quiet_ok = true", f"quiet_ok = true\n{key} = '^E (?P<path>.+)$'")
     assert getattr(parse_recipe(ok, "r").output, key)
+
+
+def test_judged_stream_reads_the_processed_files_on_the_other_stream(tmp_path: Path) -> None:
+    """`judged_stream` (biome: findings on stderr, its `--verbose` list of processed
+    files on stdout): the judged lines are read there, not on `stream`; the key needs
+    `judged_pattern`."""
+    base = PATTERN_RECIPE.format(extra="").replace(
+        "quiet_ok = true", "quiet_ok = true\njudged_pattern = '^  - (?P<path>.+)$'"
+    )
+    recipe = parse_recipe(
+        base.replace(
+            "quiet_ok = true", 'quiet_ok = true\nstream = "stderr"\njudged_stream = "stdout"'
+        ),
+        "r",
+    )
+    targets = [FileTarget(path=n, abs_path=tmp_path / n) for n in ("a.fk", "b.fk")]
+    res = ProcResult(argv=("fakelint",), returncode=0, stdout=b"  - a.fk\n", stderr=b"  - b.fk\n")
+    assert set(recipe_output.unnamed_files(recipe, res, targets, False, tmp_path)) == {"b.fk"}
+    same = parse_recipe(base.replace("quiet_ok = true", 'quiet_ok = true\nstream = "stderr"'), "r")
+    assert set(recipe_output.unnamed_files(same, res, targets, False, tmp_path)) == {"a.fk"}
+    with pytest.raises(RecipeError, match="judged_stream needs judged_pattern"):
+        parse_recipe(
+            PATTERN_RECIPE.format(extra="").replace(
+                "quiet_ok = true", 'quiet_ok = true\njudged_stream = "stdout"'
+            ),
+            "r",
+        )
 
 
 @pytest.mark.parametrize(

@@ -130,6 +130,9 @@ class Output(_Table):
     #: batch no such line names was skipped by the tool's own ignore rules and is
     #: `not_run`, never `checked`, as run directly it is not judged.
     judged_pattern: str | None = None
+    #: The stream `judged_pattern` reads, when not `stream` (biome prints its findings
+    #: on stderr and its `--verbose` list of the files it processed on stdout).
+    judged_stream: Literal["stdout", "stderr"] | None = None
 
     #: json with `files`: the key of a file's object that, true, says the tool's own
     #: ignore rules skipped the file (stylelint's `"ignored": true`): that file is
@@ -193,6 +196,8 @@ class Output(_Table):
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
         for key, extra in (("judged_pattern", set()), ("file_error_pattern", {"message"})):
             self._line_reader(key, extra)
+        if self.judged_stream is not None and self.judged_pattern is None:
+            raise ValueError("judged_stream needs judged_pattern")
         if self.skipped_key is not None and self.files is None:
             raise ValueError("skipped_key needs a json reader of one object per file (files)")
         if "{}" not in self.rule_format:
