@@ -1539,6 +1539,27 @@ def test_biome_under_a_configuration_it_refuses_is_a_tool_error(tmp_path: Path) 
     assert "format" in {f.rule for f in held.findings}
 
 
+def test_biome_ignores_a_binary_a_config_or_node_options_named_by_the_environment(
+    tmp_path: Path,
+) -> None:
+    """`BIOME_BINARY` would swap the binary its Node.js launcher starts, `NODE_OPTIONS`
+    preload code into that launcher, `BIOME_CONFIG_PATH` replace the project's config:
+    the recipe scrubs all three, and judges under the project's own biome.json."""
+    root = tmp_path / "ws"
+    targets = _project(root, {"biome.json": "{}\n", "a.js": "const a  =  1\n"})[1:]
+    (tmp_path / "other.json").write_text('{"formatter": {"enabled": false}}\n')
+    env = {
+        **os.environ,
+        "BIOME_BINARY": "/bin/false",
+        "NODE_OPTIONS": f"--require {tmp_path / 'absent.js'}",
+        "BIOME_CONFIG_PATH": str(tmp_path / "other.json"),
+    }
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env=env)
+    (out,) = _run(_builtin("biome"), targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert "format" in {f.rule for f in out.findings}
+
+
 def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
     """A file named so that prettier's `[warn] PATH` line for it reads as a line the
     recipe skips (`Ignored unknown option ...`, `Code style issues found in ...`) is
