@@ -38,6 +38,7 @@ from orchestrator.workspace import atomic_write, fsync_dir, user_cache_root
 #: Tool name -> the package carrying its pinned package.json and lockfile. Besides
 #: ESLint, the npm tool sets of the built-in recipes (`[install] npm = NAME`).
 DATA_PACKAGES = {
+    "biome": "orchestrate_biome",
     "eslint": "orchestrate_eslint",
     "markdownlint-cli2": "orchestrate_markdownlint_cli2",
     "prettier": "orchestrate_prettier",

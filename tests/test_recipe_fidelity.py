@@ -16,7 +16,9 @@ markdownlint-cli2 on ansible-navigator's 21 Markdown files under its own root
 `.markdownlint.yaml` (item `ansible-navigator`; the direct run as a user types it, the
 files as globs, its findings on stderr), prettier --check on ansible-lint's 207 Markdown
 files under its own `.prettierrc.yaml` and `.prettierignore` (item `ansible-lint`; a
-format checker has one rule, `prettier/format`, and no line),
+format checker has one rule, `prettier/format`, and no line), biome check on
+ansible-lint's 888 files of Biome's suffixes under its own `biome.json` (the same item;
+53 findings, `format`, `parse` and one lint rule: a format checker's case),
 ruff-format on jupyter-server's 192 Python files under its own `[tool.ruff.format]` (item
 `ruff-format-jupyter-server`: a format checker has one rule, `unformatted`, so "at least
 5 rules" does not apply; 99 files would be reformatted), sqlfluff on one dataset folder
@@ -29,9 +31,10 @@ root `taplo.toml` keeping taplo's defaults; a format checker: `not-formatted`, a
 the 27 per-component compiled `dist/*.css` files @primer/css publishes (not the four
 bundles that repeat them), under its own published `stylelint.config.cjs` (item
 `stylelint-primer-css`; the config extends @primer/stylelint-config, installed beside
-it from the pinned lock `locks/primer-css`: 4,109 findings over 24 rules; its SCSS sources name `postcss-scss` as their
-custom syntax, which the managed stylelint cannot import from the project: those are
-`tool_error`, not part of this case).
+it from the pinned lock `locks/primer-css`: 4,109 findings over 24 rules), and on its
+112 SCSS sources, whose shared config names `postcss-scss` as their custom syntax (the
+pinned one beside the managed stylelint; below: equal to the project's own stylelint
+too, 417 findings over the 3 rules that fire there).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The recipe-made checkers come from
@@ -519,6 +522,105 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     )
     if name in ALSO:
         ALSO[name](outs)
+
+
+def test_stylelint_on_scss_sources_under_postcss_scss_equals_the_project_s_own_stylelint() -> None:
+    """@primer/css's 112 SCSS sources under its own `stylelint.config.cjs`, whose shared
+    config (@primer/stylelint-config) names `customSyntax: "postcss-scss"` for `*.scss`:
+    every file `checked` (before: all `tool_error`, the managed stylelint could not
+    import postcss-scss), with the findings of the managed stylelint run directly and of
+    the project's own `node_modules/.bin/stylelint` (what `npx stylelint` runs; it
+    imports the project's postcss-scss), file for file; the project is left as it was."""
+    root = corpus("stylelint-primer-css") / "src"
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.scss"))
+    assert len(paths) >= 100
+    checker = _checker("stylelint")
+    ctx = RunContext(project_root=root, deadline=Deadline.after(900))
+    before = _footprint(root)
+    targets = [FileTarget(path=p, abs_path=root / p, language="scss") for p in paths]
+    plan = checker.plan(targets, ctx)
+    assert not plan.settled, [o.reason for o in plan.settled[:3]]
+    outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
+    assert _footprint(root) == before, "the recipe run changed the project"
+    assert {o.path for o in outs} == set(paths)
+    assert {o.status for o in outs} == {ScopeStatus.CHECKED}, [o.reason for o in outs][:3]
+    ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
+    tool = outs[0].tool
+    assert tool is not None and tool.version == "17.16.0"
+    own = root.parent / "node_modules" / ".bin" / "stylelint"
+    here = str(root).encode() + b"/"
+    env = {**os.environ, **checker.recipe.env}
+    for binary in (tool.path, str(own)):
+        argv = [binary, "--formatter", "json", "--no-color", "--", *paths]
+        res = subprocess.run(argv, cwd=root, capture_output=True, timeout=900, env=env)
+        assert res.returncode in checker.recipe.output.exits, res.stderr[-2000:]
+        said = _stylelint_keys(res.stderr.replace(here, b""))
+        assert ours == said, binary
+    assert _footprint(root) == before, "the direct runs changed the project"
+    assert "CssSyntaxError" not in {k[3] for k in ours}  # SCSS parsed as SCSS
+    rules = collections.Counter(rule for _p, _l, _c, rule in ours)
+    assert len(ours) >= 20 and len(rules) >= 3, rules
+
+
+def _biome_keys(stdout: bytes) -> set[Key]:
+    # Biome's JSON report: a `format` finding has line and column 0 (none); `fs/...`
+    # is a file it could not read (`tool_error` in the recipe, no finding).
+    return {
+        (loc["path"], loc["start"]["line"] or None, loc["start"]["column"] or None, d["category"])
+        for d in json.loads(stdout)["diagnostics"]
+        if not d["category"].startswith("fs/") and (loc := d["location"])
+    }
+
+
+def test_biome_equals_biome_check_run_directly_on_ansible_lint() -> None:
+    """ansible-lint (item `ansible-lint`) ships its own biome.json (Biome 2: its
+    `files.includes` leaves out its schemas and a stylesheet; the VCS ignore file on):
+    the recipe over its 888 files of Biome's suffixes gives, file for file, the keys of
+    Biome's own JSON report run directly on the same files with the very binary (41
+    `format`, 10 `parse`, 2 `lint/a11y/noSvgWithoutTitle` findings with Biome 2.6.9: a
+    format checker's case, so "at least 5 rules" does not apply); every file Biome
+    processed is `checked` (its JSON summary counts them), those it skipped `not_run`,
+    the one it cannot read as UTF-8 `tool_error`; the project is left as it was."""
+    root = corpus("ansible-lint") / "src"
+    checker = _checker("biome")
+    suffixes = set(checker.recipe.extensions)
+    paths = sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix in suffixes
+    )
+    assert len(paths) >= 500
+    ctx = RunContext(project_root=root, deadline=Deadline.after(900))
+    before = _footprint(root)
+    plan = checker.plan([FileTarget(path=p, abs_path=root / p) for p in paths], ctx)
+    assert not plan.settled, [o.reason for o in plan.settled[:3]]
+    outs = [o for batch in plan.batches for o in checker.run(batch, ctx)]
+    assert _footprint(root) == before, "the recipe run changed the project"
+    assert {o.path for o in outs} == set(paths)
+    status = collections.Counter(o.status for o in outs)
+    errors = {o.path for o in outs if o.status == ScopeStatus.TOOL_ERROR}
+    assert errors == {"examples/broken/encoding.yml"}, [o.reason for o in outs if o.path in errors]
+    skipped = [o for o in outs if o.status == ScopeStatus.NOT_RUN]
+    assert all("ignore rules skip it" in (o.reason or "") for o in skipped)
+    assert "docs/_static/theme_overrides.css" in {o.path for o in skipped}
+    assert "package-lock.json" in {o.path for o in skipped}  # "handled by another tool"
+    tool = next(o.tool for o in outs if o.status == ScopeStatus.CHECKED)
+    assert tool is not None and tool.version == "2.6.9"
+    ours = {(f.path, f.line, f.column, f.rule) for o in outs for f in o.findings}
+    env = {k: v for k, v in os.environ.items() if k not in checker.recipe.scrub_env}
+    argv = [
+        tool.path, "check", "--reporter=json", "--max-diagnostics=none",
+        "--files-ignore-unknown=true", "--no-errors-on-unmatched", "--", *paths,
+    ]  # fmt: skip
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=900, env=env)
+    assert _footprint(root) == before, "the direct run changed the project"
+    assert res.returncode in checker.recipe.output.exits, res.stderr[-2000:]
+    assert ours == _biome_keys(res.stdout)
+    summary = json.loads(res.stdout)["summary"]
+    # Biome's count of the files it processed: the checked ones and the unreadable one.
+    assert summary["unchanged"] + summary["changed"] == status[ScopeStatus.CHECKED] + 1
+    rules = collections.Counter(rule for _p, _l, _c, rule in ours)
+    assert len(ours) >= 20 and {"format", "parse"} <= set(rules), rules
 
 
 def test_go_vet_on_a_module_whose_dependencies_are_not_there_is_a_tool_error(

@@ -368,7 +368,9 @@ def test_the_test_extras_pin_the_recipes_wheels() -> None:
             continue
         if install.npm:
             manifest = json.loads((repo / "tools" / install.npm / "package.json").read_text())
-            pin = manifest["dependencies"][c.recipe.tool]
+            # The package named as the tool, or scoped (biome's `@biomejs/biome`).
+            deps = manifest["dependencies"]
+            (pin,) = [v for k, v in deps.items() if k.rsplit("/", 1)[-1] == c.recipe.tool]
             assert pin in SpecifierSet(c.recipe.version.pinned), c.name
             assert f"tools/{install.npm}" in run, c.name
             continue
@@ -402,6 +404,7 @@ BUILTIN_CASES: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         "MD025",
     ),
     "prettier": ({".prettierrc.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "prettier/format"),
+    "biome": ({"biome.json": "{}\n"}, {"a.js": "const a  =  1\n"}, "format"),
     "ruff-format": (
         {"pyproject.toml": "[tool.ruff.format]\n"},
         {"a.py": "x=( 1 )\n"},
@@ -953,7 +956,7 @@ def test_a_third_party_recipe_package_gives_checkers(tmp_path: Path, monkeypatch
 
 
 #: The built-in recipes installed from one of orchestrate's npm lockfile sets.
-NPM_RECIPES = ("markdownlint-cli2", "prettier", "stylelint")
+NPM_RECIPES = ("biome", "markdownlint-cli2", "prettier", "stylelint")
 
 
 @pytest.mark.slow
@@ -1360,6 +1363,38 @@ def test_stylelint_claims_stylesheets_only_under_its_config_and_skips_what_it_ig
     assert got["skip.css"].status == ScopeStatus.NOT_RUN and not got["skip.css"].findings
 
 
+def test_stylelint_parses_scss_with_the_postcss_scss_its_config_names(tmp_path: Path) -> None:
+    """A config naming `customSyntax: "postcss-scss"` (at its top, or in an override for
+    `*.scss`): stylelint imports a custom syntax named as a package from its own folder,
+    never the project's, and the pinned postcss-scss beside the managed stylelint is
+    that package (before, every SCSS file was `tool_error`: "Cannot resolve custom
+    syntax module"). SCSS-only syntax (`//` comments, `$variables`, nesting) parses,
+    the rules report as stylelint run directly does; a strict gate still never runs it."""
+    from orchestrator.vocab import Purpose
+
+    scss = "// a line comment\n$gap: 4px;\n.a {\n  .b { margin: $gap; }\n  .c {}\n}\n"
+    rules = '"rules": {"block-no-empty": true, "color-no-invalid-hex": true}'
+    configs = {
+        "top": '{"customSyntax": "postcss-scss", ' + rules + "}",
+        "override": '{"overrides": [{"files": ["**/*.scss"], "customSyntax": "postcss-scss"}], '
+        + rules
+        + "}",
+    }
+    checker = _builtin("stylelint")
+    for where, config in configs.items():
+        root = tmp_path / where
+        targets = _project(root, {".stylelintrc.json": config + "\n", "a.scss": scss})[1:]
+        before = _tree(root)
+        ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+        (out,) = _run(checker, targets, ctx).values()
+        assert _tree(root) == before
+        assert out.status == ScopeStatus.CHECKED, (where, out.reason)
+        assert [(f.line, f.column, f.rule) for f in out.findings] == [(5, 6, "block-no-empty")]
+        gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+        (held,) = _run(checker, targets, gate).values()
+        assert held.status == ScopeStatus.NOT_RUN and held.falls_back, (where, held.reason)
+
+
 def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     tmp_path: Path,
 ) -> None:
@@ -1393,6 +1428,136 @@ def test_prettier_finds_files_it_would_reformat_and_honours_its_own_ignore_file(
     assert out_b.findings == () and out_skip.findings == ()
     assert out_skip.status == ScopeStatus.NOT_RUN, out_skip.reason
     assert "ignore rules skip it" in (out_skip.reason or "")
+
+
+def test_prettier_runs_under_the_prettier_key_of_a_package_yaml(tmp_path: Path) -> None:
+    """prettier 3 searches package.yaml's `prettier` key too (after package.json's,
+    before `.prettierrc`): a project configured there is prettier's, and the finding is
+    the one prettier run directly gives under that config (`semi: false`: `a.js` with a
+    semicolon would be reformatted, `b.js` without none). A package.yaml without the key
+    is no config; at a strict gate the key (which may name a shared config or plugins)
+    is project code: `not_run`."""
+    import subprocess
+
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    targets = _project(
+        root,
+        {
+            "package.yaml": "name: x\nversion: 1.0.0\n",
+            "a.js": "const a = 1;\n",
+            "b.js": "const b = 1\n",
+        },
+    )[1:]
+    checker = _builtin("prettier")
+    assert not any(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    (root / "package.yaml").write_text("name: x\nversion: 1.0.0\nprettier:\n  semi: false\n")
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    outs = _run(checker, targets, RunContext(project_root=root, deadline=Deadline.after(60)))
+    assert {o.status for o in outs.values()} == {ScopeStatus.CHECKED}, outs
+    assert [f.rule for f in outs["a.js"].findings] == ["prettier/format"]
+    assert outs["b.js"].findings == ()
+    tool = checker.locate(RunContext(project_root=root, deadline=Deadline.after(60)))  # type: ignore[attr-defined]
+    res = subprocess.run(
+        [tool.argv[0], "--check", "--no-color", "a.js", "b.js"], cwd=root, capture_output=True
+    )
+    assert b"[warn] a.js" in res.stderr and b"b.js" not in res.stderr, res.stderr
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    held = _run(checker, targets, gate)
+    assert {o.status for o in held.values()} == {ScopeStatus.NOT_RUN}
+    assert all("package.yaml" in (o.reason or "") for o in held.values())
+
+
+def test_biome_reports_format_lint_and_parse_findings_and_skips_what_it_ignores(
+    tmp_path: Path,
+) -> None:
+    """biome check under the project's biome.json: a file it would reformat is one
+    `format` finding with no line; a lint rule's finding is its category at its
+    position; a file it cannot parse, its `parse` finding; a file its `files.includes`
+    leaves out (not in its `--verbose` list of processed files) is `not_run`; a file
+    it cannot read as UTF-8 is `tool_error`; the project is left as it was, and the
+    keys equal biome's own JSON report run directly."""
+    import json
+    import subprocess
+
+    root = tmp_path / "ws"
+    files = {
+        "a.js": "const a  =  1\n",
+        "b.js": "debugger;\n",
+        "bad.js": "const = ;\n",
+        "skip.js": "const a  =  1\n",
+        "latin1.json": "{}",
+    }
+    config = '{"files": {"includes": ["**", "!skip.js"]}}\n'
+    targets = _project(root, {"biome.json": config, **files})[1:]
+    (root / "latin1.json").write_bytes(b'{"a": "\xe9"}\n')
+    checker = _builtin("biome")
+    assert all(checker.claims(t) for t in targets)  # type: ignore[attr-defined]
+    before = _tree(root)
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    got = _run(checker, targets, ctx)
+    assert _tree(root) == before
+    found = {p: [(f.line, f.rule) for f in o.findings] for p, o in got.items()}
+    assert (None, "format") in found["a.js"]
+    assert (1, "lint/suspicious/noDebugger") in found["b.js"]
+    assert (1, "parse") in found["bad.js"]
+    assert {got[p].status for p in ("a.js", "b.js", "bad.js")} == {ScopeStatus.CHECKED}
+    assert got["skip.js"].status == ScopeStatus.NOT_RUN, got["skip.js"].reason
+    assert got["latin1.json"].status == ScopeStatus.TOOL_ERROR, got["latin1.json"].reason
+    assert "fs/" in (got["latin1.json"].reason or "")
+    tool = checker.locate(ctx).argv[0]  # type: ignore[attr-defined]
+    argv = [tool, "check", "--reporter=json", "--max-diagnostics=none", "--", *files]
+    res = subprocess.run(argv, cwd=root, capture_output=True, timeout=60)
+    said = {
+        (d["location"]["path"], d["location"]["start"]["line"] or None, d["category"])
+        for d in json.loads(res.stdout)["diagnostics"]
+        if not d["category"].startswith("fs/")
+    }
+    assert said == {(f.path, f.line, f.rule) for o in got.values() for f in o.findings}
+
+
+def test_biome_under_a_configuration_it_refuses_is_a_tool_error(tmp_path: Path) -> None:
+    """A biome.json Biome refuses (an unknown value) makes it exit 1 with no finding
+    line: every file `tool_error`, never `checked` clean. Biome runs no project code:
+    a strict gate runs it (a JSON config of rules alone is checked there)."""
+    from orchestrator.vocab import Purpose
+
+    root = tmp_path / "ws"
+    targets = _project(
+        root, {"biome.json": '{"formatter": {"indentStyle": "bogus"}}\n', "a.js": "const a  =  1\n"}
+    )[1:]
+    checker = _builtin("biome")
+    assert not checker.executes_project_code  # type: ignore[attr-defined]
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    (out,) = _run(checker, targets, ctx).values()
+    assert out.status == ScopeStatus.TOOL_ERROR and out.findings == (), out.reason
+    (root / "biome.json").write_text('{"formatter": {"indentStyle": "tab"}}\n')
+    gate = RunContext(project_root=root, deadline=Deadline.after(60), purpose=Purpose.DELIVERY)
+    (held,) = _run(checker, targets, gate).values()
+    assert held.status == ScopeStatus.CHECKED, held.reason
+    assert "format" in {f.rule for f in held.findings}
+
+
+def test_biome_ignores_a_binary_a_config_or_node_options_named_by_the_environment(
+    tmp_path: Path,
+) -> None:
+    """`BIOME_BINARY` would swap the binary its Node.js launcher starts, `NODE_OPTIONS`
+    preload code into that launcher, `BIOME_CONFIG_PATH` replace the project's config:
+    the recipe scrubs all three, and judges under the project's own biome.json."""
+    root = tmp_path / "ws"
+    targets = _project(root, {"biome.json": "{}\n", "a.js": "const a  =  1\n"})[1:]
+    (tmp_path / "other.json").write_text('{"formatter": {"enabled": false}}\n')
+    env = {
+        **os.environ,
+        "BIOME_BINARY": "/bin/false",
+        "NODE_OPTIONS": f"--require {tmp_path / 'absent.js'}",
+        "BIOME_CONFIG_PATH": str(tmp_path / "other.json"),
+    }
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60), env=env)
+    (out,) = _run(_builtin("biome"), targets, ctx).values()
+    assert out.status == ScopeStatus.CHECKED, out.reason
+    assert "format" in {f.rule for f in out.findings}
 
 
 def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
@@ -1468,6 +1633,33 @@ def test_a_line_reader_key_needs_a_path_and_a_pattern_reader(key: str, extra: st
             parse_recipe(text, "r")
     ok = base.replace("quiet_ok = true", f"quiet_ok = true\n{key} = '^E (?P<path>.+)$'")
     assert getattr(parse_recipe(ok, "r").output, key)
+
+
+def test_judged_stream_reads_the_processed_files_on_the_other_stream(tmp_path: Path) -> None:
+    """`judged_stream` (biome: findings on stderr, its `--verbose` list of processed
+    files on stdout): the judged lines are read there, not on `stream`; the key needs
+    `judged_pattern`."""
+    base = PATTERN_RECIPE.format(extra="").replace(
+        "quiet_ok = true", "quiet_ok = true\njudged_pattern = '^  - (?P<path>.+)$'"
+    )
+    recipe = parse_recipe(
+        base.replace(
+            "quiet_ok = true", 'quiet_ok = true\nstream = "stderr"\njudged_stream = "stdout"'
+        ),
+        "r",
+    )
+    targets = [FileTarget(path=n, abs_path=tmp_path / n) for n in ("a.fk", "b.fk")]
+    res = ProcResult(argv=("fakelint",), returncode=0, stdout=b"  - a.fk\n", stderr=b"  - b.fk\n")
+    assert set(recipe_output.unnamed_files(recipe, res, targets, False, tmp_path)) == {"b.fk"}
+    same = parse_recipe(base.replace("quiet_ok = true", 'quiet_ok = true\nstream = "stderr"'), "r")
+    assert set(recipe_output.unnamed_files(same, res, targets, False, tmp_path)) == {"a.fk"}
+    with pytest.raises(RecipeError, match="judged_stream needs judged_pattern"):
+        parse_recipe(
+            PATTERN_RECIPE.format(extra="").replace(
+                "quiet_ok = true", 'quiet_ok = true\njudged_stream = "stdout"'
+            ),
+            "r",
+        )
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,28 @@ def test_holds_section_reads_a_toml_table_or_an_ini_section_and_nothing_else(
     assert not holds_section(tmp_path / "dir.cfg", "mypy")
 
 
+def test_holds_section_reads_a_dotted_key_of_a_yaml_file(tmp_path: Path) -> None:
+    """package.yaml (prettier reads its `prettier` key): a top-level key of a YAML
+    mapping, any value; a key elsewhere, a list, a broken or undecodable YAML file holds
+    none, but one not read here may hold it (a gate fails closed)."""
+    pkg = tmp_path / "package.yaml"
+    pkg.write_text("name: x\nprettier:\n  semi: false\n")
+    assert holds_section(pkg, "prettier") and not holds_section(pkg, "eslintConfig")
+    pkg.write_text("prettier: '@company/prettier-config'\n")
+    assert holds_section(pkg, "prettier")
+    pkg.write_text("name: x\nconfig:\n  prettier: {}\n")
+    assert not holds_section(pkg, "prettier") and holds_section(pkg, "config.prettier")
+    pkg.write_text("- prettier\n")
+    assert not holds_section(pkg, "prettier")
+    pkg.write_text("prettier: [\n")
+    assert not holds_section(pkg, "prettier") and may_hold_section(pkg, "prettier")
+    pkg.write_bytes(b"prettier: {}\nx: \xff\n")
+    assert not holds_section(pkg, "prettier") and may_hold_section(pkg, "prettier")
+    yml = tmp_path / "tool.yml"
+    yml.write_text("a:\n  b: 1\n")
+    assert holds_section(yml, "a.b") and not holds_section(yml, "a.c")
+
+
 def test_a_file_not_read_here_may_hold_the_section_that_would_run_code(tmp_path: Path) -> None:
     """`may_hold_section` (a strict gate holding back a config that names modules)
     fails closed: a byte that is not UTF-8 (Node.js reads it as U+FFFD), a BOM, a file

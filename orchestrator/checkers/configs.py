@@ -32,9 +32,9 @@ def root_configs(root: Path, names: Iterable[str]) -> tuple[str, ...]:
 def holds_section(path: Path, section: str) -> bool:
     """Whether the shared config file `path` holds the tool's `section`: a dotted table
     of a `.toml` file (`tool.mypy` in pyproject.toml), else an INI section (`mypy` in
-    setup.cfg), or a dotted key of a `.json` file (`prettier` in package.json: any value,
-    a shared config's name too). A file that is absent, too large or not readable as
-    such holds none."""
+    setup.cfg), or a dotted key of a `.json` or `.yaml`/`.yml` file (`prettier` in
+    package.json or package.yaml: any value, a shared config's name too). A file that
+    is absent, too large or not readable as such holds none."""
     return _section(path, section) is True
 
 
@@ -56,9 +56,9 @@ def _section(path: Path, section: str) -> bool | None:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    if path.suffix == ".json":
+    if path.suffix in (".json", ".yaml", ".yml"):
         try:
-            doc: object = json.loads(text)
+            doc: object = _yaml(text) if path.suffix != ".json" else json.loads(text)
         except ValueError:
             return None
         for part in section.split("."):
@@ -82,6 +82,16 @@ def _section(path: Path, section: str) -> bool | None:
     except configparser.Error:
         return None
     return parser.has_section(section)
+
+
+def _yaml(text: str) -> object:
+    """The first YAML document of `text` (safe_load: plain data), or ValueError."""
+    import yaml  # imported only for a YAML config file
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(str(exc)) from exc
 
 
 def digest_files(paths: Iterable[Path]) -> str:

@@ -130,6 +130,9 @@ class Output(_Table):
     #: batch no such line names was skipped by the tool's own ignore rules and is
     #: `not_run`, never `checked`, as run directly it is not judged.
     judged_pattern: str | None = None
+    #: The stream `judged_pattern` reads, when not `stream` (biome prints its findings
+    #: on stderr and its `--verbose` list of the files it processed on stdout).
+    judged_stream: Literal["stdout", "stderr"] | None = None
 
     #: json with `files`: the key of a file's object that, true, says the tool's own
     #: ignore rules skipped the file (stylelint's `"ignored": true`): that file is
@@ -193,6 +196,8 @@ class Output(_Table):
                 raise ValueError(f"skip_pattern is not a regular expression: {exc}") from exc
         for key, extra in (("judged_pattern", set()), ("file_error_pattern", {"message"})):
             self._line_reader(key, extra)
+        if self.judged_stream is not None and self.judged_pattern is None:
+            raise ValueError("judged_stream needs judged_pattern")
         if self.skipped_key is not None and self.files is None:
             raise ValueError("skipped_key needs a json reader of one object per file (files)")
         if "{}" not in self.rule_format:
@@ -282,7 +287,8 @@ class Recipe(_Table):
     config_names: list[str] = Field(default_factory=list)
     #: Shared config files at the project root that govern the tool only when they hold
     #: its section (file name -> TOML dotted table or INI section: {"pyproject.toml" =
-    #: "tool.mypy", "setup.cfg" = "mypy"}). Such a file counts as the tool's config for
+    #: "tool.mypy", "setup.cfg" = "mypy"}; the dotted key of a JSON or YAML file:
+    #: {"package.yaml" = "prettier"}). Such a file counts as the tool's config for
     #: `runs_without_config = false`; only `config_names` make its languages need its
     #: evidence at a gate (a pyproject.toml alone never does).
     config_sections: dict[str, str] = Field(default_factory=dict)
@@ -323,7 +329,7 @@ class Recipe(_Table):
     #: The config files that are programs, or may name modules the tool imports: at a
     #: strict gate a file with one in its folder or any folder above it (up to the
     #: root) is `not_run` (a gate never runs the change's code). `NAME#KEY`: the JSON
-    #: file NAME when it holds KEY ("package.json#prettier"). NAME may be in one
+    #: or YAML file NAME when it holds KEY ("package.json#prettier"). NAME may be in one
     #: sub-folder of the folder it governs (`.config/stylelintrc.cjs`). Needs
     #: `executes_project_code = true`.
     code_configs: list[str] = Field(default_factory=list)

@@ -376,7 +376,7 @@ def unnamed_files(
     output = recipe.output
     if output.judged_pattern is None or from_stdin:
         return {}
-    raw = res.stdout if output.stream == "stdout" else res.stderr
+    raw = res.stdout if (output.judged_stream or output.stream) == "stdout" else res.stderr
     rx = re.compile(output.judged_pattern)
     named = {
         local_path(m["path"], root)
