@@ -158,6 +158,9 @@ def test_a_swallowed_refusal_still_fails_the_test(tmp_path: Path) -> None:
         [
             *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"),
             *("-o", "addopts=", "--rootdir", str(tmp_path), str(tmp_path / "test_probe.py")),
+            # Its own temporary root: a pytest given none, on exit, deletes the old runs'
+            # folders in the machine's shared one (tens of seconds after a full tier).
+            *("--basetemp", str(tmp_path / "basetemp")),
         ],
         cwd=tmp_path,
         capture_output=True,
