@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Generator
 from pathlib import Path
@@ -38,6 +39,17 @@ def pytest_configure(config: pytest.Config) -> None:
     # may leave one behind, or be answered by another's. The tests of the engine opt
     # in (ORCHESTRATE_SERVER=1 and CI unset in their clients' environment).
     os.environ["ORCHESTRATE_SERVER"] = "0"
+
+
+@pytest.fixture(autouse=True)
+def _signal_mask_restored() -> Generator[None, None, None]:
+    """Each test ends with the signal mask it started with. The host guard holds SIGTERM /
+    SIGINT off once it answers a fault (until its process exits: hosts/guard.py); called
+    in process it would hold them off for the rest of the worker, and every child spawned
+    after (which inherits the mask) would ignore them: a later signal test then hangs."""
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    yield
+    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
