@@ -52,6 +52,27 @@ def _signal_mask_restored() -> Generator[None, None, None]:
     signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
+#: The test files whose single tests run longest (property tests over real gates,
+#: fault sweeps: 4-25 s each on two cores): collected first, so they start early and
+#: no worker idles while the other runs one of them last. With ./run's `--dist
+#: worksteal` an idle worker takes queued tests from the other (with the default
+#: `--dist load` the first worker would be handed all of them). Order within a file,
+#: and between the rest, is kept.
+LONG_FIRST = (
+    "tests/test_hosts_shell_property.py",
+    "tests/test_strict_guard.py",
+    "tests/test_decisions_single.py",
+    "tests/test_treesitter_memory.py",
+    "tests/test_spooled_report.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the tests of `LONG_FIRST` to the front (a stable sort: the same order on
+    every worker)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Disarm: reports pytest writes after the session (e.g. --junitxml) may go anywhere."""
     sibling_guard.STATE.armed = False
