@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Generator
 from pathlib import Path
@@ -38,6 +39,38 @@ def pytest_configure(config: pytest.Config) -> None:
     # may leave one behind, or be answered by another's. The tests of the engine opt
     # in (ORCHESTRATE_SERVER=1 and CI unset in their clients' environment).
     os.environ["ORCHESTRATE_SERVER"] = "0"
+
+
+@pytest.fixture(autouse=True)
+def _signal_mask_restored() -> Generator[None, None, None]:
+    """Each test ends with the signal mask it started with. The host guard holds SIGTERM /
+    SIGINT off once it answers a fault (until its process exits: hosts/guard.py); called
+    in process it would hold them off for the rest of the worker, and every child spawned
+    after (which inherits the mask) would ignore them: a later signal test then hangs."""
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    yield
+    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+#: The test files whose single tests run longest (property tests over real gates,
+#: fault sweeps: 4-25 s each on two cores): collected first, so they start early and
+#: no worker idles while the other runs one of them last. With ./run's `--dist
+#: worksteal` an idle worker takes queued tests from the other (with the default
+#: `--dist load` the first worker would be handed all of them). Order within a file,
+#: and between the rest, is kept.
+LONG_FIRST = (
+    "tests/test_hosts_shell_property.py",
+    "tests/test_strict_guard.py",
+    "tests/test_decisions_single.py",
+    "tests/test_treesitter_memory.py",
+    "tests/test_spooled_report.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the tests of `LONG_FIRST` to the front (a stable sort: the same order on
+    every worker)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -7,7 +7,16 @@ import os
 import subprocess
 from pathlib import Path
 
-from helpers import VENV_BIN, git, run_cli, set_machine_tool, stage  # noqa: F401 - stage re-exported
+from helpers import (  # noqa: F401 - stage re-exported
+    VENV_BIN,
+    add_remote,
+    from_template,
+    git,
+    new_repo,
+    run_cli,
+    set_machine_tool,
+    stage,
+)
 
 SECRET_VALUE = "hunter2-" + "s3cr3t-value"  # assembled so no file holds it whole
 BAD_PY = "import os\n"  # F401: a blocking Ruff finding
@@ -87,3 +96,40 @@ def commit_files(
         git(repo, "rm", "-q", "--", f"./{rel}")
     git(repo, "commit", "-q", "--no-verify", "-m", msg)
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+def _readme_pushed(folder: Path) -> Path:
+    repo = new_repo(folder / "repo")
+    commit_files(repo, {"README.md": "# project\n"}, "readme")
+    add_remote(repo, folder / "remote.git")
+    return repo
+
+
+def readme_pushed(tmp_path: Path) -> tuple[Path, Path]:
+    """`tmp_path/repo` (as `new_repo`) with README.md committed ("readme") and
+    `tmp_path/remote.git`, a bare `origin` holding main (as `add_remote`): copied from
+    a per-process template (`from_template`). Returns the repository and the remote."""
+    from_template("readme-pushed", tmp_path, _readme_pushed)
+    return tmp_path / "repo", tmp_path / "remote.git"
+
+
+def _side_with_key(folder: Path, key_line: str, drop: bool) -> tuple[str, str]:
+    repo = _readme_pushed(folder)
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "checkout", "-q", "-b", "side")
+    first = commit_files(repo, {"keys.txt": key_line}, "keys")
+    if drop:
+        commit_files(repo, {}, "drop keys", delete=("keys.txt",))
+    git(repo, "checkout", "-q", "main")
+    return git(repo, "rev-parse", "side").strip(), first
+
+
+def side_with_key(tmp_path: Path, key_line: str, *, drop: bool) -> tuple[Path, Path, str, str]:
+    """`readme_pushed`, then a branch `side` the remote lacks that adds `key_line` in
+    keys.txt (and, with `drop`, removes it again in a second commit); main checked out.
+    Copied from a per-process template per (`key_line`, `drop`). Returns the
+    repository, the remote, side's tip and the id of the commit adding the key."""
+    tip, first = from_template(
+        f"side-with-key:{drop}:{key_line}", tmp_path, lambda f: _side_with_key(f, key_line, drop)
+    )
+    return tmp_path / "repo", tmp_path / "remote.git", tip, first

@@ -248,6 +248,48 @@ def new_repo(
     return path
 
 
+#: Per test process, the folders `from_template` copies: {key: (folder, what build returned)}.
+_BUILT: dict[str, tuple[Path, Any]] = {}
+
+
+def from_template(key: str, dest: Path, build: Callable[[Path], Any]) -> Any:
+    """Copy into `dest` what `build(folder)` made in a folder of its own, built once per
+    test process under `key` (a fixture's repositories, the same for each of its tests),
+    and return what `build` returned (ids, never paths).
+
+    `build` runs with no global or system git configuration (as `_repo_template`). The
+    copy is made as if built in `dest`: each git config file of the copy (`*/.git/config`,
+    a bare `*.git/config`) and `*/.git/FETCH_HEAD` naming the template folder name `dest`
+    instead (a remote's url), and each work tree's index stamps are refreshed (one git
+    run per work tree).
+    """
+    found = _BUILT.get(key)
+    if found is None:
+        import atexit
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="orchestrate-test-built-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+            mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+            found = _BUILT[key] = (folder, build(folder))
+    folder, value = found
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(folder, dest, symlinks=True, dirs_exist_ok=True)
+    for config in [
+        *dest.glob("*/.git/config"),
+        *dest.glob("*/.git/FETCH_HEAD"),
+        *dest.glob("*.git/config"),
+    ]:
+        text = config.read_text()
+        if str(folder) in text:
+            config.write_text(text.replace(str(folder), str(dest)))
+    for dot_git in dest.glob("*/.git"):
+        git(dot_git.parent, "update-index", "-q", "--refresh")
+    return value
+
+
 def add_remote(repo: Path, remote: Path, push: bool = True) -> Path:
     """A bare repository at `remote`, added to `repo` as origin.
 

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gate_support import commit_files
-from helpers import add_remote, git
+from gate_support import commit_files, readme_pushed
+from helpers import git
 from secrets_support import AWS_KEY
 
 from orchestrator.render.output import json_chunks
@@ -136,11 +136,9 @@ OBJECTS: dict[str, Callable[[Path, bool], str]] = {
 
 
 @pytest.fixture
-def repo(git_repo: Path, tmp_path: Path) -> Path:
-    """`git_repo` with one commit, and `origin` (a real bare remote) holding main."""
-    commit_files(git_repo, {"README.md": "# project\n"}, "readme")
-    add_remote(git_repo, tmp_path / "remote.git")
-    return git_repo
+def repo(tmp_path: Path) -> Path:
+    """A repository with one commit, and `origin` (a real bare remote) holding main."""
+    return readme_pushed(tmp_path)[0]
 
 
 def _push(repo: Path, oid: str, remote_ref: str, remote_oid: str = ZERO) -> tuple[str, str]:

@@ -20,8 +20,8 @@ import functools
 from pathlib import Path
 
 import pytest
-from gate_support import commit_files
-from helpers import add_remote, git
+from gate_support import commit_files, side_with_key
+from helpers import git
 from secrets_support import AWS_KEY
 
 from orchestrator.deadline import Deadline
@@ -52,19 +52,11 @@ CONTACT_SUBJECTS = (
 
 
 @pytest.fixture
-def setup(git_repo: Path, tmp_path: Path) -> tuple[Path, Path, str, str]:
+def setup(tmp_path: Path) -> tuple[Path, Path, str, str]:
     """`origin` (a bare repository) holds main; branch `side` adds a key and then a
     clean commit, neither on the remote. Returns the repository, the remote's path,
     side's tip and the id of the commit adding the key."""
-    commit_files(git_repo, {"README.md": "# project\n"}, "readme")
-    remote = add_remote(git_repo, tmp_path / "remote.git")
-    git(git_repo, "fetch", "-q", "origin")
-    git(git_repo, "checkout", "-q", "-b", "side")
-    first = commit_files(git_repo, {"keys.txt": f"{AWS_KEY}\n"}, "keys")
-    commit_files(git_repo, {}, "drop keys", delete=("keys.txt",))
-    git(git_repo, "checkout", "-q", "main")
-    tip = git(git_repo, "rev-parse", "side").strip()
-    return git_repo, remote, tip, first
+    return side_with_key(tmp_path, f"{AWS_KEY}\n", drop=True)
 
 
 def _subject(repo: Path, ref: str) -> str:

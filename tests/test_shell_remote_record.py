@@ -22,8 +22,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gate_support import commit_files
-from helpers import add_remote, git
+from gate_support import side_with_key
+from helpers import git
 from secrets_support import AWS_KEY
 
 from orchestrator.git.remote_settings import LOCATION_KEYS, moves_remote, section_of
@@ -34,17 +34,11 @@ from orchestrator.shell.records import Reason
 
 
 @pytest.fixture
-def repo_with_side(git_repo: Path, tmp_path: Path) -> tuple[Path, Path, str]:
+def repo_with_side(tmp_path: Path) -> tuple[Path, Path, str]:
     """`origin` (a bare repository) holds main; branch `side` adds a key the remote
     lacks. Returns the repository, the remote's path and side's tip."""
-    commit_files(git_repo, {"README.md": "# project\n"}, "readme")
-    remote = add_remote(git_repo, tmp_path / "remote.git")
-    git(git_repo, "fetch", "-q", "origin")
-    git(git_repo, "checkout", "-q", "-b", "side")
-    commit_files(git_repo, {"keys.txt": f"{AWS_KEY}\n"}, "keys")
-    git(git_repo, "checkout", "-q", "main")
-    tip = git(git_repo, "rev-parse", "side").strip()
-    return git_repo, remote, tip
+    repo, remote, tip, _first = side_with_key(tmp_path, f"{AWS_KEY}\n", drop=False)
+    return repo, remote, tip
 
 
 def _believed(repo: Path, ref: str) -> str | None:
