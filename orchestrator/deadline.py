@@ -18,6 +18,10 @@ CANCEL_POLL_S = 0.05
 #: check, an agent's edit feedback), below the host timeouts in hooks/. Here, in the
 #: foundation, because the warm engine's client must read it without the use cases.
 FEEDBACK_DEADLINE_S = 20.0
+#: Seconds, at most: the few git calls that read where git keeps its places (its folder,
+#: the hooks folder) or its aliases, before an edit or a shell command runs; within the
+#: event's own deadline when it is shorter.
+GIT_LOOKUP_DEADLINE_S = 5.0
 
 
 def cancel_all() -> None:

@@ -72,3 +72,40 @@ def test_the_gate_keeps_a_reserve_past_the_checkers_at_the_hook_deadline() -> No
 
     assert FINISH_RESERVE_MIN_S > GRACE_S
     assert finish_reserve(B.GATE_DEADLINE_S) >= KILL_SETTLE_SECONDS + GRACE_S
+
+
+@pytest.mark.parametrize("knob", [None, "1"])
+@pytest.mark.parametrize("event", ["edit", "shell_write"])
+def test_the_protected_place_lookups_keep_within_the_events_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, knob: str | None, event: str
+) -> None:
+    """The git lookups that tell whether an edit, or a shell command's write, lands in a
+    protected place are bounded by GIT_LOOKUP_DEADLINE_S and by the pre-tool event's own
+    deadline (so the test-only shorter gate deadline reaches them: they were a separate
+    5-second clock)."""
+    from orchestrator.deadline import GIT_LOOKUP_DEADLINE_S
+    from orchestrator.hosts.events import Kind, RouterEvent
+    from orchestrator.hosts.router import route
+    from orchestrator.usecases import pretool
+
+    if knob is None:
+        monkeypatch.delenv(B.GATE_DEADLINE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(B.GATE_DEADLINE_ENV, knob)
+    bounds: list[float] = []
+
+    def places(where: Path, deadline: object) -> dict:
+        bounds.append(deadline.remaining())  # type: ignore[attr-defined]
+        return {}
+
+    monkeypatch.setattr(pretool, "git_places", places)
+    if event == "edit":
+        ev = RouterEvent(Kind.EDIT_PENDING, tmp_path, target=str(tmp_path / "a.txt"))
+    else:
+        ev = RouterEvent(Kind.SHELL_COMMAND, tmp_path, command="echo x > a.txt", shell_cwd=tmp_path)
+    route(ev)
+    assert bounds, "no protected-place lookup ran"
+    limit = GIT_LOOKUP_DEADLINE_S if knob is None else float(knob)
+    assert all(0.0 < b <= limit for b in bounds), bounds
+    if knob is None:
+        assert max(bounds) > GIT_LOOKUP_DEADLINE_S - 1.0, bounds  # production: unchanged

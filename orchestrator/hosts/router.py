@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from orchestrator.deadline import Deadline
+from orchestrator.deadline import GIT_LOOKUP_DEADLINE_S, Deadline
 from orchestrator.decisions.agent import (
     FAST_SCOPE_BUDGET_EXCEEDED,
     POLICY_CHANGE_DECISION,
@@ -354,7 +354,7 @@ def _write_unknown(ev: RouterEvent, svc: Services) -> RouteResult:
     root = ev.project_root
     if root is None:
         return _undetermined(ev)
-    changed = svc.git_changed(root, Deadline.after(5.0))
+    changed = svc.git_changed(root, Deadline.after(GIT_LOOKUP_DEADLINE_S))
     if changed is None:
         return RouteResult(
             "not_run",
@@ -445,7 +445,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
     result = analyse_command(command, ev.shell_cwd or ev.project_root, event)
     start = ev.shell_cwd or ev.project_root
     if result.verdict != "forbidden" and (
-        protected := protected_shell_write(result.writes, start, ev.project_root)
+        protected := protected_shell_write(result.writes, start, ev.project_root, event)
     ):
         return _protected_refusal(protected)
     if result.verdict == "no_delivery":
@@ -496,7 +496,7 @@ def _shell(ev: RouterEvent, svc: Services) -> RouteResult:
 def _edit_pending(ev: RouterEvent) -> RouteResult:
     """A file-edit tool about to run: refused when it aims at git's folder, the hooks or
     orchestrate's configuration; otherwise nothing to say (feedback follows the edit)."""
-    reason = protected_edit(ev.target, ev.project_root)
+    reason = protected_edit(ev.target, ev.project_root, Deadline.after(B.gate_deadline_s()))
     if reason is None:
         return RouteResult("ignored")
     return _protected_refusal(reason)

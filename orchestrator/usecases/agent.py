@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from orchestrator.deadline import Deadline
+from orchestrator.deadline import GIT_LOOKUP_DEADLINE_S, Deadline
 from orchestrator.decisions.agent import refuses_policy_change
 from orchestrator.shell.analyser import Analysis, Reason, analyse
 from orchestrator.vocab import Purpose
@@ -129,25 +129,34 @@ def analyse_command(command: str, start: Path | None, deadline: Deadline | None 
         return result
     from orchestrator.usecases.pretool import git_aliases
 
-    aliases = git_aliases(start, (deadline or Deadline.after(5.0)).within(5.0))
+    aliases = git_aliases(start, _lookup(deadline))
     if not aliases:
         return result
     again = analyse(command, known_aliases=aliases)
     return again if all(op.repository.is_default for op in again.ops) else result
 
 
-def protected_edit(target: object, project_root: Path | None) -> str | None:
+def _lookup(deadline: Deadline | None) -> Deadline:
+    """The bound of a git lookup before a tool runs: GIT_LOOKUP_DEADLINE_S, within the
+    event's `deadline` when one is given."""
+    return (deadline or Deadline.after(GIT_LOOKUP_DEADLINE_S)).within(GIT_LOOKUP_DEADLINE_S)
+
+
+def protected_edit(
+    target: object, project_root: Path | None, deadline: Deadline | None = None
+) -> str | None:
     """Why a file-edit tool aimed at `target` is refused ("protected_path": inside git's
     folder, the hooks or orchestrate's configuration; or a reason word when the target
     cannot be determined), or None when it may run. Git's places are read from the
-    project root and the target's nearest existing folder, within 5 s."""
+    project root and the target's nearest existing folder, within GIT_LOOKUP_DEADLINE_S
+    (and the event's `deadline`)."""
     from orchestrator.usecases.pretool import git_places
     from orchestrator.usecases.shell_delivery import protected_target
 
-    deadline = Deadline.after(5.0)
+    bound = _lookup(deadline)
     places: dict[str, Path] = {}
     for where in _nearest_dirs(target, project_root):
-        for name, place in git_places(where, deadline).items():
+        for name, place in git_places(where, bound).items():
             places[f"{name}:{place}"] = place
     reason = protected_target(target, project_root, places)
     if reason is None and project_root is not None and _is_checker_config(target, project_root):
@@ -199,7 +208,10 @@ def _is_checker_config(target: object, root: Path) -> bool:
 
 
 def protected_shell_write(
-    writes: Sequence[str], start: Path | None, project_root: Path | None
+    writes: Sequence[str],
+    start: Path | None,
+    project_root: Path | None,
+    deadline: Deadline | None = None,
 ) -> str | None:
     """The reason word `protected_path` when a shell command names, among the files it
     writes (`writes`: the analyser's targets, relative to `start`, the shell's folder),
@@ -213,7 +225,7 @@ def protected_shell_write(
     from orchestrator.usecases.shell_delivery import protected_target
 
     base = start or project_root
-    hooks = {k: v for k, v in git_places(base, Deadline.after(5.0)).items() if k == "hooks"}
+    hooks = {k: v for k, v in git_places(base, _lookup(deadline)).items() if k == "hooks"}
     for path in writes:
         target = path if os.path.isabs(path) else str(base / path)
         if hooks and protected_target(target, None, hooks) is not None:
