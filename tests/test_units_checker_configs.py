@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from orchestrator import api
 from orchestrator.checkers import command
 from orchestrator.checkers.configs import (
@@ -121,3 +123,18 @@ def test_a_file_not_read_here_may_hold_the_section_that_would_run_code(tmp_path:
     assert not may_hold_section(tmp_path / "absent.json", "extends")
     (tmp_path / "dir.json").mkdir()
     assert not may_hold_section(tmp_path / "dir.json", "extends")
+
+
+@pytest.mark.parametrize("name", ["package.json", "package.yaml"])
+def test_a_config_nested_past_the_parser_is_not_read_and_never_raises(
+    tmp_path: Path, name: str
+) -> None:
+    """A shared config nested deeper than Python's JSON or YAML reader follows (an
+    adversarial `[[[[...` well under the size cap) is a file not read here: it holds no
+    section, may hold one (a gate holding back what the section runs fails closed), and
+    the claim that asked never raises (it was a RecursionError: every file of the tool
+    `tool_error`)."""
+    path = tmp_path / name
+    path.write_text("[" * 30_000)
+    assert holds_section(path, "prettier") is False
+    assert may_hold_section(path, "prettier") is True

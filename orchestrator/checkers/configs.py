@@ -59,7 +59,7 @@ def _section(path: Path, section: str) -> bool | None:
     if path.suffix in (".json", ".yaml", ".yml"):
         try:
             doc: object = _yaml(text) if path.suffix != ".json" else json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past the parser: not read here
             return None
         for part in section.split("."):
             if not isinstance(doc, dict) or part not in doc:
