@@ -55,6 +55,7 @@ PROJECTS: dict[str, tuple[dict[str, str], str]] = {
     ),
     "markdownlint-cli2": ({".markdownlint.yaml": "default: true\n", "a.md": "# A\n"}, "a.md"),
     "prettier": ({".prettierrc.json": "{}\n", "a.md": "# A\n"}, "a.md"),
+    "biome": ({"biome.json": "{}\n", "a.js": "export const x = 1;\n"}, "a.js"),
     "ruff-format": ({"pyproject.toml": "[tool.ruff.format]\n", "a.py": "x = 1\n"}, "a.py"),
     "sqlfluff": (
         {".sqlfluff": "[sqlfluff]\ndialect = ansi\n", "a.sql": "SELECT a FROM t\n"},
