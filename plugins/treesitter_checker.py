@@ -77,6 +77,9 @@ HINT_SUSPECT = (
     "candidates: install or repair native lint, or confirm with the language's own parser"
 )
 HINT_CONFIRMED = "fix the syntax error {parser} reports, then re-run"
+#: The reason of a generated file its exact parser did not decide.
+REASON_GENERATED_UNJUDGED = "generated file, judged by its exact parser only: no verdict"
+
 #: The project setting that also hands files the grammar found clean to the exact parser.
 CLEAN_OPTION = "exact_parse_clean"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
@@ -542,6 +545,13 @@ class TreeSitterChecker:
         """True when the file's language has a grammar in the manifest."""
         return grammar_info(_language(target)) is not None
 
+    def judges_generated(self, target: FileTarget) -> bool:
+        """True when an exact parser covers the generated file's language: it alone
+        judges the file (no grammar runs on it: `_parse`)."""
+        from orchestrate_plugins.exact_parsers import languages
+
+        return self.claims(target) and _language(target) in languages()
+
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         """Chunks of `BATCH_SIZE` files; nothing to resolve up front (grammars are bundled)."""
         ordered = tuple(sorted(targets, key=lambda t: t.path))
@@ -564,12 +574,14 @@ class TreeSitterChecker:
         memo: dict[str, str] = {}  # each program resolved once for the batch
 
         def facts(target: FileTarget) -> str:
+            # A generated file is judged without its grammar: another outcome.
+            mark = "generated;" if target.generated else ""
             language = _language(target)
             if language not in _program_languages():
-                return ""
+                return mark
             from orchestrate_plugins.exact_confirm import reuse_facts
 
-            return reuse_facts(target.path, language, ctx, memo)
+            return mark + reuse_facts(target.path, language, ctx, memo)
 
         return ReuseIdentity(
             tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax", facts=facts
@@ -678,10 +690,15 @@ class TreeSitterChecker:
             why = _is_text(src)
             if why:
                 return out(ScopeStatus.NOT_RUN, reason=why)
-            tree = parse(info.grammar, src, ctx.deadline.at)
-            regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
-            del tree
-            judged = bool(regions) or check_clean(ctx, language, target, src)
+            if target.generated:
+                # Its exact parser alone (core/plan.split_generated): no grammar noise.
+                regions: list[Region] = []
+                judged = True
+            else:
+                tree = parse(info.grammar, src, ctx.deadline.at)
+                regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
+                del tree
+                judged = bool(regions) or check_clean(ctx, language, target, src)
             waits = False
             if judged:
                 from orchestrate_plugins.exact_confirm import shares
@@ -738,6 +755,17 @@ def _finish(parsed: _Parsed, verdict: Verdict | None, tool: ToolIdentity) -> Fil
     """The outcome of a parsed file and its exact verdict (None: none was asked)."""
     if not parsed.waits:
         parsed.spent = time.monotonic() - parsed.started
+    if parsed.target.generated and (verdict is None or verdict.evidence not in DECIDED):
+        # A generated file its exact parser did not decide (a size cap, a missing
+        # program): nothing judged it, and never a candidate.
+        why = verdict.reason if verdict is not None and verdict.reason else None
+        return parsed.out(
+            tool,
+            ScopeStatus.NOT_RUN,
+            reason=REASON_GENERATED_UNJUDGED + (f": {why}" if why else ""),
+            syntax_parser=verdict.parser if verdict else None,
+            reusable=verdict is None or verdict.stable,
+        )
     return parsed.out(
         tool,
         scope_status(parsed.info, verdict),
