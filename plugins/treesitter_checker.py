@@ -77,8 +77,10 @@ HINT_SUSPECT = (
     "candidates: install or repair native lint, or confirm with the language's own parser"
 )
 HINT_CONFIRMED = "fix the syntax error {parser} reports, then re-run"
-#: The reason of a generated file its exact parser did not decide.
-REASON_GENERATED_UNJUDGED = "generated file, judged by its exact parser only: no verdict"
+#: Why a file is judged by its exact parser alone (`exact_only`), the start of its
+#: reason when that parser did not decide.
+REASON_GENERATED_ONLY = "generated file, judged by its exact parser only"
+REASON_EIGHT_BIT_ONLY = "not valid UTF-8 text, judged by its exact parser only (read as latin-1)"
 
 #: The project setting that also hands files the grammar found clean to the exact parser.
 CLEAN_OPTION = "exact_parse_clean"
@@ -418,6 +420,8 @@ def _verdict(
         # recovery, so they are counted, not reported.
         first = verdict.errors[0] if verdict.errors else (1, None, "rejected")
         reasons.append(f"syntax error confirmed by {verdict.label}")
+        if verdict.reason:  # read with a caveat (an 8-bit INI file read as latin-1)
+            reasons.append(verdict.reason)
         more = len({e for e in verdict.errors if e != first})
         if more:
             reasons.append(f"{more} further error(s) reported after the first")
@@ -475,6 +479,23 @@ def _not_judged(info: Any, verdict: Verdict | None) -> dict[str, Any]:
         "syntax_evidence": None,
         "syntax_parser": verdict.parser if verdict else None,
     }
+
+
+def exact_only(
+    target: FileTarget, language: str | None, src: bytes, not_text: str | None
+) -> str | None:
+    """Why the file is judged by its exact parser alone, never the grammar (None: it is
+    not): a generated file (core/plan.split_generated offered it for that), or a file
+    that is not UTF-8 (`not_text`, no NUL byte) whose parser reads 8-bit text
+    (`ExactParser.eight_bit`: INI)."""
+    if target.generated:
+        return REASON_GENERATED_ONLY
+    if not_text is None or b"\x00" in src:
+        return None
+    from orchestrate_plugins.exact_parsers import parser_for
+
+    parser = parser_for(language, target.path, src)
+    return REASON_EIGHT_BIT_ONLY if parser is not None and parser.eight_bit else None
 
 
 def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: bytes) -> bool:
@@ -688,10 +709,11 @@ class TreeSitterChecker:
                     reason=f"file too large to parse (> {limit} bytes, the max_parse_bytes limit)",
                 )
             why = _is_text(src)
-            if why:
+            alone = exact_only(target, language, src, why)
+            if why and alone is None:
                 return out(ScopeStatus.NOT_RUN, reason=why)
-            if target.generated:
-                # Its exact parser alone (core/plan.split_generated): no grammar noise.
+            if alone is not None:
+                # Its exact parser alone: no grammar noise, never a candidate.
                 regions: list[Region] = []
                 judged = True
             else:
@@ -713,7 +735,16 @@ class TreeSitterChecker:
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=_fault(exc))
         return _Parsed(
-            target, language, info, regions, src, judged, waits, started, time.monotonic() - started
+            target,
+            language,
+            info,
+            regions,
+            src,
+            judged,
+            waits,
+            started,
+            time.monotonic() - started,
+            alone,
         )
 
 
@@ -737,6 +768,8 @@ class _Parsed:
     started: float
     #: Seconds spent on this file so far (its parse, its share of a shared run).
     spent: float
+    #: Why its exact parser alone judges it (`exact_only`), or None.
+    alone: str | None = None
 
     def out(self, tool: ToolIdentity, status: ScopeStatus, **kw: Any) -> FileOutcome:
         """This file's outcome."""
@@ -755,14 +788,14 @@ def _finish(parsed: _Parsed, verdict: Verdict | None, tool: ToolIdentity) -> Fil
     """The outcome of a parsed file and its exact verdict (None: none was asked)."""
     if not parsed.waits:
         parsed.spent = time.monotonic() - parsed.started
-    if parsed.target.generated and (verdict is None or verdict.evidence not in DECIDED):
-        # A generated file its exact parser did not decide (a size cap, a missing
-        # program): nothing judged it, and never a candidate.
+    if parsed.alone is not None and (verdict is None or verdict.evidence not in DECIDED):
+        # A file its exact parser alone judges and did not decide (a size cap, a
+        # missing program): nothing judged it, and never a candidate.
         why = verdict.reason if verdict is not None and verdict.reason else None
         return parsed.out(
             tool,
             ScopeStatus.NOT_RUN,
-            reason=REASON_GENERATED_UNJUDGED + (f": {why}" if why else ""),
+            reason=parsed.alone + (f": {why}" if why else ": no verdict"),
             syntax_parser=verdict.parser if verdict else None,
             reusable=verdict is None or verdict.stable,
         )

@@ -405,3 +405,30 @@ def test_gate_commit_blocks_a_staged_lock_file_its_parser_rejects(tmp_path: Path
     assert code == 1, report["gate"]
     (finding,) = [f for f in report["findings"] if f["path"] == "package-lock.json"]
     assert finding["checker"] == "treesitter" and not finding["candidate"], finding
+
+
+# ---- an INI file in an 8-bit encoding is read as latin-1 by its parser -------------
+
+#: As ansible-core's test/integration/targets/lookup_ini/lookup-8859-15.ini (ISO-8859-15).
+INI_8859_15 = b"[global]\n# A comment\nvalue1=Text associated with value1 and global section\n"
+INI_8859_15 += b"value2=Same for value2 and global section\nfield.with.space=another\n"
+INI_8859_15 += b"field_with_unicode=\xe9 \xe0 \xe8 \xa4\n"
+
+
+def test_an_8bit_ini_file_gets_its_parsers_verdict_read_as_latin1(tmp_path: Path) -> None:
+    # Fails on the old code: `not_run` "not valid UTF-8 text", no verdict.
+    (tmp_path / "ok.ini").write_bytes(INI_8859_15)
+    (tmp_path / "bad.ini").write_bytes(b"[s]\n  = \xe9\n")
+    (tmp_path / "data.json").write_bytes(b'{"k": "\xe9"}\n')  # JSON is UTF-8: no verdict
+    report = run_lint(LintRequest(project_root=tmp_path, timeout=60))
+    ok = _treesitter(report, "ok.ini")
+    assert ok.status == ScopeStatus.CHECKED and ok.syntax == "clean", ok
+    assert "read as latin-1" in (ok.reason or "")
+    # configparser's rejection of INI is no evidence (INI has no one standard); the
+    # grammar never reads a non-UTF-8 file: no verdict, no candidate.
+    bad = _treesitter(report, "bad.ini")
+    assert bad.status == ScopeStatus.NOT_RUN, bad
+    assert "read as latin-1" in (bad.reason or "") and "no one standard" in (bad.reason or "")
+    assert report.findings == []
+    data = _treesitter(report, "data.json")
+    assert data.status == ScopeStatus.NOT_RUN and data.reason == "not valid UTF-8 text"
