@@ -332,8 +332,10 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
     ident = ToolIdentity(
         path=f"python:{parser.name}", version=exact_inprocess.identity(parser.name)
     )
+    latin1 = parser.eight_bit and exact_inprocess.decode(src, True)[1]
+    caveat = exact_inprocess.READ_AS_LATIN1 if latin1 else None
     try:
-        errors = exact_inprocess.errors(parser.name, src, target.path)
+        errors = exact_inprocess.errors(parser.name, src, target.path, parser.eight_bit)
     except exact_inprocess.Lenient as exc:
         return Verdict(SyntaxEvidence.REFUTED, ident, reason=str(exc), stable=True)
     except exact_inprocess.TooDeep as exc:
@@ -348,8 +350,8 @@ def _in_process(parser: ExactParser, target: FileTarget, src: bytes) -> Verdict:
             reason=f"no verdict: {parser.name} failed ({type(exc).__name__})",
         )
     if errors:
-        return Verdict(SyntaxEvidence.CONFIRMED, ident, tuple(errors), stable=True)
-    return Verdict(SyntaxEvidence.REFUTED, ident, stable=True)
+        return Verdict(SyntaxEvidence.CONFIRMED, ident, tuple(errors), stable=True, reason=caveat)
+    return Verdict(SyntaxEvidence.REFUTED, ident, stable=True, reason=caveat)
 
 
 def _within(errors: tuple[ErrorLine, ...], src: bytes) -> tuple[ErrorLine, ...]:

@@ -345,10 +345,26 @@ def identity(name: str) -> str:
     return f"python {'tomllib' if name == 'toml' else 'json'} {py}"
 
 
-def errors(name: str, src: bytes, path: str) -> list[ErrorLine]:
-    """The errors `name`'s in-process parser finds in `src` (UTF-8, BOM allowed).
+#: The reason of a verdict on a file read as latin-1 (`ExactParser.eight_bit`).
+READ_AS_LATIN1 = "not UTF-8: read as latin-1 (an 8-bit encoding; the format's structure is ASCII)"
+
+
+def decode(src: bytes, eight_bit: bool = False) -> tuple[str, bool]:
+    """`src` as text (UTF-8, BOM allowed), and whether it was read as latin-1 instead
+    (only when `eight_bit` and it is not UTF-8). Raises UnicodeDecodeError otherwise."""
+    try:
+        return src.decode("utf-8-sig"), False
+    except UnicodeDecodeError:
+        if not eight_bit:
+            raise
+        return src.decode("latin-1"), True
+
+
+def errors(name: str, src: bytes, path: str, eight_bit: bool = False) -> list[ErrorLine]:
+    """The errors `name`'s in-process parser finds in `src` (UTF-8, BOM allowed; with
+    `eight_bit`, latin-1 when it is not UTF-8: `decode`).
     Raises TooDeep when the parser hit its own limit (nesting, memory): no verdict."""
-    text = src.decode("utf-8-sig")
+    text, _ = decode(src, eight_bit)
     try:
         return CHECKS[name](text, path)
     except (RecursionError, MemoryError):

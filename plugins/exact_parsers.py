@@ -107,6 +107,11 @@ class ExactParser:
     #: that cost about 2 ms a file and confirmed no valid file of the qualification
     #: corpus with `grammars/confirm_measure.py --clean` (bench/RESULTS.md).
     every_file: bool = False
+    #: True for an in-process parser of a format that declares no encoding and whose
+    #: structure is ASCII (INI: sections, `key = value`, comments): a file that is not
+    #: UTF-8 is read as latin-1 (every byte decodes; the structure is the same), and
+    #: the verdict says so. Not for JSON, TOML or YAML: they define UTF-8/Unicode.
+    eight_bit: bool = False
     #: How the parser takes files. Empty: one file per process (`argv` above). Else the
     #: argv words after the executable that check many files in one process, `{files}`
     #: standing for the private copies (each its own word): the tool checks every file
@@ -508,6 +513,7 @@ PARSERS: tuple[ExactParser, ...] = (
         judges_if_accepted=True,
         max_bytes=IN_PROCESS_MAX_BYTES,
         every_file=True,
+        eight_bit=True,
     ),
     ExactParser(
         name="jinja",

@@ -77,6 +77,11 @@ HINT_SUSPECT = (
     "candidates: install or repair native lint, or confirm with the language's own parser"
 )
 HINT_CONFIRMED = "fix the syntax error {parser} reports, then re-run"
+#: Why a file is judged by its exact parser alone (`exact_only`), the start of its
+#: reason when that parser did not decide.
+REASON_GENERATED_ONLY = "generated file, judged by its exact parser only"
+REASON_EIGHT_BIT_ONLY = "not valid UTF-8 text, judged by its exact parser only (read as latin-1)"
+
 #: The project setting that also hands files the grammar found clean to the exact parser.
 CLEAN_OPTION = "exact_parse_clean"
 REASON_UNQUALIFIED = "grammar not qualified: candidates only"
@@ -415,6 +420,8 @@ def _verdict(
         # recovery, so they are counted, not reported.
         first = verdict.errors[0] if verdict.errors else (1, None, "rejected")
         reasons.append(f"syntax error confirmed by {verdict.label}")
+        if verdict.reason:  # read with a caveat (an 8-bit INI file read as latin-1)
+            reasons.append(verdict.reason)
         more = len({e for e in verdict.errors if e != first})
         if more:
             reasons.append(f"{more} further error(s) reported after the first")
@@ -472,6 +479,23 @@ def _not_judged(info: Any, verdict: Verdict | None) -> dict[str, Any]:
         "syntax_evidence": None,
         "syntax_parser": verdict.parser if verdict else None,
     }
+
+
+def exact_only(
+    target: FileTarget, language: str | None, src: bytes, not_text: str | None
+) -> str | None:
+    """Why the file is judged by its exact parser alone, never the grammar (None: it is
+    not): a generated file (core/plan.split_generated offered it for that), or a file
+    that is not UTF-8 (`not_text`, no NUL byte) whose parser reads 8-bit text
+    (`ExactParser.eight_bit`: INI)."""
+    if target.generated:
+        return REASON_GENERATED_ONLY
+    if not_text is None or b"\x00" in src:
+        return None
+    from orchestrate_plugins.exact_parsers import parser_for
+
+    parser = parser_for(language, target.path, src)
+    return REASON_EIGHT_BIT_ONLY if parser is not None and parser.eight_bit else None
 
 
 def check_clean(ctx: RunContext, language: str | None, target: FileTarget, src: bytes) -> bool:
@@ -542,6 +566,13 @@ class TreeSitterChecker:
         """True when the file's language has a grammar in the manifest."""
         return grammar_info(_language(target)) is not None
 
+    def judges_generated(self, target: FileTarget) -> bool:
+        """True when an exact parser covers the generated file's language: it alone
+        judges the file (no grammar runs on it: `_parse`)."""
+        from orchestrate_plugins.exact_parsers import languages
+
+        return self.claims(target) and _language(target) in languages()
+
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         """Chunks of `BATCH_SIZE` files; nothing to resolve up front (grammars are bundled)."""
         ordered = tuple(sorted(targets, key=lambda t: t.path))
@@ -564,12 +595,14 @@ class TreeSitterChecker:
         memo: dict[str, str] = {}  # each program resolved once for the batch
 
         def facts(target: FileTarget) -> str:
+            # A generated file is judged without its grammar: another outcome.
+            mark = "generated;" if target.generated else ""
             language = _language(target)
             if language not in _program_languages():
-                return ""
+                return mark
             from orchestrate_plugins.exact_confirm import reuse_facts
 
-            return reuse_facts(target.path, language, ctx, memo)
+            return mark + reuse_facts(target.path, language, ctx, memo)
 
         return ReuseIdentity(
             tool=tool_identity(), config_digest=_manifest_digest(), rules="syntax", facts=facts
@@ -676,12 +709,18 @@ class TreeSitterChecker:
                     reason=f"file too large to parse (> {limit} bytes, the max_parse_bytes limit)",
                 )
             why = _is_text(src)
-            if why:
+            alone = exact_only(target, language, src, why)
+            if why and alone is None:
                 return out(ScopeStatus.NOT_RUN, reason=why)
-            tree = parse(info.grammar, src, ctx.deadline.at)
-            regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
-            del tree
-            judged = bool(regions) or check_clean(ctx, language, target, src)
+            if alone is not None:
+                # Its exact parser alone: no grammar noise, never a candidate.
+                regions: list[Region] = []
+                judged = True
+            else:
+                tree = parse(info.grammar, src, ctx.deadline.at)
+                regions = candidate_regions(info.grammar, src, tree, ctx.deadline.at)
+                del tree
+                judged = bool(regions) or check_clean(ctx, language, target, src)
             waits = False
             if judged:
                 from orchestrate_plugins.exact_confirm import shares
@@ -696,7 +735,16 @@ class TreeSitterChecker:
         except Exception as exc:  # noqa: BLE001 - a broken grammar or unreadable file is an outcome
             return out(ScopeStatus.TOOL_ERROR, reason=_fault(exc))
         return _Parsed(
-            target, language, info, regions, src, judged, waits, started, time.monotonic() - started
+            target,
+            language,
+            info,
+            regions,
+            src,
+            judged,
+            waits,
+            started,
+            time.monotonic() - started,
+            alone,
         )
 
 
@@ -720,6 +768,8 @@ class _Parsed:
     started: float
     #: Seconds spent on this file so far (its parse, its share of a shared run).
     spent: float
+    #: Why its exact parser alone judges it (`exact_only`), or None.
+    alone: str | None = None
 
     def out(self, tool: ToolIdentity, status: ScopeStatus, **kw: Any) -> FileOutcome:
         """This file's outcome."""
@@ -738,6 +788,17 @@ def _finish(parsed: _Parsed, verdict: Verdict | None, tool: ToolIdentity) -> Fil
     """The outcome of a parsed file and its exact verdict (None: none was asked)."""
     if not parsed.waits:
         parsed.spent = time.monotonic() - parsed.started
+    if parsed.alone is not None and (verdict is None or verdict.evidence not in DECIDED):
+        # A file its exact parser alone judges and did not decide (a size cap, a
+        # missing program): nothing judged it, and never a candidate.
+        why = verdict.reason if verdict is not None and verdict.reason else None
+        return parsed.out(
+            tool,
+            ScopeStatus.NOT_RUN,
+            reason=parsed.alone + (f": {why}" if why else ": no verdict"),
+            syntax_parser=verdict.parser if verdict else None,
+            reusable=verdict is None or verdict.stable,
+        )
     return parsed.out(
         tool,
         scope_status(parsed.info, verdict),

@@ -30,19 +30,32 @@ LOCKS = {
     "yarn.lock": "# yarn lockfile v1\n",
 }
 MINIFIED = "var a=1;" * 200 + "\n"
+#: The lock files an exact parser reads (strict JSON, YAML, TOML): it judges them.
+EXACT_LOCKS = {"package-lock.json", "web/pnpm-lock.yaml", "Cargo.lock"}
 
 
 def _scopes(report: Any, path: str) -> list[Any]:
     return [s for s in report.scopes if s.path == path]
 
 
-def _generated(report: Any, path: str) -> Any:
+def _generated(report: Any, path: str, exact: bool = False) -> Any:
     """Orchestrate's own scope of a generated file no native checker judged (a native
-    checker that needs its config first may say so beside it, but checks nothing)."""
+    checker that needs its config first may say so beside it, but checks nothing).
+    `exact`: its language's exact parser judges it, beside that scope (never a grammar,
+    never a candidate); otherwise nothing checks it."""
     scopes = _scopes(report, path)
     ours = [s for s in scopes if s.checker == "orchestrate"]
     assert len(ours) == 1, [(s.checker, s.status, s.reason) for s in scopes]
-    assert not [s for s in scopes if s.status == ScopeStatus.CHECKED]
+    checked = [s for s in scopes if s.status == ScopeStatus.CHECKED]
+    if exact:
+        assert [s.checker for s in checked] == ["treesitter"], [
+            (s.checker, s.status, s.reason) for s in scopes
+        ]
+        assert checked[0].syntax_parser is not None
+        assert "exact parser still judges" in (ours[0].reason or "")
+    else:
+        assert not checked, [(s.checker, s.status, s.reason) for s in scopes]
+    assert not [f for f in report.findings if f.path == path and f.candidate]
     (scope,) = ours
     assert scope.status == ScopeStatus.NOT_RUN
     assert scope.reason and scope.reason.startswith("generated (")
@@ -60,7 +73,7 @@ def test_lock_files_are_not_run_for_linters(tmp_path: Path) -> None:
     root = _write(tmp_path, {**LOCKS, "a.py": "x = 1\n"})
     report = run_lint(LintRequest(project_root=root, timeout=60))
     for path in LOCKS:
-        scope = _generated(report, path)
+        scope = _generated(report, path, exact=path in EXACT_LOCKS)
         assert f"lock file {Path(path).name}" in (scope.reason or "")
     assert any(s.checker == "ruff" and s.status == "checked" for s in _scopes(report, "a.py"))
     assert not [f for f in report.findings if f.path in LOCKS]
@@ -100,8 +113,9 @@ def test_minified_bundles_and_generated_headers(tmp_path: Path) -> None:
     }
     root = _write(tmp_path, files)
     report = run_lint(LintRequest(project_root=root, timeout=60))
-    assert "minified bundle by name" in (_generated(report, "dist/app.min.js").reason or "")
-    assert "minified" in (_generated(report, "dist/bundle.js").reason or "")
+    # Their exact parser (`node --check`) judges the bundles; the grammar never runs.
+    assert "minified bundle by name" in (_generated(report, "dist/app.min.js", True).reason or "")
+    assert "minified" in (_generated(report, "dist/bundle.js", True).reason or "")
     _generated(report, "dist/style.css")
     # Ruff lints protoc's output when run directly, so it does here too.
     assert [(f.path, f.rule) for f in report.findings] == [("pb/api_pb2.py", "F401")]
@@ -311,3 +325,110 @@ def test_precise_generated_markers(path: str, head: str, why: str) -> None:
 )
 def test_loose_phrases_mark_nothing(path: str, head: str) -> None:
     assert generated_reason(path, head.encode(), NONE) is None
+
+
+# ---- a generated file whose language has an exact parser gets its verdict --------
+
+#: The shape npm 9 writes (lockfileVersion 3), a small copy.
+NPM_LOCK = """{
+  "name": "site",
+  "version": "1.0.0",
+  "lockfileVersion": 3,
+  "requires": true,
+  "packages": {
+    "": {"name": "site", "version": "1.0.0", "dependencies": {"ms": "^2.1.3"}},
+    "node_modules/ms": {
+      "version": "2.1.3",
+      "resolved": "https://registry.npmjs.org/ms/-/ms-2.1.3.tgz",
+      "integrity": "sha512-6FlzubTLZG3J2a/NVCAleEhjzq5oxgHyaCU9yYXvcLsvoVaHJq/s5xXI6/XXP6tz7R9xAOtHnSO/tXtF3WRTlA=="
+    }
+  }
+}
+"""
+
+
+def _treesitter(report: Any, path: str) -> Any:
+    (scope,) = [s for s in _scopes(report, path) if s.checker == "treesitter"]
+    return scope
+
+
+def test_a_generated_file_is_judged_by_its_exact_parser_alone(tmp_path: Path) -> None:
+    # Fails on the old code: the lock file and the bundle had no verdict at all.
+    root = _write(
+        tmp_path,
+        {
+            "package-lock.json": NPM_LOCK,
+            "broken/package-lock.json": NPM_LOCK.replace('"requires": true,', '"requires": true,,'),
+            "dist/app.min.js": "var a=1;function f(b){return b+a}\n",
+            ".gitattributes": "gen/** linguist-generated\n",
+            "gen/conf.lua": "local x = = 1\n",  # no exact parser: not judged
+        },
+    )
+    report = run_lint(LintRequest(project_root=root, timeout=60))
+    scope = _treesitter(report, "package-lock.json")
+    assert scope.status == ScopeStatus.CHECKED and scope.syntax == "clean"
+    assert scope.syntax_parser is not None and scope.syntax_parser.path == "python:json"
+    assert "exact parser still judges" in (
+        _generated(report, "package-lock.json", True).reason or ""
+    )
+    assert _treesitter(report, "dist/app.min.js").status == ScopeStatus.CHECKED
+    broken = _treesitter(report, "broken/package-lock.json")
+    assert broken.status == ScopeStatus.CHECKED and broken.syntax_evidence == "confirmed"
+    (finding,) = [f for f in report.findings if f.path == "broken/package-lock.json"]
+    assert finding.blocking and not finding.candidate and finding.line == 5
+    # No exact parser: today's generated scope alone, no grammar run, no candidate.
+    _generated(report, "gen/conf.lua")
+    assert not [f for f in report.findings if f.path == "gen/conf.lua"]
+
+
+def test_a_generated_file_over_the_parsers_size_cap_is_not_run_saying_so(tmp_path: Path) -> None:
+    # PyYAML reads at most 512 KiB in process (it cannot be stopped at the deadline).
+    entry = "  /p{i}@1.0.{i}:\n    resolution: {{integrity: sha512-{i}}}\n"
+    big = "lockfileVersion: '9.0'\npackages:\n" + "".join(entry.format(i=i) for i in range(12000))
+    assert 512 * 1024 < len(big) < 1024 * 1024
+    root = _write(tmp_path, {"pnpm-lock.yaml": big})
+    report = run_lint(LintRequest(project_root=root, timeout=60))
+    scope = _treesitter(report, "pnpm-lock.yaml")
+    assert scope.status == ScopeStatus.NOT_RUN, scope
+    assert "no verdict" in (scope.reason or "") and "512 KiB" in (scope.reason or "")
+    assert not [f for f in report.findings if f.path == "pnpm-lock.yaml"]
+    _generated(report, "pnpm-lock.yaml")
+
+
+@pytest.mark.e2e
+def test_gate_commit_blocks_a_staged_lock_file_its_parser_rejects(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "r", {"package-lock.json": NPM_LOCK, "a.py": "x = 1\n"})
+    code, report = _gate(repo)
+    assert code == 0, report["gate"]
+    stage(repo, {"package-lock.json": NPM_LOCK.replace('"ms": "^2.1.3"}}', '"ms": "^2.1.3"}')})
+    code, report = _gate(repo)
+    assert code == 1, report["gate"]
+    (finding,) = [f for f in report["findings"] if f["path"] == "package-lock.json"]
+    assert finding["checker"] == "treesitter" and not finding["candidate"], finding
+
+
+# ---- an INI file in an 8-bit encoding is read as latin-1 by its parser -------------
+
+#: As ansible-core's test/integration/targets/lookup_ini/lookup-8859-15.ini (ISO-8859-15).
+INI_8859_15 = b"[global]\n# A comment\nvalue1=Text associated with value1 and global section\n"
+INI_8859_15 += b"value2=Same for value2 and global section\nfield.with.space=another\n"
+INI_8859_15 += b"field_with_unicode=\xe9 \xe0 \xe8 \xa4\n"
+
+
+def test_an_8bit_ini_file_gets_its_parsers_verdict_read_as_latin1(tmp_path: Path) -> None:
+    # Fails on the old code: `not_run` "not valid UTF-8 text", no verdict.
+    (tmp_path / "ok.ini").write_bytes(INI_8859_15)
+    (tmp_path / "bad.ini").write_bytes(b"[s]\n  = \xe9\n")
+    (tmp_path / "data.json").write_bytes(b'{"k": "\xe9"}\n')  # JSON is UTF-8: no verdict
+    report = run_lint(LintRequest(project_root=tmp_path, timeout=60))
+    ok = _treesitter(report, "ok.ini")
+    assert ok.status == ScopeStatus.CHECKED and ok.syntax == "clean", ok
+    assert "read as latin-1" in (ok.reason or "")
+    # configparser's rejection of INI is no evidence (INI has no one standard); the
+    # grammar never reads a non-UTF-8 file: no verdict, no candidate.
+    bad = _treesitter(report, "bad.ini")
+    assert bad.status == ScopeStatus.NOT_RUN, bad
+    assert "read as latin-1" in (bad.reason or "") and "no one standard" in (bad.reason or "")
+    assert report.findings == []
+    data = _treesitter(report, "data.json")
+    assert data.status == ScopeStatus.NOT_RUN and data.reason == "not valid UTF-8 text"

@@ -19,6 +19,7 @@ from orchestrator.vocab import GateDecision
 
 BROKEN_SH = "if then fi ((\n"
 BROKEN_JSON = '{"a": \n'
+BROKEN_JAVA = "class A { void f( }\n"
 #: Every way a root `.gitattributes` line marks a file generated (model/generated.py).
 MARKS = [
     "* linguist-generated=true",
@@ -78,16 +79,20 @@ def test_a_missing_ruff_is_not_excused_by_the_change_marking_the_file(tmp_path, 
     assert decision == GateDecision.INCOMPLETE, notes
 
 
-def test_a_mark_the_base_holds_still_exempts(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # A JSON file: only the fallback and its exact parser judge JSON, and they skip a
-    # generated file (a native checker, shellcheck for a .sh, judges it as run directly).
-    root = new_repo(tmp_path / "r", {".gitattributes": "bad.json linguist-generated\n"})
-    git(root, "commit", "-q", "--no-verify", "-m", "base marks bad.json")
-    (root / "bad.json").write_text(BROKEN_JSON)
-    git(root, "add", "bad.json")
+@pytest.mark.parametrize("marked", [True, False])
+def test_a_mark_the_base_holds_still_exempts(tmp_path, marked: bool) -> None:  # type: ignore[no-untyped-def]
+    # A Java file: only the fallback's grammar judges Java (no native checker, no exact
+    # parser), and it skips a generated file. (A generated file whose language has an
+    # exact parser, JSON, is judged by that parser alone: tests/test_generated_files.py.)
+    attrs = "bad.java linguist-generated\n" if marked else ""
+    root = new_repo(tmp_path / "r", {".gitattributes": attrs or "# none\n"})
+    git(root, "commit", "-q", "--no-verify", "-m", "base marks bad.java")
+    (root / "bad.java").write_text(BROKEN_JAVA)
+    git(root, "add", "bad.java")
     git(root, "commit", "-q", "--no-verify", "-m", "change")
     decision, notes = _decision(root, "ci")
-    assert decision == GateDecision.ALLOW, notes
+    # Unmarked, the gate asks evidence of it (incomplete: no native checker for Java).
+    assert (decision == GateDecision.ALLOW) == marked, (decision, notes)
 
 
 def test_a_mark_only_the_base_holds_does_not_exempt(tmp_path) -> None:  # type: ignore[no-untyped-def]

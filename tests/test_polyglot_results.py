@@ -87,11 +87,6 @@ def _exact_gaps(result: dict[str, Any]) -> int:
     return result["total"]["exact_no_verdict"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="measured: 3 files in a language with an installed exact parser got no verdict "
-    "(an ISO-8859-15 INI file, 2 generated files; bench/RESULTS.md)",
-)
 def test_issue27_every_file_with_an_installed_exact_parser_gets_a_verdict(
     result: dict[str, Any],
 ) -> None:

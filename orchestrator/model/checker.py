@@ -47,6 +47,9 @@ class FileTarget:
     #: How `language` was decided (languages.detect_language), and why not when undecided.
     detected_by: DetectedBy | None = None
     undecided: str | None = None
+    #: A generated file (model/generated.py) offered to the fallback tier only for its
+    #: language's exact parser: no grammar runs on it (core/plan.split_generated).
+    generated: bool = False
 
     @property
     def on_disk(self) -> bool:

@@ -96,6 +96,13 @@ class LoadedChecker:
         """The plugin's own `claims`."""
         return bool(self.impl.claims(target))
 
+    def judges_generated(self, target: FileTarget) -> bool:
+        """The plugin's optional `judges_generated(target)` (a fallback checker that
+        judges a generated file without its grammar: core/plan.split_generated); False
+        without one."""
+        fn = getattr(self.impl, "judges_generated", None)
+        return bool(fn(target)) if callable(fn) else False
+
     def plan(self, targets: Sequence[FileTarget], ctx: RunContext) -> CheckerPlan:
         """The plugin's own `plan`."""
         return self.impl.plan(targets, ctx)  # type: ignore[no-any-return]

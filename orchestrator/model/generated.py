@@ -320,9 +320,11 @@ def generated_reason(path: str, head: bytes, attrs: Attributes) -> str | None:
     return _header(lines, name.lower().endswith(DOCUMENTS)) or _minified(name.lower(), lines)
 
 
-def generated_text(why: str) -> str:
-    """The reason of a generated file's scope."""
-    return f"{GENERATED} ({why}): linters skip it unless it is named on the command line"
+def generated_text(why: str, exact: bool = False) -> str:
+    """The reason of a generated file's scope (`exact`: its language's exact parser still
+    judges its syntax, without the grammar)."""
+    text = f"{GENERATED} ({why}): linters skip it unless it is named on the command line"
+    return text + ("; its exact parser still judges its syntax" if exact else "")
 
 
 def is_generated(checker: str, status: str, reason: str | None, tier: object) -> bool:
