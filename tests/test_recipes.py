@@ -1560,6 +1560,26 @@ def test_biome_ignores_a_binary_a_config_or_node_options_named_by_the_environmen
     assert "format" in {f.rule for f in out.findings}
 
 
+def test_a_file_named_as_another_file_s_finding_line_keeps_its_own_findings(
+    tmp_path: Path,
+) -> None:
+    """biome prints `PATH: format: ...` and `PATH:LINE:COL: RULE: ...`: beside a clean
+    `ok.js`, a file named `ok.js: format: y.js` would have its findings read as `ok.js`'s
+    (the pattern's path stops at the first separator) and come out `checked` clean.
+    Each file keeps its own findings, as biome run directly reports them."""
+    root = tmp_path / "ws"
+    forged = "ok.js: format: y.js"
+    files = {"biome.json": "{}\n", "ok.js": "export const x = 1;\n", forged: "const   y=2\n"}
+    targets = _project(root, files)[1:]
+    ctx = RunContext(project_root=root, deadline=Deadline.after(60))
+    outs = _run(_builtin("biome"), targets, ctx)
+    assert outs["ok.js"].status == ScopeStatus.CHECKED, outs["ok.js"].reason
+    assert not outs["ok.js"].findings, outs["ok.js"].findings
+    assert outs[forged].status == ScopeStatus.CHECKED, outs[forged].reason
+    rules = {f.rule for f in outs[forged].findings}
+    assert {"format", "lint/correctness/noUnusedVariables"} <= rules, rules
+
+
 def test_a_file_named_as_prettier_s_summary_lines_keeps_its_own_finding(tmp_path: Path) -> None:
     """A file named so that prettier's `[warn] PATH` line for it reads as a line the
     recipe skips (`Ignored unknown option ...`, `Code style issues found in ...`) is

@@ -281,11 +281,19 @@ def _read_pattern(reader: _Reader, text: str) -> None:
     skip = re.compile(output.skip_pattern) if output.skip_pattern else None
     errors = re.compile(output.file_error_pattern) if output.file_error_pattern else None
     asked = {t.path for t in reader.targets}
+    longest_first = sorted(asked, key=len, reverse=True)
     for raw in text.splitlines():
         m = rx.search(raw)
+        own = None
+        if m is not None and not reader.from_stdin:
+            m, own = _longest_path(rx, raw, m, longest_first, reader.root)
         # A line naming a file of the batch is that file's finding, whatever else it
         # looks like: a file named `Ignored unknown option x.js` is no skipped line.
-        named = m is not None and not reader.from_stdin and _names(m, reader.root, asked)
+        named = (
+            m is not None
+            and not reader.from_stdin
+            and (own is not None or _names(m, reader.root, asked))
+        )
         if not named and skip is not None and skip.search(raw):
             continue
         if not named and errors is not None and errors.search(raw):
@@ -298,7 +306,7 @@ def _read_pattern(reader: _Reader, text: str) -> None:
         if output.format_check:
             g["message"] = g.get("message") or "would reformat"
         reader.add(
-            g.get("path"),
+            own if own is not None else g.get("path"),
             g.get("line"),
             g.get("rule") or reader.recipe.name,
             column=g.get("column"),
@@ -307,6 +315,36 @@ def _read_pattern(reader: _Reader, text: str) -> None:
             word=g.get("severity"),
             message=g.get("message") or raw,
         )
+
+
+#: Stands for one of the batch's paths while a line is matched again: no character a
+#: pattern's separators could stop at inside it (a file name never holds NUL).
+_PATH_TOKEN = "\x00orchestrate-path\x00"
+
+
+def _longest_path(
+    rx: re.Pattern[str], raw: str, m: re.Match[str], longest_first: list[str], root: Path
+) -> tuple[re.Match[str], str | None]:
+    """The match of `raw` for the longest file of the batch its path starts with, and
+    that file (None: `m` as it was). A lazy path group stops at the first separator:
+    beside `a.js`, a file named `a.js: format: b.js` would have its findings read as
+    `a.js`'s and its own scope clean; the line is matched again with the longer name
+    held as one token, and kept only when the whole pattern still matches."""
+    found = m.groupdict().get("path")
+    if found is None:
+        return m, None
+    start = m.start("path")
+    rest = raw[start:]
+    for path in longest_first:
+        if len(path) <= len(found):
+            break
+        for printed in (path, f"./{path}", f"{root.as_posix()}/{path}"):
+            if not rest.startswith(printed):
+                continue
+            again = rx.search(raw[:start] + _PATH_TOKEN + raw[start + len(printed) :])
+            if again is not None and again.groupdict().get("path") == _PATH_TOKEN:
+                return again, path
+    return m, None
 
 
 def _names(m: re.Match[str], root: Path, asked: set[str]) -> bool:
