@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import selectors
 import signal
 import subprocess
 import threading
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator import proctree
-from orchestrator.deadline import Deadline
+from orchestrator.deadline import CANCEL_POLL_S, Deadline
 
 DEFAULT_OUTPUT_BUDGET = 8 * 1024 * 1024
 #: The environment entry every child gets (``NAME=<our pid>-<n>``, unique per run):
@@ -259,90 +260,128 @@ def _supervise(
     output_budget: int,
     mark: bytes,
 ) -> ProcResult:
-    """Pump the child's output within the budget, wait for it within the deadline."""
+    """Pump the child's output within the budget, feed its input and wait for it within
+    the deadline, all in the calling thread.
 
-    chunks: dict[str, list[bytes]] = {"out": [], "err": []}
-    total = [0]
-    over = threading.Event()
-    lock = threading.Lock()
-    killed = [False]
-
-    def kill_once() -> None:
-        with lock:
-            if killed[0]:
-                return
-            killed[0] = True
-        _kill_tree(proc, mark)
-
-    def pump(stream, key: str) -> None:  # type: ignore[no-untyped-def]
-        while True:
-            block = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
-            if not block:
-                break
-            with lock:
-                room = output_budget - total[0]
-                # Budget already used up exactly: still kill, or a flooder runs on.
-                if room <= 0 or len(block) > room:
-                    over.set()
-                if room > 0:
-                    chunks[key].append(block[:room])
-                    total[0] += min(len(block), room)
-            if over.is_set():
-                kill_once()
-
-    def feed() -> None:
-        try:
-            assert proc.stdin is not None
-            proc.stdin.write(stdin or b"")
-            proc.stdin.close()
-        except (BrokenPipeError, OSError, ValueError):
-            pass
-
-    threads = [
-        threading.Thread(target=pump, args=(proc.stdout, "out"), daemon=True),
-        threading.Thread(target=pump, args=(proc.stderr, "err"), daemon=True),
-    ]
-    if stdin is not None:
-        threads.append(threading.Thread(target=feed, daemon=True))
-    for t in threads:
-        t.start()
-
-    # Popen.wait(timeout=...) polls with sleeps of up to 50 ms; a blocking wait in a
-    # helper thread wakes us the moment the child exits (the save-feedback path runs
-    # one short child, so the poll slack was a visible share of its wall time).
-    exited = threading.Event()
-
-    def reap() -> None:
-        with contextlib.suppress(Exception):
-            proc.wait()
-        exited.set()
-
-    threading.Thread(target=reap, daemon=True).start()
-    timed_out = False
-    if not deadline.wait(exited):
-        timed_out = True
-        _kill_tree(proc, mark)
+    One selector watches the output pipes, the input pipe and (on Linux) a pidfd that
+    tells of the child's exit the moment it happens. A thread per pipe and one to reap
+    cost a third of a short child's wall time (a gate makes dozens of git calls), and
+    a thread blocked writing the input of a child that had exited was never ended.
+    After the exit, helpers the child left (in its group or not) may keep the pipes
+    open: the drain is bounded, then what is left of the run's tree is killed.
+    """
+    assert proc.stdout is not None and proc.stderr is not None
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    reads = {out_fd, err_fd}
+    total = 0
+    over = timed_out = exited = killed = swept = False
+    pending = memoryview(stdin or b"")
+    feed_fd = proc.stdin.fileno() if proc.stdin is not None else None
+    pidfd = _pidfd(proc.pid)
+    drain: Deadline | None = None  # the bound on reading once the child has ended
+    sel = selectors.DefaultSelector()
+    try:
+        for fd in reads:
+            sel.register(fd, selectors.EVENT_READ)
+        if pidfd is not None:
+            sel.register(pidfd, selectors.EVENT_READ)
+        if feed_fd is not None and pending:
+            os.set_blocking(feed_fd, False)
+            sel.register(feed_fd, selectors.EVENT_WRITE)
+        else:
+            _close_input(proc)
+        while reads or not exited:
+            if not exited and pidfd is None and proc.poll() is not None:
+                exited = True
+            if not exited and deadline.expired():
+                timed_out = killed = True
+                _kill_tree(proc, mark)
+                proc.wait()
+                exited = True
+            if exited and drain is None:
+                drain = Deadline.after(max(0.2, min(2.0, deadline.remaining())))
+            if drain is not None and drain.expired():
+                if swept:
+                    break  # the pipes outlived even the kill: give up on the rest
+                _kill_tree(proc, mark)
+                swept = killed = True
+                drain = Deadline.after(0.5)
+            bound = min((drain or deadline).remaining(), CANCEL_POLL_S)
+            if pidfd is None and not exited:
+                bound = min(bound, _EXIT_POLL_S)
+            for key, _events in sel.select(bound):
+                if key.fd == pidfd:
+                    sel.unregister(pidfd)
+                    proc.wait()
+                    exited = True
+                elif key.fd == feed_fd:
+                    try:
+                        pending = pending[os.write(feed_fd, pending[:_FEED_CHUNK]) :]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # the child closed its input or ended: stop feeding
+                        pending = pending[:0]
+                    if not pending:
+                        sel.unregister(feed_fd)
+                        _close_input(proc)
+                else:
+                    block = os.read(key.fd, 65536)
+                    if not block:
+                        sel.unregister(key.fd)
+                        reads.discard(key.fd)
+                        continue
+                    room = output_budget - total
+                    # Budget already used up exactly: still kill, or a flooder runs on.
+                    if room <= 0 or len(block) > room:
+                        over = True
+                    if room > 0:
+                        chunks[key.fd].append(block[:room])
+                        total += min(len(block), room)
+                    if over and not killed:
+                        killed = True
+                        _kill_tree(proc, mark)
+    finally:
+        sel.close()
+        if pidfd is not None:
+            os.close(pidfd)
+        _close_input(proc)  # a child that ended without reading all of it
+    if proc.returncode is None:
         proc.wait()
-    # Helpers the child left (in its group or not) may keep the pipes open: bound the
-    # drain, then kill what is left of the run's tree.
-    for t in threads[:2]:
-        t.join(timeout=max(0.2, min(2.0, deadline.remaining())))
-    if any(t.is_alive() for t in threads[:2]):
-        _kill_tree(proc, mark)
-        for t in threads[:2]:
-            t.join(timeout=0.5)
-    with lock:
-        out = b"".join(chunks["out"])
-        err = b"".join(chunks["err"])
     return ProcResult(
         argv,
         proc.returncode,
-        out,
-        err,
+        b"".join(chunks[out_fd]),
+        b"".join(chunks[err_fd]),
         timed_out=timed_out,
-        over_budget=over.is_set() and not timed_out,
+        over_budget=over and not timed_out,
         duration_ms=int((time.monotonic() - start) * 1000),
     )
+
+
+def _close_input(proc: subprocess.Popen[bytes]) -> None:
+    """Close the child's input pipe, whatever state it is in."""
+    if proc.stdin is not None and not proc.stdin.closed:
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdin.close()
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that turns readable the moment `pid` exits (Linux 5.3+), or None."""
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None:
+        return None
+    try:
+        return int(opener(pid))
+    except OSError:
+        return None
+
+
+#: Seconds between looks at the child's exit where no pidfd tells of it (not Linux).
+_EXIT_POLL_S = 0.005
+#: Bytes offered to the child's input per ready event (a non-blocking write takes what
+#: fits in the pipe; the rest waits for the next event).
+_FEED_CHUNK = 65536
 
 
 def scrubbed_env(

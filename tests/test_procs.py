@@ -246,3 +246,47 @@ def test_terminate_all_children_reaches_the_tree(tmp_path: Path) -> None:
         assert not t.is_alive()
     finally:
         _cleanup(grandchild, tool_pid)
+
+
+def test_input_larger_than_a_pipe_reaches_the_child_whole() -> None:
+    # 3 MiB is many pipe buffers: the input is fed as the child reads it, while its
+    # output (as large) is read at the same time, or both would block.
+    data = bytes(range(256)) * (3 * 4096)
+    res = run_bounded(["cat"], stdin=data, deadline=Deadline.after(WAIT_S))
+    assert res.ok and res.returncode == 0
+    assert res.stdout == data
+
+
+def test_a_child_that_stops_reading_its_input_ends_the_run_at_its_exit() -> None:
+    # The child reads 10 bytes of 3 MiB and exits: the feeding stops there (the pipe is
+    # broken), with no error and no wait for the deadline.
+    start = time.monotonic()
+    res = run_bounded(
+        ["sh", "-c", "head -c 10; exit 3"], stdin=b"x" * (3 << 20), deadline=Deadline.after(30)
+    )
+    assert (res.returncode, res.stdout, res.timed_out) == (3, b"x" * 10, False)
+    assert time.monotonic() - start < 20  # an upper bound only: far from the deadline
+
+
+def test_empty_input_is_an_end_of_file_at_once() -> None:
+    res = run_bounded(["cat"], stdin=b"", deadline=Deadline.after(WAIT_S))
+    assert (res.returncode, res.stdout) == (0, b"")
+
+
+def test_output_past_the_budget_kills_the_child_and_keeps_the_budget() -> None:
+    res = run_bounded(["yes"], deadline=Deadline.after(WAIT_S), output_budget=1000)
+    assert res.over_budget and not res.timed_out
+    assert len(res.stdout) == 1000 and res.stdout.startswith(b"y\n")
+    assert res.returncode == -signal.SIGKILL
+
+
+def test_both_streams_are_kept_apart_and_whole() -> None:
+    script = "i=0; while [ $i -lt 2000 ]; do echo out$i; echo err$i >&2; i=$((i+1)); done"
+    res = run_bounded(["sh", "-c", script], deadline=Deadline.after(WAIT_S))
+    assert res.stdout.split() == [f"out{i}".encode() for i in range(2000)]
+    assert res.stderr.split() == [f"err{i}".encode() for i in range(2000)]
+
+
+def test_the_deadline_ends_a_silent_child() -> None:
+    res = run_bounded(["sleep", "60"], deadline=Deadline.after(0.3))
+    assert res.timed_out and not res.over_budget and res.returncode == -signal.SIGKILL
