@@ -254,3 +254,32 @@ def test_current_push_goes_where_git_pushes_a_push_remote_first(
     assert (up.remote_ref, remote) == ("refs/heads/topic", "other")
     dry = git(repo, "push", "--dry-run", "--porcelain")
     assert "refs/heads/topic:refs/heads/topic" in dry, dry
+
+
+def test_a_tree_named_by_its_object_id_is_listed_once_per_runner(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrator.git.objects import is_full_object_id, read_tree
+
+    first = _commit(git_repo, {"a.py": "A = 1\n"})
+    g = _git(git_repo)
+    asked: list[tuple[str, ...]] = []
+    real_run = Git.run
+
+    def counting(self: Git, *args: str, **kwargs: object):  # type: ignore[no-untyped-def]
+        asked.append(args)
+        return real_run(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Git, "run", counting)
+    assert is_full_object_id(first) and not is_full_object_id("HEAD")
+    assert not is_full_object_id(first[:12]) and not is_full_object_id(first.upper())
+    one, two = read_tree(g, first), read_tree(g, first)
+    assert one == two and [e.path for e in one] == ["README.md", "a.py"]
+    assert sum(a[0] == "ls-tree" for a in asked) == 1
+    one.clear()  # a caller's list is its own
+    assert [e.path for e in read_tree(g, first)] == ["README.md", "a.py"]
+    # A name can move: HEAD is asked each time, and sees the new commit.
+    _commit(git_repo, {"b.py": "B = 1\n"})
+    assert [e.path for e in read_tree(g, "HEAD")] == ["README.md", "a.py", "b.py"]
+    assert [e.path for e in read_tree(g, "HEAD")] == ["README.md", "a.py", "b.py"]
+    assert sum(a[0] == "ls-tree" for a in asked) == 3

@@ -47,14 +47,29 @@ def read_index(git: Git) -> list[Entry]:
 
 
 def read_tree(git: Git, rev: str) -> list[Entry]:
-    """Blob and link entries of the tree of `rev`, recursively (``git ls-tree -r -z``)."""
+    """Blob and link entries of the tree of `rev`, recursively (``git ls-tree -r -z``).
+
+    Where `rev` is a full object id, git is asked once per runner (`Git.by_object_id`):
+    the tree of an object id never changes."""
+    key = ("ls-tree", rev)
+    known = git.by_object_id.get(key) if is_full_object_id(rev) else None
+    if isinstance(known, tuple):
+        return list(known)
     entries: list[Entry] = []
     for rec in split_z(git.run("ls-tree", "-r", "-z", "--full-tree", rev).stdout):
         meta, _, path = rec.partition("\t")
         mode, kind, oid = meta.split()
         if kind in ("blob", "commit"):
             entries.append(Entry(mode, oid, path))
+    if is_full_object_id(rev):
+        git.by_object_id[key] = tuple(entries)
     return entries
+
+
+def is_full_object_id(rev: str) -> bool:
+    """True for a whole SHA-1 or SHA-256 object id in lower-case hex (never a name, a
+    short id or an expression such as ``HEAD`` or ``abc^{tree}``)."""
+    return len(rev) in (40, 64) and all(c in "0123456789abcdef" for c in rev)
 
 
 def parse_name_status(data: bytes) -> list[Change]:
