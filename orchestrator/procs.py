@@ -278,10 +278,17 @@ def _supervise(
     over = timed_out = exited = killed = swept = False
     pending = memoryview(stdin or b"")
     feed_fd = proc.stdin.fileno() if proc.stdin is not None else None
-    pidfd = _pidfd(proc.pid)
+    pidfd: int | None = None
+    sel: selectors.BaseSelector | None = None
     drain: Deadline | None = None  # the bound on reading once the child has ended
-    sel = selectors.DefaultSelector()
     try:
+        pidfd = _pidfd(proc.pid)
+        if pidfd is not None and proc.poll() is not None:
+            # Reaped before the pidfd was taken: the pid may name another process by
+            # now. Polling knows the exit already.
+            os.close(pidfd)
+            pidfd = None
+        sel = selectors.DefaultSelector()
         for fd in reads:
             sel.register(fd, selectors.EVENT_READ)
         if pidfd is not None:
@@ -295,10 +302,16 @@ def _supervise(
             if not exited and pidfd is None and proc.poll() is not None:
                 exited = True
             if not exited and deadline.expired():
-                timed_out = killed = True
-                _kill_tree(proc, mark)
+                # A child already killed for its budget, or already ended, is only
+                # waited for: it did not run out of time.
+                if not killed and proc.poll() is None:
+                    timed_out = True
+                    _kill_tree(proc, mark)
+                killed = True
                 proc.wait()
                 exited = True
+            if exited and not reads:
+                break  # nothing left to drain: no select that can only sleep
             if exited and drain is None:
                 drain = Deadline.after(max(0.2, min(2.0, deadline.remaining())))
             if drain is not None and drain.expired():
@@ -341,11 +354,21 @@ def _supervise(
                     if over and not killed:
                         killed = True
                         _kill_tree(proc, mark)
+    except BaseException:
+        # Whatever ended the supervision early (a signal's KeyboardInterrupt or
+        # SystemExit, EMFILE): the child does not run on unsupervised.
+        with contextlib.suppress(Exception):
+            _kill_tree(proc, mark)
+            proc.wait()
+        raise
     finally:
-        sel.close()
+        if sel is not None:
+            sel.close()
         if pidfd is not None:
             os.close(pidfd)
         _close_input(proc)  # a child that ended without reading all of it
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()
     if proc.returncode is None:
         proc.wait()
     return ProcResult(

@@ -290,3 +290,75 @@ def test_both_streams_are_kept_apart_and_whole() -> None:
 def test_the_deadline_ends_a_silent_child() -> None:
     res = run_bounded(["sleep", "60"], deadline=Deadline.after(0.3))
     assert res.timed_out and not res.over_budget and res.returncode == -signal.SIGKILL
+
+
+def test_a_budget_kill_that_outlasts_the_deadline_is_still_over_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The kill of a flooding child takes until after the deadline (its settle wait): the
+    # run ran out of budget, not of time, and the tree is killed once.
+    from orchestrator import procs
+
+    deadline = Deadline.after(0.4)
+    kills: list[int] = []
+    real_kill = procs._kill_tree
+
+    def slow_kill(proc, mark):  # type: ignore[no-untyped-def]
+        kills.append(proc.pid)
+        real_kill(proc, mark)
+        while not deadline.expired():
+            time.sleep(0.01)
+
+    monkeypatch.setattr(procs, "_kill_tree", slow_kill)
+    res = run_bounded(["yes"], deadline=deadline, output_budget=1000)
+    assert res.over_budget and not res.timed_out
+    assert len(kills) == 1
+
+
+def test_without_a_pidfd_no_wait_follows_the_end_of_the_output_and_the_exit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where no pidfd tells of the exit (not Linux, or the call refused), the exit is
+    # looked for every few ms; once the pipes are closed and the child is gone the run
+    # ends, without one more wait on nothing.
+    import selectors
+
+    from orchestrator import procs
+
+    waits: list[tuple[float | None, int]] = []
+
+    class Recording(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+        def select(self, timeout=None):  # type: ignore[no-untyped-def]
+            ready = super().select(timeout)
+            waits.append((timeout, len(ready)))
+            return ready
+
+    monkeypatch.setattr(procs, "_pidfd", lambda pid: None)
+    monkeypatch.setattr(procs.selectors, "DefaultSelector", Recording)
+    res = run_bounded(["sh", "-c", "echo hi"], deadline=Deadline.after(WAIT_S))
+    assert (res.returncode, res.stdout) == (0, b"hi\n")
+    idle = [t for t, n in waits if n == 0 and t is not None and t > procs._EXIT_POLL_S]
+    assert not idle, waits
+
+
+def test_a_fault_while_supervising_kills_the_child_and_closes_its_descriptors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orchestrator import procs
+
+    pidfile = tmp_path / "child.pid"
+
+    def refuse() -> None:
+        raise OSError(24, "Too many open files")  # fault injection: no selector
+
+    before = set(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(procs.selectors, "DefaultSelector", refuse)
+    with pytest.raises(OSError, match="Too many open files"):
+        run_bounded(
+            ["sh", "-c", f"echo $$ > '{pidfile}'; exec sleep 30"],
+            deadline=Deadline.after(WAIT_S),
+        )
+    assert set(os.listdir("/proc/self/fd")) <= before
+    assert not procs._REGISTRY.owned()
+    if pidfile.exists() and pidfile.read_text().strip():
+        assert _wait_gone(int(pidfile.read_text()))
