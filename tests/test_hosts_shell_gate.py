@@ -456,3 +456,16 @@ def test_the_pre_tool_gate_gets_what_is_left_of_the_events_one_deadline(clean: P
     route(ev, svc)
     assert 0 < seen["policy"] <= B.POLICY_DEADLINE_S
     assert 0 < seen["gate"] <= B.GATE_DEADLINE_S - 0.5, seen
+
+
+def test_the_callers_environment_never_drops_a_checkers_config_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pre-tool gate names the checker configs a delivery changes from this list; an
+    # environment that disables a plugin (untrusted at a strict entry) must not hide
+    # that a commit changes ruff.toml or eslint.config.js.
+    from orchestrator.usecases.pretool import checker_config_names
+
+    monkeypatch.setenv("ORCHESTRATE_DISABLE_PLUGINS", "ruff,eslint")
+    names = checker_config_names()
+    assert {"ruff.toml", ".ruff.toml", "eslint.config.js", ".eslintrc.json"} <= names

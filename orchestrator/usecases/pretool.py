@@ -163,10 +163,13 @@ class SurfaceChanges:
 
 
 def checker_config_names() -> frozenset[str]:
-    """The config file names the installed checkers declare (`config_names`)."""
+    """The config file names the installed checkers declare (`config_names`), every
+    installed plugin's: loaded as a strict gate loads them, so the caller's environment
+    (`ORCHESTRATE_DISABLE_PLUGINS`) never takes a checker's config files out of what a
+    delivery is said to change."""
     from orchestrator.core import plugin_host
 
-    plugins = plugin_host.load()
+    plugins = plugin_host.load(strict=True)
     return frozenset(n for c in plugins.checkers() for n in c.config_names if "/" not in n)
 
 
