@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from orchestrator.git.listing import split_z
 from orchestrator.git.runner import Git, GitError
@@ -49,20 +50,19 @@ def read_index(git: Git) -> list[Entry]:
 def read_tree(git: Git, rev: str) -> list[Entry]:
     """Blob and link entries of the tree of `rev`, recursively (``git ls-tree -r -z``).
 
-    Where `rev` is a full object id, git is asked once per runner (`Git.by_object_id`):
-    the tree of an object id never changes."""
-    key = ("ls-tree", rev)
-    known = git.by_object_id.get(key) if is_full_object_id(rev) else None
-    if isinstance(known, tuple):
-        return list(known)
+    Where `rev` is a full object id, git is asked once per runner (`Git.trees`): the tree
+    of an object id never changes."""
+    by_id = is_full_object_id(rev)
+    if by_id and rev in git.trees:
+        return list(cast("tuple[Entry, ...]", git.trees[rev]))
     entries: list[Entry] = []
     for rec in split_z(git.run("ls-tree", "-r", "-z", "--full-tree", rev).stdout):
         meta, _, path = rec.partition("\t")
         mode, kind, oid = meta.split()
         if kind in ("blob", "commit"):
             entries.append(Entry(mode, oid, path))
-    if is_full_object_id(rev):
-        git.by_object_id[key] = tuple(entries)
+    if by_id:
+        git.trees[rev] = tuple(entries)
     return entries
 
 

@@ -15,7 +15,13 @@ from orchestrator.git.history import (
     shallow_boundary,
     tag_chain,
 )
-from orchestrator.git.objects import Entry, has_commit, object_sizes, read_tree
+from orchestrator.git.objects import (
+    Entry,
+    has_commit,
+    is_full_object_id,
+    object_sizes,
+    read_tree,
+)
 from orchestrator.git.repo import config_get
 from orchestrator.git.runner import Git, succeeded
 from orchestrator.git.surfaces import (
@@ -64,16 +70,12 @@ def parse_push_lines(data: bytes) -> list[PushUpdate]:
         if not raw.strip():
             continue
         parts = raw.split()
-        if len(parts) != 4 or not all(_is_oid(p) for p in (parts[1], parts[3])):
+        if len(parts) != 4 or not all(is_full_object_id(p) for p in (parts[1], parts[3])):
             raise ValueError(
                 "malformed pre-push line (want: local-ref local-oid remote-ref remote-oid)"
             )
         updates.append(PushUpdate(*parts))
     return updates
-
-
-def _is_oid(text: str) -> bool:
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ def remote_holds(git: Git, where: str | None) -> RemoteHolds:
     refs: dict[str, str] = {}
     for line in res.stdout.decode("utf-8", "surrogateescape").splitlines():
         oid, _, ref = line.partition("\t")
-        if _is_oid(oid) and ref:
+        if is_full_object_id(oid) and ref:
             refs[ref] = oid
     order = [refs["HEAD"]] if "HEAD" in refs else []
     wanted = list(dict.fromkeys([*order, *refs.values()]))

@@ -254,10 +254,10 @@ class Git:
         self.root = root
         self.deadline = deadline
         self.env = git_env(env)
-        #: What this runner read of objects named by their full id (immutable: replace
-        #: refs and grafts are off, `git_env`), kept for its life: a gate asks the same
-        #: commit's tree for each kind of governing file.
-        self.by_object_id: dict[tuple[str, ...], object] = {}
+        #: The trees this runner listed by full object id (`objects.read_tree`), kept for
+        #: its life: an id's tree never changes (replace refs and grafts are off,
+        #: `git_env`), and a gate asks the same commit's for each kind of governing file.
+        self.trees: dict[str, tuple[object, ...]] = {}
         # The drivers are named by the repository's config, and by the config of each
         # submodule git may enter: read here, once.
         settings = _drivers_of(root, self.env, deadline)
