@@ -1,8 +1,9 @@
 """Pinned corpora and managed tools: the manifest, where each item lives, and the fetch.
 
-The manifest is scripts/corpora.toml (see docs/corpora.md). Every item is fetched
-through the registry's own client (pip for PyPI, npm for npm), checked against the hash
-the manifest pins, unpacked into a staging folder and renamed into place, so a reader
+The manifest is scripts/corpora.toml (see docs/corpora.md). An sdist is read straight
+from the package index pip is configured with (its JSON page, PEP 691), else through
+pip; every other item through the registry's own client (npm, apt-get). Each is checked
+against the hash the manifest pins, unpacked into a staging folder and renamed into place, so a reader
 sees a whole item or none. Items live in the user's cache folder, never the repository:
 `$ORCHESTRATE_CORPORA`, else `<user cache>/orchestrate-corpora`. scripts/fetch is the
 command; the tests reach the same functions through tests/helpers.py `corpus()`.
@@ -17,17 +18,23 @@ import fnmatch
 import hashlib
 import json
 import os
+import re
 import shutil
+import ssl
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 import tomllib
+import urllib.error
+import urllib.parse
+import urllib.request
 import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from zlib import error as zlib_error
 
@@ -369,20 +376,133 @@ def _sha512_integrity(path: Path) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
 
 
-def _pypi_sdist(item: Item, staging: Path) -> None:
-    """`pip download` the pinned sdist (pip checks the hash before it builds anything),
-    check the hash again, unpack it into staging/src."""
-    dl = staging / ".download"
-    dl.mkdir()
-    req = dl / "requirements.txt"
+#: The index pip asks when nothing configures another (pip's own default).
+PYPI_SIMPLE = "https://pypi.org/simple"
+#: A PEP 691 index page (the JSON form of the simple API).
+_SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
+_SAFE_FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\.(?:tar\.gz|zip)")
+#: Seconds to wait on the index before pip is asked instead.
+INDEX_TIMEOUT = 60
+
+
+@cache
+def pip_index() -> tuple[str | None, str | None]:
+    """(the index URL, the CA bundle) pip would use, read from `pip config list` (which
+    folds in PIP_* variables and PIP_CONFIG_FILE): the environment first, then the
+    `download` section, then `global`. The URL is None when pip is told to use no index
+    or its configuration cannot be read; the bundle is None for the system's own."""
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "pip", "config", "list"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None, None
+    if proc.returncode != 0:
+        return None, None
+    found: dict[str, str] = {}
+    for line in proc.stdout.splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            found[key.strip()] = value.strip().strip("'\"")
+
+    def setting(name: str) -> str | None:
+        for section in (":env:", "download", "global"):
+            if f"{section}.{name}" in found:
+                return found[f"{section}.{name}"]
+        return None
+
+    if (setting("no-index") or "").lower() in {"1", "true", "yes", "on"}:
+        return None, setting("cert")
+    return setting("index-url") or PYPI_SIMPLE, setting("cert")
+
+
+def _project_key(name: str) -> str:
+    """The normalised project name of an index page's address (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _sdist_from_index(item: Item, dest: Path) -> Path | None:
+    """The pinned sdist read straight from pip's index into `dest`: one page and one
+    file, no build environment. None when the index cannot be asked this way (not
+    HTTP(S), no JSON page, unreachable, or no file with the pinned hash): pip is asked
+    then, and says why. A file whose bytes differ from its pin is refused."""
+    index, cert = pip_index()
+    if not index or urllib.parse.urlsplit(index).scheme not in {"https", "http"}:
+        return None
+    page = index.rstrip("/") + "/" + _project_key(item.name) + "/"
+    try:
+        context = ssl.create_default_context(cafile=cert) if cert else None
+        request = urllib.request.Request(page, headers={"Accept": _SIMPLE_JSON})
+        with urllib.request.urlopen(request, timeout=INDEX_TIMEOUT, context=context) as resp:
+            if not resp.headers.get("Content-Type", "").startswith(_SIMPLE_JSON):
+                return None
+            listing = json.loads(resp.read(MAX_BYTES))
+        files = listing.get("files", []) if isinstance(listing, dict) else []
+        chosen = [
+            f
+            for f in files
+            if isinstance(f, dict)
+            and isinstance(f.get("hashes"), dict)
+            and f["hashes"].get("sha256") == item.sha256
+            and isinstance(f.get("filename"), str)
+            and _SAFE_FILENAME.fullmatch(f["filename"])
+            and isinstance(f.get("url"), str)
+        ]
+        if len(chosen) != 1:
+            return None
+        url = urllib.parse.urljoin(page, chosen[0]["url"])
+        if urllib.parse.urlsplit(url).scheme not in {"https", "http"}:
+            return None
+        target = dest / chosen[0]["filename"]
+        digest = hashlib.sha256()
+        size = 0
+        with (
+            urllib.request.urlopen(url, timeout=INDEX_TIMEOUT, context=context) as resp,
+            open(target, "xb") as out,
+        ):
+            while block := resp.read(1 << 20):
+                size += len(block)
+                if size > MAX_BYTES:
+                    raise FetchError(f"{item.id}: the sdist is over {MAX_BYTES} bytes")
+                digest.update(block)
+                out.write(block)
+    except (OSError, ValueError, urllib.error.URLError, ssl.SSLError):
+        # Unreachable, refused or malformed: pip, asked next, gives the reason.
+        for left in dest.iterdir():
+            left.unlink()
+        return None
+    if digest.hexdigest() != item.sha256:
+        raise FetchError(f"{item.id}: the downloaded sdist does not match the pinned sha256")
+    return target
+
+
+def _sdist_with_pip(item: Item, dest: Path) -> Path:
+    """`pip download` the pinned sdist into `dest` (pip checks the hash before it
+    prepares anything, in a build environment of its own)."""
+    req = dest / "requirements.txt"
     req.write_text(f"{item.name}=={item.version} --hash=sha256:{item.sha256}\n")
     argv = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check"]
     argv += ["--no-deps", "--no-binary", item.name, "--require-hashes", "-r", str(req)]
-    _run([*argv, "--dest", str(dl)], dl, f"{item.id} ({item.name}=={item.version})", "pip")
-    archives = [p for p in dl.iterdir() if p.name != req.name]
-    if len(archives) != 1 or hashlib.sha256(archives[0].read_bytes()).hexdigest() != item.sha256:
+    _run([*argv, "--dest", str(dest)], dest, f"{item.id} ({item.name}=={item.version})", "pip")
+    archives = [p for p in dest.iterdir() if p.name != req.name]
+    if len(archives) != 1:
         raise FetchError(f"{item.id}: the downloaded sdist does not match the pinned sha256")
-    safe_extract(archives[0], staging / "src")
+    return archives[0]
+
+
+def _pypi_sdist(item: Item, staging: Path) -> None:
+    """The pinned sdist (from the index directly, else through pip), its hash checked
+    again, unpacked into staging/src."""
+    dl = staging / ".download"
+    dl.mkdir()
+    archive = _sdist_from_index(item, dl) or _sdist_with_pip(item, dl)
+    if hashlib.sha256(archive.read_bytes()).hexdigest() != item.sha256:
+        raise FetchError(f"{item.id}: the downloaded sdist does not match the pinned sha256")
+    safe_extract(archive, staging / "src")
     shutil.rmtree(dl)
 
 
@@ -573,7 +693,10 @@ def main(argv: list[str] | None = None, say: Callable[[str], None] | None = None
         say(f"{item.id}: {took} ({folder})")
         return True
 
-    # The clients wait on the network most of the time: a few items at once.
+    # The clients wait on the network most of the time: a few items at once. An item
+    # with a lock (an `npm ci` of up to 270 packages) takes longest: those start first,
+    # so the last item started is never the one the whole fetch waits on.
+    chosen.sort(key=lambda item: not item.lock)
     with ThreadPoolExecutor(max_workers=3) as pool:
         failed = sum(not ok for ok in pool.map(one, chosen))
     if failed:

@@ -365,3 +365,160 @@ def test_a_debian_download_reads_the_package_lists_once_then_asks_again(
     with pytest.raises(corpora.FetchError):
         corpora._debian_deb(item, staging)
     assert log.read_text().split() == ["download", "update", "download"]
+
+
+class _Index:
+    """A package index on the loopback address serving one project's JSON page (PEP
+    691) and its files: each test sets what the page says and what the files hold."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.page: bytes = b"{}"
+        self.content_type = "application/vnd.pypi.simple.v1+json"
+        self.files: dict[str, bytes] = {}
+        self.asked: list[str] = []
+        index = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                index.asked.append(self.path)
+                if self.path == "/simple/demo-pkg/":
+                    body, kind = index.page, index.content_type
+                elif self.path in index.files:
+                    body, kind = index.files[self.path], "application/octet-stream"
+                else:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/simple"
+        threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
+
+    def list(self, *entries: tuple[str, str, str]) -> None:
+        """The page lists (filename, url, sha256) entries."""
+        files = [{"filename": n, "url": u, "hashes": {"sha256": h}} for n, u, h in entries]
+        self.page = json.dumps({"meta": {"api-version": "1.0"}, "files": files}).encode()
+
+
+@pytest.fixture
+def index(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    served = _Index()
+    monkeypatch.setattr(corpora, "pip_index", lambda: (served.url, None))
+    yield served
+    served.server.shutdown()
+    served.server.server_close()
+
+
+def _sdist_bytes() -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        data = b"print('hello')\n"
+        info = tarfile.TarInfo("demo_pkg-1.0/demo.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _sdist_item(sha: str) -> object:
+    return corpora.Item(id="demo", kind="pypi-sdist", name="Demo_Pkg", version="1.0", sha256=sha)
+
+
+def test_an_sdist_comes_straight_from_the_index_json_page(tmp_path: Path, index: _Index) -> None:
+    """The index's JSON page names the file with the pinned hash: it is read from there
+    (a relative address, the normalised project name), checked and unpacked, and pip
+    is never asked (no build environment)."""
+    import hashlib
+
+    data = _sdist_bytes()
+    sha = hashlib.sha256(data).hexdigest()
+    index.files["/files/demo_pkg-1.0.tar.gz"] = data
+    index.list(
+        ("demo_pkg-1.0-py3-none-any.whl", "/files/other.whl", "1" * 64),
+        ("demo_pkg-1.0.tar.gz", "../../files/demo_pkg-1.0.tar.gz", sha),
+    )
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    corpora._pypi_sdist(_sdist_item(sha), staging)
+    assert (staging / "src" / "demo.py").read_text() == "print('hello')\n"
+    assert index.asked == ["/simple/demo-pkg/", "/files/demo_pkg-1.0.tar.gz"]
+    assert sorted(p.name for p in staging.iterdir()) == ["src"]
+
+
+def test_an_index_file_whose_bytes_differ_from_its_pin_is_refused(
+    tmp_path: Path, index: _Index
+) -> None:
+    """The page claims the pinned hash, the file holds other bytes: refused, pip is not
+    asked to try again."""
+    sha = "a" * 64
+    index.files["/files/demo_pkg-1.0.tar.gz"] = _sdist_bytes()
+    index.list(("demo_pkg-1.0.tar.gz", "/files/demo_pkg-1.0.tar.gz", sha))
+    with pytest.raises(corpora.FetchError, match="does not match the pinned sha256"):
+        corpora._sdist_from_index(_sdist_item(sha), tmp_path)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["html page", "not listed", "unsafe file name", "file address", "listed twice", "no file"],
+)
+def test_an_index_that_cannot_be_read_this_way_leaves_it_to_pip(
+    tmp_path: Path, index: _Index, case: str
+) -> None:
+    """No JSON page, no file with the pinned hash, a file name or address that is not a
+    plain download, or a file the index fails to serve: nothing is kept and pip is
+    asked instead (None), which then says why it fails."""
+    sha = "b" * 64
+    entry = ("demo_pkg-1.0.tar.gz", "/files/demo_pkg-1.0.tar.gz", sha)
+    index.files["/files/demo_pkg-1.0.tar.gz"] = _sdist_bytes()
+    if case == "html page":
+        index.list(entry)
+        index.content_type = "text/html"
+    elif case == "not listed":
+        index.list((entry[0], entry[1], "c" * 64))
+    elif case == "unsafe file name":
+        index.list(("../demo_pkg-1.0.tar.gz", entry[1], sha))
+    elif case == "file address":
+        index.list((entry[0], "file:///etc/passwd", sha))
+    elif case == "listed twice":
+        index.list(entry, ("demo_pkg-1.0.zip", "/files/demo_pkg-1.0.zip", sha))
+    else:
+        index.list((entry[0], "/files/missing.tar.gz", sha))
+    assert corpora._sdist_from_index(_sdist_item(sha), tmp_path) is None
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.e2e
+def test_the_index_is_the_one_pip_is_configured_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip's own configuration names the index and CA bundle (the environment over the
+    `download` section over `global`); `no-index` means pip alone is asked."""
+    conf = tmp_path / "pip.conf"
+    conf.write_text(
+        "[global]\nindex-url = https://mirror.invalid/simple\ncert = /etc/ca.pem\n"
+        "[download]\nindex-url = https://download.invalid/simple\n"
+    )
+    for name in [n for n in os.environ if n.startswith("PIP_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("PIP_CONFIG_FILE", str(conf))
+    read = corpora.pip_index.__wrapped__
+    assert read() == ("https://download.invalid/simple", "/etc/ca.pem")
+    monkeypatch.setenv("PIP_INDEX_URL", "https://env.invalid/simple")
+    assert read() == ("https://env.invalid/simple", "/etc/ca.pem")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    assert read() == (None, "/etc/ca.pem")
+    monkeypatch.delenv("PIP_NO_INDEX")
+    monkeypatch.delenv("PIP_INDEX_URL")
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # no configuration at all
+    assert read() == (corpora.PYPI_SIMPLE, None)
