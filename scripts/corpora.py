@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import tomllib
 import urllib.error
@@ -506,6 +507,32 @@ def _pypi_sdist(item: Item, staging: Path) -> None:
     shutil.rmtree(dl)
 
 
+#: The package lists were read by this fetch (its threads share one `apt-get update`).
+_LISTS_LOCK = threading.Lock()
+_LISTS_READ: list[bool] = []
+#: Tries, and seconds between them, of `apt-get update`: the lists' lock cannot be
+#: waited on, and ./run's own install may hold it.
+LISTS_TRIES = 6
+LISTS_WAIT = 5.0
+
+
+def _read_package_lists(cwd: Path, what: str) -> None:
+    """`apt-get update`, once per process whichever thread asks first; a lock held by
+    another apt run is tried again a few times before the error is raised."""
+    with _LISTS_LOCK:
+        if _LISTS_READ:
+            return
+        for attempt in range(1, LISTS_TRIES + 1):
+            try:
+                _run(["apt-get", "update", "-qq"], cwd, what, "apt-get")
+                break
+            except FetchError:
+                if attempt == LISTS_TRIES:
+                    raise
+                time.sleep(LISTS_WAIT)
+        _LISTS_READ.append(True)
+
+
 def _debian_deb(item: Item, staging: Path) -> None:
     """`apt-get download NAME=VERSION` (apt checks the archive's signed index), check the
     pinned sha256, and unpack the package's file tree into staging/root with the same
@@ -524,7 +551,7 @@ def _debian_deb(item: Item, staging: Path) -> None:
         # ./run setup does before an install) and ask again; anyone else gets the error.
         if not (hasattr(os, "geteuid") and os.geteuid() == 0):
             raise
-        _run(["apt-get", "update", "-qq"], dl, what, "apt-get")
+        _read_package_lists(dl, what)
         _run(download, dl, what, "apt-get")
     debs = list(dl.glob("*.deb"))
     if len(debs) != 1 or hashlib.sha256(debs[0].read_bytes()).hexdigest() != item.sha256:

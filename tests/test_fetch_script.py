@@ -362,9 +362,47 @@ def test_a_debian_download_reads_the_package_lists_once_then_asks_again(
     item = corpora.Item(id="x", kind="debian-deb", name="x", version="1", sha256="0" * 64)
     staging = tmp_path / "staging"
     staging.mkdir()
+    monkeypatch.setattr(corpora, "_LISTS_READ", [])
     with pytest.raises(corpora.FetchError):
         corpora._debian_deb(item, staging)
     assert log.read_text().split() == ["download", "update", "download"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the package lists are read only as root")
+def test_the_package_lists_are_read_once_per_fetch_and_a_held_lock_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three threads whose downloads fail share one `apt-get update`, which a FAKE
+    apt-get refuses twice (another apt run holds the lists' lock) before it reads them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log, tries = tmp_path / "calls.log", tmp_path / "tries"
+    fake = bin_dir / "apt-get"
+    fake.write_text(
+        f'#!/bin/sh\necho "$1" >> {log}\n[ "$1" = update ] || exit 100\n'
+        f'echo x >> {tries}\n[ "$(wc -l < {tries})" -ge 3 ] && exit 0\n'
+        'echo "E: Could not get lock /var/lib/apt/lists/lock" >&2\nexit 100\n'
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(corpora, "_LISTS_READ", [])
+    monkeypatch.setattr(corpora, "LISTS_WAIT", 0.0)
+
+    def one(n: int) -> str:
+        item = corpora.Item(id=f"x{n}", kind="debian-deb", name="x", version="1", sha256="0" * 64)
+        staging = tmp_path / f"staging{n}"
+        staging.mkdir()
+        with pytest.raises(corpora.FetchError) as err:
+            corpora._debian_deb(item, staging)
+        return str(err.value)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        errors = list(pool.map(one, range(3)))
+    calls = log.read_text().split()
+    assert calls.count("update") == 3 and calls.count("download") == 6, calls
+    assert all("apt-get failed" in e for e in errors), errors
 
 
 class _Index:
