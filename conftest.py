@@ -53,7 +53,8 @@ def _signal_mask_restored() -> Generator[None, None, None]:
 
 
 #: The test files whose single tests run longest (property tests over real gates,
-#: fault sweeps: 4-25 s each on two cores): collected first, so they start early and
+#: fault sweeps, wheel builds and installs, real tools over real projects: 4-40 s each
+#: on two cores): collected first, so they start early and
 #: no worker idles while the other runs one of them last. With ./run's `--dist
 #: worksteal` an idle worker takes queued tests from the other (with the default
 #: `--dist load` the first worker would be handed all of them). Order within a file,
@@ -64,6 +65,8 @@ LONG_FIRST = (
     "tests/test_decisions_single.py",
     "tests/test_treesitter_memory.py",
     "tests/test_spooled_report.py",
+    "tests/test_wheel_install.py",
+    "tests/test_recipe_fidelity.py",
 )
 
 

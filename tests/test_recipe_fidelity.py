@@ -37,7 +37,8 @@ pinned one beside the managed stylelint; below: equal to the project's own style
 too, 417 findings over the 3 rules that fire there).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
-project tree is left as it was. The recipe-made checkers come from
+project tree is left as it was. The cases marked `corpus_job` (`JOB`, and SCSS) run in
+bench/recipe_fidelity.py instead of `.ci/run` (README "Tests"). The recipe-made checkers come from
 `orchestrate_plugins.recipe_checkers`, the built-in recipes' plugin, as the engine
 loads them; the direct run uses the very binary the checker found.
 """
@@ -440,7 +441,16 @@ def _footprint(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+#: The cases that run the tool twice over hundreds of files (about 110 s of CPU together):
+#: not in `.ci/run`, but in bench/recipe_fidelity.py, whose stored result the fast tier
+#: checks against what they depend on (tests/test_recipe_fidelity_job.py).
+JOB = ("cppcheck", "prettier", "shellcheck", "sqlfluff", "stylelint")
+corpus_job = pytest.mark.corpus_job
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=corpus_job) if n in JOB else n for n in sorted(CASES)]
+)
 def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
     name: str, tmp_path: Path
 ) -> None:
@@ -524,6 +534,7 @@ def test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project(
         ALSO[name](outs)
 
 
+@corpus_job
 def test_stylelint_on_scss_sources_under_postcss_scss_equals_the_project_s_own_stylelint() -> None:
     """@primer/css's 112 SCSS sources under its own `stylelint.config.cjs`, whose shared
     config (@primer/stylelint-config) names `customSyntax: "postcss-scss"` for `*.scss`:
