@@ -115,13 +115,29 @@ def _builds_git_argv(tree: ast.AST) -> list[int]:
 
 
 def _uses_the_runner(tree: ast.AST) -> bool:
-    """Whether the module imports git's runner (`Git`), so builds git arguments itself."""
+    """Whether the module imports one of git's runners (`Git`, `GitQuery`), so builds
+    git arguments itself."""
     return any(
         isinstance(node, ast.ImportFrom)
         and node.module == "orchestrator.git.runner"
-        and any(a.name == "Git" for a in node.names)
+        and any(a.name in RUNNERS for a in node.names)
         for node in ast.walk(tree)
     )
+
+
+#: The runner classes of orchestrator/git/runner.py.
+RUNNERS = frozenset({"Git", "GitQuery"})
+
+
+def test_the_runners_named_here_are_every_runner_class() -> None:
+    from orchestrator.git import runner
+
+    classes = {
+        name
+        for name, value in vars(runner).items()
+        if isinstance(value, type) and issubclass(value, runner.Git)
+    }
+    assert classes == RUNNERS
 
 
 def test_only_the_git_package_builds_git_command_lines() -> None:

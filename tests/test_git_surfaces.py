@@ -283,3 +283,41 @@ def test_a_tree_named_by_its_object_id_is_listed_once_per_runner(
     assert [e.path for e in read_tree(g, "HEAD")] == ["README.md", "a.py", "b.py"]
     assert [e.path for e in read_tree(g, "HEAD")] == ["README.md", "a.py", "b.py"]
     assert sum(a[0] == "ls-tree" for a in asked) == 3
+
+
+def test_a_query_runner_reads_no_drivers_and_runs_only_queries(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`GitQuery` asks rev-parse and config with git's neutral settings and starts no
+    process to read driver programs (a `Git` starts three); any other subcommand or a
+    remote ask is a GitError before a process starts. The repository's diff driver
+    still names a program: the query runs nothing of it."""
+    from orchestrator.git import runner
+
+    git(git_repo, "config", "diff.x.command", "touch ran")
+    spawned: list[tuple[str, ...]] = []
+    real = runner.run_bounded
+
+    def counting(argv, **kwargs):  # type: ignore[no-untyped-def]
+        spawned.append(tuple(argv[1:3]))
+        return real(argv, **kwargs)
+
+    monkeypatch.setattr(runner, "run_bounded", counting)
+    Git(git_repo, Deadline.after(30))
+    assert ("config", "-z") in spawned and len(spawned) >= 3  # the drivers, read first
+    spawned.clear()
+    query = runner.GitQuery(git_repo, Deadline.after(30))
+    assert spawned == []
+    assert query.answer("rev-parse", "--show-toplevel") == str(git_repo)
+    assert query.answer("config", "diff.x.command") == "touch ran"
+    assert spawned == [("rev-parse", "--show-toplevel"), ("config", "diff.x.command")]
+    for refused in (("diff", "HEAD"), ("status",), ("-c", "a.b=c", "rev-parse"), ()):
+        with pytest.raises(GitError, match="not a query"):
+            query.run(*refused)
+    with pytest.raises(GitError, match="does not contact a remote"):
+        query.ask_remote("origin")
+    assert len(spawned) == 2 and not (git_repo / "ran").exists()
+    # Finding the repository is a query: one rev-parse, no driver read.
+    spawned.clear()
+    assert find_repo(git_repo, Deadline.after(30)) == git_repo
+    assert spawned == [("rev-parse", "--show-toplevel")]

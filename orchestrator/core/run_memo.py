@@ -58,7 +58,7 @@ from orchestrator.core import dependencies, reuse
 from orchestrator.core.config import CONFIG_FILES
 from orchestrator.deadline import Deadline
 from orchestrator.decisions.coverage import is_reusable
-from orchestrator.git.runner import Git, GitError
+from orchestrator.git.runner import GitError, GitQuery
 from orchestrator.model.checker import FileTarget
 from orchestrator.model.report import Report, Scope, checker_times, utc_now
 from orchestrator.toolstamp import facts, tool_stamp
@@ -430,7 +430,7 @@ def _excludes_files(starts: Sequence[str]) -> set[str]:
     out: set[str] = set()
     for start in {s for s in starts if _git_dir(s) is not None}:
         try:
-            res = Git(Path(start), Deadline.after(EXCLUDES_SECONDS)).run(
+            res = GitQuery(Path(start), Deadline.after(EXCLUDES_SECONDS)).run(
                 "config", "--path", "--get", "core.excludesFile", check=False
             )
         except GitError:

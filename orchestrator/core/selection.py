@@ -229,34 +229,51 @@ def excluded_reason(folder: str) -> str:
     return f"inside {folder}/, a folder orchestrate does not lint (tracked by git)"
 
 
-def _tracked(directory: Path) -> frozenset[str] | None:
-    """The files git tracks under `directory` (relative to it); None if git cannot say."""
+def _lister(directory: Path) -> Git | None:
+    """The git runner that lists `directory` (its drivers read once for the listing, the
+    ignore checks and the tracked files below); None if git cannot say."""
     try:
-        return frozenset(ls_files(Git(directory, Deadline.after(GIT_LIST_SECONDS)), "."))
+        return Git(directory, Deadline.after(GIT_LIST_SECONDS))
     except GitError:
         return None
 
 
-def _git_names(directory: Path) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files under `directory` (paths relative to
-    it, sorted), via git; None if no git."""
+def _listing(git: Git) -> Git:
+    # Each listing gets the whole bound, as a runner of its own did.
+    return git.for_deadline(Deadline.after(GIT_LIST_SECONDS))
+
+
+def _tracked(git: Git) -> frozenset[str] | None:
+    """The files git tracks under the runner's folder (relative to it); None if git
+    cannot say."""
     try:
-        names = ls_files(Git(directory, Deadline.after(GIT_LIST_SECONDS)), ".", untracked=True)
+        return frozenset(ls_files(_listing(git), "."))
+    except GitError:
+        return None
+
+
+def _git_names(git: Git | None) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files under the runner's folder (paths
+    relative to it, sorted), via git; None if no git."""
+    if git is None:
+        return None
+    try:
+        names = ls_files(_listing(git), ".", untracked=True)
     except GitError:
         return None
     return sorted(set(names))
 
 
-def _git_unlisted(directory: Path, names: list[str], excluded: Sequence[str]) -> list[Unlisted]:
-    """What git passed over under `directory` (whose listing is `names`): FIFOs,
+def _git_unlisted(git: Git, names: list[str], excluded: Sequence[str]) -> list[Unlisted]:
+    """What git passed over under the runner's folder (whose listing is `names`): FIFOs,
     sockets, devices and unreadable folders that git does not ignore."""
-    git = Git(directory, Deadline.after(GIT_LIST_SECONDS))
+    asker = _listing(git)
 
     def ignored(paths: list[str]) -> set[str]:
         # When git cannot say, an entry it cannot rule out is reported, not dropped.
-        return check_ignore(git, paths) or set()
+        return check_ignore(asker, paths) or set()
 
-    return scan_unlisted(directory, frozenset(excluded), parent_dirs(names), ignored)
+    return scan_unlisted(git.root, frozenset(excluded), parent_dirs(names), ignored)
 
 
 def _select_dir(
@@ -270,12 +287,13 @@ def _select_dir(
     """Every file under `real_dir` into `targets` or `refused`, and every entry git or
     the walk passed over (FIFOs, sockets, unreadable folders) into `refused`."""
     base_rel = _rel(root, real_dir)
-    names = _git_names(real_dir)
-    if names is None:
+    git = _lister(real_dir)
+    names = _git_names(git)
+    if git is None or names is None:
         files, unlisted = walk_files(real_dir, excluded_dirs)
         names = [_rel(real_dir, f) for f in files]
     else:
-        unlisted = _git_unlisted(real_dir, names, excluded_dirs)
+        unlisted = _git_unlisted(git, names, excluded_dirs)
     for entry in unlisted:
         scope = _unlisted_scope(base_rel, entry)
         refused.setdefault(scope.path, scope)
@@ -292,7 +310,7 @@ def _select_dir(
             # An untracked file there (an unignored node_modules/) is the folder's
             # content, not the project's; a tracked one is named with its reason.
             if tracked is None:
-                tracked = _tracked(real_dir) or frozenset()
+                tracked = (_tracked(git) if git is not None else None) or frozenset()
             if name in tracked:
                 refused[rel] = _refuse(rel, ScopeStatus.NOT_RUN, excluded_reason(folder))
             continue

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from orchestrator.deadline import Deadline
 from orchestrator.errors import UsageError
-from orchestrator.git.runner import Git, succeeded
+from orchestrator.git.runner import Git, GitQuery, succeeded
 from orchestrator.statmemo import StatMemo
 
 #: Seconds a "is this a work tree?" probe may take when the caller gives no deadline.
@@ -53,7 +53,7 @@ def find_repo(cwd: Path, deadline: Deadline, env: Mapping[str, str] | None = Non
     A warm engine (orchestrator/statmemo.py) keeps a found answer while the folders,
     `.git` entries and config files it rests on keep their stat, under the same git
     environment; a failure is never kept (it may be the deadline)."""
-    git = Git(cwd, deadline, env)
+    git = GitQuery(cwd, deadline, env)
     if any(git.env.get(k) for k in _NAMED_ELSEWHERE):
         return _top(git)  # the environment names the repository or its config: ask git
     seen = tuple(
@@ -96,7 +96,7 @@ def open_repo(
 def in_work_tree(cwd: Path, deadline: Deadline | None = None) -> bool:
     """True when `cwd` lies inside a git work tree (False inside ``.git`` or a bare
     repository, and whenever git cannot answer in time)."""
-    git = Git(cwd, deadline or Deadline.after(PROBE_SECONDS))
+    git = GitQuery(cwd, deadline or Deadline.after(PROBE_SECONDS))
     return git.answer("rev-parse", "--is-inside-work-tree") == "true"
 
 

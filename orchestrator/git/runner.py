@@ -9,6 +9,7 @@ that looks like an option stays a path.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -289,6 +290,13 @@ class Git:
             raise GitError(_describe(args, res))
         return res
 
+    def for_deadline(self, deadline: Deadline) -> Git:
+        """This runner (its folder, environment and the drivers it read) bound to
+        another deadline, without reading the drivers again."""
+        other = copy.copy(self)
+        other.deadline = deadline
+        return other
+
     def ask_remote(self, where: str, seconds: float = ASK_SECONDS) -> ProcResult:
         """``git ls-remote WHERE``: the refs the remote at `where` (a URL or a remote's
         name; never one starting with "-") advertises right now, the one call that
@@ -325,6 +333,44 @@ class Git:
         if not succeeded(res):
             return None
         return res.stdout.decode("utf-8", "surrogateescape").strip() or None
+
+
+#: The subcommands a `GitQuery` runs: they read refs, names, paths and config, never a
+#: file's content or a remote, so git starts none of the programs the configuration
+#: names (filters, diff and merge drivers, transports) for them.
+QUERY_SUBCOMMANDS = frozenset({"rev-parse", "config"})
+
+
+class GitQuery(Git):
+    """A git runner for `QUERY_SUBCOMMANDS` alone (where is the repository, what does
+    its config say), with every neutral setting of `git_env`.
+
+    It skips what a `Git` does first, reading the config of the repository and of each
+    checked-out submodule for driver programs to empty (three processes, and one per
+    submodule), since these subcommands start none. Any other subcommand, and a remote
+    ask, is a `GitError` before anything runs: a caller that needs more builds a `Git`."""
+
+    def __init__(self, root: Path, deadline: Deadline, env: Mapping[str, str] | None = None):
+        self.root = root
+        self.deadline = deadline
+        self.env = git_env(env)
+        self.trees = {}
+
+    def run(
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        budget: int = LISTING_BUDGET,
+        check: bool = True,
+    ) -> ProcResult:
+        """``git ARGS`` as `Git.run` runs it, when ARGS start with a query subcommand."""
+        if not args or args[0] not in QUERY_SUBCOMMANDS:
+            raise GitError(f"not a query for this runner: git {' '.join(args[:1])}")
+        return super().run(*args, stdin=stdin, budget=budget, check=check)
+
+    def ask_remote(self, where: str, seconds: float = ASK_SECONDS) -> ProcResult:
+        """Never: a query runner does not contact a remote (`GitError`)."""
+        raise GitError("a query runner does not contact a remote")
 
 
 def succeeded(res: ProcResult) -> bool:

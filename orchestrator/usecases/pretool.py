@@ -26,7 +26,7 @@ from pathlib import Path
 from orchestrator.deadline import Deadline
 from orchestrator.git.push import current_push
 from orchestrator.git.repo import NO_REPO, NoRepository, config_get
-from orchestrator.git.runner import Git, GitError, succeeded
+from orchestrator.git.runner import Git, GitError, GitQuery, succeeded
 from orchestrator.git.staging import ReplayFailed, replayed_index
 
 #: `push.default` values under which a plain `git push` sends only the current branch.
@@ -83,7 +83,7 @@ def git_places(cwd: Path, deadline: Deadline) -> dict[str, Path]:
     """The folders of the repository around `cwd` that no agent edit may write: its git
     folder, the common folder of its worktrees and the hooks folder (absolute; those
     git cannot name are left out, and none outside a repository)."""
-    git = Git(cwd, deadline)
+    git = GitQuery(cwd, deadline)
     places: dict[str, Path] = {}
     for name, args in (
         ("git_dir", ("rev-parse", "--absolute-git-dir")),
@@ -99,7 +99,7 @@ def git_places(cwd: Path, deadline: Deadline) -> dict[str, Path]:
 def git_aliases(cwd: Path, deadline: Deadline) -> dict[str, str]:
     """The git aliases the repository around `cwd` defines (every config level, as git
     resolves them), name casefolded -> definition; {} when git cannot say."""
-    res = Git(cwd, deadline).run(
+    res = GitQuery(cwd, deadline).run(
         "config", "--get-regexp", r"^alias\.", check=False, budget=256 * 1024
     )
     if not succeeded(res):
