@@ -9,10 +9,12 @@ stylelint on CSS and on SCSS, shellcheck, prettier) run the tool twice over hund
 files: about 110 s of CPU together, a sixth of the end-to-end tier. This script runs
 those (pytest `-m corpus_job`, under `CI=true` so a missing corpus or tool fails), and
 with `--write` stores bench/recipe_fidelity_results.json: the cases that passed, how long
-each took, and the key of what they depend on (`key()`: the recipe machinery, the
-recipes, the cases, the pins of the tools and corpora). tests/test_recipe_fidelity_job.py,
+each took, and the key of what they depend on (`key()`: all of orchestrate's code and
+plugins, the cases, the pins of the tools and corpora). tests/test_recipe_fidelity_job.py,
 in the fast tier, fails when the stored key is not the current one or a case is missing:
-a change to any of those files is not done until this script has run on it again.
+a change to any of those files is not done until this script has run on it again. The
+stored file is a record like a golden file: the fast test trusts that it was written by
+this script, which writes it only when every case passed on the key's files as they are.
 
 Fetch the corpora first (`scripts/fetch`; `./run test` does it). Exit 0 when every case
 passed (the file is written only then), 1 otherwise, with pytest's output.
@@ -35,21 +37,20 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "recipe_fidelity_results.json"
 TESTS = "tests/test_recipe_fidelity.py"
 #: What the slow cases' outcome depends on, as globs from the repository root: the
-#: cases and this script, the recipe machinery and the process runner under it, the
-#: recipes and their plugin, the pins of the tools (the test extra, the npm sets) and of
-#: the corpora (the manifest and its locks).
+#: cases, their conftests and helpers, and this script; all of orchestrate's own code
+#: and plugins (the cases load the recipe machinery, and it reaches the process runner,
+#: the tool lookup, git and the models); the pins of the tools (the test extra, the npm
+#: sets) and of the corpora (the manifest and its locks). The tools' own versions are
+#: what the cases assert when they run.
 KEY_GLOBS = (
     TESTS,
+    "conftest.py",
+    "tests/conftest.py",
     "tests/helpers.py",
     "bench/recipe_fidelity.py",
-    "orchestrator/api.py",
-    "orchestrator/procs.py",
-    "orchestrator/proctree.py",
-    "orchestrator/managed_tools.py",
-    "orchestrator/checkers/**/*.py",
-    "orchestrator/model/*.py",
-    "plugins/recipe_checkers.py",
-    "plugins/recipes/*.toml",
+    "orchestrator/**/*.py",
+    "plugins/**/*.py",
+    "plugins/**/*.toml",
     "pyproject.toml",
     "tools/prettier/package-lock.json",
     "tools/stylelint/package-lock.json",

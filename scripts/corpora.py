@@ -388,10 +388,13 @@ INDEX_TIMEOUT = 60
 
 @cache
 def pip_index() -> tuple[str | None, str | None]:
-    """(the index URL, the CA bundle) pip would use, read from `pip config list` (which
-    folds in PIP_* variables and PIP_CONFIG_FILE): the environment first, then the
-    `download` section, then `global`. The URL is None when pip is told to use no index
-    or its configuration cannot be read; the bundle is None for the system's own."""
+    """(the index URL, the CA bundle) pip would use, when that is certain from `pip
+    config list` (which folds in PIP_* variables and PIP_CONFIG_FILE): the index of
+    PIP_INDEX_URL, else PyPI where no configuration file names one. The URL is None
+    where a file names one (pip's own order among its files decides which: pip is
+    asked then), where pip is told to use no index, or where its configuration cannot
+    be read. The bundle is PIP_CERT's, else None (the system's own; a wrong guess only
+    costs the direct read, as pip is asked next)."""
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "pip", "config", "list"],
@@ -409,16 +412,14 @@ def pip_index() -> tuple[str | None, str | None]:
         key, sep, value = line.partition("=")
         if sep:
             found[key.strip()] = value.strip().strip("'\"")
-
-    def setting(name: str) -> str | None:
-        for section in (":env:", "download", "global"):
-            if f"{section}.{name}" in found:
-                return found[f"{section}.{name}"]
-        return None
-
-    if (setting("no-index") or "").lower() in {"1", "true", "yes", "on"}:
-        return None, setting("cert")
-    return setting("index-url") or PYPI_SIMPLE, setting("cert")
+    cert = found.get(":env:.cert")
+    if any(k.endswith(".no-index") for k in found):
+        return None, cert
+    if ":env:.index-url" in found:
+        return found[":env:.index-url"], cert
+    if any(k.endswith(".index-url") for k in found):
+        return None, cert
+    return PYPI_SIMPLE, cert
 
 
 def _project_key(name: str) -> str:
@@ -426,26 +427,38 @@ def _project_key(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+#: The index could not be reached this run: the direct read is not tried again.
+_INDEX_DOWN: list[bool] = []
+
+
 def _sdist_from_index(item: Item, dest: Path) -> Path | None:
     """The pinned sdist read straight from pip's index into `dest`: one page and one
-    file, no build environment. None when the index cannot be asked this way (not
-    HTTP(S), no JSON page, unreachable, or no file with the pinned hash): pip is asked
-    then, and says why. A file whose bytes differ from its pin is refused."""
+    file, no build environment. None (and nothing kept in `dest`) whenever this read
+    is not certain to give the pinned bytes: the index not known for certain, not
+    HTTP(S), unreachable, slow, serving no JSON page, listing no single file with the
+    pinned hash, or sending other or fewer bytes. pip is asked then, and says why."""
     index, cert = pip_index()
-    if not index or urllib.parse.urlsplit(index).scheme not in {"https", "http"}:
+    if not index or _INDEX_DOWN or urllib.parse.urlsplit(index).scheme not in {"https", "http"}:
         return None
     page = index.rstrip("/") + "/" + _project_key(item.name) + "/"
+    start = time.monotonic()
     try:
         context = ssl.create_default_context(cafile=cert) if cert else None
         request = urllib.request.Request(page, headers={"Accept": _SIMPLE_JSON})
-        with urllib.request.urlopen(request, timeout=INDEX_TIMEOUT, context=context) as resp:
+        try:
+            resp = urllib.request.urlopen(request, timeout=INDEX_TIMEOUT, context=context)
+        except (urllib.error.URLError, TimeoutError, ConnectionError):
+            _INDEX_DOWN.append(True)
+            return None
+        with resp:
             if not resp.headers.get("Content-Type", "").startswith(_SIMPLE_JSON):
                 return None
             listing = json.loads(resp.read(MAX_BYTES))
-        files = listing.get("files", []) if isinstance(listing, dict) else []
+            base = resp.geturl()
+        files = listing.get("files") if isinstance(listing, dict) else None
         chosen = [
             f
-            for f in files
+            for f in (files if isinstance(files, list) else [])
             if isinstance(f, dict)
             and isinstance(f.get("hashes"), dict)
             and f["hashes"].get("sha256") == item.sha256
@@ -455,7 +468,7 @@ def _sdist_from_index(item: Item, dest: Path) -> Path | None:
         ]
         if len(chosen) != 1:
             return None
-        url = urllib.parse.urljoin(page, chosen[0]["url"])
+        url = urllib.parse.urljoin(base, chosen[0]["url"])
         if urllib.parse.urlsplit(url).scheme not in {"https", "http"}:
             return None
         target = dest / chosen[0]["filename"]
@@ -465,19 +478,21 @@ def _sdist_from_index(item: Item, dest: Path) -> Path | None:
             urllib.request.urlopen(url, timeout=INDEX_TIMEOUT, context=context) as resp,
             open(target, "xb") as out,
         ):
+            expected = resp.headers.get("Content-Length")
             while block := resp.read(1 << 20):
                 size += len(block)
-                if size > MAX_BYTES:
-                    raise FetchError(f"{item.id}: the sdist is over {MAX_BYTES} bytes")
+                if size > MAX_BYTES or time.monotonic() - start > INDEX_TIMEOUT:
+                    raise TimeoutError("over the bound of one direct read")
                 digest.update(block)
                 out.write(block)
-    except (OSError, ValueError, urllib.error.URLError, ssl.SSLError):
-        # Unreachable, refused or malformed: pip, asked next, gives the reason.
+        if (expected is not None and expected.isdigit() and int(expected) != size) or (
+            digest.hexdigest() != item.sha256
+        ):
+            raise ValueError("not the pinned bytes")
+    except Exception:  # noqa: BLE001 - any doubt: nothing kept, pip is asked and says why
         for left in dest.iterdir():
             left.unlink()
         return None
-    if digest.hexdigest() != item.sha256:
-        raise FetchError(f"{item.id}: the downloaded sdist does not match the pinned sha256")
     return target
 
 
@@ -526,8 +541,9 @@ def _read_package_lists(cwd: Path, what: str) -> None:
             try:
                 _run(["apt-get", "update", "-qq"], cwd, what, "apt-get")
                 break
-            except FetchError:
-                if attempt == LISTS_TRIES:
+            except FetchError as exc:
+                # Only a lock another apt run holds is worth waiting for.
+                if attempt == LISTS_TRIES or "Could not get lock" not in str(exc):
                     raise
                 time.sleep(LISTS_WAIT)
         _LISTS_READ.append(True)

@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -85,20 +86,26 @@ def eslint_path() -> str:
     )
 
 
+def load_module(path: Path, name: str) -> ModuleType:
+    """The Python file at `path` (a script of the repository, not a package module)
+    imported as module `name`, registered in `sys.modules`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def corpus(item_id: str) -> Path:
     """The cache folder of manifest item `item_id` as scripts/fetch left it (`src/` for
     a project, `node_modules/` for installed packages), or fail (under CI=true) / skip
     saying to run scripts/fetch. This is the one way the tests reach fetched code."""
-    import importlib.util
-
-    name = "orchestrate_corpora"
-    mod = sys.modules.get(name)
-    if mod is None:
-        spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "corpora.py")
-        assert spec and spec.loader
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
+    mod = sys.modules.get("orchestrate_corpora") or load_module(
+        REPO / "scripts" / "corpora.py", "orchestrate_corpora"
+    )
     item = mod.load_manifest()[item_id]
     root = mod.cache_root()
     found = mod.ready(item, root)

@@ -7,7 +7,7 @@ offline tests point the clients at a closed port on the loopback address.
 
 from __future__ import annotations
 
-import importlib.util
+import hashlib
 import io
 import json
 import os
@@ -16,26 +16,16 @@ import sys
 import tarfile
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from helpers import REPO, corpus, require_tool
+from helpers import REPO, corpus, load_module, require_tool
 
 FETCH = REPO / "scripts" / "fetch"
 NPM_HINT = "install Node.js with npm (Debian: apt-get install npm)"
 CLOSED = "http://127.0.0.1:9/"  # the discard port: nothing listens, the connection is refused
 
 
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("corpora_under_test", REPO / "scripts/corpora.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-corpora = _module()
+corpora = load_module(REPO / "scripts/corpora.py", "corpora_under_test")
 
 
 def _tar(path: Path, members: list[tarfile.TarInfo], bodies: dict[str, bytes]) -> Path:
@@ -417,6 +407,8 @@ class _Index:
         self.content_type = "application/vnd.pypi.simple.v1+json"
         self.files: dict[str, bytes] = {}
         self.asked: list[str] = []
+        #: Send only this many bytes of a file (its Content-Length still whole).
+        self.short: int | None = None
         index = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -433,7 +425,8 @@ class _Index:
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body)
+                short = index.short if kind == "application/octet-stream" else None
+                self.wfile.write(body if short is None else body[:short])
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -454,6 +447,7 @@ class _Index:
 def index(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     served = _Index()
     monkeypatch.setattr(corpora, "pip_index", lambda: (served.url, None))
+    monkeypatch.setattr(corpora, "_INDEX_DOWN", [])
     yield served
     served.server.shutdown()
     served.server.server_close()
@@ -494,22 +488,37 @@ def test_an_sdist_comes_straight_from_the_index_json_page(tmp_path: Path, index:
     assert sorted(p.name for p in staging.iterdir()) == ["src"]
 
 
-def test_an_index_file_whose_bytes_differ_from_its_pin_is_refused(
+def test_an_index_file_whose_bytes_differ_from_its_pin_is_never_kept(
     tmp_path: Path, index: _Index
 ) -> None:
-    """The page claims the pinned hash, the file holds other bytes: refused, pip is not
-    asked to try again."""
+    """The page claims the pinned hash, the file holds other bytes: nothing is kept and
+    pip is asked (None), which refuses bytes that do not match the pin."""
     sha = "a" * 64
     index.files["/files/demo_pkg-1.0.tar.gz"] = _sdist_bytes()
     index.list(("demo_pkg-1.0.tar.gz", "/files/demo_pkg-1.0.tar.gz", sha))
-    with pytest.raises(corpora.FetchError, match="does not match the pinned sha256"):
-        corpora._sdist_from_index(_sdist_item(sha), tmp_path)
+    assert corpora._sdist_from_index(_sdist_item(sha), tmp_path) is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreachable_index_is_asked_once_then_left_to_pip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing listens at the index: None at once, and the next sdist of the run does
+    not wait on it again."""
+    monkeypatch.setattr(corpora, "pip_index", lambda: (CLOSED + "simple", None))
+    monkeypatch.setattr(corpora, "_INDEX_DOWN", [])
+    assert corpora._sdist_from_index(_sdist_item("d" * 64), tmp_path) is None
+    assert corpora._INDEX_DOWN == [True]
+    assert corpora._sdist_from_index(_sdist_item("d" * 64), tmp_path) is None
 
 
 @pytest.mark.parametrize(
     "case",
-    ["html page", "not listed", "unsafe file name", "file address", "listed twice", "no file"],
-)
+    [
+        "html page", "not listed", "unsafe file name", "file address", "listed twice",
+        "no file", "files not a list", "page not an object", "fewer bytes",
+    ],
+)  # fmt: skip
 def test_an_index_that_cannot_be_read_this_way_leaves_it_to_pip(
     tmp_path: Path, index: _Index, case: str
 ) -> None:
@@ -530,6 +539,16 @@ def test_an_index_that_cannot_be_read_this_way_leaves_it_to_pip(
         index.list((entry[0], "file:///etc/passwd", sha))
     elif case == "listed twice":
         index.list(entry, ("demo_pkg-1.0.zip", "/files/demo_pkg-1.0.zip", sha))
+    elif case == "files not a list":
+        index.page = json.dumps({"files": 5}).encode()
+    elif case == "page not an object":
+        index.page = b"[1, 2]"
+    elif case == "fewer bytes":
+        data = _sdist_bytes()
+        index.files["/files/demo_pkg-1.0.tar.gz"] = data
+        index.list((entry[0], entry[1], hashlib.sha256(data).hexdigest()))
+        index.short = 10  # the server promises the whole file and sends 10 bytes
+        sha = hashlib.sha256(data).hexdigest()
     else:
         index.list((entry[0], "/files/missing.tar.gz", sha))
     assert corpora._sdist_from_index(_sdist_item(sha), tmp_path) is None
@@ -540,8 +559,9 @@ def test_an_index_that_cannot_be_read_this_way_leaves_it_to_pip(
 def test_the_index_is_the_one_pip_is_configured_with(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """pip's own configuration names the index and CA bundle (the environment over the
-    `download` section over `global`); `no-index` means pip alone is asked."""
+    """The index is the one pip certainly uses: PIP_INDEX_URL's, PyPI where nothing
+    names one, none (pip is asked) where a configuration file names one or pip is told
+    to use no index; the CA bundle is PIP_CERT's."""
     conf = tmp_path / "pip.conf"
     conf.write_text(
         "[global]\nindex-url = https://mirror.invalid/simple\ncert = /etc/ca.pem\n"
@@ -551,12 +571,15 @@ def test_the_index_is_the_one_pip_is_configured_with(
         monkeypatch.delenv(name)
     monkeypatch.setenv("PIP_CONFIG_FILE", str(conf))
     read = corpora.pip_index.__wrapped__
-    assert read() == ("https://download.invalid/simple", "/etc/ca.pem")
+    # A file names an index: which one pip takes is pip's own order of its files.
+    assert read() == (None, None)
     monkeypatch.setenv("PIP_INDEX_URL", "https://env.invalid/simple")
-    assert read() == ("https://env.invalid/simple", "/etc/ca.pem")
+    monkeypatch.setenv("PIP_CERT", "/etc/env-ca.pem")
+    assert read() == ("https://env.invalid/simple", "/etc/env-ca.pem")
     monkeypatch.setenv("PIP_NO_INDEX", "1")
-    assert read() == (None, "/etc/ca.pem")
+    assert read() == (None, "/etc/env-ca.pem")
     monkeypatch.delenv("PIP_NO_INDEX")
     monkeypatch.delenv("PIP_INDEX_URL")
+    monkeypatch.delenv("PIP_CERT")
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # no configuration at all
     assert read() == (corpora.PYPI_SIMPLE, None)

@@ -21,7 +21,7 @@ from orchestrator.git.repo import (
     in_work_tree,
     open_repo,
 )
-from orchestrator.git.runner import Git, GitError, git_env
+from orchestrator.git.runner import Git, GitError, GitQuery, git_env
 
 
 def _fake_git(tmp_path: Path, body: str) -> dict[str, str]:
@@ -37,12 +37,14 @@ def _fake_git(tmp_path: Path, body: str) -> dict[str, str]:
 def test_deadline_kills_a_hanging_git(tmp_path: Path) -> None:
     env = _fake_git(tmp_path, "sleep 60 & wait")
     start = time.monotonic()
-    with pytest.raises(GitError, match="timed out"):
+    # The runner's first call, the read of the drivers, hangs: a GitError, never a
+    # runner with no driver emptied.
+    with pytest.raises(GitError, match="git config: timed out"):
         Git(tmp_path, Deadline.after(0.5), env).run("status")
     assert time.monotonic() - start < 10
     # The soft answers treat the same hang as "git cannot say", never as a crash.
-    git = Git(tmp_path, Deadline.after(0.3), env)
-    assert git.answer("rev-parse", "HEAD") is None and not git.ok("status")
+    query = GitQuery(tmp_path, Deadline.after(0.3), env)
+    assert query.answer("rev-parse", "HEAD") is None and not query.ok("rev-parse", "HEAD")
 
 
 def test_output_over_budget_is_an_error(tmp_path: Path) -> None:
@@ -54,8 +56,14 @@ def test_output_over_budget_is_an_error(tmp_path: Path) -> None:
 def test_failure_reason_is_bounded_and_names_the_exit(tmp_path: Path) -> None:
     env = _fake_git(tmp_path, "printf 'fatal: %0500d' 0 >&2; exit 128")
     with pytest.raises(GitError) as info:
-        Git(tmp_path, Deadline.after(30), env).run("status")
-    assert "git status: exit 128" in str(info.value) and len(str(info.value)) < 260
+        GitQuery(tmp_path, Deadline.after(30), env).run("rev-parse", "HEAD")
+    assert "git rev-parse: exit 128" in str(info.value) and len(str(info.value)) < 260
+    # The same failure in the read of the drivers is named as that, bounded too.
+    with pytest.raises(GitError) as info:
+        Git(tmp_path, Deadline.after(30), env)
+    message = str(info.value)
+    assert "driver programs cannot be read: git config: exit 128" in message
+    assert len(message) < 320
 
 
 def test_no_git_on_path_is_an_error_not_a_crash(tmp_path: Path) -> None:

@@ -309,9 +309,13 @@ def test_a_query_runner_reads_no_drivers_and_runs_only_queries(
     query = runner.GitQuery(git_repo, Deadline.after(30))
     assert spawned == []
     assert query.answer("rev-parse", "--show-toplevel") == str(git_repo)
-    assert query.answer("config", "diff.x.command") == "touch ran"
-    assert spawned == [("rev-parse", "--show-toplevel"), ("config", "diff.x.command")]
-    for refused in (("diff", "HEAD"), ("status",), ("-c", "a.b=c", "rev-parse"), ()):
+    assert query.answer("config", "--get", "diff.x.command") == "touch ran"
+    assert spawned == [("rev-parse", "--show-toplevel"), ("config", "--get")]
+    refusals = [("diff", "HEAD"), ("status",), ("-c", "a.b=c", "rev-parse"), ()]
+    # A config that edits (the editor the config names) or writes, or does not read.
+    refusals += [("config", "--edit"), ("config", "-e"), ("config", "core.x", "y")]
+    refusals += [("config", "--get", "core.x", "--unset"), ("config", "edit")]
+    for refused in refusals:
         with pytest.raises(GitError, match="not a query"):
             query.run(*refused)
     with pytest.raises(GitError, match="does not contact a remote"):
@@ -321,3 +325,24 @@ def test_a_query_runner_reads_no_drivers_and_runs_only_queries(
     spawned.clear()
     assert find_repo(git_repo, Deadline.after(30)) == git_repo
     assert spawned == [("rev-parse", "--show-toplevel")]
+
+
+def test_a_config_of_thousands_of_drivers_is_read_whole_and_an_unread_one_is_an_error(
+    git_repo: Path,
+) -> None:
+    """A config listing past 64 KiB used to be dropped whole, so a filter named after a
+    thousand others ran on `git add`; it is now read and emptied. A listing that cannot
+    be read (here: the deadline has passed) is a GitError, never a runner with nothing
+    emptied (the same runner given a new deadline ran the repository's textconv)."""
+    marker = git_repo / "ran"
+    lines = [f'[filter "pad{i}"]\n\tclean = true {"x" * 60}\n' for i in range(1200)]
+    with (git_repo / ".git" / "config").open("a") as cfg:
+        cfg.writelines(lines)
+        cfg.write(f'[filter "evil"]\n\tclean = "touch {marker}; cat"\n')
+    (git_repo / ".gitattributes").write_text("*.txt filter=evil\n")
+    (git_repo / "a.txt").write_text("a\n")
+    assert len((git_repo / ".git" / "config").read_bytes()) > 64 * 1024
+    Git(git_repo, Deadline.after(30)).run("add", "a.txt")
+    assert not marker.exists()
+    with pytest.raises(GitError, match="driver programs cannot be read"):
+        Git(git_repo, Deadline.after(0))

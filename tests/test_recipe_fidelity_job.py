@@ -8,29 +8,14 @@ the current one, or when the stored cases are not exactly the marked ones.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-from helpers import REPO
+from helpers import REPO, load_module
 
 import tests.test_recipe_fidelity as fidelity
 
-
-def _job() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "recipe_fidelity_job", REPO / "bench/recipe_fidelity.py"
-    )
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-job = _job()
+job = load_module(REPO / "bench/recipe_fidelity.py", "recipe_fidelity_job")
 CASE = "tests/test_recipe_fidelity.py::test_a_builtin_recipe_equals_its_tool_run_directly_on_a_real_project"
 SCSS = "tests/test_recipe_fidelity.py::test_stylelint_on_scss_sources_under_postcss_scss_equals_the_project_s_own_stylelint"
 

@@ -243,9 +243,11 @@ def _listing(git: Git) -> Git:
     return git.for_deadline(Deadline.after(GIT_LIST_SECONDS))
 
 
-def _tracked(git: Git) -> frozenset[str] | None:
+def _tracked(git: Git | None) -> frozenset[str] | None:
     """The files git tracks under the runner's folder (relative to it); None if git
     cannot say."""
+    if git is None:
+        return None
     try:
         return frozenset(ls_files(_listing(git), "."))
     except GitError:
@@ -310,7 +312,8 @@ def _select_dir(
             # An untracked file there (an unignored node_modules/) is the folder's
             # content, not the project's; a tracked one is named with its reason.
             if tracked is None:
-                tracked = (_tracked(git) if git is not None else None) or frozenset()
+                # Where the listing's runner could not be built, asked again (as before).
+                tracked = _tracked(git or _lister(real_dir)) or frozenset()
             if name in tracked:
                 refused[rel] = _refuse(rel, ScopeStatus.NOT_RUN, excluded_reason(folder))
             continue

@@ -13,6 +13,7 @@ import copy
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from orchestrator.deadline import Deadline
 from orchestrator.procs import ProcResult, run_bounded
@@ -170,15 +171,28 @@ MAX_NESTED_DEPTH = 8
 GITLINK = b"160000"
 
 
+#: Bytes of driver settings one config listing may hold (a config of thousands of
+#: entries is read whole; more is a `GitError`, never a partial read).
+DRIVER_LISTING_BUDGET = 16 * 1024 * 1024
+
+
 def _drivers_of(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[tuple[str, str]]:
+    """The settings that empty the driver programs the config seen from `cwd` names.
+    `GitError` when the listing was not read whole (spawn error, deadline, budget, a
+    failure other than "no such setting"): a driver not read is a driver not emptied."""
     listing = run_bounded(
         ["git", "config", "-z", "--get-regexp", DRIVER_PATTERN],
         deadline=deadline,
         cwd=cwd,
         env=env,
-        output_budget=SMALL_BUDGET,
+        output_budget=DRIVER_LISTING_BUDGET,
     )
-    return driver_settings(listing.stdout) if listing.ok else []
+    if not listing.ok or listing.returncode not in (0, 1):
+        raise GitError(
+            f"the config's driver programs cannot be read: {_describe(['config'], listing)}"
+        )
+    # Exit 1: no setting matches (git prints nothing).
+    return driver_settings(listing.stdout) if listing.returncode == 0 else []
 
 
 def _gitlinks(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[Path]:
@@ -192,7 +206,9 @@ def _gitlinks(cwd: Path, env: Mapping[str, str], deadline: Deadline) -> list[Pat
         env=env,
         output_budget=SMALL_BUDGET,
     )
-    if not succeeded(top):
+    if not top.ok:
+        raise GitError(f"the work tree cannot be found: {_describe(['rev-parse'], top)}")
+    if top.returncode != 0:
         return []  # no work tree: git has no submodule to enter
     root = Path(top.stdout.decode("utf-8", "surrogateescape").rstrip("\n"))
     res = run_bounded(
@@ -339,6 +355,24 @@ class Git:
 #: file's content or a remote, so git starts none of the programs the configuration
 #: names (filters, diff and merge drivers, transports) for them.
 QUERY_SUBCOMMANDS = frozenset({"rev-parse", "config"})
+#: A `config` query must read (one of these options) and never write or edit (`--edit`
+#: starts the editor the config names).
+CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l"})
+CONFIG_WRITES = frozenset(
+    {"-e", "--edit", "edit", "set", "unset", "--add", "--unset", "--unset-all",
+     "--replace-all", "--rename-section", "--remove-section"}
+)  # fmt: skip
+
+
+def is_query(args: Sequence[str]) -> bool:
+    """Whether ``git ARGS`` is a question a `GitQuery` may ask: `rev-parse`, or a
+    `config` that reads and does not write."""
+    if not args or args[0] not in QUERY_SUBCOMMANDS:
+        return False
+    if args[0] == "config":
+        options = set(args[1:])
+        return bool(options & CONFIG_READS) and not options & CONFIG_WRITES
+    return True
 
 
 class GitQuery(Git):
@@ -356,17 +390,11 @@ class GitQuery(Git):
         self.env = git_env(env)
         self.trees = {}
 
-    def run(
-        self,
-        *args: str,
-        stdin: bytes | None = None,
-        budget: int = LISTING_BUDGET,
-        check: bool = True,
-    ) -> ProcResult:
-        """``git ARGS`` as `Git.run` runs it, when ARGS start with a query subcommand."""
-        if not args or args[0] not in QUERY_SUBCOMMANDS:
-            raise GitError(f"not a query for this runner: git {' '.join(args[:1])}")
-        return super().run(*args, stdin=stdin, budget=budget, check=check)
+    def run(self, *args: str, **options: Any) -> ProcResult:
+        """``git ARGS`` as `Git.run` runs it (the same options), when it `is_query`."""
+        if not is_query(args):
+            raise GitError(f"not a query for this runner: git {' '.join(args[:2])}")
+        return super().run(*args, **options)
 
     def ask_remote(self, where: str, seconds: float = ASK_SECONDS) -> ProcResult:
         """Never: a query runner does not contact a remote (`GitError`)."""
