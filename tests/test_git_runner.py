@@ -115,3 +115,20 @@ def test_config_get_tells_unset_from_empty_and_parses_booleans(git_repo: Path) -
     assert config_get(git, "orchestrate.flag", as_bool=True) == "true"
     git.run("config", "orchestrate.bad", "maybe")
     assert config_get(git, "orchestrate.bad", as_bool=True) is None
+
+
+def test_a_runner_that_cannot_read_its_drivers_is_a_value_where_git_is_only_asked(
+    tmp_path: Path,
+) -> None:
+    """Where git is only asked (is it tracked, what changed, hygiene's tier), a runner
+    that cannot be built is the answer that costs least safety, never an exception:
+    tracked (doubt), no changed-path list, untracked and dirty."""
+    from orchestrator.git.listing import tracks_path
+    from orchestrator.hygiene.gitstate import path_state
+    from orchestrator.usecases.changed_paths import git_changed_paths
+
+    missing = tmp_path / "gone"  # git cannot start there: the drivers cannot be read
+    assert tracks_path(missing, "a.py", 5) is True
+    assert git_changed_paths(missing, Deadline.after(5)) is None
+    state = path_state(missing, "a.py")
+    assert (state.tracked, state.clean) == (False, False)

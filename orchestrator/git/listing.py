@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.deadline import Deadline
-from orchestrator.git.runner import Git, succeeded
+from orchestrator.git.runner import Git, GitError, succeeded
 
 
 def split_z(data: bytes) -> list[str]:
@@ -111,6 +111,9 @@ def tracks_path(root: Path, rel: str, seconds: float) -> bool:
     """Whether the repository at `root` tracks the file `rel` (POSIX, relative to
     `root`, taken literally), asked within `seconds`. Any doubt (git fails or does not
     answer in time) counts as tracked."""
-    git = Git(root, Deadline.after(seconds))
+    try:
+        git = Git(root, Deadline.after(seconds))
+    except GitError:
+        return True
     res = git.run("ls-files", "-z", "--", f":(literal){rel}", check=False)
     return not succeeded(res) or bool(res.stdout.strip(b"\0"))

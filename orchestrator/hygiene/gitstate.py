@@ -36,8 +36,8 @@ def path_state(root: Path, rel: str) -> GitState:
     Uses `git ls-files` and `git status --porcelain --ignored --untracked-files=all`;
     any git failure counts as untracked and dirty, so it can only make a tier stricter.
     """
-    git = _git(root)
     try:
+        git = _git(root)
         tracked = bool(ls_files(git, rel))
     except GitError:
         return GitState(tracked=False, clean=False)

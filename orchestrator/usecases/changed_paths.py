@@ -26,7 +26,10 @@ def git_changed_paths(root: Path, deadline: Deadline) -> list[str] | None:
     and its `unsafe` scope reaches the report. Left out are only a deletion with
     nothing at its path now (nothing to check) and orchestrate's own workspace.
     """
-    git = Git(root, deadline)
+    try:
+        git = Git(root, deadline)
+    except GitError:
+        return None  # the drivers git might run could not be read: git is not asked
     top = git.answer("rev-parse", "--show-toplevel")
     try:
         entries = status(git, ".") if top is not None else None
