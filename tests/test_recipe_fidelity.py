@@ -38,9 +38,9 @@ too, 417 findings over the 3 rules that fire there).
 
 Same paths, lines, columns and rule ids, file for file; every file `checked`; the
 project tree is left as it was. The cases marked `corpus_job` (`JOB`, and SCSS) run in
-bench/recipe_fidelity.py instead of `.ci/run` (README "Tests"). The recipe-made checkers come from
-`orchestrate_plugins.recipe_checkers`, the built-in recipes' plugin, as the engine
-loads them; the direct run uses the very binary the checker found.
+bench/recipe_fidelity.py instead of `.ci/run` (README "Tests"). The recipe-made
+checkers come from `orchestrate_plugins.recipe_checkers`, the built-in recipes' plugin,
+as the engine loads them; the direct run uses the very binary the checker found.
 """
 
 from __future__ import annotations

@@ -275,10 +275,13 @@ class Git:
         #: its life: an id's tree never changes (replace refs and grafts are off,
         #: `git_env`), and a gate asks the same commit's for each kind of governing file.
         self.trees: dict[str, tuple[object, ...]] = {}
-        # The drivers are named by the repository's config, and by the config of each
-        # submodule git may enter: read here, once.
-        settings = _drivers_of(root, self.env, deadline)
-        settings += nested_driver_settings(root, self.env, deadline)
+        self._empty_drivers()
+
+    def _empty_drivers(self) -> None:
+        """Empty the driver programs the repository's config names, and the config of
+        each submodule git may enter: read here, once, before the runner's first call."""
+        settings = _drivers_of(self.root, self.env, self.deadline)
+        settings += nested_driver_settings(self.root, self.env, self.deadline)
         if settings:
             self.env = with_settings(self.env, settings)
 
@@ -384,11 +387,8 @@ class GitQuery(Git):
     submodule), since these subcommands start none. Any other subcommand, and a remote
     ask, is a `GitError` before anything runs: a caller that needs more builds a `Git`."""
 
-    def __init__(self, root: Path, deadline: Deadline, env: Mapping[str, str] | None = None):
-        self.root = root
-        self.deadline = deadline
-        self.env = git_env(env)
-        self.trees = {}
+    def _empty_drivers(self) -> None:
+        """Nothing to read: a query starts no driver program."""
 
     def run(self, *args: str, **options: Any) -> ProcResult:
         """``git ARGS`` as `Git.run` runs it (the same options), when it `is_query`."""
