@@ -10,6 +10,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 from hygiene_helpers import entry, report
 from hypothesis import given
 from hypothesis import strategies as st
@@ -100,7 +101,7 @@ def test_RS13_no_second_derivation_path() -> None:
     for path in root.rglob("*.py"):
         if path.name == "edits.py":
             continue
-        tree = ast.parse(path.read_text())
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef):
                 assert node.name != "derive_safety_tier", path

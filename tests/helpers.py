@@ -4,7 +4,9 @@ Import them with `from helpers import ...` (tests/ is on sys.path via the root c
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -13,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -69,7 +71,7 @@ def require_tool(name: str, install_hint: str, path: str | None = None) -> str:
     raise AssertionError("unreachable")
 
 
-def fail_or_skip(message: str) -> None:
+def fail_or_skip(message: str) -> NoReturn:
     """A missing prerequisite: a failure under CI=true (it must be installed there), a
     skip with the same message locally."""
     if IN_CI:
@@ -97,6 +99,19 @@ def load_module(path: Path, name: str) -> ModuleType:
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the Python file at `path`, parsed once per test process while
+    its stat stays the same (the meta-tests read the same few hundred files). Callers
+    only read the tree: it is shared."""
+    st = path.stat()
+    return _parsed(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parsed(path: str, _mtime_ns: int, _size: int) -> ast.Module:
+    return ast.parse(Path(path).read_text(encoding="utf-8"), path)
 
 
 def corpus(item_id: str) -> Path:

@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from helpers import REPO, eslint_path
+from helpers import REPO, eslint_path, parsed
 
 from orchestrator import api
 from orchestrator.core import plugin_host
@@ -113,7 +113,7 @@ def test_an_essential_checker_cannot_be_blocked(monkeypatch: pytest.MonkeyPatch)
 
 
 def _orchestrator_imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text("utf-8"))
+    tree = parsed(path)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:

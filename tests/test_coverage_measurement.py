@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 from fault_injection import raising, reachable
+from helpers import parsed
 
 from orchestrator.cli.progress import under_ci
 
@@ -55,7 +56,7 @@ def test_a_sweep_gives_back_the_trace_hooks_that_were_there_before() -> None:
 def _plugin_imports(path: Path) -> list[str]:
     """The `plugins` / `plugins.x` modules `path` imports, anywhere in it."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module]
         elif isinstance(node, ast.Import):

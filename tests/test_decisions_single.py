@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,7 +228,7 @@ def _modules() -> list[tuple[str, ast.Module]]:
     out = []
     for path in sorted((REPO / "orchestrator").rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()
-        out.append((rel, ast.parse(path.read_text(encoding="utf-8"))))
+        out.append((rel, parsed(path)))
     return out
 
 

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_PACKAGE = ROOT / "orchestrator" / "git"
@@ -145,7 +146,7 @@ def test_only_the_git_package_builds_git_command_lines() -> None:
     for path in _sources():
         if path.is_relative_to(GIT_PACKAGE):
             continue
-        lines = _builds_git_argv(ast.parse(path.read_text(encoding="utf-8")))
+        lines = _builds_git_argv(parsed(path))
         offenders += [f"{path.relative_to(ROOT)}:{n}" for n in lines]
     assert offenders == [], "run git through a function of orchestrator/git/"
 
@@ -154,8 +155,7 @@ def test_no_new_module_hands_git_a_command_line_through_its_runner() -> None:
     users = {
         path.relative_to(ROOT).as_posix()
         for path in _sources()
-        if not path.is_relative_to(GIT_PACKAGE)
-        and _uses_the_runner(ast.parse(path.read_text(encoding="utf-8")))
+        if not path.is_relative_to(GIT_PACKAGE) and _uses_the_runner(parsed(path))
     }
     assert users - RUNNER_USERS == set(), "add a function to orchestrator/git/ instead"
     assert RUNNER_USERS - users == set(), "this module no longer needs the runner: drop it"
@@ -193,7 +193,7 @@ def test_a_command_line_of_another_program_is_not_git() -> None:
 def test_the_git_package_imports_only_the_foundation() -> None:
     bad = []
     for path in sorted(GIT_PACKAGE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             names = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)

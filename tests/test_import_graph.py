@@ -22,6 +22,8 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
+from helpers import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The packages judged, and the folder each lives in (pyproject's package-dir).
 PACKAGES = {"orchestrator": ROOT / "orchestrator", "orchestrate_plugins": ROOT / "plugins"}
@@ -59,7 +61,7 @@ def _owner(name: str, known: Mapping[str, Path]) -> str | None:
 
 def imports_of(module: str, known: Mapping[str, Path]) -> Iterator[str]:
     """The known modules `module` imports, from every import statement in its file."""
-    tree = ast.parse(known[module].read_text(encoding="utf-8"), str(known[module]))
+    tree = parsed(known[module])
     package = module if _is_package(module, known) else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

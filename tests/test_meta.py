@@ -12,7 +12,7 @@ import tomllib
 
 import orchestrate_plugins
 import pytest
-from helpers import REPO, SCENARIOS
+from helpers import REPO, SCENARIOS, parsed
 
 import orchestrator
 from orchestrator.core import hookspecs
@@ -75,7 +75,7 @@ def _hooks_driven_by_tests() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     paths = [*(REPO / "tests").rglob("test_*.py"), *(REPO / "conformance").rglob("test_*.py")]
     for path in sorted(paths):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         if not _registers_plugins(tree):
             continue
         for node in ast.walk(tree):

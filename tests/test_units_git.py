@@ -62,6 +62,23 @@ def test_objects_read_commits_index_and_staged_changes(git_repo: Path) -> None:
     ]
 
 
+def test_a_runner_lists_the_index_once_until_it_runs_what_may_change_it(
+    git_repo: Path,
+) -> None:
+    """A gate's readers share one listing of the index (one `ls-files` per runner), and
+    a runner that runs a subcommand outside `INDEX_KEEPING` lists it again."""
+    g = _git(git_repo)
+    _commit(git_repo, "a.txt", "one\n")
+    first = read_index(g)
+    (git_repo / "b.txt").write_text("new\n")
+    git(git_repo, "add", "b.txt")  # another process stages a file
+    g.run("rev-parse", "HEAD")  # a read keeps the listing
+    assert read_index(g) == first
+    assert "b.txt" in {e.path for e in read_index(_git(git_repo))}  # a new runner lists anew
+    g.run("update-index", "-q", "--refresh", check=False)  # may write the index
+    assert "b.txt" in {e.path for e in read_index(g)}
+
+
 def test_history_lists_a_range_and_the_blobs_it_adds(git_repo: Path) -> None:
     g = _git(git_repo)
     base = git(git_repo, "rev-parse", "HEAD").strip()

@@ -7,7 +7,9 @@ plugin provides. Every stage is a small immutable record, sorted for determinism
 
 from __future__ import annotations
 
+import inspect
 import os
+import types
 import warnings
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -255,6 +257,35 @@ def _warn_defaulted(plugin: str, checker: LoadedChecker) -> None:
 
 _REGISTERED = StatMemo(max_entries=4)
 
+#: The values pluggy's static lookup can take as a hook implementation.
+_HOOKABLE = (types.FunctionType, staticmethod, classmethod, types.MethodType)
+#: The names `types.ModuleType` defines (pluggy's lookup of one may find the type's).
+_MODULE_TYPE_NAMES = frozenset(dir(types.ModuleType))
+
+
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager, reading a module plugin's attributes from its `__dict__`.
+
+    pluggy looks up every attribute of a plugin with `inspect.getattr_static` (about
+    550 lookups for the built-in plugin modules: most of a load's time, on every start).
+    On a module, that lookup finds the value in the module's `__dict__` unless
+    `types.ModuleType` itself defines the name. So for any other name: a value that is
+    not a function, staticmethod, classmethod or bound method is no hook implementation
+    (as to pluggy), and a plain function's options are its `<project>_impl` marker
+    attribute, as pluggy reads them. The rest goes to pluggy
+    (tests/test_plugin_manager.py checks the two agree)."""
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> pluggy.HookimplOpts | None:
+        if inspect.ismodule(plugin) and name not in _MODULE_TYPE_NAMES:
+            value = vars(plugin).get(name)
+            if type(value) is types.FunctionType:
+                opts = getattr(value, self.project_name + "_impl", None)
+                return opts if isinstance(opts, dict) else None  # type: ignore[return-value]
+            if not isinstance(value, _HOOKABLE):
+                return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
 Registered = tuple[
     pluggy.PluginManager, tuple[tuple[FoundPlugin, Any], ...], tuple[FailedPlugin, ...]
 ]
@@ -262,7 +293,7 @@ Registered = tuple[
 
 def _register(candidates: list[tuple[FoundPlugin, Any]]) -> Registered:
     """A plugin manager with every candidate that registers, those, and the others."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = _Manager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     registered: list[tuple[FoundPlugin, Any]] = []
     failed: list[FailedPlugin] = []

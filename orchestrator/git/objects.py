@@ -37,13 +37,17 @@ class Change:
 
 
 def read_index(git: Git) -> list[Entry]:
-    """Stage-0 entries of the index git names (``git ls-files -s -z``)."""
+    """Stage-0 entries of the index git names (``git ls-files -s -z``), listed once
+    per runner until it runs a subcommand that may change them (`Git.index`)."""
+    if git.index is not None:
+        return list(cast("tuple[Entry, ...]", git.index))
     entries: list[Entry] = []
     for rec in split_z(git.run("ls-files", "-s", "-z").stdout):
         meta, _, path = rec.partition("\t")
         mode, oid, stage = meta.split()
         if stage == "0":
             entries.append(Entry(mode, oid, path))
+    git.index = tuple(entries)
     return entries
 
 

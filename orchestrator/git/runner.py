@@ -264,8 +264,20 @@ def nested_driver_settings(
     return out
 
 
+#: Subcommands that leave the entries of the index as they are (a `diff` may refresh
+#: their stat data, never their mode, id or path): a runner keeps its index listing
+#: across them.
+INDEX_KEEPING = frozenset(
+    {"cat-file", "check-attr", "config", "diff", "diff-index", "diff-tree", "for-each-ref",
+     "hash-object", "log", "ls-files", "ls-remote", "ls-tree", "merge-base", "rev-list",
+     "rev-parse", "show", "show-ref", "symbolic-ref", "var", "worktree"}
+)  # fmt: skip
+
+
 class Git:
-    """A git runner bound to a working folder, one deadline and one environment."""
+    """A git runner bound to a working folder, one deadline and one environment: the
+    runner of one request (a gate, a lint's selection), whose readings of the drivers
+    and the index are taken once for its life."""
 
     def __init__(self, root: Path, deadline: Deadline, env: Mapping[str, str] | None = None):
         self.root = root
@@ -275,6 +287,10 @@ class Git:
         #: its life: an id's tree never changes (replace refs and grafts are off,
         #: `git_env`), and a gate asks the same commit's for each kind of governing file.
         self.trees: dict[str, tuple[object, ...]] = {}
+        #: The index's stage-0 entries as this runner last listed them (`objects.
+        #: read_index`): a gate's readers then judge one listing, not one each. Any
+        #: subcommand outside `INDEX_KEEPING` forgets it (it may write the index).
+        self.index: tuple[object, ...] | None = None
         self._empty_drivers()
 
     def _empty_drivers(self) -> None:
@@ -297,6 +313,8 @@ class Git:
         A failure is a spawn error, the deadline passing, output over `budget`, or a
         non-zero exit; the error text is bounded and names which one it was.
         """
+        if self.index is not None and (not args or args[0] not in INDEX_KEEPING):
+            self.index = None
         res = run_bounded(
             ["git", *args],
             deadline=self.deadline,

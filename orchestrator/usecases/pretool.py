@@ -67,7 +67,14 @@ class ShellDelivery:
 def prepared(delivery: ShellDelivery, deadline: Deadline) -> Iterator[tuple[Path, dict[str, str]]]:
     """Yield (folder, GIT_* variables) under which the strict gate reads exactly what
     `delivery` will commit or push; the private index is removed on exit."""
-    git = Git(delivery.cwd, deadline, {**os.environ, **delivery.env})
+    env = {**os.environ, **delivery.env}
+    # A commit with nothing to replay only asks git where things are (`rev-parse`): a
+    # query runner. A replay's runners start from this runner's environment, whose
+    # emptied drivers (those of the submodules the real index holds) cover its first
+    # step; a push's check reads refs and remotes: both need a full runner.
+    replays = bool(delivery.staging) or delivery.only_paths is not None
+    full = delivery.kind == "push" or replays
+    git = (Git if full else GitQuery)(delivery.cwd, deadline, env)
     # The work tree may lie elsewhere (GIT_WORK_TREE, --work-tree): ask for its top.
     if git.answer("rev-parse", "--show-toplevel") is None:
         raise NoRepository(NO_REPO.format(cwd=delivery.cwd))
