@@ -5,8 +5,9 @@
 tests/test_recipe_fidelity.py compares each built-in recipe with its tool run directly
 on a fetched real project. Most cases take a few seconds and run in `.ci/run`'s
 end-to-end tier. The ones marked `corpus_job` (`JOB` there: sqlfluff, cppcheck,
-stylelint on CSS and on SCSS, shellcheck, prettier) run the tool twice over hundreds of
-files: about 110 s of CPU together, a sixth of the end-to-end tier. This script runs
+stylelint on CSS and on SCSS, shellcheck, prettier, which run the tool twice over hundreds
+of files, and go vet and mypy, whose tools start slowly): about 140 s of CPU together, a
+fifth of the end-to-end tier. This script runs
 those (pytest `-m corpus_job`, under `CI=true` so a missing corpus or tool fails), and
 with `--write` stores bench/recipe_fidelity_results.json: the cases that passed, how long
 each took, and the key of what they depend on (`key()`: all of orchestrate's code and

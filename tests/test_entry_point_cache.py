@@ -163,3 +163,25 @@ def test_the_cache_file_never_reaches_a_strict_discovery(
     searches = _counted(monkeypatch)
     assert _kept(fresh=True) == first and len(searches) == 1
     assert "planted" not in _kept()  # now this process's own search answers
+
+
+def test_a_search_reads_each_distributions_metadata_once(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three entry points of one distribution: its name and version for each, from one
+    parse of its metadata (each parse reads the whole file, long description too)."""
+    _install(site, ["fakeplug", "fakeplug2", "fakeplug3"], version="2.5")
+    parsed: list[str] = []
+    prop = metadata.Distribution.metadata
+
+    def counting(self: metadata.Distribution) -> object:
+        meta = prop.fget(self)  # type: ignore[misc]
+        parsed.append(meta["Name"])
+        return meta
+
+    monkeypatch.setattr(metadata.Distribution, "metadata", property(counting))
+    found = _found(fresh=True)
+    for name in ("fakeplug", "fakeplug2", "fakeplug3"):
+        assert found[name] == ("fakeplug", "2.5", "fakeplug_mod")
+    assert parsed.count("fakeplug") == 1
+    assert len(parsed) == len(set(parsed)), parsed  # orchestrate's own: once too

@@ -441,10 +441,11 @@ def _footprint(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-#: The cases that run the tool twice over hundreds of files (about 110 s of CPU together):
-#: not in `.ci/run`, but in bench/recipe_fidelity.py, whose stored result the fast tier
-#: checks against what they depend on (tests/test_recipe_fidelity_job.py).
-JOB = ("cppcheck", "prettier", "shellcheck", "sqlfluff", "stylelint")
+#: The cases that run the tool twice over hundreds of files, and the two whose tools
+#: start slowly (go vet builds its packages, mypy checks a typed package): about 140 s of
+#: CPU together, not in `.ci/run` but in bench/recipe_fidelity.py, whose stored result
+#: the fast tier checks against what they depend on (tests/test_recipe_fidelity_job.py).
+JOB = ("cppcheck", "go-vet", "mypy", "prettier", "shellcheck", "sqlfluff", "stylelint")
 corpus_job = pytest.mark.corpus_job
 
 
