@@ -129,3 +129,61 @@ def test_an_object_plugin_goes_to_pluggy() -> None:
             raise AssertionError("a property is never read")
 
     assert [n for n, _, _ in _same(Plugin())] == ["orchestrate_checkers"]
+
+
+def _marked_function() -> Any:
+    @hookimpl
+    def marked() -> list:
+        return []
+
+    return marked
+
+
+def _function_whose_func_is_marked(marker: object = "absent") -> Any:
+    def orchestrate_checkers() -> list:
+        return []
+
+    if marker != "absent":
+        orchestrate_checkers.orchestrate_impl = marker  # type: ignore[attr-defined]
+    orchestrate_checkers.__func__ = _marked_function()  # type: ignore[attr-defined]
+    return orchestrate_checkers
+
+
+@pytest.mark.parametrize("marker", ["absent", None, 5])
+def test_a_function_with_a_func_attribute_is_read_as_pluggy_reads_it(marker: object) -> None:
+    """pluggy looks for the marker on `__func__` where the function has none (or None)."""
+    mod = types.ModuleType("func_attr_plugin")
+    mod.orchestrate_checkers = _function_whose_func_is_marked(marker)
+    _same(mod)
+
+
+def test_a_module_subclass_goes_to_pluggy() -> None:
+    """A subclass of the module type may define hooks, or properties shadowing the
+    module's own values, on its class: pluggy's lookup decides."""
+
+    class WithHook(types.ModuleType):
+        @staticmethod
+        @hookimpl
+        def orchestrate_checkers() -> list:
+            return []
+
+        def __dir__(self) -> list[str]:
+            return ["orchestrate_checkers"]
+
+    class Shadowing(types.ModuleType):
+        @property
+        def orchestrate_checkers(self) -> None:
+            return None
+
+    shadowed = Shadowing("shadowing_plugin")
+    shadowed.__dict__["orchestrate_checkers"] = _marked_function()
+    assert [n for n, _, _ in _same(WithHook("with_hook_plugin"))] == ["orchestrate_checkers"]
+    _same(shadowed)
+
+
+def test_a_lazy_module_goes_to_pluggy() -> None:
+    """A module answering unknown names through `__getattr__` (PEP 562)."""
+    mod = types.ModuleType("lazy_plugin")
+    mod.__getattr__ = lambda name: _marked_function()  # type: ignore[method-assign]
+    mod.__dir__ = lambda: ["orchestrate_checkers"]  # type: ignore[method-assign]
+    _same(mod)

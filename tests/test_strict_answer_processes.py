@@ -79,3 +79,24 @@ def test_a_plain_commit_is_judged_with_few_git_processes(
     drivers = [k for k in calls if k.startswith("config -z --get-regexp")]
     assert [calls[k] for k in drivers] == [2], listed
     assert sum(calls.values()) <= MOST, listed
+
+
+def test_a_runner_that_cannot_read_the_drivers_is_the_gates_fault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no driver read at the preparation of a plain commit, the first full runner
+    is the policy read's: its failure still refuses as the gate's internal fault (as
+    before, when the preparation's runner raised it), never as a policy change git
+    could not name."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    repo = new_repo(tmp_path / "repo", {"ok.py": "VALUE = 1\n"})
+    monkeypatch.chdir(repo)
+
+    def unread(*_a: object, **_k: object) -> list:
+        raise runner.GitError("git config: listing over budget (injected)")
+
+    monkeypatch.setattr(runner, "_drivers_of", unread)
+    out = _answer(repo)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny", out
+    reason = out["permissionDecisionReason"]
+    assert "internal fault" in reason and "policy" not in reason, reason

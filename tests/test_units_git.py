@@ -66,7 +66,7 @@ def test_a_runner_lists_the_index_once_until_it_runs_what_may_change_it(
     git_repo: Path,
 ) -> None:
     """A gate's readers share one listing of the index (one `ls-files` per runner), and
-    a runner that runs a subcommand outside `INDEX_KEEPING` lists it again."""
+    a runner that runs a subcommand that may write it (not `keeps_index`) lists it again."""
     g = _git(git_repo)
     _commit(git_repo, "a.txt", "one\n")
     first = read_index(g)

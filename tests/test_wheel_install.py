@@ -464,8 +464,11 @@ def _run_action(repo: Path, venv_bin: Path, wheel: Path, tmp: Path) -> tuple[int
     the upload step is GitHub's own). Returns the last step's exit code and the SARIF."""
     output = tmp / "github-output"
     output.write_text("")
+    # A cache folder of the test's own: the step's `orchestrate tools install` installs
+    # every pinned set from the wheel's lock files (the first run), from nothing.
     env = _env({"PATH": os.pathsep.join([str(venv_bin), os.environ["PATH"]])})
     env |= {"GITHUB_OUTPUT": str(output), "GITHUB_ACTION_PATH": str(REPO)}
+    env["XDG_CACHE_HOME"] = str(tmp / "xdg-cache")
     code = 0
     for step in _action_steps():
         if "run" not in step:

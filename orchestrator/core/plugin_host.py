@@ -7,7 +7,6 @@ plugin provides. Every stage is a small immutable record, sorted for determinism
 
 from __future__ import annotations
 
-import inspect
 import os
 import types
 import warnings
@@ -269,24 +268,26 @@ _MODULE_TYPE_NAMES = frozenset(dir(types.ModuleType))
 
 
 class _Manager(pluggy.PluginManager):
-    """pluggy's manager, reading a module plugin's attributes from its `__dict__`.
+    """pluggy's manager, reading a plain module plugin's attributes from its `__dict__`.
 
     pluggy looks up every attribute of a plugin with `inspect.getattr_static` (about
     550 lookups for the built-in plugin modules: most of a load's time, on every start).
-    On a module, that lookup finds the value in the module's `__dict__` unless
-    `types.ModuleType` itself defines the name. So for any other name: a value that is
-    not a function, staticmethod, classmethod or bound method is no hook implementation
-    (as to pluggy), and a plain function's options are its `<project>_impl` marker
-    attribute, as pluggy reads them. The rest goes to pluggy
-    (tests/test_plugin_manager.py checks the two agree)."""
+    On a module of type `types.ModuleType` itself (no subclass), that lookup finds the
+    value in the module's `__dict__` unless the type defines the name. So for any other
+    name: a value that is not a function, staticmethod, classmethod or bound method is
+    no hook implementation (as to pluggy), and a plain function's options are its
+    `<project>_impl` marker attribute, as pluggy reads them (a function without one but
+    with a `__func__` attribute goes to pluggy, which looks there too). The rest goes to
+    pluggy (tests/test_plugin_manager.py checks the two agree)."""
 
     def parse_hookimpl_opts(self, plugin: Any, name: str) -> pluggy.HookimplOpts | None:
-        if inspect.ismodule(plugin) and name not in _MODULE_TYPE_NAMES:
+        if type(plugin) is types.ModuleType and name not in _MODULE_TYPE_NAMES:
             value = vars(plugin).get(name)
             if type(value) is types.FunctionType:
                 opts = getattr(value, self.project_name + "_impl", None)
-                return opts if isinstance(opts, dict) else None  # type: ignore[return-value]
-            if not isinstance(value, _HOOKABLE):
+                if opts is not None or "__func__" not in vars(value):
+                    return opts if isinstance(opts, dict) else None  # type: ignore[return-value]
+            elif not isinstance(value, _HOOKABLE):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 

@@ -270,8 +270,14 @@ def nested_driver_settings(
 INDEX_KEEPING = frozenset(
     {"cat-file", "check-attr", "config", "diff", "diff-index", "diff-tree", "for-each-ref",
      "hash-object", "log", "ls-files", "ls-remote", "ls-tree", "merge-base", "rev-list",
-     "rev-parse", "show", "show-ref", "symbolic-ref", "var", "worktree"}
+     "rev-parse", "show", "show-ref", "symbolic-ref", "var"}
 )  # fmt: skip
+
+
+def keeps_index(args: Sequence[str]) -> bool:
+    """Whether ``git ARGS`` leaves the index's entries as they are: a subcommand of
+    `INDEX_KEEPING`, or `worktree list` (`worktree add` writes a new work tree's index)."""
+    return bool(args) and (args[0] in INDEX_KEEPING or tuple(args[:2]) == ("worktree", "list"))
 
 
 class Git:
@@ -289,7 +295,7 @@ class Git:
         self.trees: dict[str, tuple[object, ...]] = {}
         #: The index's stage-0 entries as this runner last listed them (`objects.
         #: read_index`): a gate's readers then judge one listing, not one each. Any
-        #: subcommand outside `INDEX_KEEPING` forgets it (it may write the index).
+        #: subcommand that may write the index (not `keeps_index`) forgets it.
         self.index: tuple[object, ...] | None = None
         self._empty_drivers()
 
@@ -313,7 +319,7 @@ class Git:
         A failure is a spawn error, the deadline passing, output over `budget`, or a
         non-zero exit; the error text is bounded and names which one it was.
         """
-        if self.index is not None and (not args or args[0] not in INDEX_KEEPING):
+        if self.index is not None and not keeps_index(args):
             self.index = None
         res = run_bounded(
             ["git", *args],

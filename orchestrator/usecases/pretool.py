@@ -160,6 +160,10 @@ _DIFF_BUDGET = 4 * 1024 * 1024
 _BLOB_BUDGET = 1024 * 1024
 
 
+class DriversUnread(RuntimeError):
+    """A git runner for the delivery could not read the driver programs to empty."""
+
+
 @dataclass(frozen=True)
 class SurfaceChanges:
     """What a prepared delivery changes among the files that govern the gate, as labels from a fixed vocabulary (file names, never paths): `policy` of
@@ -193,8 +197,14 @@ def surface_changes(
     commit it is judged against (a new branch: nothing named). `names` are the
     checkers' declared config names. A `pyproject.toml` counts as policy when its
     [tool.orchestrate] table differs (or either side is not TOML). Raises GitError
-    when git cannot say."""
-    git = Git(root, deadline, {**os.environ, **env})
+    when git cannot say, and DriversUnread when no runner can be built (a fault)."""
+    try:
+        git = Git(root, deadline, {**os.environ, **env})
+    except GitError as exc:
+        # A runner that cannot read the drivers it must empty (too many or too deep
+        # submodules, the deadline) is the gate's own fault, as it is at the gate's runner:
+        # not a policy change git cannot name (the caller's reading of a GitError here).
+        raise DriversUnread(str(exc)) from exc
     flags = ("--no-renames", "--name-only", "-z")
     if kind == "push":
         updates, _ = current_push(git)
@@ -248,6 +258,7 @@ def _orchestrate_table(git: Git, spec: str) -> object:
 
 
 __all__ = [
+    "DriversUnread",
     "GitError",
     "NoRepository",
     "NotJudgeable",
