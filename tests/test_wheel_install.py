@@ -108,10 +108,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]
 
 def _uv() -> str:
     """The uv the test extra pins (the checkout's venv), else one on PATH."""
-    uv = shutil.which("uv", path=str(VENV_BIN)) or shutil.which("uv")
-    if uv is None:
-        fail_or_skip("uv is required for this test: pip install -e '.[test]' (it pins uv)")
-    return uv
+    return require_tool("uv", "pip install -e '.[test]' (it pins uv)", str(VENV_BIN / "uv"))
 
 
 @pytest.fixture(scope="module")
